@@ -1,0 +1,25 @@
+// One interface for every model: OpenAI-compatible HTTP, the reference model (served over HTTP too),
+// replay of recorded traces, and (in the extension) VS Code's Language Model API.
+// Calls resolve to values; only bugs throw (so one failed call never crashes a sweep).
+import type { ChatMessage, ModelErrorKind, TokenUsage } from '../../protocol/trace.js';
+
+export interface ModelRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  /** Distinguishes repeats of the same request so repeated episodes do not replay one cached answer. */
+  repeatIndex?: number;
+}
+
+export type ModelResult =
+  | { ok: true; text: string; usage?: TokenUsage; latencyMs: number; cached: boolean; attempts: number }
+  | { ok: false; error: { kind: ModelErrorKind; message: string; status?: number }; latencyMs: number; cached: false; attempts: number };
+
+export interface ModelClient {
+  /** Stable id, e.g. "openai:gpt-4o@https://api.openai.com/v1" or "reference". */
+  readonly id: string;
+  complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResult>;
+  close?(): Promise<void>;
+}

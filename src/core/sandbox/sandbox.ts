@@ -1,0 +1,43 @@
+// Generated code runs in Pyodide inside a separate, permission-restricted Node process (docs/security.md).
+// The engine sees only this interface; robot API calls made by the code come back to the host through `onApiCall`.
+import type { ApiCallRecord } from '../../protocol/trace.js';
+import type { ApiFunctionSpec, ApiCallResult } from '../sim/simulator.js';
+
+export interface SandboxLimits {
+  /** Wall-clock limit per code block (default 10 s); the process is killed past it. */
+  timeoutSecs: number;
+  /** Memory cap for the sandbox process, in MiB; the process is killed past it. */
+  memoryMiB: number;
+}
+
+export interface RunCodeRequest {
+  code: string;
+  api: ApiFunctionSpec[];
+  /** Keep Python globals between blocks (true) or start every block from a fresh namespace (false, MALMM's logs). */
+  persistNamespace: boolean;
+  limits: SandboxLimits;
+  /**
+   * Host side of a robot API call, awaited while the Python code is blocked in the call.
+   * An {ok:false} result raises a RuntimeError inside Python with the error text.
+   */
+  onApiCall(fn: string, args: unknown[]): Promise<ApiCallResult>;
+}
+
+export interface RunCodeResult {
+  ok: boolean;
+  /** 0 success, 1 Python exception, 124 time limit, 137 killed (memory or crash). */
+  exitCode: number;
+  stdout: string;
+  error?: { type: string; message: string; line?: number };
+  durationMs: number;
+  apiCalls: ApiCallRecord[];
+}
+
+export interface CodeSandbox {
+  /** Start the worker process ahead of the first block (Pyodide takes seconds to load). */
+  warmUp(): Promise<void>;
+  run(request: RunCodeRequest): Promise<RunCodeResult>;
+  /** Drop persisted globals (new episode). */
+  resetNamespace(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,81 @@
+// The simulator seen from the engine. The embedded MuJoCo tabletop implements it in-process; a remote
+// simulator (JSON-RPC, docs/simulator-protocol.md) implements it over stdio or WebSocket.
+import type { TrajectorySample, WorldState } from '../../protocol/trace.js';
+
+/** One robot API function as the agent sees it (injected into sandboxed Python, documented in prompts). */
+export interface ApiFunctionSpec {
+  name: string;
+  params: { name: string; type: 'float' | 'int' | 'str' | 'bool' | 'vec3' | 'list[float]' | 'poses' | 'any'; optional?: boolean }[];
+  /** Python-style signature shown in prompts, e.g. "execute_trajectory(position: list[float], orientation: float) -> None". */
+  signature: string;
+  doc: string;
+}
+
+export interface TaskInfo {
+  id: string;
+  description: string;
+  /** Natural-language instruction given to the agents. */
+  instruction: string;
+  suite: string;
+  arms: number;
+  imitates: string;
+}
+
+export interface Observation {
+  /** MALMM's text state: per object center, orientation, dimensions, colour; end-effector pose; grasped object. */
+  text: string;
+  state: WorldState;
+}
+
+export type ApiCallResult =
+  | { ok: true; output?: string }
+  | { ok: false; error: string };
+
+export interface TaskCheckResult {
+  success: boolean;
+  /** Why, in one line: what was checked and the numbers. */
+  detail: string;
+}
+
+export interface SimSnapshot {
+  /** Opaque to the engine; the simulator that made it can restore it. */
+  readonly kind: string;
+  readonly data: unknown;
+}
+
+export interface SceneGeometryInfo {
+  bodies: string[];
+  geoms: {
+    body: string;
+    kind: 'box' | 'sphere' | 'capsule' | 'cylinder' | 'plane' | 'ellipsoid' | 'mesh';
+    size: number[];
+    pos: [number, number, number];
+    quat: [number, number, number, number];
+    rgba: [number, number, number, number];
+  }[];
+}
+
+export interface Simulator {
+  readonly name: string;
+  readonly version?: string;
+  /** Tasks this simulator can reset to. */
+  tasks(): TaskInfo[];
+  /** Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear message. */
+  reset(taskId: string, seed: number, options?: { api?: string }): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[] }>;
+  observe(): Promise<Observation>;
+  /**
+   * Run one robot API call to completion (the motion is simulated before it resolves).
+   * Argument validation errors and physical failures (unreachable target, collision) come back as {ok:false}.
+   */
+  call(fn: string, args: unknown[]): Promise<ApiCallResult>;
+  /** Ground-truth success check of the current task. */
+  check(): Promise<TaskCheckResult>;
+  /** Samples recorded since the last drain (fixed rate), cleared by the call. */
+  drainTrajectory(): Promise<{ rateHz: number; samples: TrajectorySample[] }>;
+  geometry(): Promise<SceneGeometryInfo>;
+  /** Simulated seconds since reset. */
+  simTimeSecs(): number;
+  snapshot(): Promise<SimSnapshot>;
+  restore(snapshot: SimSnapshot): Promise<void>;
+  close(): Promise<void>;
+}

@@ -28,7 +28,8 @@ export interface Observation {
 }
 
 export type ApiCallResult =
-  | { ok: true; output?: string }
+  /** `output` is printed into the code's stdout (e.g. detect_object's report, or a collision warning). */
+  | { ok: true; output?: string; collisions?: { a: string; b: string; tSecs: number }[] }
   | { ok: false; error: string };
 
 export interface TaskCheckResult {
@@ -55,13 +56,23 @@ export interface SceneGeometryInfo {
   }[];
 }
 
+/** The frame the agents are told about (prompts render it). World frame, metres. */
+export interface WorkspaceInfo {
+  /** z of the table's top surface. */
+  tableTopZ: number;
+  xRange: [number, number];
+  yRange: [number, number];
+  /** Plain-language axis description, e.g. "x increases to the right, y away from the robot base, z up". */
+  axes: string;
+}
+
 export interface Simulator {
   readonly name: string;
   readonly version?: string;
   /** Tasks this simulator can reset to. */
   tasks(): TaskInfo[];
   /** Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear message. */
-  reset(taskId: string, seed: number, options?: { api?: string }): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[] }>;
+  reset(taskId: string, seed: number, options?: { api?: string }): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[]; workspace: WorkspaceInfo }>;
   observe(): Promise<Observation>;
   /**
    * Run one robot API call to completion (the motion is simulated before it resolves).

@@ -239,12 +239,16 @@ export const EngineError = z.object({
 export const EpisodeEndReason = z.enum([
   'task_completed',
   'task_failed',
+  /** SA without feedback: the single plan-and-code pass ran to its end without calling task_completed(). */
+  'single_pass_done',
   'max_consecutive_errors',
   'turn_cap',
   'model_error',
   'prompt_error',
   'simulator_error',
   'cancelled',
+  /** The run could not start: unknown architecture, task or variant, bad options. */
+  'invalid_input',
   'engine_error',
 ]);
 export type EpisodeEndReason = z.infer<typeof EpisodeEndReason>;

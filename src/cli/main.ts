@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `waypoint`: the headless host over the engine core. Each subcommand lives in its own file.
+import { parseArgs } from 'node:util';
+import { runCommand, RUN_OPTIONS } from './run.js';
+import { runsCommand } from './runs.js';
+import { demoCommand } from './demo.js';
+import { showCommand } from './show.js';
+import { tasksCommand } from './tasks.js';
+import { serveModelCommand, serveSimCommand } from './serve.js';
+
+const USAGE = `waypoint — prompt engineering and trajectory debugging for LLM robot agents
+
+Usage:
+  waypoint demo                         MALMM on stack_blocks, solved by the reference model over a local endpoint
+  waypoint run --arch malmm --task stack_blocks --seed 0 --model reference
+  waypoint run ... --model openai:<name> --base-url <url> [--api-key-env OPENAI_API_KEY]
+  waypoint runs                         list past runs (newest first)
+  waypoint show <run-id | trace.jsonl>  print the transcript of a recorded run
+  waypoint tasks [--arch <id>]          list tasks
+  waypoint serve-model [--port N]       serve the reference model (scripted, not an LLM) on 127.0.0.1
+  waypoint serve-sim [--ws --port N]    serve the embedded simulator over the simulator protocol (stdio default)
+
+Run options:
+  --arch <id>            architecture (malmm)
+  --task <id>            task id (see \`waypoint tasks\`)
+  --seed <n>             task seed (object layout), default 0
+  --variant <name>       prompt variant from .waypoint/variants.yaml or built-in (malmm: malmm, ma, sa, sa_nofeedback)
+  --model <m>            reference | openai:<model-name>
+  --base-url <url>       OpenAI-compatible endpoint for openai:<name> (OpenAI, Azure, Ollama, vLLM, LM Studio)
+  --api-key-env <VAR>    environment variable that holds the API key (default OPENAI_API_KEY); never written anywhere
+  --temperature <t>, --max-tokens <n>, --model-seed <n>
+  --prompts <dir>        folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)
+  --max-turns <n>, --max-errors <n>, --code-timeout <secs>, --persist-namespace
+  --no-cache             do not read or write the response cache (.waypoint/cache)
+  --workspace <dir>      folder holding .waypoint/ (default: current directory)
+  --verbose              print whole messages and states
+Exit code: 0 task success, 1 task failure, 2 bad input or a run that could not start.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  switch (command) {
+    case 'run':
+      return runCommand(parseArgs({ args: rest, options: RUN_OPTIONS, allowPositionals: false, strict: true }).values);
+    case 'demo':
+      return demoCommand(rest);
+    case 'runs':
+      return runsCommand(parseArgs({ args: rest, options: { workspace: { type: 'string' }, json: { type: 'boolean' } }, strict: true }).values);
+    case 'show': {
+      const p = parseArgs({ args: rest, options: { workspace: { type: 'string' }, verbose: { type: 'boolean' } }, allowPositionals: true, strict: true });
+      return showCommand(p.positionals[0], p.values);
+    }
+    case 'tasks':
+      return tasksCommand(parseArgs({ args: rest, options: { arch: { type: 'string' } }, strict: true }).values);
+    case 'serve-model':
+      return serveModelCommand(parseArgs({ args: rest, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values);
+    case 'serve-sim':
+      return serveSimCommand(parseArgs({ args: rest, options: { ws: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values);
+    default:
+      process.stderr.write(`waypoint: unknown command '${command}'\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // Argument errors from parseArgs and the like: one line, no stack.
+    process.stderr.write(`waypoint: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,137 @@
+// `waypoint run`: one episode from the command line, with a live transcript and the trace path at the end.
+import { resolve } from 'node:path';
+import { EpisodeController } from '../core/engine/controller.js';
+import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
+import { findPackageRoot } from '../core/node/packageRoot.js';
+import { launchRun, type ModelSpec } from '../core/runs/launch.js';
+import { createPyodideSandbox } from '../core/sandbox/index.js';
+import { createTabletopSimulator } from '../core/sim/mujoco/index.js';
+import { formatEvent } from './transcript.js';
+
+export const RUN_OPTIONS = {
+  arch: { type: 'string', default: 'malmm' },
+  task: { type: 'string', default: 'stack_blocks' },
+  seed: { type: 'string', default: '0' },
+  variant: { type: 'string' },
+  model: { type: 'string', default: 'reference' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
+  temperature: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'model-seed': { type: 'string' },
+  prompts: { type: 'string' },
+  'max-turns': { type: 'string' },
+  'max-errors': { type: 'string' },
+  'code-timeout': { type: 'string' },
+  'persist-namespace': { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
+  workspace: { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+} as const;
+
+export type RunArgs = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+class UsageError extends Error {}
+
+function int(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^-?\d+$/.test(v)) throw new UsageError(`--${name} must be an integer, got '${v}'`);
+  return Number(v);
+}
+function num(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${v}'`);
+  return n;
+}
+
+export function modelSpecFromArgs(a: RunArgs, env: NodeJS.ProcessEnv): ModelSpec {
+  const m = a.model ?? 'reference';
+  if (m === 'reference') return { kind: 'reference', baseUrl: a['base-url'] };
+  if (!m.startsWith('openai:') || m.length <= 'openai:'.length) {
+    throw new UsageError(`--model must be 'reference' or 'openai:<model-name>', got '${m}'`);
+  }
+  const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';
+  const keyVar = a['api-key-env'] ?? 'OPENAI_API_KEY';
+  return {
+    kind: 'openai',
+    model: m.slice('openai:'.length),
+    baseUrl,
+    apiKey: env[keyVar],
+    temperature: num('temperature', a.temperature),
+    maxTokens: int('max-tokens', a['max-tokens']),
+    seed: int('model-seed', a['model-seed']),
+  };
+}
+
+export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  let spec: ModelSpec;
+  let seed: number;
+  let options;
+  try {
+    spec = modelSpecFromArgs(a, process.env);
+    seed = int('seed', a.seed) ?? 0;
+    options = {
+      ...(a['max-turns'] !== undefined ? { maxTurns: int('max-turns', a['max-turns']) } : {}),
+      ...(a['max-errors'] !== undefined ? { maxConsecutiveErrors: int('max-errors', a['max-errors']) } : {}),
+      ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: num('code-timeout', a['code-timeout']) } : {}),
+      persistNamespace: a['persist-namespace'] ?? false,
+    };
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`waypoint run: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
+  const write = (s: string) => out.write(s + '\n');
+  const controller = new EpisodeController();
+  const progress = Boolean(process.stderr.isTTY) && !a.quiet;
+  let turns = 0;
+  controller.on((e) => {
+    if (e.type !== 'trace_event') return;
+    if (a.quiet && e.event.type !== 'episode_end' && e.event.type !== 'error') return;
+    const text = formatEvent(e.event, { color, verbose: a.verbose ?? false });
+    if (progress) process.stderr.write('\r\x1b[K');
+    if (text) write(text);
+    if ('turn' in e.event && typeof e.event.turn === 'number') turns = Math.max(turns, e.event.turn);
+    if (progress && e.event.type !== 'episode_end') process.stderr.write(`  … turn ${turns}`);
+  });
+  const onSigint = () => controller.cancel();
+  process.once('SIGINT', onSigint);
+  const root = findPackageRoot();
+  try {
+    const result = await launchRun(
+      {
+        workspace: resolve(a.workspace ?? process.cwd()),
+        arch: a.arch ?? 'malmm',
+        task: a.task ?? 'stack_blocks',
+        seed,
+        variant: a.variant,
+        promptDir: a.prompts ? resolve(a.prompts) : undefined,
+        builtInPromptRoot: resolve(root, 'prompts'),
+        model: spec,
+        options,
+        cache: !a['no-cache'],
+        controller,
+      },
+      {
+        io: nodeIO,
+        clock: nodeClock,
+        createSimulator: () => createTabletopSimulator(),
+        createSandbox: () => createPyodideSandbox(),
+      },
+    );
+    // Listeners run on setImmediate; let the last events print before the summary.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    if (progress) process.stderr.write('\r\x1b[K');
+    write(`trace: ${result.tracePath}`);
+    if (result.reason === 'invalid_input' || result.reason === 'prompt_error') return 2;
+    return result.success ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,79 @@
+// The CLI's readable transcript: one block per trace event (turn, role, message, code, result), printed as the
+// events arrive. It reads only trace events, so `waypoint show` prints a finished run the same way.
+import type { TraceEvent } from '../protocol/trace.js';
+
+export interface TranscriptOptions {
+  color: boolean;
+  /** Print full messages and observations (default: trimmed). */
+  verbose: boolean;
+}
+
+const ROLE_COLOR: Record<string, number> = { supervisor: 35, planner: 34, coder: 32, agent: 36, Executor: 33, executor: 33 };
+
+function paint(on: boolean, code: number, s: string): string {
+  return on ? `\x1b[${code}m${s}\x1b[0m` : s;
+}
+
+function indent(text: string, prefix = '    '): string {
+  return text
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((l) => prefix + l)
+    .join('\n');
+}
+
+function trim(text: string, maxLines: number): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  if (lines.length <= maxLines) return lines.join('\n');
+  return [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`].join('\n');
+}
+
+export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undefined {
+  const c = (code: number, s: string) => paint(o.color, code, s);
+  const turn = (t: number) => c(2, `[turn ${String(t).padStart(3)}]`);
+  switch (e.type) {
+    case 'episode_start':
+      return [
+        c(1, `Waypoint run ${e.runId}`),
+        `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
+        `  model ${e.model.label}${e.model.baseUrl ? ` via ${e.model.baseUrl}` : ''}`,
+        e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
+        `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive errors or ${e.options.maxTurns} turns`,
+      ]
+        .filter((x) => x !== undefined)
+        .join('\n');
+    case 'parsed_output':
+      if (e.kind === 'route' && e.ok) return `${turn(e.turn)} ${c(ROLE_COLOR.supervisor, 'Supervisor')} → ${String(e.value)}`;
+      if (!e.ok) return `${turn(e.turn)} ${c(31, `format error (${e.role}): ${e.error}`)}`;
+      return undefined;
+    case 'model_response':
+      if (!e.ok) return `${turn(e.turn)} ${c(31, `model error (${e.role}, ${e.error?.kind}): ${e.error?.message}`)}`;
+      return undefined;
+    case 'chat_message': {
+      if (e.speaker === 'Supervisor' && e.turn === 0) return `${turn(0)} ${c(ROLE_COLOR.supervisor, 'Supervisor')} opens the chat with the task and the initial state`;
+      const color = ROLE_COLOR[e.speaker.toLowerCase()] ?? 37;
+      const body = o.verbose ? e.content : trim(e.content, e.speaker === 'Executor' ? 3 : 14);
+      return `${turn(e.turn)} ${c(color, e.speaker)}\n${indent(body)}`;
+    }
+    case 'code_execution': {
+      const calls = e.apiCalls.map((a) => `${a.fn}(${a.args.map((x) => JSON.stringify(x)).join(', ')})${a.ok ? '' : ' ✗'}`).join('; ');
+      const status = e.ok ? c(32, 'exit 0') : c(31, `exit ${e.exitCode} ${e.error ? `${e.error.type}: ${e.error.message}${e.error.line ? ` (line ${e.error.line})` : ''}` : ''}`);
+      return `${turn(e.turn)} ${c(ROLE_COLOR.Executor, 'Executor')} ran ${e.role}'s block: ${status} · ${e.durationMs.toFixed(0)} ms${calls ? `\n    calls: ${calls}` : ''}`;
+    }
+    case 'check':
+      if (e.name === 'task_success') return `${c(1, 'success check')}: ${e.ok ? c(32, 'PASS') : c(31, 'FAIL')} · ${e.message}`;
+      return `${turn(e.turn)} ${c(e.ok ? 32 : 33, `${e.name}`)}: ${e.message}`;
+    case 'error':
+      return c(31, `error (${e.kind}): ${e.message}${e.file ? ` [${e.file}${e.line ? `:${e.line}` : ''}]` : ''}`);
+    case 'episode_end': {
+      const m = e.metrics;
+      const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
+      return [
+        `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
+        `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${m.simTimeSecs.toFixed(1)} s simulated · ${(m.durationMs / 1000).toFixed(2)} s wall`,
+      ].join('\n');
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,153 @@
+// The MALMM group chat (Singh et al.): a Supervisor picks the next speaker from the whole chat; the Planner plans
+// and checks steps; the Coder writes one Python block per step; the Executor runs it and reports the new state.
+// The paper's baselines run through the same loop: MA (fixed Planner -> Coder -> Executor cycle), SA (one agent
+// that plans and codes, with feedback) and SA without feedback (one pass, no revision).
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { ArchOutcome, EpisodeContext } from '../types.js';
+import { executorReply, extractPythonBlock, parseRoute, type MalmmSpeaker } from './parse.js';
+
+type Speaker = MalmmSpeaker | 'Supervisor' | 'Agent';
+interface ChatEntry {
+  speaker: Speaker;
+  content: string;
+}
+
+const ROLE_OF: Record<string, string> = { Planner: 'planner', Coder: 'coder', Agent: 'agent', Supervisor: 'supervisor' };
+
+function fmtVec(v: readonly number[]): string {
+  return `[${v.map((x) => x.toFixed(4)).join(' ')}]`;
+}
+
+/** The shared chat as one role sees it: its own messages as assistant turns, everyone else's as named user turns. */
+export function historyFor(speaker: Speaker, chat: ChatEntry[]): ChatMessage[] {
+  return chat.map((m) =>
+    m.speaker === speaker ? { role: 'assistant' as const, content: m.content } : { role: 'user' as const, content: `${m.speaker}:\n${m.content}`, name: m.speaker },
+  );
+}
+
+export function openingMessage(ctx: EpisodeContext): string {
+  const ee = ctx.initial.state.ee;
+  return [
+    `Task: use the robot arm's end effector to "${ctx.task.instruction}".`,
+    `The end effector is at ${fmtVec(ee.pos)} with yaw ${ee.yawRad.toFixed(4)} rad, and the gripper is open.`,
+    'Current environment state:',
+    ctx.initial.text,
+  ].join('\n');
+}
+
+export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
+  const ws = ctx.workspace;
+  const ee = ctx.initial.state.ee;
+  const vars: Record<string, Record<string, unknown>> = {
+    supervisor: { task: ctx.task.instruction, ee_position: fmtVec(ee.pos), ee_yaw: ee.yawRad.toFixed(4), state: ctx.initial.text },
+    planner: {
+      task: ctx.task.instruction,
+      table_top_z: ws.tableTopZ.toFixed(4),
+      x_range: `[${ws.xRange[0]}, ${ws.xRange[1]}]`,
+      y_range: `[${ws.yRange[0]}, ${ws.yRange[1]}]`,
+      axes: ws.axes,
+    },
+    coder: { api: ctx.api.map((f) => ({ signature: f.signature, doc: f.doc })) },
+  };
+  vars.agent = { ...vars.supervisor, ...vars.planner, ...vars.coder };
+
+  const chat: ChatEntry[] = [{ speaker: 'Supervisor', content: openingMessage(ctx) }];
+  await ctx.say('Supervisor', chat[0].content);
+
+  const topology = ctx.agent;
+  const singleAgent = topology === 'sa' || topology === 'sa_nofeedback';
+  let pendingCode: string | undefined;
+  let consecutiveErrors = 0;
+  let next: Speaker = singleAgent ? 'Agent' : 'Planner';
+  let first = true;
+
+  const route = async (): Promise<Speaker | undefined> => {
+    if (topology === 'malmm') {
+      const turn = ctx.nextTurn();
+      const r = await ctx.callRole('supervisor', vars.supervisor, historyFor('Supervisor', chat));
+      if (!r.ok) return undefined;
+      const parsed = parseRoute(r.text);
+      if (parsed.ok) {
+        await ctx.parsed('supervisor', r.callId, turn, { ok: true, kind: 'route', value: parsed.value });
+        return parsed.value;
+      }
+      // An unparseable routing answer falls back to the fixed cycle, and is counted and recorded as a format error.
+      consecutiveErrors++;
+      const fallback = fixedCycle(chat[chat.length - 1]?.speaker ?? 'Supervisor');
+      await ctx.parsed('supervisor', r.callId, turn, { ok: false, kind: 'route', error: `${parsed.error}; falling back to ${fallback}` });
+      return fallback;
+    }
+    return fixedCycle(chat[chat.length - 1]?.speaker ?? 'Supervisor');
+  };
+
+  const fixedCycle = (last: Speaker): Speaker => {
+    if (singleAgent) return last === 'Agent' ? 'Executor' : 'Agent';
+    if (last === 'Planner') return 'Coder';
+    if (last === 'Coder') return 'Executor';
+    return 'Planner';
+  };
+
+  while (!ctx.signal.aborted) {
+    if (!first || topology === 'malmm') {
+      const r = await route();
+      if (r === undefined) return { reason: 'cancelled', agentClaimedDone: false };
+      next = r;
+    }
+    first = false;
+    if (ctx.turn >= ctx.options.maxTurns) {
+      return { reason: 'turn_cap', agentClaimedDone: false, message: `stopped at the turn cap (${ctx.options.maxTurns} turns)` };
+    }
+    const turn = ctx.nextTurn();
+
+    if (next === 'Executor') {
+      let reply: string;
+      if (pendingCode === undefined) {
+        consecutiveErrors++;
+        await ctx.emit({ type: 'check', turn, name: 'pending_code', ok: false, message: 'Executor was called without a new code block' });
+        reply = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'ExecutorError', message: 'there is no new Python block from the Coder to run' } }, '');
+      } else {
+        const role = singleAgent ? 'agent' : 'coder';
+        const run = await ctx.executeCode(role, pendingCode);
+        pendingCode = undefined;
+        consecutiveErrors = run.result.ok ? 0 : consecutiveErrors + 1;
+        reply = executorReply(run.result, run.observation.text);
+        if (run.completed || run.failed) reply += '\nStopping the process.....';
+        chat.push({ speaker: 'Executor', content: reply });
+        await ctx.say('Executor', reply);
+        if (run.completed) return { reason: 'task_completed', agentClaimedDone: true };
+        if (run.failed) return { reason: 'task_failed', agentClaimedDone: false, message: 'the agent called task_failed()' };
+        if (topology === 'sa_nofeedback') {
+          return { reason: 'single_pass_done', agentClaimedDone: false, message: 'SA without feedback ran its single pass' };
+        }
+        if (consecutiveErrors >= ctx.options.maxConsecutiveErrors) {
+          return { reason: 'max_consecutive_errors', agentClaimedDone: false, message: `${consecutiveErrors} consecutive errors` };
+        }
+        continue;
+      }
+      chat.push({ speaker: 'Executor', content: reply });
+      await ctx.say('Executor', reply);
+    } else {
+      const role = ROLE_OF[next];
+      const r = await ctx.callRole(role, vars[role], historyFor(next, chat));
+      if (!r.ok) return { reason: 'cancelled', agentClaimedDone: false };
+      chat.push({ speaker: next, content: r.text });
+      await ctx.say(next, r.text);
+      if (next === 'Planner') {
+        await ctx.parsed(role, r.callId, turn, { ok: true, kind: 'plan', value: r.text });
+      } else {
+        const code = extractPythonBlock(r.text);
+        if (code.ok) {
+          pendingCode = code.value;
+          await ctx.parsed(role, r.callId, turn, { ok: true, kind: 'code', value: code.value });
+        } else {
+          consecutiveErrors++;
+          await ctx.parsed(role, r.callId, turn, { ok: false, kind: 'code', error: `${next}: ${code.error}` });
+        }
+      }
+    }
+    if (consecutiveErrors >= ctx.options.maxConsecutiveErrors) {
+      return { reason: 'max_consecutive_errors', agentClaimedDone: false, message: `${consecutiveErrors} consecutive errors` };
+    }
+  }
+  return { reason: 'cancelled', agentClaimedDone: false };
+}

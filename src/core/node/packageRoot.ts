@@ -1,0 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The folder of Waypoint's package.json, found by walking up from a module's location. Works from the bundles in
+ * dist/, from sources run through tsx, and from an installed extension.
+ */
+export function findPackageRoot(from: string = typeof __dirname !== 'undefined' ? __dirname : dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'waypoint') return dir;
+      } catch {
+        // not ours; keep walking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find Waypoint's package.json above ${from}`);
+    dir = up;
+  }
+}

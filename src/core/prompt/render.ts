@@ -1,0 +1,191 @@
+// Renders Waypoint role prompts: Dotprompt `.prompt` files (YAML front matter + Handlebars) through the
+// `dotprompt` package, plus the `ablation` block helper. Errors name the file and line.
+import { Dotprompt } from 'dotprompt';
+import Handlebars, { type HelperOptions } from 'handlebars';
+import { parseDocument } from 'yaml';
+import type { ChatMessage } from '../../protocol/trace.js';
+import { sha256Hex } from '../engine/hash.js';
+import type { HostIO } from '../host.js';
+
+export class PromptError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly detail: string,
+  ) {
+    super(`${detail} (${file}${line !== undefined ? `:${line}` : ''})`);
+    this.name = 'PromptError';
+  }
+}
+
+export interface PromptVariable {
+  name: string;
+  type: string;
+  optional: boolean;
+  doc: string;
+}
+
+export interface PromptFile {
+  path: string;
+  source: string;
+  sha256: string;
+  arch?: string;
+  role?: string;
+  config: { temperature?: number; maxOutputTokens?: number };
+  variables: PromptVariable[];
+  /** 1-based file line where the template body starts (after the front matter). */
+  bodyStartLine: number;
+}
+
+export interface RenderInput {
+  variables: Record<string, unknown>;
+  /** Inserted where the template says {{history}}. */
+  history?: ChatMessage[];
+  /** Ablation id -> on/off. Ids not listed are on. */
+  ablations?: Record<string, boolean>;
+}
+
+export interface RenderedPrompt {
+  messages: ChatMessage[];
+  /** Every ablation id the template evaluated, with the state it rendered in. */
+  ablationsSeen: Record<string, boolean>;
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
+export const ABLATION_ID = /^[a-z0-9_.-]+$/;
+
+function makeDotprompt(seen: Record<string, boolean>): Dotprompt {
+  return new Dotprompt({
+    helpers: {
+      // {{#ablation "id" label="..."}}kept text{{else}}replacement{{/ablation}}
+      ablation(this: unknown, id: unknown, options: HelperOptions) {
+        if (typeof id !== 'string' || !ABLATION_ID.test(id)) {
+          throw new Error(`ablation id must be a string matching ${ABLATION_ID}, got ${JSON.stringify(id)}`);
+        }
+        const states = (options.data?.ablations ?? {}) as Record<string, boolean>;
+        const on = states[id] !== false;
+        seen[id] = on;
+        return on ? options.fn(this) : options.inverse(this);
+      },
+    },
+  });
+}
+
+/** Parses and validates a prompt file: YAML front matter and the Handlebars template both checked now, not at run time. */
+export function parsePromptFile(path: string, source: string): PromptFile {
+  const sha256 = sha256Hex(source);
+  const fm = FRONT_MATTER.exec(source);
+  let bodyStartLine = 1;
+  let front: Record<string, unknown> = {};
+  if (source.startsWith('---')) {
+    if (!fm) throw new PromptError(path, 1, 'front matter starts with --- but has no closing --- line');
+    bodyStartLine = fm[0].split('\n').length - (fm[0].endsWith('\n') ? 1 : 0) + 1;
+    const doc = parseDocument(fm[1], { prettyErrors: false });
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0];
+      // The front matter's first line is file line 2.
+      const line = fm[1].slice(0, e.pos[0]).split('\n').length + 1;
+      throw new PromptError(path, line, `invalid YAML front matter: ${e.message.split('\n')[0]}`);
+    }
+    const value = doc.toJS() as unknown;
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      throw new PromptError(path, 2, 'front matter must be a YAML mapping');
+    }
+    front = (value ?? {}) as Record<string, unknown>;
+  }
+  const ext = (key: string): string | undefined => {
+    const direct = front[`waypoint.${key}`];
+    const nested = (front.waypoint as Record<string, unknown> | undefined)?.[key];
+    const v = direct ?? nested;
+    return typeof v === 'string' ? v : undefined;
+  };
+  const config = (front.config ?? {}) as PromptFile['config'];
+  const schema = ((front.input as Record<string, unknown> | undefined)?.schema ?? {}) as Record<string, unknown>;
+  const variables: PromptVariable[] = Object.entries(schema).map(([key, spec]) => {
+    const optional = key.endsWith('?');
+    const name = optional ? key.slice(0, -1) : key;
+    const text = typeof spec === 'string' ? spec : 'object';
+    const comma = text.indexOf(',');
+    return { name, optional, type: (comma < 0 ? text : text.slice(0, comma)).trim(), doc: comma < 0 ? '' : text.slice(comma + 1).trim() };
+  });
+  const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, bodyStartLine };
+  checkTemplate(file);
+  return file;
+}
+
+/** Compiles the body once with empty data so a syntax error (unclosed block, bad mustache) surfaces with its line. */
+function checkTemplate(file: PromptFile): void {
+  const body = file.source.replace(FRONT_MATTER, '');
+  const open = (body.match(/\{\{#ablation\b/g) ?? []).length;
+  const close = (body.match(/\{\{\/ablation\}\}/g) ?? []).length;
+  try {
+    // Handlebars compiles lazily, so parse the body now to surface syntax errors before any model call.
+    Handlebars.parse(body);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    const m = /Parse error on line (\d+)/.exec(msg);
+    const line = m ? Number(m[1]) + file.bodyStartLine - 1 : undefined;
+    const expecting = /Expecting ([^\n]*), got '([^']*)'/.exec(msg);
+    let detail = `template syntax error: ${expecting ? `expected ${expecting[1]}, got ${expecting[2]}` : msg.split('\n')[0]}`;
+    if (open !== close) detail = `unclosed {{#ablation}} block (${open} opened, ${close} closed); ${detail}`;
+    throw new PromptError(file.path, line, detail);
+  }
+}
+
+export async function loadPromptFile(io: HostIO, path: string): Promise<PromptFile> {
+  let source: string;
+  try {
+    source = await io.readText(path);
+  } catch (err) {
+    throw new PromptError(path, undefined, `cannot read prompt file: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parsePromptFile(path, source);
+}
+
+function partsToText(content: { text?: string }[]): string {
+  return content.map((p) => p.text ?? '').join('');
+}
+
+export async function renderPrompt(file: PromptFile, input: RenderInput): Promise<RenderedPrompt> {
+  const seen: Record<string, boolean> = {};
+  const dp = makeDotprompt(seen);
+  const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined).map((v) => v.name);
+  if (missing.length > 0) {
+    throw new PromptError(file.path, undefined, `missing value for variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+  let rendered;
+  try {
+    rendered = await dp.render(
+      file.source,
+      {
+        input: input.variables,
+        context: { ablations: input.ablations ?? {} },
+        messages: (input.history ?? []).map((m) => ({
+          role: m.role === 'assistant' ? ('model' as const) : m.role,
+          content: [{ text: m.content }],
+        })),
+      },
+      {},
+    );
+  } catch (err) {
+    throw new PromptError(file.path, undefined, `render failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const messages: ChatMessage[] = [];
+  for (const m of rendered.messages) {
+    const role = m.role === 'model' ? 'assistant' : m.role === 'tool' ? 'user' : m.role;
+    const content = partsToText(m.content as { text?: string }[]).replace(/^\n+/, '').replace(/\s+$/, '');
+    if (content.length === 0) continue;
+    // Consecutive messages of one role are merged: chat APIs expect alternation and the split carries no meaning.
+    const prev = messages[messages.length - 1];
+    if (prev && prev.role === role && m.metadata?.purpose !== 'history') prev.content += `\n\n${content}`;
+    else messages.push({ role, content });
+  }
+  return { messages, ablationsSeen: seen };
+}
+
+/** Every ablation id in a template, in order of appearance (static scan, no rendering). */
+export function listAblationIds(source: string): string[] {
+  const ids: string[] = [];
+  for (const m of source.matchAll(/\{\{#ablation\s+"([^"]+)"/g)) if (!ids.includes(m[1])) ids.push(m[1]);
+  return ids;
+}

@@ -1,0 +1,197 @@
+// Builds everything one run needs — simulator, sandbox, model client stack, trace writer — from plain options,
+// runs the episode and tears down. The CLI, the extension and tests all start runs through here.
+import { join } from 'node:path';
+import { TRACE_SCHEMA_VERSION, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
+import { getArchitecture } from '../agents/registry.js';
+import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
+import { EpisodeController } from '../engine/controller.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../engine/episode.js';
+import { seededRng, type Clock, type HostIO } from '../host.js';
+import { ResponseCache, withCache } from '../llm/cache.js';
+import type { ModelClient } from '../llm/client.js';
+import { OpenAICompatibleClient } from '../llm/openai.js';
+import { REFERENCE_LABEL, REFERENCE_MODEL_NAME } from '../llm/reference/policy.js';
+import { registerAllPolicies } from '../llm/reference/policies/index.js';
+import { startReferenceServer } from '../llm/reference/server.js';
+import { timerSleep, withRetries } from '../llm/retry.js';
+import { loadVariants, resolveVariant, VARIANTS_FILE, type ResolvedVariant } from '../prompt/variants.js';
+import type { CodeSandbox } from '../sandbox/sandbox.js';
+import type { Simulator } from '../sim/simulator.js';
+import { JsonlTraceWriter } from '../trace/writer.js';
+import { newRunId, tracePath } from './runStore.js';
+
+export type ModelSpec =
+  /**
+   * The reference policy (scripted, not an LLM), reached through the openai SDK over HTTP: at `baseUrl` when a
+   * `waypoint serve-model` process is given, else served in-process on an ephemeral loopback port.
+   */
+  | { kind: 'reference'; baseUrl?: string }
+  /** Any OpenAI-compatible endpoint. The key is passed in by the host (env var or SecretStorage). */
+  | { kind: 'openai'; model: string; baseUrl: string; apiKey?: string; temperature?: number; maxTokens?: number; seed?: number; timeoutMs?: number };
+
+export interface LaunchOptions {
+  /** Folder that holds .waypoint/ (runs, cache, variants). */
+  workspace: string;
+  arch: string;
+  task: string;
+  seed: number;
+  /** Prompt variant name; default: the variants file's `active`, else "default". */
+  variant?: string;
+  /** Folder with the architecture's .prompt files; default: <workspace>/prompts/<arch> if present, else the built-in ones. */
+  promptDir?: string;
+  /** Folder holding the built-in prompts (prompts/ of the package). */
+  builtInPromptRoot: string;
+  model: ModelSpec;
+  options?: Partial<EpisodeOptions>;
+  /** Use the on-disk response cache (default true). */
+  cache?: boolean;
+  controller?: EpisodeController;
+  /** Called with the run id and trace path once they exist (before the episode starts). */
+  onStart?(info: { runId: string; tracePath: string; model: ModelSettings; arch: ArchitectureDefinition }): void;
+}
+
+export interface LaunchDeps {
+  io: HostIO;
+  clock: Clock;
+  createSimulator(): Promise<Simulator>;
+  createSandbox(): CodeSandbox;
+}
+
+export interface LaunchResult extends EpisodeResult {
+  runId: string;
+  tracePath: string;
+}
+
+async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
+  let base: OpenAICompatibleClient;
+  let settings: ModelSettings;
+  let close = async () => {};
+  if (spec.kind === 'reference') {
+    let url = spec.baseUrl;
+    if (!url) {
+      registerAllPolicies();
+      const server = await startReferenceServer({ port: 0 });
+      close = () => server.close();
+      url = server.url;
+    }
+    // A stable id keeps the cache key independent of the ephemeral port.
+    base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: REFERENCE_MODEL_NAME, id: 'reference' });
+    settings = { provider: 'reference', model: REFERENCE_MODEL_NAME, label: REFERENCE_LABEL, baseUrl: url, temperature: 0 };
+  } else {
+    base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs });
+    settings = {
+      provider: 'openai',
+      model: spec.model,
+      label: `${spec.model} @ ${spec.baseUrl}`,
+      baseUrl: spec.baseUrl,
+      temperature: spec.temperature,
+      maxTokens: spec.maxTokens,
+      seed: spec.seed,
+    };
+  }
+  let client: ModelClient = withRetries(base, {}, seededRng(0x5eed), timerSleep);
+  if (cacheDir) client = withCache(client, new ResponseCache(deps.io, cacheDir));
+  return { client, settings, close };
+}
+
+export async function resolvePromptPaths(io: HostIO, arch: ArchitectureDefinition, options: Pick<LaunchOptions, 'workspace' | 'promptDir' | 'builtInPromptRoot'>): Promise<Record<string, string>> {
+  const workspaceDir = join(options.workspace, 'prompts', arch.id);
+  const dir = options.promptDir ?? ((await io.exists(workspaceDir)) ? workspaceDir : join(options.builtInPromptRoot, arch.id));
+  const paths: Record<string, string> = {};
+  for (const role of arch.roles) {
+    const candidate = join(dir, role.promptFile);
+    // A workspace folder may override only some roles; the rest come from the built-in prompts.
+    paths[role.id] = (await io.exists(candidate)) ? candidate : join(options.builtInPromptRoot, arch.id, role.promptFile);
+  }
+  return paths;
+}
+
+export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> {
+  const runId = newRunId(deps.clock.isoNow(), options.arch, options.task, options.seed);
+  const path = tracePath(options.workspace, runId);
+  await deps.io.mkdirp(path.slice(0, path.lastIndexOf('/')));
+  let arch: ArchitectureDefinition;
+  let variant: ResolvedVariant;
+  let promptPaths: Record<string, string>;
+  try {
+    arch = getArchitecture(options.arch);
+    const variants = await loadVariants(deps.io, join(options.workspace, VARIANTS_FILE));
+    variant = resolveVariant(options.variant ?? variants.active, variants, arch.builtInVariants);
+    promptPaths = await resolvePromptPaths(deps.io, arch, options);
+  } catch (err) {
+    return recordInvalidRun(options, deps, runId, path, err instanceof Error ? err.message : String(err));
+  }
+
+  const model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'));
+  let sim: Simulator | undefined;
+  const sandbox = deps.createSandbox();
+  try {
+    sim = await deps.createSimulator();
+    options.onStart?.({ runId, tracePath: path, model: model.settings, arch });
+    const result = await runEpisode(
+      {
+        runId,
+        arch,
+        task: options.task,
+        seed: options.seed,
+        variant,
+        promptPaths,
+        options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options },
+        model: model.settings,
+      },
+      {
+        io: deps.io,
+        clock: deps.clock,
+        sim,
+        sandbox,
+        model: model.client,
+        sink: new JsonlTraceWriter(deps.io, path, deps.clock),
+        controller: options.controller,
+      },
+    );
+    return { ...result, runId, tracePath: path };
+  } finally {
+    await Promise.allSettled([model.close(), sandbox.close(), sim?.close()]);
+  }
+}
+
+/** A run that cannot start (unknown architecture or variant, unreadable variants file) still leaves a trace saying why. */
+async function recordInvalidRun(options: LaunchOptions, deps: LaunchDeps, runId: string, path: string, message: string): Promise<LaunchResult> {
+  const writer = new JsonlTraceWriter(deps.io, path, deps.clock);
+  // Written through the controller too, so a CLI transcript or a live view shows why the run did not start.
+  const sink = {
+    async write(e: PendingEvent): Promise<TraceEvent> {
+      const event = await writer.write(e);
+      await options.controller?.afterEvent(event);
+      return event;
+    },
+  };
+  await sink.write({
+    type: 'episode_start',
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    runId,
+    arch: options.arch,
+    agentVariant: '',
+    task: options.task,
+    taskDescription: '',
+    seed: options.seed,
+    variant: options.variant ?? '',
+    ablations: {},
+    model: options.model.kind === 'reference' ? { provider: 'reference', model: REFERENCE_MODEL_NAME, label: REFERENCE_LABEL } : { provider: 'openai', model: options.model.model, label: options.model.model, baseUrl: options.model.baseUrl },
+    prompts: [],
+    simulator: { name: '' },
+    options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options },
+    startedAt: deps.clock.isoNow(),
+  });
+  await sink.write({ type: 'error', kind: 'invalid_input', message });
+  const end = (await sink.write({
+    type: 'episode_end',
+    success: false,
+    reason: 'invalid_input',
+    agentClaimedDone: false,
+    message,
+    metrics: { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, durationMs: 0, simTimeSecs: 0 },
+  })) as Extract<TraceEvent, { type: 'episode_end' }>;
+  options.controller?.notifyEnded('failure');
+  return { success: false, reason: 'invalid_input', message, events: 3, end, runId, tracePath: path };
+}

@@ -1,0 +1,75 @@
+// Runs live under <workspace>/.waypoint/runs/<run-id>/trace.jsonl. The trace alone describes a run; listing
+// reads each trace's first and last events.
+import { randomBytes } from 'node:crypto';
+import type { TraceEvent } from '../../protocol/trace.js';
+import type { HostIO } from '../host.js';
+import { readTrace } from '../trace/reader.js';
+
+export const RUNS_DIR = '.waypoint/runs';
+export const TRACE_FILE = 'trace.jsonl';
+
+export function runDir(workspace: string, runId: string): string {
+  return `${workspace}/${RUNS_DIR}/${runId}`;
+}
+
+export function tracePath(workspace: string, runId: string): string {
+  return `${runDir(workspace, runId)}/${TRACE_FILE}`;
+}
+
+/** Sortable, readable and unique: 20261121-203640-malmm-stack_blocks-s0-3fa2. */
+export function newRunId(isoNow: string, arch: string, task: string, seed: number): string {
+  const stamp = isoNow.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.]/g, '_');
+  return `${stamp}-${safe(arch)}-${safe(task)}-s${seed}-${randomBytes(2).toString('hex')}`;
+}
+
+export interface RunSummary {
+  runId: string;
+  path: string;
+  arch?: string;
+  agentVariant?: string;
+  variant?: string;
+  task?: string;
+  seed?: number;
+  model?: string;
+  startedAt?: string;
+  /** undefined while running or when the run was killed before its end. */
+  success?: boolean;
+  reason?: string;
+  turns?: number;
+  warnings: number;
+}
+
+export async function listRuns(io: HostIO, workspace: string): Promise<RunSummary[]> {
+  const base = `${workspace}/${RUNS_DIR}`;
+  const ids = await io.list(base);
+  const out: RunSummary[] = [];
+  for (const runId of ids) {
+    const path = `${base}/${runId}/${TRACE_FILE}`;
+    if (!(await io.exists(path))) continue;
+    const { events, warnings } = readTrace(await io.readText(path));
+    out.push(summarize(runId, path, events, warnings.length));
+  }
+  // Newest first: run ids start with a UTC timestamp.
+  return out.sort((a, b) => (a.runId < b.runId ? 1 : -1));
+}
+
+export function summarize(runId: string, path: string, events: TraceEvent[], warnings: number): RunSummary {
+  const start = events.find((e) => e.type === 'episode_start');
+  const end = [...events].reverse().find((e) => e.type === 'episode_end');
+  return {
+    runId,
+    path,
+    arch: start?.type === 'episode_start' ? start.arch : undefined,
+    agentVariant: start?.type === 'episode_start' ? start.agentVariant : undefined,
+    variant: start?.type === 'episode_start' ? start.variant : undefined,
+    task: start?.type === 'episode_start' ? start.task : undefined,
+    seed: start?.type === 'episode_start' ? start.seed : undefined,
+    model: start?.type === 'episode_start' ? start.model.label : undefined,
+    startedAt: start?.type === 'episode_start' ? start.startedAt : undefined,
+    success: end?.type === 'episode_end' ? end.success : undefined,
+    reason: end?.type === 'episode_end' ? end.reason : undefined,
+    turns: end?.type === 'episode_end' ? end.metrics.turns : undefined,
+    warnings,
+  };
+}

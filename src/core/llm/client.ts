@@ -13,9 +13,18 @@ export interface ModelRequest {
   repeatIndex?: number;
 }
 
+export interface ModelError {
+  kind: ModelErrorKind;
+  /** One line, cause first; the provider's own message is kept for bad_request/auth. Never contains the API key. */
+  message: string;
+  status?: number;
+  /** From the provider's Retry-After / retry-after-ms header, when it sent one. Used by withRetries. */
+  retryAfterMs?: number;
+}
+
 export type ModelResult =
   | { ok: true; text: string; usage?: TokenUsage; latencyMs: number; cached: boolean; attempts: number }
-  | { ok: false; error: { kind: ModelErrorKind; message: string; status?: number }; latencyMs: number; cached: false; attempts: number };
+  | { ok: false; error: ModelError; latencyMs: number; cached: false; attempts: number };
 
 export interface ModelClient {
   /** Stable id, e.g. "openai:gpt-4o@https://api.openai.com/v1" or "reference". */

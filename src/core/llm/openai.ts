@@ -1,0 +1,218 @@
+// A ModelClient over the official `openai` SDK (chat completions) against any OpenAI-compatible base URL:
+// OpenAI, Azure's v1 endpoint, Ollama, vLLM, LM Studio, or Waypoint's reference server.
+// Everything the client needs is passed in (STYLE rule 6): it reads no environment variables or settings, and
+// the API key never leaves the SDK's request headers (errors and texts are scrubbed of it).
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Clock } from '../host.js';
+import type { ModelClient, ModelError, ModelRequest, ModelResult } from './client.js';
+import { parseRetryAfter } from './retry.js';
+
+export interface OpenAICompatibleOptions {
+  /** e.g. "https://api.openai.com/v1", "http://127.0.0.1:11434/v1". */
+  baseUrl: string;
+  /** Handed in by the CLI (from an env var) or the extension (from SecretStorage). Omit for keyless local servers. */
+  apiKey?: string;
+  clock: Clock;
+  /** Label used in the client id only; each request names its model. */
+  model?: string;
+  /** Overrides the default id `openai:<model>@<baseUrl>` (the id is part of the cache key, so give a stable one for ephemeral ports). */
+  id?: string;
+  /** Whole-request timeout (connect, headers and body). Default 120 s. */
+  timeoutMs?: number;
+  /** 'api-key' sends the key in an `api-key` header (Azure's classic endpoints) instead of `Authorization: Bearer`. */
+  authStyle?: 'bearer' | 'api-key';
+  /** Newer OpenAI models accept only `max_completion_tokens`; most local servers read `max_tokens`. Default 'max_tokens'. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Extra query parameters, e.g. `{ 'api-version': '2024-10-21' }` for Azure. */
+  defaultQuery?: Record<string, string>;
+  /** Extra non-secret headers. */
+  headers?: Record<string, string>;
+}
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export class OpenAICompatibleClient implements ModelClient {
+  readonly id: string;
+  readonly baseUrl: string;
+  // A #private field: util.inspect and JSON.stringify of this client never show the SDK object (which holds the key).
+  readonly #sdk: OpenAI;
+  readonly #apiKey: string | undefined;
+  readonly #clock: Clock;
+  readonly #timeoutMs: number;
+  readonly #maxTokensField: 'max_tokens' | 'max_completion_tokens';
+
+  constructor(options: OpenAICompatibleOptions) {
+    if (!/^https?:\/\//.test(options.baseUrl)) {
+      throw new Error(`OpenAICompatibleClient: baseUrl must start with http:// or https://, got "${options.baseUrl}"`);
+    }
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.id = options.id ?? `openai:${options.model ?? '*'}@${this.baseUrl}`;
+    this.#apiKey = options.apiKey === '' ? undefined : options.apiKey;
+    this.#clock = options.clock;
+    this.#timeoutMs = options.timeoutMs ?? 120_000;
+    this.#maxTokensField = options.maxTokensField ?? 'max_tokens';
+    const useApiKeyHeader = options.authStyle === 'api-key' && this.#apiKey !== undefined;
+    this.#sdk = new OpenAI({
+      baseURL: this.baseUrl,
+      // The SDK insists on a credential; a keyless server gets a placeholder whose header is removed below.
+      apiKey: this.#apiKey ?? 'unused',
+      // Explicit values so the SDK does not fall back to OPENAI_* environment variables.
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      logLevel: 'off',
+      maxRetries: 0,
+      timeout: this.#timeoutMs,
+      defaultQuery: options.defaultQuery,
+      defaultHeaders: {
+        ...options.headers,
+        ...(this.#apiKey === undefined || useApiKeyHeader ? { Authorization: null } : {}),
+        ...(useApiKeyHeader ? { 'api-key': this.#apiKey } : {}),
+      },
+    });
+  }
+
+  async complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResult> {
+    const start = this.#clock.nowMs();
+    const signal = options?.signal;
+    const elapsed = () => Math.max(0, this.#clock.nowMs() - start);
+    const fail = (error: ModelError): ModelResult => ({
+      ok: false,
+      error: { ...error, message: this.#redact(error.message) },
+      latencyMs: elapsed(),
+      cached: false,
+      attempts: 1,
+    });
+    if (signal?.aborted) return fail({ kind: 'cancelled', message: 'model call cancelled before it started' });
+
+    // One controller for both causes of abort, so the timeout also covers reading the body.
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctl.abort();
+    }, this.#timeoutMs);
+    const onAbort = () => ctl.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const completion: unknown = await this.#sdk.chat.completions.create(this.#body(request), { signal: ctl.signal, maxRetries: 0, timeout: this.#timeoutMs });
+      const parsed = readCompletion(completion);
+      if ('error' in parsed) return fail(parsed.error);
+      return { ok: true, text: this.#redact(parsed.text), usage: parsed.usage, latencyMs: elapsed(), cached: false, attempts: 1 };
+    } catch (e) {
+      if (timedOut) return fail({ kind: 'timeout', message: `no complete response within ${this.#timeoutMs / 1000} s from ${this.baseUrl}` });
+      if (signal?.aborted) return fail({ kind: 'cancelled', message: 'model call cancelled' });
+      return fail(this.#classify(e));
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #body(request: ModelRequest): ChatCompletionCreateParamsNonStreaming {
+    const messages = request.messages.map((m): ChatCompletionMessageParam => {
+      // OpenAI restricts `name` to [A-Za-z0-9_-]; agent names in group chats may carry spaces.
+      const name = m.name === undefined ? undefined : m.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+      return name ? { role: m.role, content: m.content, name } : { role: m.role, content: m.content };
+    });
+    const body: ChatCompletionCreateParamsNonStreaming = { model: request.model, messages };
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.seed !== undefined) body.seed = request.seed;
+    if (request.maxTokens !== undefined) body[this.#maxTokensField] = request.maxTokens;
+    return body;
+  }
+
+  #classify(e: unknown): ModelError {
+    if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `connection to ${this.baseUrl} timed out` };
+    if (e instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'model call cancelled' };
+    if (e instanceof OpenAI.APIConnectionError) return networkError(e, this.baseUrl);
+    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+      const status = e.status;
+      const provider = providerMessage(e);
+      const retryAfterMs = retryAfterFrom(e.headers, Date.parse(this.#clock.isoNow()));
+      const withRetry = retryAfterMs === undefined ? {} : { retryAfterMs };
+      if (status === 429) return { kind: 'rate_limit', status, message: `rate limited (HTTP 429) by ${this.baseUrl}: ${provider}`, ...withRetry };
+      if (status >= 500) return { kind: 'server', status, message: `server error (HTTP ${status}) from ${this.baseUrl}: ${provider}`, ...withRetry };
+      if (status === 401 || status === 403) return { kind: 'auth', status, message: `not authorised (HTTP ${status}) by ${this.baseUrl}: ${provider}` };
+      if (status === 408) return { kind: 'timeout', status, message: `request timed out (HTTP 408) at ${this.baseUrl}: ${provider}`, ...withRetry };
+      return { kind: 'bad_request', status, message: `request rejected (HTTP ${status}) by ${this.baseUrl}: ${provider}` };
+    }
+    if (e instanceof SyntaxError) return { kind: 'bad_response', message: `response from ${this.baseUrl} is not valid JSON: ${e.message}` };
+    const code = errorCode(e);
+    if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: `connection to ${this.baseUrl} timed out (${code})` };
+    if ((code && NETWORK_CODES.has(code)) || /terminated|other side closed|socket hang up/i.test(String((e as Error)?.message))) {
+      return { kind: 'network', message: `connection to ${this.baseUrl} failed while reading the response (${code ?? String((e as Error).message)})` };
+    }
+    // The SDK threw something it does not document; keep it a value so one call never crashes a sweep.
+    return { kind: 'bad_response', message: `unexpected error from the openai SDK calling ${this.baseUrl}: ${String((e as Error)?.message ?? e)}` };
+  }
+
+  #redact(s: string): string {
+    const key = this.#apiKey;
+    return key && key.length >= 4 ? s.split(key).join('[redacted]') : s;
+  }
+}
+
+function readCompletion(completion: unknown): { text: string; usage?: { promptTokens: number; completionTokens: number } } | { error: ModelError } {
+  if (typeof completion !== 'object' || completion === null) {
+    const preview = String(completion).slice(0, 80).replace(/\s+/g, ' ');
+    return { error: { kind: 'bad_response', message: `response is not a JSON chat completion (got text: "${preview}")` } };
+  }
+  const c = completion as Partial<ChatCompletion>;
+  if (!Array.isArray(c.choices)) return { error: { kind: 'bad_response', message: 'response JSON has no "choices" array' } };
+  if (c.choices.length === 0) return { error: { kind: 'bad_response', message: 'response has an empty "choices" array' } };
+  const choice = c.choices[0]!;
+  const content = choice.message?.content;
+  if (typeof content !== 'string') {
+    const refusal = choice.message?.refusal;
+    const why = refusal ? `refusal: ${refusal}` : `finish_reason: ${choice.finish_reason ?? 'none'}`;
+    return { error: { kind: 'bad_response', message: `first choice has no text content (${why})` } };
+  }
+  const u = c.usage;
+  const usage = u && Number.isInteger(u.prompt_tokens) && Number.isInteger(u.completion_tokens) ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens } : undefined;
+  return usage ? { text: content, usage } : { text: content };
+}
+
+function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
+  const body = e.error as unknown;
+  if (typeof body === 'string' && body) return body;
+  const m = (body as { message?: unknown } | undefined)?.message;
+  if (typeof m === 'string' && m) return m;
+  return e.message.replace(/^\d{3}\s+/, '');
+}
+
+function retryAfterFrom(headers: Headers | undefined, nowWallMs: number): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
+  return parseRetryAfter(headers.get('retry-after'), nowWallMs);
+}
+
+function networkError(e: Error, baseUrl: string): ModelError {
+  const code = errorCode(e);
+  if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: `connection to ${baseUrl} timed out (${code})` };
+  const msg = deepestMessage(e);
+  const detail = code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+  return { kind: 'network', message: `connection to ${baseUrl} failed (${detail})` };
+}
+
+/** The first `code` (ECONNRESET, ENOTFOUND, ...) in an error's cause chain. */
+function errorCode(e: unknown): string | undefined {
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code) return code;
+  }
+  return undefined;
+}
+
+function deepestMessage(e: unknown): string {
+  let msg = 'connection error';
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const m = (cur as { message?: unknown }).message;
+    if (typeof m === 'string' && m) msg = m;
+  }
+  return msg;
+}

@@ -66,6 +66,9 @@ export class EpisodeController {
 
   async afterEvent(event: TraceEvent): Promise<void> {
     this.emit({ type: 'trace_event', event });
+    // Yield to the event loop once per event: listeners see it, and a cancel or pause issued by them (or by the
+    // UI) is honoured even when every step of the episode resolves without I/O.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.signal.aborted) return;
     const stop = this.stopFor(event);
     if (!stop) return;

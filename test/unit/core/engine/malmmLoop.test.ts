@@ -1,0 +1,209 @@
+// The MALMM loop end to end through the engine, with the real Pyodide sandbox, scripted model answers and a
+// small fake simulator (the MuJoCo runs are in test/unit/core/runs/).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { EpisodeController } from '../../../../src/core/engine/controller.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../src/core/engine/episode.js';
+import type { ModelClient } from '../../../../src/core/llm/client.js';
+import { ReplayClient } from '../../../../src/core/llm/replay.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import type { TraceEvent } from '../../../../src/protocol/trace.js';
+import { FakeSim } from './helpers/fakeSim.js';
+import { MemoryHost } from '../llm/helpers/memoryHost.js';
+
+const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-21T00:00:00.000Z' };
+const arch = getArchitecture('malmm');
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'malmm', r.promptFile)]));
+let sandbox: CodeSandbox;
+
+before(async () => {
+  sandbox = createPyodideSandbox();
+  await sandbox.warmUp();
+});
+after(async () => {
+  await sandbox.close();
+});
+
+function spec(variant: string, overrides: Partial<EpisodeSpec> = {}): EpisodeSpec {
+  return {
+    runId: 'test',
+    arch,
+    task: 'fake_stack',
+    seed: 0,
+    variant: resolveVariant(variant, { active: 'default', variants: {} }, arch.builtInVariants),
+    promptPaths,
+    options: { ...DEFAULT_EPISODE_OPTIONS, maxTurns: 40 },
+    model: { provider: 'replay', model: 'replay', label: 'replay' },
+    ...overrides,
+  };
+}
+
+async function run(s: EpisodeSpec, model: ModelClient, sim = new FakeSim(), io = nodeIO) {
+  const sink = new MemoryTraceSink();
+  const result = await runEpisode(s, { io, clock, sim, sandbox, model, sink, controller: new EpisodeController() });
+  return { result, events: sink.events, sim };
+}
+
+const of = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
+const py = (code: string) => '```python\n' + code + '\n```';
+
+test('MALMM: block 1 raises NameError, the Supervisor sends the Coder back, block 2 fixes it, task_completed ends it', async () => {
+  const model = new ReplayClient({
+    'malmm/supervisor': ['Next speaker: Planner', 'Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'],
+    'malmm/planner': ['Step 1: move above the red block.'],
+    'malmm/coder': [py('execute_trajectory(position, 0.0)'), py('position = [0.1, 0.2, 0.875]\nexecute_trajectory(position, 0.0)'), py('task_completed()')],
+  });
+  const sim = new FakeSim();
+  sim.success = true;
+  const { result, events } = await run(spec('default'), model, sim);
+  assert.equal(result.reason, 'task_completed');
+  assert.equal(result.success, true);
+  const execs = of(events, 'code_execution');
+  assert.equal(execs.length, 3);
+  assert.equal(execs[0].ok, false);
+  assert.equal(execs[0].error?.type, 'NameError');
+  assert.equal(execs[0].error?.line, 1);
+  assert.match(execs[0].error?.message ?? '', /position/);
+  assert.equal(execs[1].ok, true);
+  assert.deepEqual(sim.calls, [{ fn: 'execute_trajectory', args: [[0.1, 0.2, 0.875], 0] }]);
+  // The failed block's error goes back into the chat, and the routing that followed it is recorded.
+  const executorMsgs = of(events, 'chat_message').filter((m) => m.speaker === 'Executor');
+  assert.match(executorMsgs[0].content, /^exitcode: 1 \(execution failed\)[\s\S]*NameError/);
+  assert.match(executorMsgs[1].content, /^exitcode: 0 \(execution succeeded\)/);
+  const routes = of(events, 'parsed_output').filter((p) => p.kind === 'route').map((p) => p.value);
+  assert.deepEqual(routes, ['Planner', 'Coder', 'Executor', 'Coder', 'Executor', 'Coder', 'Executor']);
+  // The Coder's second call saw the executor's NameError in its messages.
+  const coderCalls = of(events, 'role_call').filter((c) => c.role === 'coder');
+  assert.match(coderCalls[1].messages.map((m) => m.content).join('\n'), /NameError/);
+  assert.equal(of(events, 'trajectory').length, 1);
+  const end = of(events, 'episode_end')[0];
+  assert.equal(end.metrics.codeErrors, 1);
+  assert.equal(end.agentClaimedDone, true);
+});
+
+test('success is the simulator verdict: task_completed() on an unsolved scene is a failure', async () => {
+  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('task_completed()')] });
+  const { result, events } = await run(spec('default'), model);
+  assert.equal(result.reason, 'task_completed');
+  assert.equal(result.success, false);
+  assert.equal(of(events, 'episode_end')[0].agentClaimedDone, true);
+});
+
+test('MA: fixed Planner -> Coder -> Executor cycle, no Supervisor call', async () => {
+  const model = new ReplayClient({
+    'malmm/planner': ['Step 1: go up.', 'Step 1 worked. Now finish.'],
+    'malmm/coder': [py('execute_trajectory([0.0, 0.1, 0.9], 0.5)'), py('task_completed()')],
+  });
+  const { result, events } = await run(spec('ma'), model);
+  assert.equal(result.reason, 'task_completed');
+  assert.deepEqual(of(events, 'role_call').map((c) => c.role), ['planner', 'coder', 'planner', 'coder']);
+  assert.equal(of(events, 'episode_start')[0].agentVariant, 'ma');
+});
+
+test('SA: one agent plans and codes; SA without feedback runs once and stops', async () => {
+  const sa = await run(spec('sa'), new ReplayClient({ 'malmm/agent': ['Plan: go.\n' + py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] }));
+  assert.deepEqual(of(sa.events, 'role_call').map((c) => c.role), ['agent', 'agent']);
+  assert.equal(sa.result.reason, 'task_completed');
+  // The SA prompt kept its per-step feedback section.
+  assert.match(of(sa.events, 'role_call')[0].messages[0].content, /ENVIRONMENT STATE AFTER EACH STEP/);
+
+  const nofb = await run(spec('sa_nofeedback'), new ReplayClient({ 'malmm/agent': [py('execute_trajectory([0.0, 0.1, 0.9], 0.0)\nexecute_trajectory([0.0, 0.2, 0.9], 0.0)')] }));
+  assert.equal(nofb.result.reason, 'single_pass_done');
+  assert.equal(nofb.sim.calls.length, 2);
+  const sys = of(nofb.events, 'role_call')[0].messages[0].content;
+  assert.doesNotMatch(sys, /ENVIRONMENT STATE AFTER EACH STEP/, 'the feedback section is ablated away');
+  assert.match(sys, /all the steps in one/);
+  assert.deepEqual(of(nofb.events, 'episode_start')[0].ablations, { 'sa.step_feedback': false, 'sa.step_by_step_code': false });
+});
+
+test('a reply with no code block is a recorded format error; five in a row end the episode', async () => {
+  const model = new ReplayClient({ 'malmm/planner': ['plan', 'plan', 'plan', 'plan', 'plan'], 'malmm/coder': ['I would move the arm.', 'Sure!', 'ok', 'hmm', 'no'] });
+  const { result, events } = await run(spec('ma'), model);
+  assert.equal(result.reason, 'max_consecutive_errors');
+  assert.equal(result.success, false);
+  const fmt = of(events, 'parsed_output').filter((p) => !p.ok);
+  assert.ok(fmt.length >= 2);
+  assert.match(fmt[0].error ?? '', /no ```python code block/);
+  assert.equal(of(events, 'episode_end')[0].metrics.formatErrors, fmt.length);
+});
+
+test('an API call with wrong arguments fails the block with a message naming the function', async () => {
+  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('execute_trajectory([0.1, 0.2])'), py('task_completed()')] });
+  const { events, sim } = await run(spec('default'), model);
+  const exec = of(events, 'code_execution')[0];
+  assert.equal(exec.ok, false);
+  assert.equal(exec.error?.type, 'TypeError');
+  assert.match(exec.error?.message ?? '', /execute_trajectory\(\)/);
+  assert.deepEqual(sim.calls, [], 'nothing reached the simulator');
+});
+
+test('an unroutable Supervisor answer is a format error and falls back to the fixed cycle', async () => {
+  const model = new ReplayClient({ 'malmm/supervisor': ['I am not sure.', 'Next speaker: Executor'], 'malmm/planner': ['plan'], 'malmm/coder': [py('task_completed()')] });
+  const { events } = await run(spec('default'), model);
+  const route = of(events, 'parsed_output').find((p) => p.kind === 'route');
+  assert.equal(route?.ok, false);
+  assert.match(route?.error ?? '', /falling back to Planner/);
+});
+
+test('turn cap ends the episode as turn_cap', async () => {
+  const answers = Array.from({ length: 30 }, () => 'thinking');
+  const { result } = await run(spec('ma', { options: { ...DEFAULT_EPISODE_OPTIONS, maxTurns: 4, maxConsecutiveErrors: 99 } }), new ReplayClient({ 'malmm/planner': answers, 'malmm/coder': answers }));
+  assert.equal(result.reason, 'turn_cap');
+});
+
+test('a broken prompt file stops before any model call, with file and line in the trace', async () => {
+  const io = new MemoryHost();
+  for (const [role, p] of Object.entries(promptPaths)) io.files.set(p, await nodeIO.readText(p));
+  io.files.set(promptPaths.planner, io.files.get(promptPaths.planner)!.replace('  temperature: 0', '  temperature: 0\n  temperature: 1'));
+  const model = new ReplayClient({});
+  const { result, events } = await run(spec('default'), model, new FakeSim(), io);
+  assert.equal(result.reason, 'prompt_error');
+  const err = of(events, 'error')[0];
+  assert.equal(err.file, promptPaths.planner);
+  assert.equal(err.line, 4);
+  assert.equal(of(events, 'role_call').length, 0);
+  assert.equal(result.success, false);
+});
+
+test('an unknown task is invalid input, recorded in the trace', async () => {
+  const { result, events } = await run(spec('default', { task: 'juggle' }), new ReplayClient({}));
+  assert.equal(result.reason, 'invalid_input');
+  assert.match(of(events, 'error')[0].message, /unknown task 'juggle'; known: fake_stack/);
+});
+
+test('a model failure ends the run as model_error with the provider message', async () => {
+  const failing: ModelClient = { id: 'x', complete: async () => ({ ok: false, error: { kind: 'auth', message: 'Incorrect API key provided', status: 401 }, latencyMs: 1, cached: false, attempts: 1 }) };
+  const { result, events } = await run(spec('default'), failing);
+  assert.equal(result.reason, 'model_error');
+  assert.match(result.message ?? '', /supervisor \(auth\): Incorrect API key provided/);
+  assert.equal(of(events, 'model_response')[0].ok, false);
+});
+
+test('a simulator that dies during a block ends the run as simulator_error, recorded', async () => {
+  const sim = new FakeSim();
+  sim.crashOn = 'execute_trajectory';
+  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('execute_trajectory([0.1, 0.2, 0.9], 0.0)')] });
+  const { result, events } = await run(spec('default'), model, sim);
+  assert.equal(result.reason, 'simulator_error');
+  assert.match(of(events, 'error')[0].message, /simulator process exited/);
+  assert.equal(of(events, 'episode_end').length, 1);
+});
+
+test('cancel from the controller stops the episode and marks it cancelled', async () => {
+  const controller = new EpisodeController();
+  const model = new ReplayClient({ 'malmm/supervisor': Array(20).fill('Next speaker: Planner'), 'malmm/planner': Array(20).fill('plan') });
+  let n = 0;
+  controller.on((e) => {
+    if (e.type === 'trace_event' && e.event.type === 'role_call' && ++n === 3) controller.cancel();
+  });
+  const sink = new MemoryTraceSink();
+  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox, model, sink, controller });
+  assert.equal(result.reason, 'cancelled');
+  assert.equal(result.success, false);
+});

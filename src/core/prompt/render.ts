@@ -54,7 +54,13 @@ export interface RenderedPrompt {
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
 export const ABLATION_ID = /^[a-z0-9_.-]+$/;
 
-function makeDotprompt(seen: Record<string, boolean>): Dotprompt {
+/** Per-render state handed to the helpers through Handlebars' @data (so one compiled template serves every render). */
+interface RenderData {
+  ablations: Record<string, boolean>;
+  seen: Record<string, boolean>;
+}
+
+function makeDotprompt(): Dotprompt {
   return new Dotprompt({
     helpers: {
       // {{#ablation "id" label="..."}}kept text{{else}}replacement{{/ablation}}
@@ -62,14 +68,18 @@ function makeDotprompt(seen: Record<string, boolean>): Dotprompt {
         if (typeof id !== 'string' || !ABLATION_ID.test(id)) {
           throw new Error(`ablation id must be a string matching ${ABLATION_ID}, got ${JSON.stringify(id)}`);
         }
-        const states = (options.data?.ablations ?? {}) as Record<string, boolean>;
-        const on = states[id] !== false;
-        seen[id] = on;
+        const data = options.data?.waypoint as RenderData | undefined;
+        const on = data?.ablations[id] !== false;
+        if (data) data.seen[id] = on;
         return on ? options.fn(this) : options.inverse(this);
       },
     },
   });
 }
+
+// One renderer and one compiled template per prompt text: compiling is most of the cost of a render.
+const renderer = makeDotprompt();
+const compiled = new Map<string, ReturnType<Dotprompt['compile']>>();
 
 /** Parses and validates a prompt file: YAML front matter and the Handlebars template both checked now, not at run time. */
 export function parsePromptFile(path: string, source: string): PromptFile {
@@ -147,40 +157,46 @@ function partsToText(content: { text?: string }[]): string {
 }
 
 export async function renderPrompt(file: PromptFile, input: RenderInput): Promise<RenderedPrompt> {
-  const seen: Record<string, boolean> = {};
-  const dp = makeDotprompt(seen);
   const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined).map((v) => v.name);
   if (missing.length > 0) {
     throw new PromptError(file.path, undefined, `missing value for variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
+  const data: RenderData = { ablations: input.ablations ?? {}, seen: {} };
   let rendered;
   try {
-    rendered = await dp.render(
-      file.source,
-      {
-        input: input.variables,
-        context: { ablations: input.ablations ?? {} },
-        messages: (input.history ?? []).map((m) => ({
-          role: m.role === 'assistant' ? ('model' as const) : m.role,
-          content: [{ text: m.content }],
-        })),
-      },
-      {},
-    );
+    let fn = compiled.get(file.sha256);
+    if (!fn) {
+      fn = renderer.compile(file.source);
+      compiled.set(file.sha256, fn);
+    }
+    rendered = await (
+      await fn
+    )({
+      input: input.variables,
+      context: { waypoint: data },
+      messages: (input.history ?? []).map((m) => ({
+        role: m.role === 'assistant' ? ('model' as const) : m.role,
+        content: [{ text: m.content }],
+      })),
+    });
   } catch (err) {
     throw new PromptError(file.path, undefined, `render failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   const messages: ChatMessage[] = [];
+  let prevIsHistory = false;
   for (const m of rendered.messages) {
     const role = m.role === 'model' ? 'assistant' : m.role === 'tool' ? 'user' : m.role;
     const content = partsToText(m.content as { text?: string }[]).replace(/^\n+/, '').replace(/\s+$/, '');
+    const isHistory = m.metadata?.purpose === 'history';
     if (content.length === 0) continue;
-    // Consecutive messages of one role are merged: chat APIs expect alternation and the split carries no meaning.
+    // Template text split across consecutive same-role parts is merged (chat APIs expect alternation); history
+    // messages are kept whole so every speaker's turn stays a message of its own.
     const prev = messages[messages.length - 1];
-    if (prev && prev.role === role && m.metadata?.purpose !== 'history') prev.content += `\n\n${content}`;
+    if (prev && prev.role === role && !isHistory && !prevIsHistory) prev.content += `\n\n${content}`;
     else messages.push({ role, content });
+    prevIsHistory = isHistory;
   }
-  return { messages, ablationsSeen: seen };
+  return { messages, ablationsSeen: data.seen };
 }
 
 /** Every ablation id in a template, in order of appearance (static scan, no rendering). */

@@ -90,7 +90,8 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
     };
   }
   let client: ModelClient = withRetries(base, {}, seededRng(0x5eed), timerSleep);
-  if (cacheDir) client = withCache(client, new ResponseCache(deps.io, cacheDir));
+  // The reference policy is deterministic and free: caching it would only cost disk writes.
+  if (cacheDir && spec.kind !== 'reference') client = withCache(client, new ResponseCache(deps.io, cacheDir));
   return { client, settings, close };
 }
 

@@ -1,0 +1,139 @@
+// Static analysis of a Waypoint `.prompt` file (Dotprompt: YAML front matter + Handlebars body): diagnostics,
+// outline, folding, completion and hover. Pure: text in, plain data out (no I/O, no LSP types), so the language
+// server only wires it and tests run it on strings. Positions are 0-based lines and UTF-16 columns.
+import { API_CATALOG, PROMPT_HELPERS } from '../agents/apiCatalog.js';
+import type { ApiFunctionSpec } from '../sim/simulator.js';
+import { HANDLEBARS_BUILTINS, findRoleMarker, runChecks, type VariableUse } from './analyze/checks.js';
+import { completePrompt } from './analyze/complete.js';
+import { readFrontMatter, type FrontMatter, type RawDiag } from './analyze/frontMatter.js';
+import { hoverPrompt } from './analyze/hover.js';
+import { LineIndex } from './analyze/lineIndex.js';
+import { buildOutline, findHeadings } from './analyze/outline.js';
+import { parseTemplate, type ParsedTemplate } from './analyze/template.js';
+import type { AblationInfo, InputVariable, PromptDiagnostic, PromptFold, PromptSymbol } from './analyze/types.js';
+
+export type * from './analyze/types.js';
+export { completePrompt, hoverPrompt, LineIndex };
+
+export interface AnalyzeOptions {
+  /** Helper name -> documentation. Default: PROMPT_HELPERS plus Handlebars' built-in lookup/log. */
+  helpers?: Record<string, string>;
+  /** Architecture id -> robot API. Default: API_CATALOG. */
+  apiCatalog?: Record<string, ApiFunctionSpec[]>;
+  /** Ablation ids switched off in the variant being checked (affects only the budget estimate). */
+  ablationsOff?: Iterable<string>;
+  /** Ablation ids known from elsewhere (e.g. .waypoint/variants.yaml), offered by completion. */
+  knownAblationIds?: Iterable<string>;
+}
+
+export interface PromptAnalysis {
+  text: string;
+  lines: LineIndex;
+  frontMatter: FrontMatter;
+  template: ParsedTemplate;
+  variables: InputVariable[];
+  /** Root variable uses in the body, in order. */
+  uses: VariableUse[];
+  helpers: Record<string, string>;
+  apiCatalog: Record<string, ApiFunctionSpec[]>;
+  /** The robot API of the file's waypoint.arch (empty when unknown). */
+  api: ApiFunctionSpec[];
+  ablations: AblationInfo[];
+  ablationByBlock: Map<number, AblationInfo>;
+  knownAblationIds: string[];
+  /** Static text only (variables excluded), chars/4: an estimate, not a tokenizer count. */
+  staticTokenEstimate: number;
+  diagnostics: PromptDiagnostic[];
+  /** Computed on first access. */
+  readonly symbols: PromptSymbol[];
+  /** Computed on first access. */
+  readonly folds: PromptFold[];
+}
+
+export function analyzePrompt(text: string, options: AnalyzeOptions = {}): PromptAnalysis {
+  const lines = new LineIndex(text);
+  const helpers = options.helpers ?? { ...PROMPT_HELPERS, ...HANDLEBARS_BUILTINS };
+  const apiCatalog = options.apiCatalog ?? API_CATALOG;
+  const fm = readFrontMatter(text);
+  const template = parseTemplate(text, fm.bodyStart);
+  const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []) });
+  const raw: RawDiag[] = [...fm.diags, ...checks.diags];
+  const head = { start: 0, end: fm.present ? 3 : 0 };
+
+  const roleKey = fm.keys.find((k) => k.key === 'waypoint.role');
+  if (!roleKey) raw.push({ ...head, severity: 'error', code: 'missing-role', message: "Missing 'waypoint.role' in front matter (e.g. 'waypoint.role: coder'): runs cannot tell which role this prompt is for" });
+  const archKey = fm.keys.find((k) => k.key === 'waypoint.arch');
+  if (!archKey) raw.push({ ...head, severity: 'warning', code: 'unknown-arch', message: "Missing 'waypoint.arch' in front matter (e.g. 'waypoint.arch: malmm'): robot API completion and hover are off" });
+  else if (fm.arch && !apiCatalog[fm.arch]) raw.push({ start: archKey.valueStart, end: archKey.valueEnd, severity: 'information', code: 'unknown-arch', message: `No robot API catalog for waypoint.arch '${fm.arch}' (known: ${Object.keys(apiCatalog).join(', ')}); API completion and hover are off` });
+
+  const marker = findRoleMarker(text, template, fm.bodyStart);
+  if (!marker && fm.role) {
+    const at = fm.bodyStart;
+    raw.push({ start: at, end: Math.min(text.length, lines.lineEnd(lines.pos(at).line)), severity: 'warning', code: 'role-marker', message: `Missing the marker line '[waypoint-role: ${fm.arch ?? '<arch>'}/${fm.role}]' in the system message: the reference model and replay find the role by it` });
+  } else if (marker && fm.role && (marker.role !== fm.role || (fm.arch && marker.arch !== fm.arch))) {
+    raw.push({ start: marker.start, end: marker.end, severity: 'warning', code: 'role-marker', message: `Marker says '${marker.arch}/${marker.role}' but front matter says '${fm.arch ?? '?'}/${fm.role}'` });
+  }
+
+  const used = new Set(checks.uses.map((u) => u.name));
+  for (const v of fm.variables) {
+    if (!used.has(v.name)) raw.push({ start: v.keyStart, end: v.keyEnd, severity: 'hint', code: 'unused-variable', message: `Variable '${v.name}' is declared but not used in the template`, unnecessary: true });
+  }
+  if (fm.hasSchema === false && checks.uses.length > 0 && fm.present) {
+    raw.push({ ...head, severity: 'warning', code: 'schema', message: "No 'input.schema' in front matter: declare every variable the template uses, with its documentation" });
+  }
+
+  const staticTokenEstimate = Math.ceil(checks.staticChars / 4);
+  const budgetKey = fm.keys.find((k) => k.key === 'waypoint.contextBudgetTokens');
+  if (fm.budgetTokens !== undefined && budgetKey && staticTokenEstimate > fm.budgetTokens) {
+    raw.push({
+      start: budgetKey.valueStart, end: budgetKey.valueEnd, severity: 'warning', code: 'budget',
+      message: `Estimated ${staticTokenEstimate} tokens from the static text alone (chars/4 estimate, variable values not counted) exceed waypoint.contextBudgetTokens ${fm.budgetTokens}`,
+    });
+  }
+
+  const ablations: AblationInfo[] = [];
+  const ablationByBlock = new Map<number, AblationInfo>();
+  for (const { block, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info } of checks.ablations) {
+    ablations.push(info);
+    ablationByBlock.set(block, info);
+  }
+  const firstById = new Map<string, AblationInfo>();
+  for (const ab of ablations) if (ab.id && !firstById.has(ab.id)) firstById.set(ab.id, ab);
+
+  const diagnostics: PromptDiagnostic[] = raw
+    .sort((x, y) => x.start - y.start || x.end - y.end)
+    .map((d) => {
+      const out: PromptDiagnostic = { range: lines.span(d.start, d.end), severity: d.severity, code: d.code, message: d.message };
+      if (d.unnecessary) out.unnecessary = true;
+      if (d.code === 'ablation-duplicate') {
+        const id = /'([^']+)'/.exec(d.message)?.[1];
+        const first = id ? firstById.get(id) : undefined;
+        if (first?.idRange) out.related = [{ range: first.idRange, message: `'${id}' first used here` }];
+      }
+      return out;
+    });
+
+  // Outline and folding are built on first use: publishing diagnostics after an edit does not need them.
+  let outline: { symbols: PromptSymbol[]; folds: PromptFold[] } | undefined;
+  const getOutline = () =>
+    (outline ??= buildOutline(text, lines, fm, template, findHeadings(text, template), checks.ablations.map((x) => ({ block: x.block, id: x.id, label: x.label }))));
+  return {
+    text, lines, frontMatter: fm, template, variables: fm.variables, uses: checks.uses, helpers, apiCatalog,
+    api: (fm.arch && apiCatalog[fm.arch]) || [], ablations, ablationByBlock,
+    knownAblationIds: [...new Set(options.knownAblationIds ?? [])], staticTokenEstimate, diagnostics,
+    get symbols() {
+      return getOutline().symbols;
+    },
+    get folds() {
+      return getOutline().folds;
+    },
+  };
+}
+
+/** Every `{{#ablation}}` block of a prompt: id, label, opening line, ranges (the extension's CodeLens toggles). */
+export function findAblations(text: string): AblationInfo[] {
+  const fm = readFrontMatter(text);
+  const template = parseTemplate(text, fm.bodyStart);
+  const checks = runChecks(text, new LineIndex(text), fm, template, { helpers: new Set() });
+  return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
+}

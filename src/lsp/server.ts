@@ -1,0 +1,136 @@
+// The .prompt language server: wiring only. Analysis lives in core/prompt/analyze.ts; this file negotiates
+// capabilities, keeps the open documents, pushes diagnostics (lightly debounced on change) and answers requests.
+import { fileURLToPath } from 'node:url';
+import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { HostIO } from '../core/host.js';
+import { analyzePrompt, completePrompt, hoverPrompt, type PromptAnalysis } from '../core/prompt/analyze.js';
+import { LastRunValues, type LastRunValuesResult } from '../protocol/lsp.js';
+import { toCompletionItem, toDiagnostic, toDocumentSymbols, toFoldingRanges, toHover, toSymbolInformation, type ClientFeatures } from './convert.js';
+import { LastRunFinder, previewValue } from './lastRun.js';
+
+export interface ServerOptions {
+  io: HostIO;
+  /** Delay after the last edit before diagnostics are recomputed; open documents are checked at once. */
+  debounceMs?: number;
+}
+
+export const COMPLETION_TRIGGERS = ['{', '#', '/', '"', '(', '@'];
+
+export function startServer(connection: Connection, options: ServerOptions): void {
+  const documents = new TextDocuments(TextDocument);
+  const debounceMs = options.debounceMs ?? 60;
+  const lastRun = new LastRunFinder(options.io);
+  const cache = new Map<string, { version: number; analysis: PromptAnalysis }>();
+  const published = new Map<string, number>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  let features: ClientFeatures = { hierarchicalSymbols: false, snippets: false, markdownHover: false, markdownCompletionDocs: false, relatedInformation: false, diagnosticTags: false };
+  let workspaceRoot: string | undefined;
+
+  const analysisOf = (doc: TextDocument): PromptAnalysis => {
+    const hit = cache.get(doc.uri);
+    if (hit && hit.version === doc.version) return hit.analysis;
+    const analysis = analyzePrompt(doc.getText());
+    cache.set(doc.uri, { version: doc.version, analysis });
+    return analysis;
+  };
+  const publish = (doc: TextDocument) => {
+    const a = analysisOf(doc);
+    published.set(doc.uri, doc.version);
+    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: a.diagnostics.map((d) => toDiagnostic(d, doc.uri, features)) });
+  };
+  const cancelTimer = (uri: string) => {
+    const t = timers.get(uri);
+    if (t) clearTimeout(t);
+    timers.delete(uri);
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const td = params.capabilities.textDocument;
+    features = {
+      hierarchicalSymbols: td?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
+      snippets: td?.completion?.completionItem?.snippetSupport === true,
+      markdownHover: td?.hover?.contentFormat?.includes('markdown') === true,
+      markdownCompletionDocs: td?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
+      relatedInformation: td?.publishDiagnostics?.relatedInformation === true,
+      diagnosticTags: td?.publishDiagnostics?.tagSupport !== undefined,
+      foldingRangeLimit: td?.foldingRange?.rangeLimit,
+    };
+    const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    workspaceRoot = rootUri && rootUri.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGERS, resolveProvider: false },
+        hoverProvider: true,
+        documentSymbolProvider: { label: 'Waypoint prompt' },
+        foldingRangeProvider: true,
+      },
+      serverInfo: { name: 'waypoint-prompt' },
+    };
+  });
+
+  documents.onDidOpen((e) => publish(e.document));
+  documents.onDidChangeContent((e) => {
+    const doc = e.document;
+    if (published.get(doc.uri) === doc.version) return; // just published by onDidOpen
+    cancelTimer(doc.uri);
+    timers.set(
+      doc.uri,
+      setTimeout(() => {
+        timers.delete(doc.uri);
+        const current = documents.get(doc.uri);
+        if (current) publish(current);
+      }, debounceMs),
+    );
+  });
+  documents.onDidClose((e) => {
+    cancelTimer(e.document.uri);
+    cache.delete(e.document.uri);
+    published.delete(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  const withDoc = <T>(uri: string, f: (a: PromptAnalysis) => T): T | null => {
+    const doc = documents.get(uri);
+    return doc ? f(analysisOf(doc)) : null;
+  };
+  connection.onCompletion((p) => withDoc(p.textDocument.uri, (a) => ({ isIncomplete: false, items: completePrompt(a, p.position).map((c) => toCompletionItem(c, features)) })));
+  connection.onDocumentSymbol((p) =>
+    withDoc(p.textDocument.uri, (a) => (features.hierarchicalSymbols ? toDocumentSymbols(a.symbols) : toSymbolInformation(a.symbols, p.textDocument.uri))),
+  );
+  connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, (a) => toFoldingRanges(a.folds, features)));
+  connection.onHover(async (p) => {
+    const doc = documents.get(p.textDocument.uri);
+    if (!doc) return null;
+    const a = analysisOf(doc);
+    const h = hoverPrompt(a, p.position);
+    if (!h) return null;
+    let extra: string | undefined;
+    if (h.variable && workspaceRoot && a.frontMatter.role) {
+      const run = await lastRun.find(workspaceRoot, a.frontMatter.role, a.frontMatter.arch);
+      if (run) {
+        extra = Object.prototype.hasOwnProperty.call(run.variables, h.variable)
+          ? `Value in the latest run (\`${run.runId}\`, turn ${run.turn}):\n\`\`\`text\n${previewValue(run.variables[h.variable])}\n\`\`\``
+          : `Not set in the latest run (\`${run.runId}\`, turn ${run.turn}).`;
+      }
+    }
+    return toHover(h, extra, features);
+  });
+
+  connection.onRequest(LastRunValues.method, async (raw: unknown): Promise<LastRunValuesResult> => {
+    const parsed = LastRunValues.params.safeParse(raw);
+    if (!parsed.success) throw new Error(`${LastRunValues.method}: invalid params: ${parsed.error.issues[0]?.message ?? 'expected {uri}'}`);
+    const { uri } = parsed.data;
+    if (!workspaceRoot) return null;
+    const doc = documents.get(uri);
+    const text = doc ? doc.getText() : uri.startsWith('file:') ? await options.io.readText(fileURLToPath(uri)) : undefined;
+    if (text === undefined) throw new Error(`waypoint/lastRunValues: cannot read ${uri} (not open and not a file: URI)`);
+    const a = doc ? analysisOf(doc) : analyzePrompt(text);
+    if (!a.frontMatter.role) return null;
+    return lastRun.find(workspaceRoot, a.frontMatter.role, a.frontMatter.arch);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

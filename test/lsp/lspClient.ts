@@ -1,0 +1,116 @@
+// A minimal LSP client for tests: starts `node dist/lsp.js --stdio`, speaks JSON-RPC over the child's pipes, and
+// waits for responses and notifications (never for time).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializeRequest,
+  InitializedNotification,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  createProtocolConnection,
+  type ClientCapabilities,
+  type InitializeResult,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver/node';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLE = join(REPO, 'dist/lsp.js');
+const SOURCES = ['src/lsp', 'src/core/prompt', 'src/protocol/lsp.ts', 'src/core/agents/apiCatalog.ts'];
+
+function newestMtime(p: string): number {
+  const s = statSync(p);
+  if (!s.isDirectory()) return p.endsWith('.ts') ? s.mtimeMs : 0;
+  return Math.max(0, ...readdirSync(p).map((n) => newestMtime(join(p, n))));
+}
+
+/** Fails clearly when the bundle is missing or older than the sources it is built from. */
+export function assertBundleFresh(): void {
+  let built: number;
+  try {
+    built = statSync(BUNDLE).mtimeMs;
+  } catch {
+    throw new Error('dist/lsp.js is missing: run `npm run build` before the LSP tests');
+  }
+  const newest = Math.max(...SOURCES.map((s) => newestMtime(join(REPO, s))));
+  if (newest > built) throw new Error('dist/lsp.js is older than src/lsp or src/core/prompt: run `npm run build` before the LSP tests');
+}
+
+export const FULL_CAPABILITIES: ClientCapabilities = {
+  textDocument: {
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+    hover: { contentFormat: ['markdown', 'plaintext'] },
+    publishDiagnostics: { relatedInformation: true, tagSupport: { valueSet: [1, 2] } },
+    foldingRange: {},
+  },
+};
+
+export class LspClient {
+  readonly conn: ProtocolConnection;
+  private readonly child: ChildProcess;
+  private readonly latest = new Map<string, PublishDiagnosticsParams>();
+  private waiters: { uri: string; ok: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
+  readonly stderr: string[] = [];
+  private readonly exited: Promise<number | null>;
+
+  constructor() {
+    this.child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr!.on('data', (d: Buffer) => this.stderr.push(d.toString()));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    this.conn = createProtocolConnection(this.child.stdout!, this.child.stdin!);
+    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      this.latest.set(p.uri, p);
+      this.waiters = this.waiters.filter((w) => {
+        if (w.uri !== p.uri || !w.ok(p)) return true;
+        w.resolve(p);
+        return false;
+      });
+    });
+    this.conn.listen();
+  }
+
+  async initialize(rootUri: string | null, capabilities: ClientCapabilities = FULL_CAPABILITIES): Promise<InitializeResult> {
+    const r = await this.conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri, capabilities, workspaceFolders: null });
+    await this.conn.sendNotification(InitializedNotification.type, {});
+    return r;
+  }
+
+  /** Resolves with the first diagnostics for `uri` (already received or coming) that satisfy `ok`. */
+  diagnostics(uri: string, ok: (p: PublishDiagnosticsParams) => boolean = () => true): Promise<PublishDiagnosticsParams> {
+    const have = this.latest.get(uri);
+    if (have && ok(have)) return Promise.resolve(have);
+    return new Promise((resolve) => this.waiters.push({ uri, ok, resolve }));
+  }
+
+  async open(uri: string, text: string, version = 1): Promise<PublishDiagnosticsParams> {
+    this.latest.delete(uri);
+    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'prompt', version, text } });
+    return this.diagnostics(uri, (p) => p.version === version);
+  }
+
+  async change(uri: string, version: number, text: string): Promise<PublishDiagnosticsParams> {
+    await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return this.diagnostics(uri, (p) => p.version === version);
+  }
+
+  async close(uri: string): Promise<PublishDiagnosticsParams> {
+    this.latest.delete(uri);
+    await this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    return this.diagnostics(uri);
+  }
+
+  async stop(): Promise<number | null> {
+    await this.conn.sendRequest(ShutdownRequest.type);
+    await this.conn.sendNotification(ExitNotification.type);
+    const code = await this.exited;
+    this.conn.dispose();
+    return code;
+  }
+}

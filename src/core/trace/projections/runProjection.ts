@@ -1,0 +1,47 @@
+// All projections of one run, fed incrementally: append() passes each new event to every builder once.
+// The run viewer, the CLI transcript and the HTML report read their view models from here.
+import type { TraceEvent } from '../../../protocol/trace.js';
+import type { ViewEvent } from '../../../protocol/webview.js';
+import { RetryDiffBuilder } from './retryDiffs.js';
+import { RunSummaryBuilder } from './runSummary.js';
+import { StateDiffBuilder } from './stateDiffs.js';
+import { TrajectorySeriesBuilder } from './trajectorySeries.js';
+import { TurnTimelineBuilder } from './turns.js';
+
+export class RunProjection {
+  readonly timeline = new TurnTimelineBuilder();
+  readonly retries = new RetryDiffBuilder();
+  readonly states: StateDiffBuilder;
+  readonly series = new TrajectorySeriesBuilder();
+  readonly summary = new RunSummaryBuilder();
+  eventCount = 0;
+  /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
+  lastSeq = -1;
+
+  constructor(options: { moveThresholdM?: number } = {}) {
+    this.states = new StateDiffBuilder(options.moveThresholdM ?? 0.001);
+  }
+
+  /** Returns how many events were new. */
+  append(events: readonly (TraceEvent | ViewEvent)[]): number {
+    let added = 0;
+    for (const e of events) {
+      if (e.seq <= this.lastSeq) continue;
+      this.lastSeq = e.seq;
+      this.timeline.add(e);
+      this.retries.add(e);
+      this.states.add(e);
+      this.series.add(e);
+      this.summary.add(e);
+      added++;
+    }
+    this.eventCount += added;
+    return added;
+  }
+}
+
+export function projectRun(events: readonly (TraceEvent | ViewEvent)[], options?: { moveThresholdM?: number }): RunProjection {
+  const p = new RunProjection(options);
+  p.append(events);
+  return p;
+}

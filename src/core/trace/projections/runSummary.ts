@@ -1,0 +1,198 @@
+// Run header, metrics (recomputed from events, so a live or truncated run has them too; the episode_end numbers
+// are kept beside them as reported), per-role cost, and the failure summary (why it ended, first error).
+import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
+import type { ViewEvent } from '../../../protocol/webview.js';
+
+export interface RunHeader {
+  runId: string;
+  arch: string;
+  agentVariant: string;
+  variant: string;
+  task: string;
+  taskDescription: string;
+  seed: number;
+  modelLabel: string;
+  modelProvider: string;
+  model: string;
+  simulator: string;
+  startedAt: string;
+  ablations: Record<string, boolean>;
+  prompts: { role: string; path: string }[];
+  maxConsecutiveErrors: number;
+}
+
+export interface RoleCost {
+  role: string;
+  calls: number;
+  cachedCalls: number;
+  failedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+}
+
+export interface RunMetrics {
+  turns: number;
+  modelCalls: number;
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  codeBlocks: number;
+  codeErrors: number;
+  formatErrors: number;
+  modelErrors: number;
+  failedChecks: number;
+  maxConsecutiveCodeErrors: number;
+  trajectorySamples: number;
+  simTimeSecs: number;
+  durationMs: number;
+}
+
+export type FirstErrorKind = 'model_error' | 'format_error' | 'code_error' | 'check_failed' | 'engine_error';
+
+export interface FirstError {
+  turn?: number;
+  seq: number;
+  kind: FirstErrorKind;
+  message: string;
+}
+
+export interface RunResult {
+  status: 'running' | 'success' | 'failure';
+  reason?: EventOf<'episode_end'>['reason'];
+  message?: string;
+  agentClaimedDone?: boolean;
+  /** The agent said it was done but the simulator's check disagrees (or the reverse). */
+  claimMismatch: boolean;
+}
+
+export interface RunSummary {
+  header?: RunHeader;
+  result: RunResult;
+  metrics: RunMetrics;
+  reported?: EventOf<'episode_end'>['metrics'];
+  perRole: RoleCost[];
+  firstError?: FirstError;
+}
+
+export class RunSummaryBuilder {
+  private header: RunHeader | undefined;
+  private end: EventOf<'episode_end'> | undefined;
+  private readonly turns = new Set<number>();
+  private readonly roles = new Map<string, RoleCost>();
+  private firstError: FirstError | undefined;
+  private streak = 0;
+  private lastTMs = 0;
+  private lastSimT = 0;
+  private readonly m: RunMetrics = {
+    turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0,
+    formatErrors: 0, modelErrors: 0, failedChecks: 0, maxConsecutiveCodeErrors: 0, trajectorySamples: 0, simTimeSecs: 0, durationMs: 0,
+  };
+
+  add(e: TraceEvent | ViewEvent): void {
+    const m = this.m;
+    this.lastTMs = Math.max(this.lastTMs, e.tMs);
+    if ('turn' in e && typeof e.turn === 'number') this.turns.add(e.turn);
+    const turn = 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined;
+    const err = (kind: FirstErrorKind, message: string) => {
+      if (!this.firstError) this.firstError = { turn, seq: e.seq, kind, message };
+    };
+    switch (e.type) {
+      case 'episode_start':
+        this.header = {
+          runId: e.runId, arch: e.arch, agentVariant: e.agentVariant, variant: e.variant, task: e.task,
+          taskDescription: e.taskDescription, seed: e.seed, modelLabel: e.model.label, modelProvider: e.model.provider,
+          model: e.model.model, simulator: e.simulator.version ? `${e.simulator.name} ${e.simulator.version}` : e.simulator.name,
+          startedAt: e.startedAt, ablations: { ...e.ablations }, prompts: e.prompts.map((p) => ({ role: p.role, path: p.path })),
+          maxConsecutiveErrors: e.options.maxConsecutiveErrors,
+        };
+        break;
+      case 'model_response': {
+        const r = this.role(e.role);
+        r.calls++;
+        m.modelCalls++;
+        r.latencyMs += e.latencyMs;
+        if (e.cached) { r.cachedCalls++; m.cachedCalls++; }
+        if (e.usage) {
+          r.promptTokens += e.usage.promptTokens;
+          r.completionTokens += e.usage.completionTokens;
+          m.promptTokens += e.usage.promptTokens;
+          m.completionTokens += e.usage.completionTokens;
+        }
+        if (!e.ok) {
+          r.failedCalls++;
+          m.modelErrors++;
+          err('model_error', `${e.role}: ${e.error?.kind ?? 'error'}: ${e.error?.message ?? 'model call failed'}`);
+        }
+        break;
+      }
+      case 'parsed_output':
+        if (!e.ok) {
+          m.formatErrors++;
+          err('format_error', `${e.role}: ${e.error ?? `could not parse the ${e.kind}`}`);
+        }
+        break;
+      case 'code_execution':
+        m.codeBlocks++;
+        if (e.ok) this.streak = 0;
+        else {
+          m.codeErrors++;
+          this.streak++;
+          m.maxConsecutiveCodeErrors = Math.max(m.maxConsecutiveCodeErrors, this.streak);
+          err('code_error', `${e.error?.type ?? 'Error'}: ${e.error?.message ?? `exit code ${e.exitCode}`}`);
+        }
+        break;
+      case 'check':
+        if (!e.ok) {
+          m.failedChecks++;
+          err('check_failed', e.message.startsWith(e.name) ? e.message : `${e.name}: ${e.message}`);
+        }
+        break;
+      case 'error':
+        err('engine_error', `${e.kind}: ${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`);
+        break;
+      case 'trajectory':
+        m.trajectorySamples += e.samples.length;
+        if (e.samples.length) this.lastSimT = Math.max(this.lastSimT, e.samples[e.samples.length - 1].tSecs);
+        break;
+      case 'trajectory_packed':
+        m.trajectorySamples += e.n;
+        if (e.n) this.lastSimT = Math.max(this.lastSimT, e.tSecs[e.n - 1]);
+        break;
+      case 'episode_end':
+        this.end = e;
+        break;
+    }
+  }
+
+  private role(name: string): RoleCost {
+    let r = this.roles.get(name);
+    if (!r) {
+      r = { role: name, calls: 0, cachedCalls: 0, failedCalls: 0, promptTokens: 0, completionTokens: 0, latencyMs: 0 };
+      this.roles.set(name, r);
+    }
+    return r;
+  }
+
+  summary(): RunSummary {
+    const end = this.end;
+    const metrics: RunMetrics = { ...this.m, turns: this.turns.size, simTimeSecs: end?.metrics.simTimeSecs ?? this.lastSimT, durationMs: end?.metrics.durationMs ?? this.lastTMs };
+    const result: RunResult = end
+      ? { status: end.success ? 'success' : 'failure', reason: end.reason, message: end.message, agentClaimedDone: end.agentClaimedDone, claimMismatch: end.agentClaimedDone !== end.success }
+      : { status: 'running', claimMismatch: false };
+    return {
+      header: this.header,
+      result,
+      metrics,
+      reported: end?.metrics,
+      perRole: [...this.roles.values()].map((r) => ({ ...r })).sort((a, b) => a.role.localeCompare(b.role)),
+      firstError: this.firstError,
+    };
+  }
+}
+
+export function projectRunSummary(events: readonly (TraceEvent | ViewEvent)[]): RunSummary {
+  const b = new RunSummaryBuilder();
+  for (const e of events) b.add(e);
+  return b.summary();
+}

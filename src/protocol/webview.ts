@@ -1,0 +1,235 @@
+// Messages between the extension host and the run viewer webview. Both directions cross a trust boundary
+// (a webview can be sent anything; a trace can come from anyone), so each side parses every message it receives
+// with these schemas and ignores (and reports) what does not validate.
+import { z } from 'zod';
+import { TraceEvent } from './trace.js';
+
+/** A partial failure found while reading a trace (mirrors core/trace/reader.ts TraceWarning, kind kept open). */
+export const ViewerWarning = z.object({
+  line: z.number().int().optional(),
+  kind: z.string(),
+  message: z.string(),
+});
+export type ViewerWarning = z.infer<typeof ViewerWarning>;
+
+// ---- packed trajectories ----
+// A trajectory crosses the host/view boundary with its samples as columns of Float64Array: postMessage copies
+// typed arrays as bytes, which for 100k samples is ~100x cheaper than cloning and validating 100k objects.
+// packTrajectory/unpackTrajectory convert exactly; a trajectory whose samples differ in qpos/bodies length
+// stays unpacked.
+
+const F64 = z.instanceof(Float64Array);
+const Int = z.number().int().nonnegative();
+
+export const PackedTrajectory = z
+  .object({
+    seq: Int,
+    tMs: z.number().nonnegative(),
+    type: z.literal('trajectory_packed'),
+    turn: z.number().int(),
+    rateHz: z.number(),
+    /** Number of samples. */
+    n: Int,
+    tSecs: F64,
+    /** [x, y, z, yaw] per sample. */
+    ee: F64,
+    gripperWidth: F64,
+    qposWidth: Int,
+    qpos: F64,
+    /** Runs of the grasped object: from sample index `from` on, until the next run. */
+    grasped: z.array(z.object({ from: Int, value: z.string().nullable() })),
+    bodiesWidth: Int.optional(),
+    bodies: F64.optional(),
+    /** Samples that carry a contacts list, by index. */
+    contacts: z.array(z.object({ index: Int, pairs: z.array(z.tuple([z.string(), z.string()])) })).optional(),
+  })
+  .superRefine((p, ctx) => {
+    const bad = (message: string) => ctx.addIssue({ code: 'custom', message });
+    const n = p.n;
+    if (p.tSecs.length !== n || p.gripperWidth.length !== n || p.ee.length !== 4 * n || p.qpos.length !== n * p.qposWidth) bad('column lengths do not match n');
+    if ((p.bodies === undefined) !== (p.bodiesWidth === undefined) || (p.bodies && p.bodies.length !== n * p.bodiesWidth!)) bad('bodies length does not match n × bodiesWidth');
+    for (const col of [p.tSecs, p.ee, p.gripperWidth, p.qpos, p.bodies]) {
+      if (!col) continue;
+      for (let i = 0; i < col.length; i++) if (!Number.isFinite(col[i])) return bad('non-finite number in a column');
+    }
+    if (n > 0 && (p.grasped.length === 0 || p.grasped[0].from !== 0)) bad('grasped runs must start at sample 0');
+    for (let i = 1; i < p.grasped.length; i++) if (p.grasped[i].from <= p.grasped[i - 1].from || p.grasped[i].from >= n) bad('grasped runs out of order');
+    for (const c of p.contacts ?? []) if (c.index >= n) bad('contact index out of range');
+  });
+export type PackedTrajectory = z.infer<typeof PackedTrajectory>;
+
+/** What init/append carry: trace events, with trajectories usually packed. */
+export type ViewEvent = TraceEvent | PackedTrajectory;
+type TrajectoryEvent = Extract<TraceEvent, { type: 'trajectory' }>;
+
+/** Packs a trajectory event, or returns undefined when its samples differ in qpos/bodies length. */
+export function packTrajectory(e: TrajectoryEvent): PackedTrajectory | undefined {
+  const s = e.samples;
+  const n = s.length;
+  const qw = n ? s[0].qpos.length : 0;
+  const bw = n ? s[0].bodies?.length : undefined;
+  if (s.some((x) => x.qpos.length !== qw || x.bodies?.length !== bw)) return undefined;
+  const tSecs = new Float64Array(n), ee = new Float64Array(4 * n), width = new Float64Array(n), qpos = new Float64Array(n * qw);
+  const bodies = bw === undefined ? undefined : new Float64Array(n * bw);
+  const grasped: PackedTrajectory['grasped'] = [];
+  const contacts: NonNullable<PackedTrajectory['contacts']> = [];
+  for (let i = 0; i < n; i++) {
+    const x = s[i];
+    tSecs[i] = x.tSecs;
+    ee.set(x.ee, 4 * i);
+    width[i] = x.gripperWidth;
+    qpos.set(x.qpos, i * qw);
+    if (bodies && x.bodies) bodies.set(x.bodies, i * bw!);
+    if (i === 0 || x.grasped !== s[i - 1].grasped) grasped.push({ from: i, value: x.grasped });
+    if (x.contacts) contacts.push({ index: i, pairs: x.contacts.map((c) => [c[0], c[1]] as [string, string]) });
+  }
+  return {
+    seq: e.seq, tMs: e.tMs, type: 'trajectory_packed', turn: e.turn, rateHz: e.rateHz, n, tSecs, ee, gripperWidth: width, qposWidth: qw, qpos, grasped,
+    ...(bodies ? { bodiesWidth: bw, bodies } : {}),
+    ...(contacts.length ? { contacts } : {}),
+  };
+}
+
+/** The trace event a packed trajectory stands for (inverse of packTrajectory). */
+export function unpackTrajectory(p: PackedTrajectory): TrajectoryEvent {
+  const samples: TrajectoryEvent['samples'] = new Array(p.n);
+  const contacts = new Map((p.contacts ?? []).map((c) => [c.index, c.pairs]));
+  let run = 0;
+  for (let i = 0; i < p.n; i++) {
+    while (run + 1 < p.grasped.length && p.grasped[run + 1].from <= i) run++;
+    const sample: TrajectoryEvent['samples'][number] = {
+      tSecs: p.tSecs[i],
+      qpos: Array.from(p.qpos.subarray(i * p.qposWidth, (i + 1) * p.qposWidth)),
+      ee: [p.ee[4 * i], p.ee[4 * i + 1], p.ee[4 * i + 2], p.ee[4 * i + 3]],
+      gripperWidth: p.gripperWidth[i],
+      grasped: p.grasped[run]?.value ?? null,
+    };
+    if (p.bodies && p.bodiesWidth !== undefined) sample.bodies = Array.from(p.bodies.subarray(i * p.bodiesWidth, (i + 1) * p.bodiesWidth));
+    const c = contacts.get(i);
+    if (c) sample.contacts = c;
+    samples[i] = sample;
+  }
+  return { seq: p.seq, tMs: p.tMs, type: 'trajectory', turn: p.turn, rateHz: p.rateHz, samples };
+}
+
+/** Events as the host should send them: trajectories packed where possible, everything else unchanged. */
+export function packEvents(events: readonly TraceEvent[]): ViewEvent[] {
+  return events.map((e) => (e.type === 'trajectory' ? (packTrajectory(e) ?? e) : e));
+}
+
+// ---- messages ----
+
+const RunId = z.string().min(1).max(200);
+const Turn = z.number().int().nonnegative();
+const RequestId = z.string().min(1).max(100);
+
+// ---- host -> view ----
+
+/** Answers `ready`: the whole trace read so far. `live` says more events will follow as `append`. */
+export const ViewEventSchema = z.union([TraceEvent, PackedTrajectory]);
+
+export const InitMessage = z.object({
+  type: z.literal('init'),
+  runId: RunId,
+  /** In sequence order; trajectories may be packed (packEvents). */
+  events: z.array(ViewEventSchema),
+  warnings: z.array(ViewerWarning),
+  live: z.boolean().optional(),
+  /** Turn to select after loading (e.g. the debugger's current turn). */
+  selectTurn: Turn.optional(),
+});
+
+/** Events appended to a live run since the last init/append, in sequence order. */
+export const AppendMessage = z.object({
+  type: z.literal('append'),
+  runId: RunId,
+  events: z.array(ViewEventSchema),
+  warnings: z.array(ViewerWarning).optional(),
+});
+
+/** The host (e.g. the debugger stopping at a turn) asks the view to select a turn. */
+export const SelectTurnMessage = z.object({ type: z.literal('selectTurn'), turn: Turn });
+
+/** Reply to a view request; `ok: false` carries a one-line error. */
+export const ResponseMessage = z.object({
+  type: z.literal('response'),
+  requestId: RequestId,
+  ok: z.boolean(),
+  error: z.string().optional(),
+});
+
+export const HostToView = z.discriminatedUnion('type', [InitMessage, AppendMessage, SelectTurnMessage, ResponseMessage]);
+export type HostToView = z.infer<typeof HostToView>;
+
+// Same rules as HostToView, checked in two steps: the envelope with `events` left open, then each event on its
+// own. Validating a 100k-sample init in one safeParse call is about 4x slower in Chromium than event by event.
+const Envelope = z.discriminatedUnion('type', [
+  InitMessage.extend({ events: z.array(z.unknown()) }),
+  AppendMessage.extend({ events: z.array(z.unknown()) }),
+  SelectTurnMessage,
+  ResponseMessage,
+]);
+
+export type HostToViewParse = { success: true; data: HostToView } | { success: false; error: string };
+
+/** Validates a message from the host: accepted exactly when HostToView.safeParse accepts it. */
+export function parseHostToView(data: unknown): HostToViewParse {
+  const env = Envelope.safeParse(data);
+  if (!env.success) {
+    const issue = env.error.issues[0];
+    return { success: false, error: `${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'schema mismatch'}` };
+  }
+  const m = env.data;
+  if (m.type !== 'init' && m.type !== 'append') return { success: true, data: m };
+  const events: ViewEvent[] = new Array(m.events.length);
+  for (let i = 0; i < m.events.length; i++) {
+    const raw = m.events[i];
+    const packed = typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'trajectory_packed';
+    const r = packed ? PackedTrajectory.safeParse(raw) : TraceEvent.safeParse(raw);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      return { success: false, error: `events.${i}${issue?.path.length ? '.' + issue.path.join('.') : ''}: ${issue?.message ?? 'invalid trace event'}` };
+    }
+    events[i] = r.data;
+  }
+  return { success: true, data: { ...m, events } as HostToView };
+}
+
+// ---- view -> host ----
+
+/** Posted once the script runs; after a revive it carries the run id kept in setState so the host can reload it. */
+export const ReadyMessage = z.object({ type: z.literal('ready'), runId: RunId.optional() });
+
+/** The user selected a turn (the host may sync the debugger or the prompt editor). */
+export const TurnSelectedMessage = z.object({ type: z.literal('selectTurn'), runId: RunId, turn: Turn });
+
+/** Request: open a prompt file in the editor. Answered by a `response` with the same requestId. */
+export const OpenPromptMessage = z.object({
+  type: z.literal('openPrompt'),
+  requestId: RequestId,
+  path: z.string().min(1).max(4096),
+  /** 1-based line, when known. */
+  line: z.number().int().positive().optional(),
+});
+
+/** The view received a message that failed validation and ignored it. */
+export const InvalidMessageReport = z.object({
+  type: z.literal('invalidMessage'),
+  /** The `type` field of the rejected message, if it had a string one. */
+  receivedType: z.string().max(100).optional(),
+  message: z.string().max(2000),
+});
+
+export const ViewToHost = z.discriminatedUnion('type', [ReadyMessage, TurnSelectedMessage, OpenPromptMessage, InvalidMessageReport]);
+export type ViewToHost = z.infer<typeof ViewToHost>;
+
+/** Only UI state goes into the webview's setState (the trace itself is reloaded by run id). */
+export const RunViewerUiState = z.object({
+  runId: RunId.optional(),
+  selectedTurn: Turn.optional(),
+  tab: z.enum(['turn', 'plots', 'summary']).optional(),
+});
+export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
+
+/** Requests the view may time out on (ms). */
+export const VIEW_REQUEST_TIMEOUT_MS = 10_000;

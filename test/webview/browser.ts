@@ -1,0 +1,50 @@
+// Headless Chromium for the webview tests (Debian's /usr/bin/chromium through playwright-core). Tests skip with
+// a clear message when it is missing: install it with `apt-get install -y chromium`.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { renderTraceHtml } from '../../src/core/trace/html.js';
+import type { TraceEvent } from '../../src/protocol/trace.js';
+import type { ViewerWarning } from '../../src/protocol/webview.js';
+import { loadViewerAssets, ROOT } from './buildViewer.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const OUTPUT = join(ROOT, 'test/output');
+export const chromiumMissing = existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM} (apt-get install -y chromium)`;
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Writes the static HTML page for a trace to test/output/<name>.html and returns its file URL. */
+export async function writeTracePage(name: string, trace: { runId: string; events: readonly TraceEvent[]; warnings: readonly ViewerWarning[] }, theme?: 'dark' | 'light' | 'high-contrast'): Promise<string> {
+  const assets = await loadViewerAssets();
+  mkdirSync(OUTPUT, { recursive: true });
+  const file = join(OUTPUT, `${name}.html`);
+  writeFileSync(file, renderTraceHtml({ ...trace, assets, nonce: randomBytes(18).toString('base64'), theme }));
+  return pathToFileURL(file).href;
+}
+
+/** Collects console errors, page errors and any request that leaves the page (there must be none). */
+export function watchPage(page: Page): { errors: string[]; requests: string[] } {
+  const seen = { errors: [] as string[], requests: [] as string[] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => seen.errors.push(String(e)));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith('file:') && !url.startsWith('data:')) seen.requests.push(url);
+  });
+  return seen;
+}
+
+export async function openViewer(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => window.__waypointViewer?.ready === true);
+}

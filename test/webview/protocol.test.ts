@@ -1,0 +1,85 @@
+// The webview message contract (no browser): two-step validation accepts exactly what HostToView accepts, and
+// packed trajectories round-trip and validate.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { HostToView, packEvents, packTrajectory, PackedTrajectory, parseHostToView, unpackTrajectory, ViewToHost } from '../../src/protocol/webview.js';
+import { projectRun } from '../../src/core/trace/projections/runProjection.js';
+import { loadFixture } from '../unit/core/trace/projections/helpers.js';
+
+const { events } = loadFixture('malmm-pick-place.jsonl');
+const traj = events.filter((e) => e.type === 'trajectory');
+
+test('packTrajectory/unpackTrajectory round-trip exactly, contacts and bodies included', () => {
+  for (const e of traj) assert.deepEqual(unpackTrajectory(packTrajectory(e)!), e);
+  const withExtras = { ...traj[0], samples: traj[0].samples.map((s, i) => ({ ...s, bodies: [i, 1, 2, 3, 4, 5, 6], ...(i === 3 ? { contacts: [['a', 'b']] as [string, string][] } : {}) })) };
+  const p = packTrajectory(withExtras)!;
+  assert.equal(p.bodiesWidth, 7);
+  assert.deepEqual(p.contacts, [{ index: 3, pairs: [['a', 'b']] }]);
+  assert.deepEqual(unpackTrajectory(p), withExtras);
+  assert.ok(PackedTrajectory.safeParse(p).success);
+  // Samples with different qpos lengths stay unpacked.
+  const ragged = { ...traj[0], samples: traj[0].samples.map((s, i) => ({ ...s, qpos: i ? s.qpos : [1] })) };
+  assert.equal(packTrajectory(ragged), undefined);
+  assert.equal(packEvents([ragged])[0], ragged);
+});
+
+test('packed trajectories are checked: lengths, finite numbers, grasp runs', () => {
+  const p = packTrajectory(traj[0])!;
+  const bad = (patch: Partial<PackedTrajectory>) => PackedTrajectory.safeParse({ ...p, ...patch }).success;
+  assert.equal(bad({}), true);
+  assert.equal(bad({ ee: p.ee.slice(1) }), false);
+  assert.equal(bad({ tSecs: Float64Array.from(p.tSecs, (v, i) => (i === 5 ? NaN : v)) }), false);
+  assert.equal(bad({ gripperWidth: [...p.gripperWidth] as unknown as PackedTrajectory['gripperWidth'] }), false, 'plain arrays are not columns');
+  assert.equal(bad({ grasped: [{ from: 1, value: null }] }), false);
+  assert.equal(bad({ contacts: [{ index: p.n, pairs: [] }] }), false);
+});
+
+test('projections of packed events equal those of the trace events', () => {
+  const a = projectRun(events);
+  const b = projectRun(packEvents(events));
+  assert.deepEqual(b.timeline.rows(), a.timeline.rows());
+  assert.deepEqual([...b.series.t], [...a.series.t]);
+  assert.deepEqual([...b.series.z], [...a.series.z]);
+  assert.deepEqual([...b.series.turn], [...a.series.turn]);
+  assert.deepEqual(b.series.spans, a.series.spans);
+  assert.deepEqual(b.series.graspChanges, a.series.graspChanges);
+  assert.deepEqual(b.summary.summary(), a.summary.summary());
+});
+
+test('parseHostToView accepts exactly what HostToView accepts', () => {
+  const packed = packEvents(events);
+  const cases: unknown[] = [
+    { type: 'init', runId: 'r', events, warnings: [] },
+    { type: 'init', runId: 'r', events: packed, warnings: [{ line: 3, kind: 'corrupt_line', message: 'x' }], live: true, selectTurn: 4 },
+    { type: 'append', runId: 'r', events: packed.slice(3, 9) },
+    { type: 'selectTurn', turn: 3 },
+    { type: 'response', requestId: 'r1', ok: false, error: 'nope' },
+    { type: 'init', runId: 'r', events: [{ ...events[0], seq: -1 }], warnings: [] },
+    { type: 'init', runId: '', events: [], warnings: [] },
+    { type: 'append', runId: 'r', events: 'x' },
+    { type: 'append', runId: 'r', events: [{ type: 'trajectory_packed' }] },
+    { type: 'append', runId: 'r', events: [{ type: 'mystery', seq: 1, tMs: 0 }] },
+    { type: 'selectTurn', turn: -1 },
+    { type: 'nope' },
+    '<img src=x>',
+    null,
+  ];
+  for (const c of cases) {
+    const ours = parseHostToView(c);
+    const full = HostToView.safeParse(c);
+    assert.equal(ours.success, full.success, JSON.stringify(c).slice(0, 120));
+    if (ours.success && full.success) assert.deepEqual(ours.data, full.data);
+  }
+  const r = parseHostToView({ type: 'append', runId: 'r', events: [events[0], { ...events[1], seq: 'x' }] });
+  assert.equal(r.success, false);
+  assert.match(!r.success ? r.error : '', /^events\.1\.seq: /);
+});
+
+test('ViewToHost: requests carry a requestId, reports are bounded', () => {
+  assert.ok(ViewToHost.safeParse({ type: 'openPrompt', requestId: 'r1', path: 'prompts/malmm/coder.prompt', line: 12 }).success);
+  assert.equal(ViewToHost.safeParse({ type: 'openPrompt', path: 'x' }).success, false);
+  assert.equal(ViewToHost.safeParse({ type: 'openPrompt', requestId: 'r1', path: 'x', line: 0 }).success, false);
+  assert.ok(ViewToHost.safeParse({ type: 'ready' }).success);
+  assert.ok(ViewToHost.safeParse({ type: 'ready', runId: 'r' }).success);
+  assert.equal(ViewToHost.safeParse({ type: 'invalidMessage', message: 'x'.repeat(3000) }).success, false);
+});

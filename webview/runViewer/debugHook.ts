@@ -1,0 +1,51 @@
+// Read-only inspection hook for tests and benchmarks (window.__waypointViewer). It returns copies, so a page
+// script cannot change the viewer through it; `flush` only renders what is already pending.
+import type { PlotName } from './plots.js';
+import type { RunViewer } from './viewer.js';
+
+export interface ViewerDebugHook {
+  readonly ready: boolean;
+  readonly runId: string | undefined;
+  readonly selectedTurn: number | undefined;
+  readonly hoverTurn: number | undefined;
+  readonly tab: string;
+  readonly eventCount: number;
+  readonly invalidMessages: number;
+  readonly notes: string[];
+  readonly timings: RunViewer['timings'];
+  rows(): { turn: number; role: string; routeTo?: string; outcome: string; summary: string; flags: string[] }[];
+  warnings(): { line?: number; kind: string; message: string }[];
+  chart(name: PlotName): { label: string; data: { x: number; y: number }[] }[] | undefined;
+  seriesLength(): number;
+  diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
+  diffLineChanges(): Promise<number>;
+  flush(): void;
+}
+
+declare global {
+  interface Window {
+    __waypointViewer?: ViewerDebugHook;
+  }
+}
+
+export function installDebugHook(viewer: RunViewer, invalidCount: () => number): void {
+  const hook: ViewerDebugHook = {
+    get ready() { return viewer.runId !== undefined && viewer.renders > 0 && !Number.isNaN(viewer.timings.firstRenderMs); },
+    get runId() { return viewer.runId; },
+    get selectedTurn() { return viewer.selectedTurn; },
+    get hoverTurn() { return viewer.hoverTurn; },
+    get tab() { return viewer.tab; },
+    get eventCount() { return viewer.proj.eventCount; },
+    get invalidMessages() { return invalidCount(); },
+    get notes() { return [...viewer.notes]; },
+    get timings() { return { ...viewer.timings }; },
+    rows: () => viewer.proj.timeline.rows().map((r) => ({ turn: r.turn, role: r.role, routeTo: r.routeTo, outcome: r.outcome, summary: r.summary, flags: r.flags.map((f) => f.kind) })),
+    warnings: () => viewer.warnings.map((w) => ({ ...w })),
+    chart: (name) => viewer.plots.data(name),
+    seriesLength: () => viewer.proj.series.length,
+    diff: () => viewer.diff.sides(),
+    diffLineChanges: async () => (await viewer.diff.lineChanges()).length,
+    flush: () => viewer.render(),
+  };
+  Object.defineProperty(window, '__waypointViewer', { value: Object.freeze(hook), writable: false, configurable: false });
+}

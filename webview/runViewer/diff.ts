@@ -1,0 +1,153 @@
+// Side-by-side code diff between a failed block and its retry, with Monaco's diff editor.
+// Workers: the webview CSP (default-src 'none', scripts by nonce) allows no worker (no blob:, no worker-src), so
+// getWorker throws and Monaco's EditorWorkerClient falls back to its in-process worker (EditorWorker on the main
+// thread; it logs "Could not create web worker(s)" once). Diffs of code blocks are small, so the cost is fine.
+// Monaco injects <style> elements, so the CSP needs style-src 'unsafe-inline' for it.
+// Monaco is imported on first use: esbuild keeps a dynamic import inside the IIFE bundle but runs the module's
+// (costly) top-level initialisation only when a diff is first shown, not when the viewer opens.
+import type * as Monaco from 'monaco-editor/editor/editor.api';
+
+type MonacoApi = typeof Monaco;
+let loading: Promise<MonacoApi> | undefined;
+function loadMonaco(): Promise<MonacoApi> {
+  loading ??= (async () => {
+    const [monaco, , , python] = await Promise.all([
+      import('monaco-editor/editor/editor.api'),
+      import('monaco-editor/features/codicon/register'),
+      import('monaco-editor/features/diffEditor/register'),
+      import('monaco-editor/languages/definitions/python/python'),
+    ]);
+    monaco.languages.register({ id: 'python', extensions: ['.py'], aliases: ['Python'] });
+    monaco.languages.setMonarchTokensProvider('python', python.language);
+    monaco.languages.setLanguageConfiguration('python', python.conf);
+    return monaco;
+  })();
+  return loading;
+}
+
+declare global {
+  interface Window {
+    MonacoEnvironment?: { getWorker?: (workerId: string, label: string) => Worker };
+  }
+}
+
+window.MonacoEnvironment = {
+  getWorker(_id: string, label: string): Worker {
+    throw new Error(`web workers are disabled by the webview's content security policy (${label}); using the main thread`);
+  },
+};
+
+function themeName(): string {
+  const c = document.body.classList;
+  if (c.contains('vscode-high-contrast-light')) return 'hc-light';
+  if (c.contains('vscode-high-contrast')) return 'hc-black';
+  if (c.contains('vscode-light')) return 'vs';
+  return 'vs-dark';
+}
+
+const LINE_PX = 19;
+const MAX_HEIGHT_PX = 480;
+
+export class CodeDiffView {
+  private editor: Monaco.editor.IStandaloneDiffEditor | undefined;
+  private models: Monaco.editor.ITextModel[] = [];
+  private lastSides: { original: string; modified: string } | undefined;
+  /** Bumped by every show/dispose, so a diff that finishes loading after the user moved on is dropped. */
+  private generation = 0;
+
+  /** Renders the diff into `host` (replacing a previous one). `language` is the code block's language. */
+  show(host: HTMLElement, original: string, modified: string, language: string): void {
+    this.dispose();
+    const gen = this.generation;
+    host.classList.add('diff-host', 'loading');
+    loadMonaco().then(
+      (monaco) => {
+        if (gen !== this.generation || !host.isConnected) return;
+        host.classList.remove('loading');
+        this.create(monaco, host, original, modified, language);
+      },
+      (err: unknown) => {
+        host.classList.remove('loading');
+        host.textContent = `The diff editor failed to load: ${err instanceof Error ? err.message : String(err)}`;
+      },
+    );
+  }
+
+  private create(monaco: MonacoApi, host: HTMLElement, original: string, modified: string, language: string): void {
+    const lang = language === 'python' || language === 'py' ? 'python' : 'plaintext';
+    const a = monaco.editor.createModel(original, lang);
+    const b = monaco.editor.createModel(modified, lang);
+    this.models = [a, b];
+    this.editor = monaco.editor.createDiffEditor(host, {
+      readOnly: true,
+      originalEditable: false,
+      renderSideBySide: true,
+      // Keep both sides visible even in a narrow panel (the point of the view is before vs after).
+      useInlineViewWhenSpaceIsLimited: false,
+      renderSideBySideInlineBreakpoint: 0,
+      automaticLayout: true,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      lineHeight: LINE_PX,
+      fontSize: 12,
+      renderOverviewRuler: false,
+      enableSplitViewResizing: true,
+      theme: themeName(),
+      wordWrap: 'on',
+      diffWordWrap: 'on',
+      contextmenu: false,
+      hideUnchangedRegions: { enabled: false },
+    });
+    this.editor.setModel({ original: a, modified: b });
+    this.lastSides = { original, modified };
+    // Size the host to the taller side's content (CSSOM, which the CSP allows), up to a cap, so short blocks
+    // show whole and long ones scroll.
+    const fit = () => {
+      const ed = this.editor;
+      if (!ed) return;
+      const px = Math.max(ed.getOriginalEditor().getContentHeight(), ed.getModifiedEditor().getContentHeight());
+      host.style.height = `${Math.min(MAX_HEIGHT_PX, Math.max(4 * LINE_PX, px + 4))}px`;
+    };
+    this.editor.getOriginalEditor().onDidContentSizeChange(fit);
+    this.editor.getModifiedEditor().onDidContentSizeChange(fit);
+    this.editor.onDidUpdateDiff(fit);
+    fit();
+  }
+
+  /** What the two editors hold (for the test hook). */
+  sides(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined {
+    if (!this.editor || !this.lastSides) return undefined;
+    const ed = this.editor;
+    return {
+      original: ed.getOriginalEditor().getValue(),
+      modified: ed.getModifiedEditor().getValue(),
+      sideBySide: ed.getOriginalEditor().getLayoutInfo().width > 0 && ed.getModifiedEditor().getLayoutInfo().width > 0,
+      originalDom: !!ed.getOriginalEditor().getDomNode(),
+      modifiedDom: !!ed.getModifiedEditor().getDomNode(),
+    };
+  }
+
+  /** Line changes once Monaco has computed them (async). */
+  async lineChanges(): Promise<Monaco.editor.ILineChange[]> {
+    const ed = this.editor;
+    if (!ed) return [];
+    const now = ed.getLineChanges();
+    if (now) return now;
+    await new Promise<void>((resolve) => {
+      const d = ed.onDidUpdateDiff(() => {
+        d.dispose();
+        resolve();
+      });
+    });
+    return ed.getLineChanges() ?? [];
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.editor?.dispose();
+    this.editor = undefined;
+    for (const m of this.models) m.dispose();
+    this.models = [];
+    this.lastSides = undefined;
+  }
+}

@@ -1,0 +1,52 @@
+// Run header (task, architecture/variant, model label, result badge) and the reader's warnings banner.
+import type { RunSummary } from '../../src/core/trace/projections/runSummary.js';
+import type { ViewerWarning } from '../../src/protocol/webview.js';
+import { clear, h } from '../common/dom.js';
+
+export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | undefined, live: boolean): void {
+  clear(el);
+  const hd = s.header;
+  const r = s.result;
+  const badge =
+    r.status === 'running'
+      ? h('span', { class: 'result result-running' }, live ? 'running…' : 'incomplete (no episode_end)')
+      : h('span', { class: `result result-${r.status}`, title: r.message ?? '' }, r.status === 'success' ? '✔ success' : `✖ failure · ${r.reason}`, r.status === 'failure' && r.message ? ` · ${r.message}` : '');
+  el.appendChild(
+    h('div', { class: 'header-main' },
+      h('h1', null, hd ? hd.task : runId ?? 'run'),
+      badge,
+      r.claimMismatch ? h('span', { class: 'result result-failure', title: 'agentClaimedDone disagrees with the simulator success check' }, r.agentClaimedDone ? 'agent claimed done' : 'agent did not claim done') : null),
+  );
+  if (!hd) return;
+  el.appendChild(h('p', { class: 'task-desc' }, hd.taskDescription));
+  const chip = (k: string, v: string, cls = '') => h('span', { class: `chip ${cls}` }, h('span', { class: 'k' }, k), ' ', h('span', { class: 'v' }, v));
+  el.appendChild(
+    h('div', { class: 'chips' },
+      chip('arch', `${hd.arch} / ${hd.agentVariant}`),
+      chip('variant', hd.variant),
+      chip('model', hd.modelLabel, hd.modelProvider === 'reference' ? 'model-reference' : ''),
+      chip('seed', String(hd.seed)),
+      chip('sim', hd.simulator),
+      chip('run', hd.runId)),
+  );
+}
+
+/** Reader warnings (truncated/corrupt lines) first, then the view's own notes (ignored messages, failed requests). */
+export function renderWarnings(el: HTMLElement, warnings: readonly ViewerWarning[], viewNotes: readonly string[], dismissNotes: () => void): void {
+  clear(el);
+  el.classList.toggle('hidden', warnings.length === 0 && viewNotes.length === 0);
+  const list = (items: string[]) => {
+    const ul = h('ul', null, items.slice(0, 5).map((m) => h('li', null, m)));
+    if (items.length > 5) ul.appendChild(h('li', null, `… and ${items.length - 5} more`));
+    return ul;
+  };
+  if (warnings.length) {
+    const truncated = warnings.some((w) => w.kind === 'truncated_last_line');
+    el.appendChild(h('strong', null, truncated ? '⚠ This trace is truncated: the run stopped while writing it.' : '⚠ Some lines of this trace could not be read.'));
+    el.appendChild(list(warnings.map((w) => w.message)));
+  }
+  if (viewNotes.length) {
+    el.appendChild(h('div', { class: 'notes-head' }, h('strong', null, 'Viewer: '), h('vscode-button', { secondary: true, class: 'dismiss', onclick: dismissNotes }, 'Dismiss')));
+    el.appendChild(list([...viewNotes]));
+  }
+}

@@ -1,0 +1,56 @@
+// Summary tab: why the episode ended, the first error, metrics (computed vs reported) and cost per role.
+import type { RunSummary } from '../../src/core/trace/projections/runSummary.js';
+import { h } from '../common/dom.js';
+import { roleLabel } from './roles.js';
+
+export function renderSummary(s: RunSummary, selectTurn: (turn: number) => void, openPrompt: (path: string) => void): HTMLElement {
+  const m = s.metrics;
+  const rep = s.reported;
+  const row = (k: string, v: string | number, reported?: string | number) =>
+    h('tr', null, h('th', null, k), h('td', { class: 'num' }, String(v)), h('td', { class: 'num muted' }, reported === undefined ? '' : String(reported)));
+  const r = s.result;
+  return h(
+    'div',
+    { class: 'run-summary' },
+    h('section', { class: 'failure-summary' },
+      h('h3', null, 'Outcome'),
+      h('p', null, r.status === 'running' ? 'No episode_end yet: the run is in progress or was interrupted.' : `${r.status === 'success' ? '✔ success' : '✖ failure'} · reason ${r.reason}${r.message ? ` · ${r.message}` : ''}`),
+      r.status !== 'running' ? h('p', { class: r.claimMismatch ? 'error-line' : 'muted' }, `Agent claimed done: ${r.agentClaimedDone ? 'yes' : 'no'}; simulator check: ${r.status === 'success' ? 'passed' : 'failed'}${r.claimMismatch ? ' (they disagree)' : ''}`) : null,
+      s.firstError
+        ? h('p', { class: 'first-error' }, `First error (${s.firstError.kind.replace('_', ' ')}): ${s.firstError.message} `,
+            s.firstError.turn !== undefined ? h('a', { href: '#', onclick: (e: Event) => { e.preventDefault(); selectTurn(s.firstError!.turn!); } }, `→ turn ${s.firstError.turn}`) : null)
+        : h('p', { class: 'muted' }, 'No errors.'),
+    ),
+    h('section', null,
+      h('h3', null, 'Metrics'),
+      h('table', { class: 'metrics' },
+        h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'from events'), h('th', null, 'episode_end'))),
+        h('tbody', null,
+          row('turns', m.turns, rep?.turns),
+          row('model calls', m.modelCalls, rep?.modelCalls),
+          row('cached calls', m.cachedCalls, rep?.cachedCalls),
+          row('prompt tokens', m.promptTokens, rep?.promptTokens),
+          row('completion tokens', m.completionTokens, rep?.completionTokens),
+          row('code blocks', m.codeBlocks, rep?.codeBlocks),
+          row('code errors', m.codeErrors, rep?.codeErrors),
+          row('max consecutive code errors', m.maxConsecutiveCodeErrors),
+          row('format errors', m.formatErrors, rep?.formatErrors),
+          row('model errors', m.modelErrors),
+          row('failed checks', m.failedChecks),
+          row('trajectory samples', m.trajectorySamples),
+          row('sim time (s)', m.simTimeSecs.toFixed(2), rep?.simTimeSecs.toFixed(2)),
+          row('wall time (ms)', m.durationMs.toFixed(0), rep?.durationMs.toFixed(0)))),
+    ),
+    h('section', null,
+      h('h3', null, 'Cost per role'),
+      h('table', { class: 'metrics per-role' },
+        h('thead', null, h('tr', null, ['role', 'calls', 'cached', 'failed', 'prompt tok', 'completion tok', 'latency (ms)'].map((c) => h('th', null, c)))),
+        h('tbody', null, s.perRole.map((p) => h('tr', null, h('th', null, roleLabel(p.role)), [p.calls, p.cachedCalls, p.failedCalls, p.promptTokens, p.completionTokens, p.latencyMs.toFixed(0)].map((v) => h('td', { class: 'num' }, String(v)))))))),
+    s.header
+      ? h('section', null,
+          h('h3', null, 'Prompts and ablations'),
+          h('ul', { class: 'prompts' }, s.header.prompts.map((p) => h('li', null, `${roleLabel(p.role)}: `, h('a', { href: '#', class: 'prompt-link', onclick: (e: Event) => { e.preventDefault(); openPrompt(p.path); } }, p.path)))),
+          h('ul', { class: 'ablations' }, Object.entries(s.header.ablations).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => h('li', { class: v ? 'on' : 'off' }, `${v ? '☑' : '☐'} ${k}`))))
+      : null,
+  );
+}

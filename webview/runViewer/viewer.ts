@@ -1,0 +1,232 @@
+// The run viewer: owns the projection of the run's events and the UI state (selected/hovered turn, tab), and
+// renders header, timeline, detail, plots and summary from the projection. Rendering is batched per frame.
+import { RunProjection } from '../../src/core/trace/projections/runProjection.js';
+import type { HostToView, RunViewerUiState, ViewerWarning } from '../../src/protocol/webview.js';
+import type { Channel } from '../common/rpc.js';
+import type { WebviewApi } from '../common/vscode.js';
+import { h } from '../common/dom.js';
+import { renderDetail } from './detail.js';
+import { CodeDiffView } from './diff.js';
+import { renderHeader, renderWarnings } from './header.js';
+import { Plots } from './plots.js';
+import { renderSummary } from './summary.js';
+import { markTimeline, renderTimeline } from './timeline.js';
+
+type Tab = NonNullable<RunViewerUiState['tab']>;
+const TABS: Tab[] = ['turn', 'plots', 'summary'];
+
+export class RunViewer {
+  proj = new RunProjection();
+  runId: string | undefined;
+  warnings: ViewerWarning[] = [];
+  /** Notes from the view itself (invalid messages, failed requests), shown in the banner. */
+  notes: string[] = [];
+  live = false;
+  selectedTurn: number | undefined;
+  hoverTurn: number | undefined;
+  tab: Tab = 'turn';
+  /** performance.now() marks, for the benchmark and the test hook. */
+  readonly timings = { scriptStartMs: NaN, readyPostedMs: NaN, initReceivedMs: NaN, validateMs: NaN, projectMs: NaN, firstRenderMs: NaN, lastRenderMs: NaN };
+  renders = 0;
+
+  readonly diff = new CodeDiffView();
+  readonly plots: Plots;
+  private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
+  private pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
+  private frame = 0;
+  private followLive = true;
+
+  constructor(root: HTMLElement, private readonly api: WebviewApi<RunViewerUiState>, private channel: Channel | undefined) {
+    const saved = api.getState();
+    this.runId = saved?.runId;
+    this.selectedTurn = saved?.selectedTurn;
+    if (saved?.tab) this.tab = saved.tab;
+    this.plots = new Plots({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) });
+    const header = h('header', { class: 'run-header' }, 'Waiting for the run…');
+    const banner = h('div', { class: 'banner hidden', role: 'alert' });
+    const timeline = h('div', { class: 'timeline', role: 'listbox', tabindex: '0', 'aria-label': 'Turns' });
+    const detail = h('div', { class: 'detail-pane' });
+    const plotsEl = h('div', { class: 'plots-pane' }, this.plots.root);
+    const summary = h('div', { class: 'summary-pane' });
+    const tabs = h('vscode-tabs', { 'selected-index': String(TABS.indexOf(this.tab)) },
+      h('vscode-tab-header', { slot: 'header', 'data-tab': 'turn' }, 'Turn'),
+      h('vscode-tab-panel', null, detail),
+      h('vscode-tab-header', { slot: 'header', 'data-tab': 'plots' }, 'Plots'),
+      h('vscode-tab-panel', null, plotsEl),
+      h('vscode-tab-header', { slot: 'header', 'data-tab': 'summary' }, 'Summary'),
+      h('vscode-tab-panel', null, summary));
+    tabs.addEventListener('vsc-tabs-select', (e) => {
+      const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+      this.tab = TABS[idx] ?? 'turn';
+      this.saveState();
+      this.schedule(this.tab === 'plots' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
+    });
+    root.append(header, banner,
+      h('vscode-split-layout', { class: 'split', 'initial-handle-position': '34%', 'fixed-pane': 'start', 'min-start': '220px', 'min-end': '320px' },
+        h('div', { slot: 'start', class: 'timeline-pane' }, h('div', { class: 'pane-title' }, 'Turns'), timeline),
+        h('div', { slot: 'end', class: 'main-pane' }, tabs)));
+    this.el = { header, banner, timeline, detail, plots: plotsEl, summary, tabs };
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  setChannel(channel: Channel): void {
+    this.channel = channel;
+  }
+
+  handle(m: Exclude<HostToView, { type: 'response' }>): void {
+    switch (m.type) {
+      case 'init': {
+        this.timings.initReceivedMs = performance.now();
+        const sameRun = m.runId === this.runId;
+        this.proj = new RunProjection();
+        this.runId = m.runId;
+        this.warnings = [...m.warnings];
+        this.live = m.live ?? false;
+        this.timings.validateMs = this.channel?.lastValidateMs ?? NaN;
+        this.proj.append(m.events);
+        const rows = this.proj.timeline.rows();
+        this.timings.projectMs = performance.now() - this.timings.initReceivedMs;
+        if (m.selectTurn !== undefined) this.selectedTurn = m.selectTurn;
+        else if (!sameRun || !rows.some((r) => r.turn === this.selectedTurn)) this.selectedTurn = this.defaultTurn();
+        this.followLive = this.live && this.selectedTurn === rows[rows.length - 1]?.turn;
+        this.diff.dispose();
+        this.saveState();
+        this.schedule('header', 'timeline', 'detail', 'plots', 'summary');
+        break;
+      }
+      case 'append': {
+        if (m.runId !== this.runId) {
+          this.note(`ignored events for run ${m.runId}; this view shows ${this.runId ?? 'no run'}`);
+          return;
+        }
+        if (m.warnings) this.warnings.push(...m.warnings);
+        const before = this.proj.timeline.rows();
+        const lastBefore = before[before.length - 1]?.turn;
+        if (this.proj.append(m.events) === 0 && !m.warnings?.length) return;
+        const rows = this.proj.timeline.rows();
+        const touched = new Set(m.events.flatMap((e) => ('turn' in e && typeof e.turn === 'number' ? [e.turn] : [])));
+        if (this.followLive && (this.selectedTurn === undefined || this.selectedTurn === lastBefore)) this.selectedTurn = rows[rows.length - 1]?.turn;
+        this.schedule('header', 'timeline', 'plots', 'summary');
+        if (this.selectedTurn === undefined || touched.has(this.selectedTurn) || this.selectedTurn !== lastBefore) this.schedule('detail');
+        if (m.events.some((e) => e.type === 'episode_end')) this.live = false;
+        break;
+      }
+      case 'selectTurn':
+        this.select(m.turn, false);
+        break;
+    }
+  }
+
+  /** The first turn (the task message); j/k or End move from there. */
+  private defaultTurn(): number | undefined {
+    const rows = this.proj.timeline.rows();
+    return rows[0]?.turn;
+  }
+
+  note(message: string): void {
+    this.notes.push(message);
+    this.schedule('header');
+  }
+
+  select(turn: number, fromUser: boolean): void {
+    const rows = this.proj.timeline.rows();
+    if (!rows.some((r) => r.turn === turn)) return;
+    if (turn === this.selectedTurn) return;
+    this.selectedTurn = turn;
+    this.followLive = this.live && turn === rows[rows.length - 1]?.turn;
+    markTimeline(this.el.timeline, this.selectedTurn, this.hoverTurn);
+    this.el.timeline.querySelector(`[data-turn="${turn}"]`)?.scrollIntoView({ block: 'nearest' });
+    this.saveState();
+    if (fromUser && this.runId) this.channel?.post({ type: 'selectTurn', runId: this.runId, turn });
+    this.schedule('detail');
+    this.plots.selectedTurn = turn;
+    this.plots.redraw();
+  }
+
+  private setHover(turn: number | undefined): void {
+    if (turn === this.hoverTurn) return;
+    this.hoverTurn = turn;
+    markTimeline(this.el.timeline, this.selectedTurn, this.hoverTurn);
+    this.plots.hoverTurn = turn;
+    this.plots.redraw();
+  }
+
+  private move(delta: number): void {
+    const rows = this.proj.timeline.rows();
+    if (rows.length === 0) return;
+    const i = rows.findIndex((r) => r.turn === this.selectedTurn);
+    const next = i < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, i + delta));
+    this.select(rows[next].turn, true);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const t = e.target as HTMLElement | null;
+    // Leave keys alone inside editors and text fields (Monaco's textarea included).
+    if (t && (t.closest('.monaco-editor') || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'j' || e.key === 'ArrowDown') this.move(1);
+    else if (e.key === 'k' || e.key === 'ArrowUp') this.move(-1);
+    else if (e.key === 'Home') this.move(-Infinity);
+    else if (e.key === 'End') this.move(Infinity);
+    else return;
+    e.preventDefault();
+  }
+
+  openPrompt(path: string, line?: number): void {
+    if (!this.channel) return;
+    this.channel.request({ type: 'openPrompt', path, line }).catch((err: Error) => this.note(`could not open ${path}: ${err.message}`));
+  }
+
+  private saveState(): void {
+    this.api.setState({ runId: this.runId, selectedTurn: this.selectedTurn, tab: this.tab });
+  }
+
+  private schedule(...parts: (keyof RunViewer['pending'])[]): void {
+    for (const p of parts) this.pending[p] = true;
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.render());
+  }
+
+  /** Renders what is pending now (also used by the test hook to flush). */
+  render(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    const p = this.pending;
+    this.pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
+    const summary = p.header || p.summary ? this.proj.summary.summary() : undefined;
+    if (p.header && summary) {
+      renderHeader(this.el.header, summary, this.runId, this.live);
+      renderWarnings(this.el.banner, this.warnings, this.notes, () => {
+        this.notes = [];
+        this.schedule('header');
+      });
+    }
+    if (p.timeline) renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true));
+    if (p.detail) this.renderDetail();
+    if (p.plots) {
+      this.plots.selectedTurn = this.selectedTurn;
+      this.plots.update(this.proj.series);
+    }
+    if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, (t) => this.select(t, true), (path) => this.openPrompt(path)));
+    this.renders++;
+    const now = performance.now();
+    if (Number.isNaN(this.timings.firstRenderMs) && this.runId) this.timings.firstRenderMs = now;
+    this.timings.lastRenderMs = now;
+  }
+
+  private renderDetail(): void {
+    const row = this.proj.timeline.rows().find((r) => r.turn === this.selectedTurn);
+    this.diff.dispose();
+    const { el, afterMount } = renderDetail(
+      {
+        proj: this.proj,
+        openPrompt: (path, line) => this.openPrompt(path, line),
+        mountDiff: (host, a, b, lang) => this.diff.show(host, a, b, lang),
+        selectTurn: (t) => this.select(t, true),
+      },
+      row,
+    );
+    this.el.detail.replaceChildren(el);
+    this.el.detail.scrollTop = 0;
+    afterMount();
+  }
+}

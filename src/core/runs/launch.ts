@@ -45,6 +45,8 @@ export interface LaunchOptions {
   options?: Partial<EpisodeOptions>;
   /** Use the on-disk response cache (default true). */
   cache?: boolean;
+  /** Attempts per model call on rate limits, 5xx, timeouts and connection failures (default 5). */
+  maxModelAttempts?: number;
   controller?: EpisodeController;
   /** Called with the run id and trace path once they exist (before the episode starts). */
   onStart?(info: { runId: string; tracePath: string; model: ModelSettings; arch: ArchitectureDefinition }): void;
@@ -62,7 +64,7 @@ export interface LaunchResult extends EpisodeResult {
   tracePath: string;
 }
 
-async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
+async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
   let close = async () => {};
@@ -89,7 +91,7 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
       seed: spec.seed,
     };
   }
-  let client: ModelClient = withRetries(base, {}, seededRng(0x5eed), timerSleep);
+  let client: ModelClient = withRetries(base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
   // The reference policy is deterministic and free: caching it would only cost disk writes.
   if (cacheDir && spec.kind !== 'reference') client = withCache(client, new ResponseCache(deps.io, cacheDir));
   return { client, settings, close };
@@ -123,7 +125,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     return recordInvalidRun(options, deps, runId, path, err instanceof Error ? err.message : String(err));
   }
 
-  const model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'));
+  const model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts);
   let sim: Simulator | undefined;
   const sandbox = deps.createSandbox();
   try {

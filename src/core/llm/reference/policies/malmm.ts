@@ -109,7 +109,8 @@ function remainingSteps(scene: SceneText, view: StackView): Step[] {
   const yawM = cubeYaw(m.yaw);
   const yawB = cubeYaw(view.base.yaw);
   const releaseZ = view.topZ + RELEASE + m.height / 2;
-  const carryZ = Math.max(m.pos[2] + SAFE, releaseZ + SAFE);
+  // Carry height follows the stack, not the held block (which rises with the gripper).
+  const carryZ = releaseZ + SAFE;
   const above = (o: readonly number[], z: number): [number, number, number] => [o[0], o[1], z];
   const holding = scene.grasped === m.name;
   if (!holding) {

@@ -1,0 +1,86 @@
+// Imports point one way (STYLE rule 1): protocol <- core <- {extension, lsp, dap, cli}; webviews see protocol
+// (and the pure projections) only. Scans every import specifier of every source file.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { test } from 'node:test';
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.(ts|mts)$/.test(n) && !n.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+function imports(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  return [...src.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+const root = process.cwd();
+const folderOf = (abs: string) => relative(root, abs).split('/').slice(0, 2).join('/');
+
+test('src/core imports no vscode, LSP/DAP library or entry folder', () => {
+  const banned = [/^vscode$/, /^vscode-languageserver/, /^vscode-languageclient/, /^@vscode\/debugadapter/];
+  const problems: string[] = [];
+  for (const f of files(join(root, 'src/core'))) {
+    for (const spec of imports(f)) {
+      if (banned.some((b) => b.test(spec))) problems.push(`${relative(root, f)} imports ${spec}`);
+      if (spec.startsWith('.')) {
+        const target = relative(root, resolve(dirname(f), spec));
+        if (/^src\/(extension|lsp|dap|cli)\//.test(target)) problems.push(`${relative(root, f)} imports entry folder ${target}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('src/protocol depends on zod and itself only', () => {
+  const problems: string[] = [];
+  for (const f of files(join(root, 'src/protocol'))) {
+    for (const spec of imports(f)) {
+      if (spec === 'zod') continue;
+      if (spec.startsWith('.') && folderOf(resolve(dirname(f), spec)) === 'src/protocol') continue;
+      problems.push(`${relative(root, f)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('webviews import protocol, pure projections and browser libraries only', () => {
+  const problems: string[] = [];
+  for (const f of files(join(root, 'webview'))) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(root, resolve(dirname(f), spec));
+      if (target.startsWith('webview/') || target.startsWith('src/protocol/') || target.startsWith('src/core/trace/projections/')) continue;
+      problems.push(`${relative(root, f)} imports ${target}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('entry folders do not import each other', () => {
+  const entries = ['extension', 'lsp', 'dap', 'cli'];
+  const problems: string[] = [];
+  for (const e of entries) {
+    let list: string[] = [];
+    try {
+      list = files(join(root, 'src', e));
+    } catch {
+      continue;
+    }
+    for (const f of list) {
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(root, resolve(dirname(f), spec));
+        const other = entries.find((x) => x !== e && target.startsWith(`src/${x}/`));
+        if (other) problems.push(`${relative(root, f)} imports ${target}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});

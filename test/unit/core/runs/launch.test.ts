@@ -1,0 +1,119 @@
+// Whole runs through the product path: MuJoCo tabletop, Pyodide sandbox, the reference model over HTTP via the
+// openai SDK, the JSONL trace on disk.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { launchRun, type LaunchOptions } from '../../../../src/core/runs/launch.js';
+import { listRuns } from '../../../../src/core/runs/runStore.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import { readTrace } from '../../../../src/core/trace/reader.js';
+import type { TraceEvent } from '../../../../src/protocol/trace.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'waypoint-launch-'));
+after(() => rmSync(workspace, { recursive: true, force: true }));
+
+const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const base = (o: Partial<LaunchOptions> = {}): LaunchOptions => ({
+  workspace,
+  arch: 'malmm',
+  task: 'stack_blocks',
+  seed: 0,
+  builtInPromptRoot: join(process.cwd(), 'prompts'),
+  model: { kind: 'reference' },
+  ...o,
+});
+const events = (path: string) => readTrace(readFileSync(path, 'utf8'));
+const last = <T extends TraceEvent['type']>(evs: TraceEvent[], type: T) => evs.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type).at(-1);
+
+test('MALMM solves stack_blocks with the reference model through the local OpenAI-compatible endpoint', async () => {
+  const r = await launchRun(base(), deps);
+  assert.equal(r.reason, 'task_completed');
+  assert.equal(r.success, true);
+  const { events: evs, warnings } = events(r.tracePath);
+  assert.deepEqual(warnings, []);
+  const start = evs[0];
+  assert.equal(start.type, 'episode_start');
+  assert.equal(start.type === 'episode_start' && start.model.label, 'reference (scripted, not an LLM)');
+  assert.match(start.type === 'episode_start' ? start.model.baseUrl ?? '' : '', /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  assert.equal(start.type === 'episode_start' && start.prompts.length, 3);
+  assert.ok(evs.some((e) => e.type === 'scene'));
+  assert.ok(evs.some((e) => e.type === 'trajectory' && e.samples.length > 10));
+  assert.equal(last(evs, 'check')?.name, 'task_success');
+  assert.equal(last(evs, 'check')?.ok, true);
+  const runs = await listRuns(nodeIO, workspace);
+  assert.equal(runs[0].runId, r.runId);
+  assert.equal(runs[0].success, true);
+});
+
+test('determinism: same seed and same responses give final object positions equal to 1e-9', async () => {
+  const a = await launchRun(base({ seed: 3 }), deps);
+  const b = await launchRun(base({ seed: 3 }), deps);
+  const fa = last(events(a.tracePath).events, 'episode_end')!.finalState!;
+  const fb = last(events(b.tracePath).events, 'episode_end')!.finalState!;
+  assert.equal(fa.objects.length, fb.objects.length);
+  for (let i = 0; i < fa.objects.length; i++) {
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(fa.objects[i].pos[k] - fb.objects[i].pos[k]) <= 1e-9, `${fa.objects[i].name} axis ${k}`);
+  }
+  // And the two runs exchanged the same messages with the model.
+  const calls = (p: string) => events(p).events.filter((e) => e.type === 'role_call').map((e) => (e.type === 'role_call' ? e.messages : []));
+  assert.deepEqual(calls(a.tracePath), calls(b.tracePath));
+});
+
+test('the SA and MA baselines also run on the real simulator', async () => {
+  for (const variant of ['sa', 'ma']) {
+    const r = await launchRun(base({ variant, seed: 1 }), deps);
+    assert.equal(r.success, true, `${variant}: ${r.reason} ${r.message ?? ''}`);
+  }
+});
+
+test('an unknown architecture or variant leaves a trace saying why, and never a success', async () => {
+  const r = await launchRun(base({ arch: 'voxposer' }), deps);
+  assert.equal(r.reason, 'invalid_input');
+  assert.match(r.message ?? '', /unknown architecture 'voxposer'; known: malmm/);
+  const evs = events(r.tracePath).events;
+  assert.equal(evs.at(-1)?.type, 'episode_end');
+  const v = await launchRun(base({ variant: 'nope' }), deps);
+  assert.match(v.message ?? '', /unknown variant 'nope'/);
+});
+
+test('an unreachable endpoint ends the run with a model_error naming the endpoint', async () => {
+  // A port that was free a moment ago: nothing listens there.
+  const port = await new Promise<number>((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+  const r = await launchRun(base({ model: { kind: 'openai', model: 'gpt-x', baseUrl: `http://127.0.0.1:${port}/v1` }, maxModelAttempts: 2 }), deps);
+  assert.equal(r.reason, 'model_error');
+  assert.equal(r.success, false);
+  assert.match(r.message ?? '', new RegExp(`127\\.0\\.0\\.1:${port}`));
+  assert.match(r.message ?? '', /network/);
+  const mr = last(events(r.tracePath).events, 'model_response');
+  assert.equal(mr?.ok, false);
+  assert.equal(mr?.attempts, 2);
+});
+
+test('a broken workspace prompt: the run refuses with file and line, before any model call', async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-badprompt-'));
+  try {
+    mkdirSync(join(ws, 'prompts'), { recursive: true });
+    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    const coder = join(ws, 'prompts', 'malmm', 'coder.prompt');
+    writeFileSync(coder, readFileSync(coder, 'utf8').replace('{{/ablation}}\n\nCODE RULES:', '\nCODE RULES:'));
+    const r = await launchRun(base({ workspace: ws }), deps);
+    assert.equal(r.reason, 'prompt_error');
+    const err = last(events(r.tracePath).events, 'error')!;
+    assert.equal(err.file, coder);
+    assert.ok((err.line ?? 0) > 10);
+    assert.match(err.message, /unclosed \{\{#ablation\}\} block/);
+    assert.equal(events(r.tracePath).events.filter((e) => e.type === 'role_call').length, 0);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});

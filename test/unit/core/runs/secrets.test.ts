@@ -1,0 +1,58 @@
+// An API key handed to a run reaches the endpoint's Authorization header and nowhere else: not the trace,
+// not the response cache, not the run's folder.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { startReferenceServer } from '../../../../src/core/llm/reference/server.js';
+import { launchRun } from '../../../../src/core/runs/launch.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? allFiles(p) : [p];
+  });
+}
+
+test('the API key is sent to the endpoint and never written to the trace or the cache', async () => {
+  const KEY = 'sk-waypoint-secret-7f3a9c';
+  registerAllPolicies();
+  const upstream = await startReferenceServer({ port: 0 });
+  // A proxy in front of the reference server that records the Authorization headers it sees.
+  const seen: string[] = [];
+  const proxy = createServer(async (req, res) => {
+    seen.push(String(req.headers.authorization));
+    const body = await new Promise<string>((r) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => r(b));
+    });
+    const up = await fetch(upstream.url.replace(/\/v1$/, '') + req.url, { method: req.method, body: req.method === 'POST' ? body : undefined, headers: { 'content-type': 'application/json' } });
+    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+    res.end(await up.text());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const port = (proxy.address() as { port: number }).port;
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-secret-'));
+  try {
+    const r = await launchRun(
+      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'openai', model: 'reference', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY } },
+      { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+    );
+    assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);
+    assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${KEY}`), 'the key reached the endpoint');
+    const files = allFiles(ws);
+    assert.ok(files.some((f) => f.includes('/.waypoint/cache/')), 'the cache was written');
+    for (const f of files) assert.equal(readFileSync(f, 'utf8').includes(KEY), false, `key found in ${f}`);
+  } finally {
+    proxy.close();
+    await upstream.close();
+    rmSync(ws, { recursive: true, force: true });
+  }
+});

@@ -1,18 +1,50 @@
 // The Node implementations of the core's injected host interfaces (CLI, language server, tests).
 // This folder is the one place in core allowed to read the real clock and file system.
-import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock, HostIO } from '../host.js';
+
+// Traces are appended line by line; reopening the file for every event cost more than the engine itself.
+// A few handles stay open (opened in append mode; every write reaches the OS before the next event), the
+// least recently used is closed when more are needed.
+const MAX_OPEN_APPENDERS = 8;
+const appenders = new Map<string, Promise<FileHandle>>();
+
+async function appender(path: string): Promise<FileHandle> {
+  let h = appenders.get(path);
+  if (h) {
+    appenders.delete(path);
+    appenders.set(path, h);
+    return h;
+  }
+  h = open(path, 'a');
+  appenders.set(path, h);
+  h.catch(() => appenders.delete(path));
+  if (appenders.size > MAX_OPEN_APPENDERS) {
+    const [oldest, handle] = appenders.entries().next().value as [string, Promise<FileHandle>];
+    appenders.delete(oldest);
+    void handle.then((fh) => fh.close()).catch(() => undefined);
+  }
+  return h;
+}
+
+async function dropAppender(path: string): Promise<void> {
+  const h = appenders.get(path);
+  if (!h) return;
+  appenders.delete(path);
+  await h.then((fh) => fh.close()).catch(() => undefined);
+}
 
 export const nodeIO: HostIO = {
   readText: (path) => readFile(path, 'utf8'),
   async writeText(path, text) {
+    await dropAppender(path);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text, 'utf8');
   },
   async appendText(path, text) {
-    // appendFile opens with O_APPEND and closes the fd, so each line reaches the OS before the next event.
-    await appendFile(path, text, 'utf8');
+    const fh = await appender(path);
+    await fh.write(text, null, 'utf8');
   },
   async exists(path) {
     try {
@@ -32,7 +64,10 @@ export const nodeIO: HostIO = {
   mkdirp: async (dir) => {
     await mkdir(dir, { recursive: true });
   },
-  remove: (path) => rm(path, { recursive: true, force: true }),
+  async remove(path) {
+    for (const p of [...appenders.keys()]) if (p === path || p.startsWith(`${path}/`)) await dropAppender(p);
+    await rm(path, { recursive: true, force: true });
+  },
 };
 
 export const nodeClock: Clock = {

@@ -136,13 +136,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       await emit(start);
       throw new EpisodeAbort('invalid_input', `unknown task '${spec.task}'; known: ${known.join(', ')}`);
     }
-    // Reset the simulator and warm the sandbox together: Pyodide takes seconds to start.
-    const warm = deps.sandbox.warmUp();
     let reset: Awaited<ReturnType<Simulator['reset']>>;
     try {
       reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api });
     } catch (err) {
-      await warm.catch(() => undefined);
       await emit(start);
       throw new EpisodeAbort('simulator_error', messageOf(err));
     }
@@ -162,6 +159,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
         throw err;
       }
     }
+    // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
+    const warm = deps.sandbox.warmUp();
+    warm.catch(() => undefined);
     const geometry = await deps.sim.geometry();
     await emit({ type: 'scene', bodies: geometry.bodies, geoms: geometry.geoms });
     await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state });

@@ -1,0 +1,212 @@
+// Motion metrics of one robot action and of an episode, from samples taken while the action ran.
+// Action Contextualization's scores (Sec. III-D of the paper):
+//   M_I = min over the motion of delta(t) = 1 / cond(J(q(t)))        (dexterity; 1 isotropic, 0 singular)
+//   M_E = min over the motion and the links of d_i(t) / d_bar         (clearance, normalised)
+//   M_T = M_I + M_E, and a plan's quality Q = mean of M_T over its actions.
+// Plus plain kinematic numbers: path length, duration, peak jerk, minimum clearance, collisions, held-object tilt.
+// Pure: the simulator measures, this module only reduces. Units SI.
+
+export type Vec3 = [number, number, number];
+
+/**
+ * d_bar: the clearance that counts as "fully clear". The paper divides by the largest link distance to the
+ * region of interest's border; here the region of interest is a fixed 0.3 m around each link (distances are
+ * measured up to it), so M_E = 1 means nothing within 0.3 m of any moving link.
+ */
+export const CLEARANCE_NORM_M = 0.3;
+/** The repo's sentinel for an action that never moved (e.g. IK failed): M_I = M_E = -1, M_T = -2. */
+export const NO_MOTION_SCORE = -2;
+
+/** What the simulator measures at one instant of an action. */
+export interface MotionSample {
+  tSecs: number;
+  /** Smallest inverse condition number over the arms that are measured. */
+  dexterity: number;
+  /** Smallest distance between a moving link and the environment, metres, capped at CLEARANCE_NORM_M; < 0 is penetration. */
+  clearanceM: number;
+  /** The link and the thing at that distance, when within the cap. */
+  closest: [string, string] | null;
+  /** Tool centre point of each arm, world frame. */
+  ee: Vec3[];
+  /** Largest tilt from upright (radians) of an object held right now, or null when nothing is held. */
+  heldTiltRad: number | null;
+}
+
+export interface ActionMetrics {
+  /** The API function (or skill) that moved the robot. */
+  action: string;
+  startSecs: number;
+  durationSecs: number;
+  /** Number of samples the numbers come from (0: the action did not step physics). */
+  samples: number;
+  /** M_I, in [0, 1]; -1 when the action did not move. */
+  mI: number;
+  /** M_E = minClearanceM / CLEARANCE_NORM_M, at most 1, negative on penetration; -1 when the action did not move. */
+  mE: number;
+  /** M_T = M_I + M_E (NO_MOTION_SCORE = -2 when the action did not move). */
+  mT: number;
+  /** Tool path length summed over arms, metres. */
+  pathLengthM: number;
+  /** Largest |d^3 x / dt^3| of any tool centre point, m/s^3 (third differences on the 50 Hz sample grid). */
+  peakJerkMps3: number;
+  minClearanceM: number;
+  /** [link, thing] at the minimum clearance, when something was within CLEARANCE_NORM_M. */
+  closestPair: [string, string] | null;
+  collisionCount: number;
+  /** Largest tilt of a held object from upright during the action (radians), or null if nothing was held. */
+  maxHeldTiltRad: number | null;
+}
+
+export interface EpisodeMetrics {
+  actions: ActionMetrics[];
+  /** Q = mean M_T over the actions (null with no actions). */
+  planQuality: number | null;
+  durationSecs: number;
+  pathLengthM: number;
+  peakJerkMps3: number;
+  minClearanceM: number;
+  collisionCount: number;
+  maxHeldTiltRad: number | null;
+  /** Smallest M_I over the episode's actions that moved (null if none moved). */
+  minMI: number | null;
+}
+
+/** Accumulates samples between begin() and end(); one instance serves a whole episode, action after action. */
+export class ActionMetricsRecorder {
+  private current: { action: string; samples: MotionSample[] } | null = null;
+
+  get active(): boolean {
+    return this.current !== null;
+  }
+
+  begin(action: string): void {
+    this.current = { action, samples: [] };
+  }
+
+  add(sample: MotionSample): void {
+    this.current?.samples.push(sample);
+  }
+
+  /** Finishes the action. `gridDtSecs` is the sample grid's spacing, used for jerk. */
+  end(collisionCount: number, gridDtSecs: number): ActionMetrics {
+    const cur = this.current;
+    this.current = null;
+    if (!cur) throw new Error('ActionMetricsRecorder.end() without begin()');
+    return actionMetrics(cur.action, cur.samples, collisionCount, gridDtSecs);
+  }
+}
+
+export function actionMetrics(action: string, samples: readonly MotionSample[], collisionCount: number, gridDtSecs: number): ActionMetrics {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  const durationSecs = first && last ? round6(last.tSecs - first.tSecs) : 0;
+  if (!first || durationSecs <= 0) {
+    return {
+      action,
+      startSecs: first ? round6(first.tSecs) : 0,
+      durationSecs: 0,
+      samples: samples.length,
+      mI: -1,
+      mE: -1,
+      mT: NO_MOTION_SCORE,
+      pathLengthM: 0,
+      peakJerkMps3: 0,
+      minClearanceM: first ? first.clearanceM : CLEARANCE_NORM_M,
+      closestPair: first?.closest ?? null,
+      collisionCount,
+      maxHeldTiltRad: first?.heldTiltRad ?? null,
+    };
+  }
+  let mI = Infinity;
+  let minClearance = Infinity;
+  let closestPair: [string, string] | null = null;
+  let tilt: number | null = null;
+  for (const s of samples) {
+    mI = Math.min(mI, s.dexterity);
+    if (s.clearanceM < minClearance) {
+      minClearance = s.clearanceM;
+      closestPair = s.closest;
+    }
+    if (s.heldTiltRad !== null) tilt = Math.max(tilt ?? 0, s.heldTiltRad);
+  }
+  const arms = first.ee.length;
+  let pathLengthM = 0;
+  let peakJerkMps3 = 0;
+  for (let a = 0; a < arms; a++) {
+    const track = samples.map((s) => s.ee[a]!);
+    pathLengthM += pathLength(track);
+    peakJerkMps3 = Math.max(peakJerkMps3, peakJerk(samples.map((s) => s.tSecs), track, gridDtSecs));
+  }
+  const mE = Math.min(1, minClearance / CLEARANCE_NORM_M);
+  return {
+    action,
+    startSecs: round6(first.tSecs),
+    durationSecs,
+    samples: samples.length,
+    mI,
+    mE,
+    mT: mI + mE,
+    pathLengthM,
+    peakJerkMps3,
+    minClearanceM: minClearance,
+    closestPair,
+    collisionCount,
+    maxHeldTiltRad: tilt,
+  };
+}
+
+export function pathLength(points: readonly Vec3[]): number {
+  let len = 0;
+  for (let i = 1; i < points.length; i++) {
+    const p = points[i]!;
+    const q = points[i - 1]!;
+    len += Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+  }
+  return len;
+}
+
+/**
+ * Largest jerk magnitude from third differences over runs of four consecutive samples spaced exactly `dtSecs`
+ * apart (samples off the grid, such as the one taken when an action starts, are skipped).
+ */
+export function peakJerk(times: readonly number[], points: readonly Vec3[], dtSecs: number): number {
+  let peak = 0;
+  const onGrid = (i: number) => Math.abs(times[i + 1]! - times[i]! - dtSecs) < 1e-6;
+  for (let i = 0; i + 3 < points.length; i++) {
+    if (!onGrid(i) || !onGrid(i + 1) || !onGrid(i + 2)) continue;
+    const a = points[i]!;
+    const b = points[i + 1]!;
+    const c = points[i + 2]!;
+    const d = points[i + 3]!;
+    const j = [0, 1, 2].map((k) => (d[k]! - 3 * c[k]! + 3 * b[k]! - a[k]!) / dtSecs ** 3);
+    peak = Math.max(peak, Math.hypot(j[0]!, j[1]!, j[2]!));
+  }
+  return peak;
+}
+
+/** Q = mean M_T (the paper's plan score); null for an empty plan. */
+export function planQuality(actions: readonly ActionMetrics[]): number | null {
+  if (actions.length === 0) return null;
+  return actions.reduce((sum, a) => sum + a.mT, 0) / actions.length;
+}
+
+export function summarizeEpisode(actions: readonly ActionMetrics[]): EpisodeMetrics {
+  const moved = actions.filter((a) => a.samples > 0 && a.durationSecs > 0);
+  let tilt: number | null = null;
+  for (const a of actions) if (a.maxHeldTiltRad !== null) tilt = Math.max(tilt ?? 0, a.maxHeldTiltRad);
+  return {
+    actions: actions.map((a) => ({ ...a })),
+    planQuality: planQuality(actions),
+    durationSecs: round6(actions.reduce((s, a) => s + a.durationSecs, 0)),
+    pathLengthM: actions.reduce((s, a) => s + a.pathLengthM, 0),
+    peakJerkMps3: actions.reduce((m, a) => Math.max(m, a.peakJerkMps3), 0),
+    minClearanceM: moved.reduce((m, a) => Math.min(m, a.minClearanceM), CLEARANCE_NORM_M),
+    collisionCount: actions.reduce((s, a) => s + a.collisionCount, 0),
+    maxHeldTiltRad: tilt,
+    minMI: moved.length > 0 ? moved.reduce((m, a) => Math.min(m, a.mI), 1) : null,
+  };
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

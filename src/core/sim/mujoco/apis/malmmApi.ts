@@ -1,0 +1,150 @@
+// MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the
+// gripper by name, and task_completed() (handled by the engine; listed here so it gets injected).
+import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
+import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
+import { arityError, finiteNumber, numberList, pyRepr, str } from './args.js';
+import { heldObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+
+const FUNCTIONS: ApiFunctionSpec[] = [
+  {
+    name: 'execute_trajectory',
+    params: [
+      { name: 'position', type: 'list[float]' },
+      { name: 'orientation', type: 'float' },
+    ],
+    signature: 'execute_trajectory(position: list[float], orientation: float) -> None',
+    doc:
+      'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
+      'rotated by orientation radians about the z axis. A motion planner computes the path; unreachable targets raise an error without moving.',
+  },
+  {
+    name: 'open_gripper',
+    params: [],
+    signature: 'open_gripper() -> None',
+    doc: 'Opens the gripper (0.08 m between the fingers), releasing any grasped object.',
+  },
+  {
+    name: 'close_gripper',
+    params: [{ name: 'object_name', type: 'str' }],
+    signature: 'close_gripper(object_name: str) -> None',
+    doc: 'Closes the gripper. If the named object is between the fingers it is grasped; otherwise the fingers close on nothing.',
+  },
+  {
+    name: 'task_completed',
+    params: [],
+    signature: 'task_completed() -> None',
+    doc: 'Call only when the task has been completed (or after five consecutive errors). Ends the episode.',
+  },
+];
+
+const PARAMS: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name)]));
+const ARM = 0;
+
+export const malmmApi: RobotApi = {
+  id: 'malmm',
+  description: 'MALMM / RLBench-style end-effector API: single top-down waypoints plus open/close gripper.',
+  functions: FUNCTIONS,
+  measured: new Set(['execute_trajectory', 'open_gripper', 'close_gripper']),
+  call(ctx, fn, args) {
+    const params = PARAMS[fn];
+    if (!params) return { ok: false, error: `unknown robot API function '${fn}'; available: ${FUNCTIONS.map((f) => f.name).join(', ')}` };
+    const arity = arityError(fn, params, args);
+    if (arity) return { ok: false, error: arity };
+    switch (fn) {
+      case 'execute_trajectory':
+        return executeTrajectory(ctx, args[0], args[1]);
+      case 'open_gripper':
+        return openGripper(ctx);
+      case 'close_gripper':
+        return closeGripper(ctx, args[0]);
+      default:
+        // task_completed: the engine ends the episode; reaching the simulator is harmless.
+        return { ok: true };
+    }
+  },
+};
+
+function result(warnings: string[], collisions: { a: string; b: string; tSecs: number }[]): ApiCallResult {
+  return { ok: true, ...(warnings.length > 0 ? { output: warnings.join('\n') } : {}), ...(collisions.length > 0 ? { collisions } : {}) };
+}
+
+function executeTrajectory(ctx: RobotApiContext, position: unknown, orientation: unknown): SimCallResult {
+  const pos = numberList('execute_trajectory', 'position', position, 3);
+  if (!pos.ok) return pos;
+  const yaw = finiteNumber('execute_trajectory', 'orientation', 'yaw in radians', orientation);
+  if (!yaw.ok) return yaw;
+  const target = { pos: pos.value as [number, number, number], yawRad: yaw.value };
+  const arm = ctx.arms[ARM]!;
+  const w = watchCollisions(ctx, heldObjects(ctx), () => arm.moveTool(target, 'execute_trajectory'));
+  const out = w.value;
+  if (!out.ok) return { ok: false, error: out.error, motionFailed: true };
+  const warnings = [...w.warnings];
+  if (out.yawFlipped) {
+    warnings.push(
+      `execute_trajectory: orientation ${yaw.value.toFixed(4)} was executed as ${out.reached.yawRad.toFixed(4)} (a half turn apart: the same grasp for the symmetric gripper; the wrist cannot turn further)`,
+    );
+  }
+  if (out.posErrM > REACH_TOL_M) {
+    warnings.push(`execute_trajectory: stopped ${out.posErrM.toFixed(4)} m from the target ${fmtVec(target.pos)}, at ${fmtVec(out.reached.pos)}`);
+  }
+  return result(warnings, w.collisions);
+}
+
+function openGripper(ctx: RobotApiContext): ApiCallResult {
+  const arm = ctx.arms[ARM]!;
+  const w = watchCollisions(ctx, heldObjects(ctx), () => {
+    arm.open();
+    settleObjects(ctx);
+  });
+  return result(w.warnings, w.collisions);
+}
+
+function closeGripper(ctx: RobotApiContext, objectName: unknown): ApiCallResult {
+  const name = str('close_gripper', 'object_name', objectName);
+  if (!name.ok) return name;
+  const object = ctx.scene.objects.findIndex((o) => o.name === name.value);
+  if (object < 0) {
+    return { ok: false, error: `close_gripper: no object named ${pyRepr(name.value)}; known: ${ctx.scene.objects.map((o) => o.name).join(', ')}` };
+  }
+  const arm = ctx.arms[ARM]!;
+  const held = ctx.state.grasps[ARM];
+  if (held) {
+    const heldName = ctx.scene.objects[held.object]!.name;
+    if (held.object === object) return { ok: true, output: `close_gripper: already holding ${heldName}` };
+    return { ok: true, output: `close_gripper: nothing grasped; the gripper is holding ${heldName}` };
+  }
+  const allowed = heldObjects(ctx);
+  allowed[ARM]!.add(object);
+  const w = watchCollisions(ctx, allowed, () => arm.closeOn(object));
+  const g = w.value;
+  const lines = [...w.warnings];
+  if (!g.grasped) {
+    const others = g.touching.filter((o) => o !== object).map((o) => ctx.scene.objects[o]!.name);
+    const why =
+      g.fingers[0] || g.fingers[1]
+        ? ` (only the ${g.fingers[0] ? 'left' : 'right'} finger touches ${name.value})`
+        : others.length > 0
+          ? ` (the fingers touch ${others.join(', ')}, not ${name.value})`
+          : '';
+    lines.push(`close_gripper: nothing grasped${why}`);
+  }
+  return result(lines, w.collisions);
+}
+
+/** After a release, let falling or sliding objects come to rest so the next observation is settled. */
+function settleObjects(ctx: RobotApiContext): void {
+  const { state } = ctx;
+  const n = state.scene.objects.length;
+  const runner = ctx.arms[ARM]!.runner;
+  runner.stepUntil(
+    () => {
+      for (let i = 0; i < n; i++) {
+        const s = state.objectSpeed(i);
+        if (s.linear > 0.005 || s.angular > 0.05) return false;
+      }
+      return true;
+    },
+    0.05,
+    1.0,
+  );
+}

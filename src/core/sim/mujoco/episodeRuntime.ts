@@ -1,0 +1,174 @@
+// Everything one episode needs at run time, built once per scene and reused across resets of the same task:
+// the compiled SceneModel, the SimState (MjData), the contact monitor, the recorder, the physics runner and
+// one ArmController per arm. Owns them all and disposes each exactly once.
+import type { DoubleBuffer } from 'mujoco-js';
+import type { WorldState } from '../../../protocol/trace.js';
+import type { RobotApiContext } from './apis/robotApi.js';
+import type { ActionMetrics } from '../../metrics/motionMetrics.js';
+import { ContactMonitor } from './contactMonitor.js';
+import { MotionProbe } from './motionProbe.js';
+import { quatToEuler, yawQuat } from './math3.js';
+import { PhysicsRunner } from './physicsRunner.js';
+import { ArmController } from './robot/armController.js';
+import { applyGrasp, gripperCommandedOpen } from './robot/gripper.js';
+import { SceneModel } from './sceneModel.js';
+import type { SceneSpec } from './scene/sceneSpec.js';
+import { SimState, type GraspState } from './simState.js';
+import type { ObjectPlacement, TaskView } from './tasks/taskDefinition.js';
+import { TrajectoryRecorder } from './trajectoryRecorder.js';
+import type { Mujoco } from './wasm.js';
+
+/** Objects are dropped into place and allowed to settle this long before t = 0. */
+const RESET_SETTLE_SECS = 0.1;
+
+export class EpisodeRuntime {
+  readonly contacts: ContactMonitor;
+  readonly recorder: TrajectoryRecorder;
+  readonly runner: PhysicsRunner;
+  readonly probe: MotionProbe;
+  readonly arms: ArmController[] = [];
+  /** Motion metrics of every measured action since reset (restored with snapshots). */
+  actionMetrics: ActionMetrics[] = [];
+  private readonly stateBuffer: DoubleBuffer;
+  private readonly stateSpec: number;
+  private disposed = false;
+
+  private constructor(
+    readonly scene: SceneModel,
+    readonly state: SimState,
+  ) {
+    const mj = scene.mj;
+    this.contacts = new ContactMonitor(scene);
+    this.recorder = new TrajectoryRecorder(scene.timestepSecs, this.contacts);
+    this.probe = new MotionProbe(scene, this.contacts);
+    this.runner = new PhysicsRunner(state, this.contacts, this.recorder, this.probe);
+    this.stateSpec = mj.mjtState.mjSTATE_INTEGRATION.value;
+    this.stateBuffer = new mj.DoubleBuffer(mj.mj_stateSize(scene.model, this.stateSpec));
+    try {
+      for (let a = 0; a < scene.arms.length; a++) this.arms.push(new ArmController(this.runner, a));
+    } catch (err) {
+      this.dispose();
+      throw err;
+    }
+  }
+
+  static create(mj: Mujoco, spec: SceneSpec): EpisodeRuntime {
+    const scene = SceneModel.create(mj, spec);
+    let state: SimState | null = null;
+    try {
+      state = new SimState(scene);
+      return new EpisodeRuntime(scene, state);
+    } catch (err) {
+      state?.dispose();
+      scene.dispose();
+      throw err;
+    }
+  }
+
+  /** Arms at home with open grippers, objects at `placements`, settled, clock at 0, one sample recorded. */
+  reset(placements: ObjectPlacement[]): void {
+    const { mj, model } = this.scene;
+    const d = this.state.data;
+    mj.mj_resetData(model, d);
+    this.state.grasps = this.scene.arms.map(() => null);
+    for (const arm of this.arms) arm.placeHome();
+    const qpos = d.qpos as Float64Array;
+    const mocapPos = d.mocap_pos as Float64Array;
+    const mocapQuat = d.mocap_quat as Float64Array;
+    this.scene.objects.forEach((o, i) => {
+      const p = placements[i];
+      if (!p) throw new Error(`reset: no placement for object '${o.name}'`);
+      const quat = p.quat ?? yawQuat(p.yawRad);
+      if (o.kind === 'free') qpos.set([...p.pos, ...quat], o.qposAdr);
+      else if (o.kind === 'fixed') {
+        mocapPos.set(p.pos, 3 * o.mocapId);
+        mocapQuat.set(quat, 4 * o.mocapId);
+      } else qpos[o.qposAdr] = p.slideM ?? 0;
+    });
+    const steps = Math.round(RESET_SETTLE_SECS / this.scene.timestepSecs);
+    for (let k = 0; k < steps; k++) mj.mj_step(model, d);
+    d.time = 0;
+    mj.mj_forward(model, d);
+    this.recorder.clear();
+    this.recorder.sample(this.state);
+    this.actionMetrics = [];
+  }
+
+  /** Copy of MuJoCo's integration state (see SnapshotData in tabletopSim.ts). */
+  physicsState(): number[] {
+    const { mj, model } = this.scene;
+    mj.mj_getState(model, this.state.data, this.stateBuffer, this.stateSpec);
+    return Array.from(this.stateBuffer.GetView() as Float64Array);
+  }
+
+  restore(physics: number[], grasps: (GraspState | null)[]): void {
+    const { mj, model } = this.scene;
+    const expected = mj.mj_stateSize(model, this.stateSpec);
+    if (!Array.isArray(physics) || physics.length !== expected) {
+      throw new Error(`restore: snapshot holds ${Array.isArray(physics) ? physics.length : 'no'} state values, scene '${this.scene.built.spec.key}' needs ${expected}`);
+    }
+    if (grasps.length !== this.scene.arms.length) throw new Error(`restore: snapshot has grasp state for ${grasps.length} arms, scene has ${this.scene.arms.length}`);
+    mj.mj_setState(model, this.state.data, physics, this.stateSpec);
+    this.state.grasps = this.scene.arms.map(() => null);
+    grasps.forEach((g, a) => {
+      if (g) applyGrasp(this.state, a, { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] });
+    });
+    // mj_forward fills positions for observations; setting the state again undoes anything it touched
+    // (warm start), so a restored copy steps exactly like the original.
+    mj.mj_forward(model, this.state.data);
+    mj.mj_setState(model, this.state.data, physics, this.stateSpec);
+    this.recorder.clear();
+  }
+
+  apiContext(): RobotApiContext {
+    return { scene: this.scene, state: this.state, arms: this.arms, contacts: this.contacts, actionMetrics: this.actionMetrics };
+  }
+
+  /** Brings derived quantities (body poses, sensors) up to date after a call, for observations and checks. */
+  afterCall(): void {
+    this.runner.forward();
+  }
+
+  worldState(): WorldState {
+    const s = this.state;
+    const objects = this.scene.objects.map((o, i) => {
+      const pose = s.objectPose(i);
+      const spec = this.scene.built.spec.objects[i]!;
+      return { name: o.name, pos: pose.pos, euler: quatToEuler(pose.quat), size: [...spec.size] as [number, number, number], color: spec.color };
+    });
+    const tcp = s.tcp(0);
+    return { objects, ee: { pos: tcp.pos, yawRad: tcp.yawRad }, gripperOpen: gripperCommandedOpen(s, 0), grasped: s.graspedName(0) };
+  }
+
+  taskView(): TaskView {
+    const s = this.state;
+    return {
+      objects: this.scene.objects.map((o, i) => {
+        const pose = s.objectPose(i);
+        const speed = s.objectSpeed(i);
+        const slideM = s.slidePos(i);
+        return {
+          name: o.name,
+          pos: pose.pos,
+          quat: pose.quat,
+          size: [...this.scene.built.spec.objects[i]!.size] as [number, number, number],
+          linearSpeed: speed.linear,
+          angularSpeed: speed.angular,
+          ...(slideM === null ? {} : { slideM }),
+        };
+      }),
+      grasped: this.scene.arms.map((_, a) => s.graspedName(a)),
+      tableTopZ: this.scene.built.spec.table.topZ,
+    };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const arm of this.arms) arm.dispose();
+    this.probe.dispose();
+    this.stateBuffer.delete();
+    this.state.dispose();
+    this.scene.dispose();
+  }
+}

@@ -1,0 +1,230 @@
+// Measures what the motion metrics need while an action runs (src/core/metrics/motionMetrics.ts): the inverse
+// condition number of each arm's 6x7 tool Jacobian (mj_jacSite), the smallest distance between a moving link
+// and the environment (mj_geomDistance behind a bounding-sphere cull; the table top analytically), the tool
+// positions and the tilt of held objects. Sampled on the 50 Hz grid of the physics clock plus once at the start
+// and once at the end of each action, so the numbers do not depend on how a call was split into steps.
+import type { DoubleBuffer } from 'mujoco-js';
+import { ActionMetricsRecorder, CLEARANCE_NORM_M, type ActionMetrics, type MotionSample } from '../../metrics/motionMetrics.js';
+import { inverseConditionNumber } from '../../metrics/conditioning.js';
+import type { ContactMonitor } from './contactMonitor.js';
+import type { SceneModel } from './sceneModel.js';
+import type { SimState } from './simState.js';
+import type { Vec3 } from './scene/sceneSpec.js';
+import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
+
+/** Links that move: every arm body except the base (link0) and the shoulder (link1), which sit on the table. */
+const FIRST_MOVING_BODY = 2;
+const GEOM_PLANE = 0;
+const GEOM_SPHERE = 2;
+const GEOM_CAPSULE = 3;
+const GEOM_CYLINDER = 5;
+const GEOM_BOX = 6;
+
+/** An environment geom: who it belongs to, for exclusions and names. */
+interface EnvGeom {
+  geom: number;
+  /** Object index, -1 for the table, -2 for another arm's link. */
+  owner: number;
+  label: string;
+}
+
+export class MotionProbe {
+  readonly stepsPerSample: number;
+  private readonly recorder = new ActionMetricsRecorder();
+  private readonly jacp: DoubleBuffer;
+  private readonly jacr: DoubleBuffer;
+  private readonly J = new Float64Array(42);
+  /** Per arm: its moving geoms and the environment it is measured against. */
+  private readonly links: { geom: number; label: string }[][];
+  private readonly env: EnvGeom[][];
+  private readonly tableTop: { z: number; cx: number; cy: number; hx: number; hy: number };
+  private disposed = false;
+
+  constructor(
+    private readonly scene: SceneModel,
+    private readonly contacts: ContactMonitor,
+  ) {
+    const mj = scene.mj;
+    const m = scene.model;
+    this.stepsPerSample = Math.max(1, Math.round(1 / (TRAJECTORY_RATE_HZ * scene.timestepSecs)));
+    this.jacp = new mj.DoubleBuffer(3 * m.nv);
+    this.jacr = new mj.DoubleBuffer(3 * m.nv);
+    const bodyOf = m.geom_bodyid as Int32Array;
+    const type = m.geom_type as Int32Array;
+    const contype = m.geom_contype as Int32Array;
+    const conaff = m.geom_conaffinity as Int32Array;
+    const solid = (g: number) => (contype[g]! !== 0 || conaff[g]! !== 0) && type[g]! !== GEOM_PLANE;
+    const ownerOfBody = new Map<number, number>();
+    scene.objects.forEach((o, i) => ownerOfBody.set(o.body, i));
+    this.links = scene.arms.map((arm) => {
+      const moving = new Set(arm.bodyIds.slice(FIRST_MOVING_BODY));
+      const out: { geom: number; label: string }[] = [];
+      for (let g = 0; g < m.ngeom; g++) if (moving.has(bodyOf[g]!) && solid(g)) out.push({ geom: g, label: scene.bodyLabel[bodyOf[g]!]! });
+      return out;
+    });
+    this.env = scene.arms.map((arm) => {
+      const own = new Set(arm.bodyIds);
+      const others = new Set(scene.arms.flatMap((a) => (a === arm ? [] : a.bodyIds)));
+      const out: EnvGeom[] = [];
+      for (let g = 0; g < m.ngeom; g++) {
+        const b = bodyOf[g]!;
+        if (own.has(b) || !solid(g) || b === scene.tableBody) continue;
+        if (others.has(b)) out.push({ geom: g, owner: -2, label: scene.bodyLabel[b]! });
+        else if (ownerOfBody.has(b)) out.push({ geom: g, owner: ownerOfBody.get(b)!, label: scene.bodyLabel[b]! });
+      }
+      return out;
+    });
+    const t = scene.built.spec.table;
+    this.tableTop = { z: t.topZ, cx: t.center[0], cy: t.center[1], hx: t.halfExtents[0], hy: t.halfExtents[1] };
+  }
+
+  /** Simulated time when the current measurement began (null when idle). */
+  startedAt: number | null = null;
+
+  get active(): boolean {
+    return this.recorder.active;
+  }
+
+  /** Starts measuring an action (takes the first sample now). */
+  begin(action: string, state: SimState): void {
+    this.startedAt = state.timeSecs;
+    this.recorder.begin(action);
+    this.recorder.add(this.measure(state));
+  }
+
+  /** Called after every physics step; samples on the grid while an action is measured. */
+  afterStep(state: SimState): void {
+    if (!this.recorder.active) return;
+    // Same grid as the trajectory recorder: the step that started on the grid.
+    const started = state.stepCount - 1;
+    if (started > 0 && started % this.stepsPerSample === 0) this.recorder.add(this.measure(state));
+  }
+
+  /** Ends the action (takes the last sample from the current, forwarded state). */
+  end(state: SimState, collisionCount: number): ActionMetrics {
+    this.startedAt = null;
+    this.recorder.add(this.measure(state));
+    return this.recorder.end(collisionCount, this.stepsPerSample * this.scene.timestepSecs);
+  }
+
+  /** Abandons a measurement (the action threw). */
+  cancel(): void {
+    this.startedAt = null;
+    if (this.recorder.active) this.recorder.end(0, 1);
+  }
+
+  measure(state: SimState): MotionSample {
+    let dexterity = Infinity;
+    const ee: Vec3[] = [];
+    for (let a = 0; a < this.scene.arms.length; a++) {
+      dexterity = Math.min(dexterity, this.dexterity(state, a));
+      ee.push(state.tcp(a).pos);
+    }
+    const { distance, closest } = this.clearance(state);
+    return { tSecs: state.timeSecs, dexterity, clearanceM: distance, closest, ee, heldTiltRad: this.heldTilt(state) };
+  }
+
+  /** 1 / cond of the arm's 6x7 Jacobian at the tool centre point (world-aligned; cond is frame-independent). */
+  dexterity(state: SimState, arm: number): number {
+    const { mj, model } = this.scene;
+    const idx = this.scene.arms[arm]!;
+    mj.mj_jacSite(model, state.data, this.jacp, this.jacr, idx.eeSite);
+    const jp = this.jacp.GetView() as Float64Array;
+    const jr = this.jacr.GetView() as Float64Array;
+    const nv = model.nv;
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < 7; c++) {
+        const dof = idx.dofAdr[c]!;
+        this.J[r * 7 + c] = jp[r * nv + dof]!;
+        this.J[(r + 3) * 7 + c] = jr[r * nv + dof]!;
+      }
+    return inverseConditionNumber(this.J, 6, 7);
+  }
+
+  /** Smallest moving-link distance to the table, objects, fixtures and other arms, capped at CLEARANCE_NORM_M. */
+  clearance(state: SimState): { distance: number; closest: [string, string] | null } {
+    const { mj, model } = this.scene;
+    const d = state.data;
+    const xpos = d.geom_xpos as Float64Array;
+    const xmat = d.geom_xmat as Float64Array;
+    const rbound = model.geom_rbound as Float64Array;
+    let best = CLEARANCE_NORM_M;
+    let closest: [string, string] | null = null;
+    for (let a = 0; a < this.scene.arms.length; a++) {
+      const candidates: { lb: number; link: { geom: number; label: string }; env: EnvGeom }[] = [];
+      for (const link of this.links[a]!) {
+        const g = link.geom;
+        const gx = xpos[3 * g]!;
+        const gy = xpos[3 * g + 1]!;
+        const gz = xpos[3 * g + 2]!;
+        const t = this.tableTop;
+        if (Math.abs(gx - t.cx) <= t.hx && Math.abs(gy - t.cy) <= t.hy) {
+          const dz = gz - this.supportDown(g, xmat) - t.z;
+          if (dz < best) {
+            best = dz;
+            closest = [link.label, 'table'];
+          }
+        }
+        for (const e of this.env[a]!) {
+          if (e.owner >= 0 && this.contacts.isAllowed(a, e.owner)) continue;
+          const h = e.geom;
+          const lb = Math.hypot(gx - xpos[3 * h]!, gy - xpos[3 * h + 1]!, gz - xpos[3 * h + 2]!) - rbound[g]! - rbound[h]!;
+          if (lb < best) candidates.push({ lb, link, env: e });
+        }
+      }
+      candidates.sort((x, y) => x.lb - y.lb);
+      for (const c of candidates) {
+        if (c.lb >= best) break;
+        const dist = mj.mj_geomDistance(model, d, c.link.geom, c.env.geom, best, null);
+        if (dist < best) {
+          best = dist;
+          closest = [c.link.label, c.env.label];
+        }
+      }
+    }
+    return { distance: best, closest };
+  }
+
+  /** How far a geom reaches below its centre (support along -z). */
+  private supportDown(g: number, xmat: Float64Array): number {
+    const size = this.scene.model.geom_size as Float64Array;
+    const type = (this.scene.model.geom_type as Int32Array)[g]!;
+    const zx = Math.abs(xmat[9 * g + 6]!);
+    const zy = Math.abs(xmat[9 * g + 7]!);
+    const zz = Math.abs(xmat[9 * g + 8]!);
+    const s0 = size[3 * g]!;
+    const s1 = size[3 * g + 1]!;
+    const s2 = size[3 * g + 2]!;
+    switch (type) {
+      case GEOM_SPHERE:
+        return s0;
+      case GEOM_CAPSULE:
+        return s0 + zz * s1;
+      case GEOM_CYLINDER:
+        return zz * s1 + s0 * Math.sqrt(Math.max(0, 1 - zz * zz));
+      case GEOM_BOX:
+        return zx * s0 + zy * s1 + zz * s2;
+      default:
+        return (this.scene.model.geom_rbound as Float64Array)[g]!;
+    }
+  }
+
+  /** Largest tilt from upright of any held object, or null when no arm holds anything. */
+  private heldTilt(state: SimState): number | null {
+    let tilt: number | null = null;
+    for (const g of state.grasps) {
+      if (!g) continue;
+      const q = state.objectPose(g.object).quat;
+      const zz = 1 - 2 * (q[1] * q[1] + q[2] * q[2]);
+      tilt = Math.max(tilt ?? 0, Math.acos(Math.max(-1, Math.min(1, zz))));
+    }
+    return tilt;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.jacp.delete();
+    this.jacr.delete();
+  }
+}

@@ -1,0 +1,144 @@
+// One arm's skills in physical terms: move the tool top-down to a pose, open, close-and-grasp. Robot APIs
+// (MALMM now; LMTG, Action Contextualization, RoCo next) are thin layers over these.
+import { wrapAngle } from '../math3.js';
+import type { PhysicsRunner } from '../physicsRunner.js';
+import type { ArmIndex } from '../sceneModel.js';
+import type { Vec3 } from '../scene/sceneSpec.js';
+import { attach, detach, fingerContacts, moveFingers, objectsBetweenFingers } from './gripper.js';
+import { IK_POS_TOL_M, IK_ROT_TOL_RAD, TopDownIk, type IkSolution, type ToolTarget } from './ik.js';
+import { executePath, planPath } from './motion.js';
+
+export type MoveOutcome =
+  | { ok: true; reached: ToolTarget; posErrM: number; yawFlipped: boolean; pathKind: 'cartesian' | 'joint' }
+  | { ok: false; error: string };
+
+export type GraspOutcome =
+  | { grasped: true; object: number; widthM: number }
+  | { grasped: false; touching: number[]; fingers: [boolean, boolean] };
+
+/** Final tool position error above which a motion is reported as stopped short (e.g. blocked by a collision). */
+export const REACH_TOL_M = 0.005;
+const SETTLE_MAX_SECS = 0.4;
+
+export class ArmController {
+  readonly ik: TopDownIk;
+  readonly homeQ: number[];
+  readonly arm: ArmIndex;
+
+  constructor(
+    readonly runner: PhysicsRunner,
+    readonly armIndex: number,
+  ) {
+    const scene = runner.state.scene;
+    this.arm = scene.arms[armIndex]!;
+    this.ik = new TopDownIk(scene, armIndex);
+    const home = this.arm.layout.spec.homeTcp;
+    const sol = this.ik.solve(this.arm.layout.seedQ, { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ });
+    if (!sol.converged) {
+      this.ik.dispose();
+      throw new Error(`scene '${scene.built.spec.key}': home pose ${fmtVec(home.pos)} is unreachable (residual ${sol.posErrM.toFixed(4)} m)`);
+    }
+    this.homeQ = sol.q;
+  }
+
+  /** Puts the arm at its home pose with the gripper open, without simulating (reset only). */
+  placeHome(): void {
+    const d = this.runner.state.data;
+    const qpos = d.qpos as Float64Array;
+    const ctrl = d.ctrl as Float64Array;
+    this.arm.qposAdr.forEach((a, j) => (qpos[a] = this.homeQ[j]!));
+    this.arm.ctrlAdr.forEach((a, j) => (ctrl[a] = this.homeQ[j]!));
+    const open = this.arm.layout.fingerRange[1];
+    this.arm.fingerQposAdr.forEach((a) => (qpos[a] = open));
+    this.arm.fingerCtrlAdr.forEach((a) => (ctrl[a] = open));
+  }
+
+  /**
+   * Solves IK for a top-down target, trying the commanded yaw first and then yaw +- pi (the same grasp for a
+   * symmetric gripper). Returns the best solution and whether it needed the flip.
+   */
+  solveTarget(target: ToolTarget): { sol: IkSolution; yawRad: number; flipped: boolean } {
+    const qNow = this.runner.state.armQ(this.armIndex);
+    const seeds = [qNow, this.homeQ, this.arm.layout.seedQ];
+    let best: { sol: IkSolution; yawRad: number; flipped: boolean } | null = null;
+    for (const [yawRad, flipped] of [
+      [target.yawRad, false],
+      [wrapAngle(target.yawRad + Math.PI), true],
+    ] as const) {
+      for (const seed of seeds) {
+        const sol = this.ik.solve(seed, { pos: target.pos, yawRad }, { rest: this.homeQ });
+        if (sol.converged) return { sol, yawRad, flipped };
+        if (!best || score(sol) < score(best.sol)) best = { sol, yawRad, flipped };
+      }
+    }
+    return best!;
+  }
+
+  /** Plans and executes a motion of the tool to `target`. Unreachable targets fail without moving. */
+  moveTool(target: ToolTarget, what: string): MoveOutcome {
+    const { sol, yawRad, flipped } = this.solveTarget(target);
+    if (!sol.converged) {
+      const limits = sol.jointsAtLimit.length > 0 ? `; joint${sol.jointsAtLimit.length > 1 ? 's' : ''} ${sol.jointsAtLimit.join(', ')} at ${sol.jointsAtLimit.length > 1 ? 'their limits' : 'its limit'}` : '';
+      return {
+        ok: false,
+        error:
+          `${what}: target ${fmtVec(target.pos)} with yaw ${target.yawRad.toFixed(4)} is unreachable for a top-down gripper ` +
+          `(IK residual ${sol.posErrM.toFixed(4)} m, ${sol.rotErrRad.toFixed(3)} rad; tolerance ${IK_POS_TOL_M} m, ${IK_ROT_TOL_RAD} rad${limits}); the arm did not move`,
+      };
+    }
+    const state = this.runner.state;
+    const qNow = state.armQ(this.armIndex);
+    const start = state.tcp(this.armIndex);
+    const path = planPath(this.ik, this.arm, qNow, start, { pos: target.pos, yawRad }, sol.q);
+    executePath(this.runner, this.arm, path);
+    // Hold the goal until the arm stops (or give up after a short while, e.g. when pressed against the table).
+    const dofs = this.arm.dofAdr;
+    this.runner.stepUntil(
+      () => {
+        const v = state.data.qvel as Float64Array;
+        let sum = 0;
+        for (const d of dofs) sum += v[d]! * v[d]!;
+        return sum < 1e-4;
+      },
+      0.02,
+      SETTLE_MAX_SECS,
+    );
+    this.runner.forward();
+    const reached = state.tcp(this.armIndex);
+    const e = reached.pos.map((v, i) => v - target.pos[i]!);
+    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlipped: flipped, pathKind: path.kind };
+  }
+
+  open(): void {
+    detach(this.runner.state, this.armIndex);
+    moveFingers(this.runner, this.armIndex, true);
+  }
+
+  /** Closes the fingers; grasps `object` only if both pads end up touching it. */
+  closeOn(object: number): GraspOutcome {
+    const state = this.runner.state;
+    moveFingers(this.runner, this.armIndex, false);
+    this.runner.forward();
+    const fingers = fingerContacts(state, this.armIndex, object);
+    // Fixtures have no grasp weld: closing on one holds nothing.
+    if (fingers[0] && fingers[1] && this.arm.graspEq[object]! >= 0) {
+      attach(state, this.armIndex, object);
+      // Let the weld take the load before the next motion starts.
+      this.runner.stepUntil(() => false, 0.05, 0.05);
+      return { grasped: true, object, widthM: state.fingerWidth(this.armIndex) };
+    }
+    return { grasped: false, touching: objectsBetweenFingers(state, this.armIndex), fingers };
+  }
+
+  dispose(): void {
+    this.ik.dispose();
+  }
+}
+
+function score(s: IkSolution): number {
+  return s.posErrM + 0.1 * s.rotErrRad;
+}
+
+export function fmtVec(v: readonly number[]): string {
+  return `[${v.map((x) => x.toFixed(4)).join(', ')}]`;
+}

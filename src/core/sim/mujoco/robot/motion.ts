@@ -1,0 +1,101 @@
+// Motion to an IK solution, executed by stepping physics with the position servos. The path is a straight
+// line of the tool in Cartesian space (knots solved by warm-started IK, so the gripper stays top-down on the
+// way), falling back to a straight line in joint space when the Cartesian path leaves the IK branch.
+// Timing is a minimum-jerk profile sized by the slowest joint and the tool speed.
+import { wrapAngle } from '../math3.js';
+import type { PhysicsRunner } from '../physicsRunner.js';
+import type { ArmIndex } from '../sceneModel.js';
+import type { TopDownIk, ToolTarget } from './ik.js';
+
+export interface JointPath {
+  /** Joint configurations, first = current. Interpolated linearly between knots. */
+  knots: number[][];
+  durationSecs: number;
+  kind: 'cartesian' | 'joint';
+}
+
+const KNOT_SPACING_M = 0.03;
+const KNOT_SPACING_RAD = 0.2;
+const MAX_KNOT_JUMP_RAD = 0.35;
+const TOOL_SPEED_MPS = 0.35;
+const MIN_DURATION_SECS = 0.3;
+/** Peak speed of a minimum-jerk profile over its average speed. */
+const MIN_JERK_PEAK = 1.875;
+
+export function planPath(
+  ik: TopDownIk,
+  arm: ArmIndex,
+  qStart: number[],
+  start: ToolTarget,
+  goal: ToolTarget,
+  qGoal: number[],
+): JointPath {
+  const dist = Math.hypot(goal.pos[0] - start.pos[0], goal.pos[1] - start.pos[1], goal.pos[2] - start.pos[2]);
+  const dYaw = wrapAngle(goal.yawRad - start.yawRad);
+  const n = Math.max(1, Math.ceil(dist / KNOT_SPACING_M), Math.ceil(Math.abs(dYaw) / KNOT_SPACING_RAD));
+  let knots: number[][] | null = [qStart];
+  let prev = qStart;
+  for (let k = 1; k <= n && knots; k++) {
+    const f = k / n;
+    const t: ToolTarget = {
+      pos: [start.pos[0] + f * (goal.pos[0] - start.pos[0]), start.pos[1] + f * (goal.pos[1] - start.pos[1]), start.pos[2] + f * (goal.pos[2] - start.pos[2])],
+      yawRad: start.yawRad + f * dYaw,
+    };
+    const sol = ik.solve(prev, t, { maxIterations: 60 });
+    if (!sol.converged || maxAbsDiff(sol.q, prev) > MAX_KNOT_JUMP_RAD) knots = null;
+    else {
+      knots.push(sol.q);
+      prev = sol.q;
+    }
+  }
+  // The Cartesian path must end on the planned solution's branch, or the arm would arrive differently.
+  const cartesian = knots !== null && maxAbsDiff(prev, qGoal) < 0.05;
+  const path = cartesian ? knots! : [qStart, qGoal];
+  if (cartesian) path[path.length - 1] = qGoal;
+  let jointTime = 0;
+  for (let j = 0; j < qStart.length; j++) {
+    let len = 0;
+    for (let k = 1; k < path.length; k++) len += Math.abs(path[k]![j]! - path[k - 1]![j]!);
+    jointTime = Math.max(jointTime, len / arm.layout.maxJointSpeed[j]!);
+  }
+  const durationSecs = Math.max(MIN_DURATION_SECS, MIN_JERK_PEAK * Math.max(jointTime, dist / TOOL_SPEED_MPS));
+  return { knots: path, durationSecs, kind: cartesian ? 'cartesian' : 'joint' };
+}
+
+/** Steps physics along the path; ends with the servos holding the last knot. */
+export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPath): void {
+  const steps = Math.max(1, Math.round(path.durationSecs / runner.dt));
+  const segs = path.knots.length - 1;
+  const lead = arm.layout.servoLeadSecs;
+  const ranges = arm.layout.jointRanges;
+  const qd = new Array<number>(7);
+  for (let k = 1; k <= steps; k++) {
+    // A fresh view each step: WASM memory may grow (contact lookups allocate), which detaches old views.
+    const ctrl = runner.state.data.ctrl as Float64Array;
+    // Minimum-jerk progress s(tau) and its rate, mapped onto the knot polyline.
+    const tau = k / steps;
+    const s = tau * tau * tau * (10 - 15 * tau + 6 * tau * tau);
+    const sDot = (30 * tau * tau * (1 - tau) * (1 - tau)) / path.durationSecs;
+    const u = Math.min(s * segs, segs - 1e-12);
+    const i = segs === 0 ? 0 : Math.floor(u);
+    const frac = u - i;
+    const a = path.knots[i]!;
+    const b = path.knots[Math.min(i + 1, segs)]!;
+    for (let j = 0; j < 7; j++) {
+      qd[j] = a[j]! + frac * (b[j]! - a[j]!);
+      const vel = (b[j]! - a[j]!) * segs * sDot;
+      const c = qd[j]! + lead[j]! * vel;
+      ctrl[arm.ctrlAdr[j]!] = Math.min(ranges[j]![1], Math.max(ranges[j]![0], c));
+    }
+    runner.step();
+  }
+  const last = path.knots[segs]!;
+  const ctrl = runner.state.data.ctrl as Float64Array;
+  for (let j = 0; j < 7; j++) ctrl[arm.ctrlAdr[j]!] = last[j]!;
+}
+
+function maxAbsDiff(a: readonly number[], b: readonly number[]): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}

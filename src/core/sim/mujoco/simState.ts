@@ -1,0 +1,103 @@
+// SimState: the mutable half of the model/state split. Owns one MjData (deleted exactly once in dispose())
+// plus the few things MuJoCo's state does not hold: which object each arm grasps. Readers here copy numbers
+// out of MuJoCo's live views, so nothing that leaves this folder can change under the caller after a step.
+import type { MjData } from 'mujoco-js';
+import type { SceneModel } from './sceneModel.js';
+import type { Vec3 } from './scene/sceneSpec.js';
+
+export type Quat = [number, number, number, number];
+
+/** An active grasp: the weld's relative pose (object in hand frame) is part of the state, see grasp.ts. */
+export interface GraspState {
+  object: number;
+  relPos: Vec3;
+  relQuat: Quat;
+}
+
+export class SimState {
+  readonly data: MjData;
+  /** Per arm: the held object, or null. */
+  grasps: (GraspState | null)[];
+  private disposed = false;
+
+  constructor(readonly scene: SceneModel) {
+    this.data = new scene.mj.MjData(scene.model);
+    this.grasps = scene.arms.map(() => null);
+  }
+
+  get timeSecs(): number {
+    return this.data.time;
+  }
+
+  /** Physics steps since reset (time / timestep, rounded): drives the fixed-rate trajectory sampling. */
+  get stepCount(): number {
+    return Math.round(this.data.time / this.scene.timestepSecs);
+  }
+
+  armQ(arm: number): number[] {
+    const q = this.data.qpos as Float64Array;
+    return this.scene.arms[arm]!.qposAdr.map((a) => q[a]!);
+  }
+
+  /** Tool centre point position and yaw (angle of the pad plane's x axis about world +z). */
+  tcp(arm: number): { pos: Vec3; yawRad: number } {
+    const s = this.scene.arms[arm]!.eeSite;
+    const p = this.data.site_xpos as Float64Array;
+    const R = this.data.site_xmat as Float64Array;
+    return { pos: [p[3 * s]!, p[3 * s + 1]!, p[3 * s + 2]!], yawRad: Math.atan2(R[9 * s + 3]!, R[9 * s]!) };
+  }
+
+  /** Distance between the finger pads, metres (0 closed, 0.08 fully open). */
+  fingerWidth(arm: number): number {
+    const q = this.data.qpos as Float64Array;
+    const [l, r] = this.scene.arms[arm]!.fingerQposAdr;
+    return q[l]! + q[r]!;
+  }
+
+  /**
+   * World pose of an object's body. Free objects read their joint (exact after a step); fixtures and sliding
+   * parts read the body pose MuJoCo computed last (call forward() first when it must be current).
+   */
+  objectPose(object: number): { pos: Vec3; quat: Quat } {
+    const o = this.scene.objects[object]!;
+    if (o.kind === 'free') {
+      const a = o.qposAdr;
+      const q = this.data.qpos as Float64Array;
+      return { pos: [q[a]!, q[a + 1]!, q[a + 2]!], quat: [q[a + 3]!, q[a + 4]!, q[a + 5]!, q[a + 6]!] };
+    }
+    return this.bodyPose(o.body);
+  }
+
+  bodyPose(body: number): { pos: Vec3; quat: Quat } {
+    const p = this.data.xpos as Float64Array;
+    const q = this.data.xquat as Float64Array;
+    return { pos: [p[3 * body]!, p[3 * body + 1]!, p[3 * body + 2]!], quat: [q[4 * body]!, q[4 * body + 1]!, q[4 * body + 2]!, q[4 * body + 3]!] };
+  }
+
+  /** Linear and angular speed of an object (m/s, rad/s); a sliding part reports its joint speed, a fixture 0. */
+  objectSpeed(object: number): { linear: number; angular: number } {
+    const o = this.scene.objects[object]!;
+    const v = this.data.qvel as Float64Array;
+    if (o.kind === 'fixed') return { linear: 0, angular: 0 };
+    const a = o.dofAdr;
+    if (o.kind === 'slide') return { linear: Math.abs(v[a]!), angular: 0 };
+    return { linear: Math.hypot(v[a]!, v[a + 1]!, v[a + 2]!), angular: Math.hypot(v[a + 3]!, v[a + 4]!, v[a + 5]!) };
+  }
+
+  /** Opening of a sliding part (metres along its axis from the closed position), or null for other objects. */
+  slidePos(object: number): number | null {
+    const o = this.scene.objects[object]!;
+    return o.kind === 'slide' ? (this.data.qpos as Float64Array)[o.qposAdr]! : null;
+  }
+
+  graspedName(arm: number): string | null {
+    const g = this.grasps[arm];
+    return g ? this.scene.objects[g.object]!.name : null;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.data.delete();
+  }
+}

@@ -1,0 +1,182 @@
+// The embedded MuJoCo tabletop simulator behind the Simulator interface. It routes: tasks come from the task
+// registry, robot APIs from the API registry, physics lives in an EpisodeRuntime (one scene + state + arms).
+import { seededRng } from '../../host.js';
+import type { TrajectorySample, WorldState } from '../../../protocol/trace.js';
+import { formatMalmmState } from '../observationText.js';
+import type { ApiFunctionSpec, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../simulator.js';
+import { getRobotApi } from './apis/registry.js';
+import type { RobotApi, SimCallResult } from './apis/robotApi.js';
+import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
+import { EpisodeRuntime } from './episodeRuntime.js';
+import { getTask, taskInfos } from './tasks/registry.js';
+import type { TaskDefinition } from './tasks/taskDefinition.js';
+import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
+import type { GraspState } from './simState.js';
+import type { Mujoco } from './wasm.js';
+
+export const SNAPSHOT_KIND = 'waypoint.mujoco-tabletop/1';
+
+interface SnapshotData {
+  taskId: string;
+  seed: number;
+  api: string;
+  /** mj_getState(mjSTATE_INTEGRATION): time, qpos, qvel, act, warm start, ctrl, applied forces, eq_active, ... */
+  physics: number[];
+  grasps: (GraspState | null)[];
+  /** Motion metrics of the actions before the snapshot (absent in older snapshots). */
+  actionMetrics?: ActionMetrics[];
+}
+
+export interface TabletopSimulatorOptions {
+  /** Tasks to offer (default: every registered task). */
+  taskIds?: string[];
+}
+
+export class TabletopSimulator implements Simulator {
+  readonly name = 'waypoint-tabletop';
+  readonly version: string;
+  private runtime: EpisodeRuntime | null = null;
+  private current: { task: TaskDefinition; seed: number; api: RobotApi } | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly mj: Mujoco,
+    private readonly options: TabletopSimulatorOptions = {},
+  ) {
+    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js)`;
+  }
+
+  tasks(): TaskInfo[] {
+    const all = taskInfos();
+    return this.options.taskIds ? all.filter((t) => this.options.taskIds!.includes(t.id)) : all;
+  }
+
+  async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[]; workspace: WorkspaceInfo }> {
+    this.assertOpen();
+    if (this.options.taskIds && !this.options.taskIds.includes(taskId)) {
+      throw new Error(`unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
+    }
+    const task = getTask(taskId);
+    const api = getRobotApi(options.api ?? task.defaultApi);
+    if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
+    const runtime = this.runtimeFor(task);
+    runtime.reset(task.layout(seededRng(seed)));
+    this.current = { task, seed, api };
+    return { task: { ...task.info }, observation: this.observation(), api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })), workspace: { ...task.workspace } };
+  }
+
+  async observe(): Promise<Observation> {
+    this.episode();
+    return this.observation();
+  }
+
+  /**
+   * Runs one API call. Calls that move the robot also return `metrics` (ActionMetrics: M_I, M_E, M_T, path
+   * length, duration, peak jerk, clearance, collisions, held-object tilt); checks return `value`.
+   */
+  async call(fn: string, args: unknown[]): Promise<SimCallResult> {
+    const { api } = this.episode();
+    const runtime = this.runtime!;
+    const measured = api.measured.has(fn);
+    if (measured) runtime.probe.begin(fn, runtime.state);
+    let result: SimCallResult;
+    try {
+      result = api.call(runtime.apiContext(), fn, Array.isArray(args) ? args : [args]);
+    } catch (err) {
+      runtime.probe.cancel();
+      runtime.afterCall();
+      throw err;
+    }
+    runtime.afterCall();
+    if (!measured) return result;
+    const moved = runtime.state.timeSecs > (runtime.probe.startedAt ?? runtime.state.timeSecs);
+    const metrics = runtime.probe.end(runtime.state, result.ok ? (result.collisions?.length ?? 0) : 0);
+    const { motionFailed, ...rest } = result as SimCallResult & { motionFailed?: boolean };
+    // Argument errors are not actions; physical failures (IK) are, with the no-motion score.
+    if (!moved && !rest.ok && !motionFailed) return rest;
+    runtime.actionMetrics.push(metrics);
+    return rest.ok ? { ...rest, metrics } : rest;
+  }
+
+  /** Motion metrics of the episode so far: every measured action and the plan quality Q = mean M_T. */
+  motionMetrics(): EpisodeMetrics {
+    this.episode();
+    return summarizeEpisode(this.runtime!.actionMetrics);
+  }
+
+  async check(): Promise<TaskCheckResult> {
+    const { task } = this.episode();
+    return task.check(this.runtime!.taskView());
+  }
+
+  async drainTrajectory(): Promise<{ rateHz: number; samples: TrajectorySample[] }> {
+    this.episode();
+    return { rateHz: TRAJECTORY_RATE_HZ, samples: this.runtime!.recorder.drain() };
+  }
+
+  async geometry(): Promise<SceneGeometryInfo> {
+    this.episode();
+    return this.runtime!.scene.geometry();
+  }
+
+  simTimeSecs(): number {
+    return this.runtime && this.current ? this.runtime.state.timeSecs : 0;
+  }
+
+  async snapshot(): Promise<SimSnapshot> {
+    const { task, seed, api } = this.episode();
+    const data: SnapshotData = {
+      taskId: task.info.id,
+      seed,
+      api: api.id,
+      physics: this.runtime!.physicsState(),
+      grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] } : null)),
+      actionMetrics: this.runtime!.actionMetrics.map((m) => ({ ...m })),
+    };
+    return { kind: SNAPSHOT_KIND, data };
+  }
+
+  async restore(snapshot: SimSnapshot): Promise<void> {
+    this.assertOpen();
+    if (snapshot.kind !== SNAPSHOT_KIND) throw new Error(`restore: snapshot kind '${snapshot.kind}' is not ${SNAPSHOT_KIND}`);
+    const data = snapshot.data as SnapshotData;
+    const task = getTask(data.taskId);
+    const api = getRobotApi(data.api);
+    const runtime = this.runtimeFor(task);
+    runtime.restore(data.physics, data.grasps);
+    runtime.actionMetrics = (data.actionMetrics ?? []).map((m) => ({ ...m }));
+    this.current = { task, seed: data.seed, api };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.runtime?.dispose();
+    this.runtime = null;
+    this.current = null;
+  }
+
+  private observation(): Observation {
+    const state: WorldState = this.runtime!.worldState();
+    return { text: formatMalmmState(state), state };
+  }
+
+  /** The runtime for a task's scene: reused when the scene is the same, rebuilt otherwise. */
+  private runtimeFor(task: TaskDefinition): EpisodeRuntime {
+    if (this.runtime && this.runtime.scene.built.spec.key === task.scene.key) return this.runtime;
+    this.runtime?.dispose();
+    this.runtime = null;
+    this.current = null;
+    this.runtime = EpisodeRuntime.create(this.mj, task.scene);
+    return this.runtime;
+  }
+
+  private episode(): { task: TaskDefinition; seed: number; api: RobotApi } {
+    this.assertOpen();
+    if (!this.current || !this.runtime) throw new Error('simulator: call reset(taskId, seed) first');
+    return this.current;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('simulator: already closed');
+  }
+}

@@ -18,7 +18,7 @@ export function findPackageRoot(from: string = typeof __dirname !== 'undefined' 
       }
     }
     const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find Waypoint's package.json above ${from}`);
+    if (up === dir) throw new Error(`cannot find the waypoint package root above ${from}: no package.json named "waypoint"`);
     dir = up;
   }
 }

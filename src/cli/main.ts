@@ -5,6 +5,7 @@ import { runCommand, RUN_OPTIONS } from './run.js';
 import { runsCommand } from './runs.js';
 import { demoCommand } from './demo.js';
 import { showCommand } from './show.js';
+import { reportCommand } from './report.js';
 import { tasksCommand } from './tasks.js';
 import { serveModelCommand, serveSimCommand } from './serve.js';
 
@@ -16,6 +17,7 @@ Usage:
   waypoint run ... --model openai:<name> --base-url <url> [--api-key-env OPENAI_API_KEY]
   waypoint runs                         list past runs (newest first)
   waypoint show <run-id | trace.jsonl>  print the transcript of a recorded run
+  waypoint report [run-id | trace.jsonl] [--out f.html] [--theme light]   standalone HTML run viewer
   waypoint tasks [--arch <id>]          list tasks
   waypoint serve-model [--port N]       serve the reference model (scripted, not an LLM) on 127.0.0.1
   waypoint serve-sim [--ws --port N]    serve the embedded simulator over the simulator protocol (stdio default)
@@ -52,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
     case 'show': {
       const p = parseArgs({ args: rest, options: { workspace: { type: 'string' }, verbose: { type: 'boolean' } }, allowPositionals: true, strict: true });
       return showCommand(p.positionals[0], p.values);
+    }
+    case 'report': {
+      const p = parseArgs({ args: rest, options: { workspace: { type: 'string' }, out: { type: 'string' }, theme: { type: 'string' } }, allowPositionals: true, strict: true });
+      return reportCommand(p.positionals[0], p.values);
     }
     case 'tasks':
       return tasksCommand(parseArgs({ args: rest, options: { arch: { type: 'string' } }, strict: true }).values);

@@ -26,6 +26,12 @@ test('run: success exits 0, streams the transcript and prints the trace path; ru
   const show = run('show');
   assert.equal(show.status, 0);
   assert.match(show.stdout, /SUCCESS · task_completed/);
+  const report = run('report', '--out', join(ws, 'r.html'));
+  assert.equal(report.status, 0, report.stderr);
+  const html = readFileSync(join(ws, 'r.html'), 'utf8');
+  assert.match(html, /Content-Security-Policy/);
+  assert.ok(html.includes('stack_blocks_2'));
+  assert.doesNotMatch(html, /<script[^>]+src="https?:/, 'no remote scripts');
 });
 
 test('run: an episode that fails exits 1', () => {

@@ -14,8 +14,13 @@ interface ChatEntry {
 
 const ROLE_OF: Record<string, string> = { Planner: 'planner', Coder: 'coder', Agent: 'agent', Supervisor: 'supervisor' };
 
+/** Four decimals, and never "-0.0000". */
+function f4(x: number): string {
+  return (Math.abs(x) < 5e-5 ? 0 : x).toFixed(4);
+}
+
 function fmtVec(v: readonly number[]): string {
-  return `[${v.map((x) => x.toFixed(4)).join(' ')}]`;
+  return `[${v.map(f4).join(' ')}]`;
 }
 
 /** The shared chat as one role sees it: its own messages as assistant turns, everyone else's as named user turns. */
@@ -29,7 +34,7 @@ export function openingMessage(ctx: EpisodeContext): string {
   const ee = ctx.initial.state.ee;
   return [
     `Task: use the robot arm's end effector to "${ctx.task.instruction}".`,
-    `The end effector is at ${fmtVec(ee.pos)} with yaw ${ee.yawRad.toFixed(4)} rad, and the gripper is open.`,
+    `The end effector is at ${fmtVec(ee.pos)} with yaw ${f4(ee.yawRad)} rad, and the gripper is open.`,
     'Current environment state:',
     ctx.initial.text,
   ].join('\n');
@@ -39,10 +44,10 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   const ws = ctx.workspace;
   const ee = ctx.initial.state.ee;
   const vars: Record<string, Record<string, unknown>> = {
-    supervisor: { task: ctx.task.instruction, ee_position: fmtVec(ee.pos), ee_yaw: ee.yawRad.toFixed(4), state: ctx.initial.text },
+    supervisor: { task: ctx.task.instruction, ee_position: fmtVec(ee.pos), ee_yaw: f4(ee.yawRad), state: ctx.initial.text },
     planner: {
       task: ctx.task.instruction,
-      table_top_z: ws.tableTopZ.toFixed(4),
+      table_top_z: f4(ws.tableTopZ),
       x_range: `[${ws.xRange[0]}, ${ws.xRange[1]}]`,
       y_range: `[${ws.yRange[0]}, ${ws.yRange[1]}]`,
       axes: ws.axes,

@@ -26,7 +26,8 @@ const RELEASE = 0.02;
 const NEAR_XY = 0.012;
 
 const nums = (s: string): number[] => (s.match(/-?\d+(?:\.\d+)?(?:e-?\d+)?/gi) ?? []).map(Number);
-const f4 = (x: number): string => x.toFixed(4);
+/** Four decimals, and never "-0.0000". */
+const f4 = (x: number): string => (Math.abs(x) < 5e-5 ? 0 : x).toFixed(4);
 const vec = (v: readonly number[]): string => `[${v.map(f4).join(', ')}]`;
 
 /** Parses the last environment-state text in the chat (MALMM's "**name** :" blocks and the end-effector block). */
@@ -151,13 +152,13 @@ function cannot(why: string): string {
   return `The reference policy (scripted, not an LLM) cannot continue: ${why}.`;
 }
 
-/** Finds the newest message that lists steps, and the calls in it. */
-function latestPlan(messages: ChatMessage[]): { index: number; calls: string[] } | undefined {
+/** Finds the newest message that lists steps, and the steps in it. */
+function latestPlan(messages: ChatMessage[]): { index: number; steps: Step[] } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const calls = [...messages[i].content.matchAll(/^Step \d+: [^\n]*`([^`\n]+)`\s*$/gm)].map((m) => m[1]);
+    const steps = [...messages[i].content.matchAll(/^Step \d+: ([^\n]*): `([^`\n]+)`\s*$/gm)].map((m) => ({ say: m[1], call: m[2] }));
     const done = /task_completed\(\)/.test(messages[i].content) && /complete/i.test(messages[i].content) && messages[i].content.startsWith('Planner:');
-    if (calls.length > 0) return { index: i, calls };
-    if (done) return { index: i, calls: ['task_completed()'] };
+    if (steps.length > 0) return { index: i, steps };
+    if (done) return { index: i, steps: [{ say: 'the task is complete', call: 'task_completed()' }] };
   }
   return undefined;
 }
@@ -207,9 +208,9 @@ function coder(messages: ChatMessage[]): string {
   const plan = latestPlan(messages);
   if (!plan) return cannot('the Planner has not given a plan yet');
   const done = stepsDone(messages, plan.index);
-  const call = plan.calls[done];
-  if (call === undefined) return 'All steps of the current plan have run. Planner, please check the result.';
-  return `\`\`\`python\n${codeFor({ say: `step ${done + 1}`, call })}\n\`\`\``;
+  const step = plan.steps[done];
+  if (step === undefined) return 'All steps of the current plan have run. Planner, please check the result.';
+  return `\`\`\`python\n${codeFor({ say: `step ${done + 1}: ${step.say}`, call: step.call })}\n\`\`\``;
 }
 
 function supervisor(messages: ChatMessage[]): string {
@@ -221,7 +222,7 @@ function supervisor(messages: ChatMessage[]): string {
     if (!/^exitcode: 0/.test(last.content)) return 'Next speaker: Coder';
     const plan = latestPlan(messages);
     if (!plan) return 'Next speaker: Planner';
-    return stepsDone(messages, plan.index) >= plan.calls.length ? 'Next speaker: Planner' : 'Next speaker: Coder';
+    return stepsDone(messages, plan.index) >= plan.steps.length ? 'Next speaker: Planner' : 'Next speaker: Coder';
   }
   return 'Next speaker: Planner';
 }

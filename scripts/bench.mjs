@@ -1,0 +1,74 @@
+// npm run bench: runs every benchmark and prints one table of figures with the goal beside each.
+// Each benchmark prints its own detailed line(s); this script extracts the headline figure from them.
+// A benchmark that is missing or fails shows as such in the table (the table is still printed).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
+
+const benches = [
+  {
+    file: 'test/bench/loop.bench.ts',
+    rows: [
+      { name: 'engine overhead per agent turn', re: /overhead per turn: ([\d.]+) ms/, unit: 'ms', goal: '< 2 ms', ok: (v) => v < 2 },
+      { name: 'demo episode wall time after start-up', re: /demo wall time after start-up: ([\d.]+) s/, unit: 's', goal: '< 1 s', ok: (v) => v < 1 },
+    ],
+  },
+  {
+    file: 'test/bench/sim.bench.ts',
+    rows: [
+      { name: 'sim steps/s, 1-arm tabletop (mujoco-js)', re: /scene (\d+) steps\/s/, unit: 'steps/s', goal: '>= 30x real time', ok: () => true },
+      { name: 'sim real-time factor, 1-arm tabletop', re: /real-time x([\d.]+)/, unit: 'x', goal: '>= 30x', ok: (v) => v >= 30 },
+      { name: 'sim ratio wasm/native', re: /ratio \(wasm\/native\): ([\d.]+)/, unit: 'x', goal: '>= 0.8x', ok: (v) => v >= 0.8 },
+    ],
+  },
+  {
+    file: 'test/bench/simProtocol.bench.ts',
+    rows: [{ name: 'simulator protocol act round trip, stdio (median)', re: /stdio\(node\) median (\d+) us/, unit: 'us', goal: '(no goal)', ok: () => true }],
+  },
+  {
+    file: 'test/bench/viewer.bench.ts',
+    rows: [{ name: 'run viewer open, 100k trajectory samples', re: /open (\d+) ms/, unit: 'ms', goal: '< 1000 ms', ok: (v) => v < 1000 }],
+  },
+  {
+    file: 'test/bench/lsp.bench.ts',
+    rows: [
+      { name: 'LSP diagnostics, 2000-line prompt (CPU per run)', re: /CPU ([\d.]+) ms\/run/, unit: 'ms', goal: '< 20 ms', ok: (v) => v < 20 },
+      { name: 'LSP diagnostics, 2000-line prompt (wall median)', re: /median ([\d.]+) \/ p95/, unit: 'ms', goal: '< 20 ms', ok: (v) => v < 20 },
+    ],
+  },
+  {
+    file: 'test/bench/activation.bench.ts',
+    rows: [{ name: 'extension activation in code-server', re: /activation: ([\d.]+) ms/, unit: 'ms', goal: '< 100 ms', ok: (v) => v < 100 }],
+  },
+  {
+    file: 'test/bench/sweep.bench.ts',
+    rows: [{ name: 'sweep scaling 1 -> 2 workers', re: /speed-up: ([\d.]+)x/, unit: 'x', goal: '> 1.6x', ok: (v) => v > 1.6 }],
+  },
+];
+
+const only = process.argv.slice(2);
+const table = [];
+for (const b of benches) {
+  if (only.length && !only.some((o) => b.file.includes(o))) continue;
+  if (!existsSync(b.file)) {
+    for (const r of b.rows) table.push([r.name, 'not built yet', r.goal, '-']);
+    continue;
+  }
+  process.stderr.write(`running ${b.file} ...\n`);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', b.file], { encoding: 'utf8', timeout: 15 * 60_000 });
+  const out = `${res.stdout}\n${res.stderr}`;
+  process.stdout.write(res.stdout.replace(/^/gm, `  [${b.file.split('/').pop()}] `).trimEnd() + '\n');
+  for (const r of b.rows) {
+    const m = r.re.exec(out);
+    if (!m) table.push([r.name, res.status === 0 ? 'not reported' : `failed (exit ${res.status})`, r.goal, '-']);
+    else table.push([r.name, `${m[1]} ${r.unit}`, r.goal, r.ok(Number(m[1])) ? 'met' : 'NOT met']);
+  }
+}
+const head = ['benchmark', 'measured', 'goal', ''];
+const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
+const line = (cols) => cols.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+console.log('');
+console.log(`Waypoint benchmarks · ${cpus().length} CPUs · load average ${loadavg()[0].toFixed(1)} (figures from a loaded machine are pessimistic)`);
+console.log(line(head));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const row of table) console.log(line(row));

@@ -19,7 +19,7 @@ export async function reportCommand(target: string | undefined, a: { workspace?:
   const theme = a.theme === 'light' || a.theme === 'high-contrast' ? a.theme : 'dark';
   const { events, warnings } = readTrace(await nodeIO.readText(path));
   const start = events.find((e) => e.type === 'episode_start');
-  const runId = start?.type === 'episode_start' ? start.runId : path;
+  const runId = start?.type === 'episode_start' ? start.runId : 'unknown-run';
   const html = renderTraceHtml({
     runId,
     events,

@@ -28,6 +28,17 @@ function trim(text: string, maxLines: number): string {
   return [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`].join('\n');
 }
 
+/** An argument as the agent wrote it, cut to 200 characters; never throws (traces may hold anything). */
+function formatArg(x: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(x) ?? String(x);
+  } catch {
+    text = Array.isArray(x) ? '[…]' : typeof x === 'object' && x !== null ? '{…}' : String(x);
+  }
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
 export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undefined {
   const c = (code: number, s: string) => paint(o.color, code, s);
   const turn = (t: number) => c(2, `[turn ${String(t).padStart(3)}]`);
@@ -56,7 +67,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       return `${turn(e.turn)} ${c(color, e.speaker)}\n${indent(body)}`;
     }
     case 'code_execution': {
-      const calls = e.apiCalls.map((a) => `${a.fn}(${a.args.map((x) => JSON.stringify(x)).join(', ')})${a.ok ? '' : ' ✗'}`).join('; ');
+      const calls = e.apiCalls.map((a) => `${a.fn}(${a.args.map(formatArg).join(', ')})${a.ok ? '' : ' ✗'}`).join('; ');
       const status = e.ok ? c(32, 'exit 0') : c(31, `exit ${e.exitCode} ${e.error ? `${e.error.type}: ${e.error.message}${e.error.line ? ` (line ${e.error.line})` : ''}` : ''}`);
       return `${turn(e.turn)} ${c(ROLE_COLOR.Executor, 'Executor')} ran ${e.role}'s block: ${status} · ${e.durationMs.toFixed(0)} ms${calls ? `\n    calls: ${calls}` : ''}`;
     }

@@ -119,7 +119,11 @@ export function packEvents(events: readonly TraceEvent[]): ViewEvent[] {
 
 // ---- messages ----
 
-const RunId = z.string().min(1).max(200);
+// A run id names a folder under .waypoint/runs: never a path (no separators, no '.' or '..').
+const RunId = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,200}$/, 'a run id is letters, digits, dot, dash and underscore only')
+  .refine((s) => s !== '.' && s !== '..', 'a run id cannot be . or ..');
 const Turn = z.number().int().nonnegative();
 const RequestId = z.string().min(1).max(100);
 
@@ -227,7 +231,7 @@ export type ViewToHost = z.infer<typeof ViewToHost>;
 export const RunViewerUiState = z.object({
   runId: RunId.optional(),
   selectedTurn: Turn.optional(),
-  tab: z.enum(['turn', 'plots', 'summary']).optional(),
+  tab: z.enum(['turn', 'plots', 'summary', '3d']).optional(),
 });
 export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
 

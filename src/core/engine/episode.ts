@@ -162,7 +162,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
     const warm = deps.sandbox.warmUp();
     warm.catch(() => undefined);
-    const geometry = await deps.sim.geometry();
+    const geometry = await simStep('geometry', () => deps.sim.geometry());
     await emit({ type: 'scene', bodies: geometry.bodies, geoms: geometry.geoms });
     await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state });
     try {
@@ -367,16 +367,25 @@ function makeContext(
         namespacePersisted: spec.options.persistNamespace,
       });
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
-      const traj = await deps.sim.drainTrajectory();
+      const traj = await simStep('drain_trajectory', () => deps.sim.drainTrajectory());
       if (traj.samples.length > 0) await emit({ type: 'trajectory', turn, rateHz: traj.rateHz, samples: traj.samples });
       for (const c of collisionNotes) {
         await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
       }
-      const observation = await deps.sim.observe();
+      const observation = await simStep('observe', () => deps.sim.observe());
       await emit({ type: 'observation', turn, text: observation.text, state: observation.state });
       return { result, observation, completed, failed };
     },
   };
+}
+
+/** A simulator call outside the agent's code: its failure ends the episode as a simulator error, named. */
+async function simStep<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw new EpisodeAbort('simulator_error', `simulator failed during ${what}: ${messageOf(err)}`);
+  }
 }
 
 export function messageOf(err: unknown): string {

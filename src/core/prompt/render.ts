@@ -53,6 +53,7 @@ export interface RenderedPrompt {
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
 export const ABLATION_ID = /^[a-z0-9_.-]+$/;
+const MAX_BLOCK_DEPTH = 64;
 
 /** Per-render state handed to the helpers through Handlebars' @data (so one compiled template serves every render). */
 interface RenderData {
@@ -97,7 +98,12 @@ export function parsePromptFile(path: string, source: string): PromptFile {
       const line = fm[1].slice(0, e.pos[0]).split('\n').length + 1;
       throw new PromptError(path, line, `invalid YAML front matter: ${e.message.split('\n')[0]}`);
     }
-    const value = doc.toJS() as unknown;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      throw new PromptError(path, 2, `invalid YAML front matter: ${err instanceof Error ? err.message : String(err)}`);
+    }
     if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
       throw new PromptError(path, 2, 'front matter must be a YAML mapping');
     }
@@ -128,6 +134,15 @@ function checkTemplate(file: PromptFile): void {
   const body = file.source.replace(FRONT_MATTER, '');
   const open = (body.match(/\{\{#ablation\b/g) ?? []).length;
   const close = (body.match(/\{\{\/ablation\}\}/g) ?? []).length;
+  // Handlebars' parser is recursive and slows down sharply with nesting; no real prompt nests this deep.
+  let depth = 0;
+  for (const m of body.matchAll(/\{\{~?([#/])/g)) {
+    depth += m[1] === '#' ? 1 : -1;
+    if (depth > MAX_BLOCK_DEPTH) {
+      const line = body.slice(0, m.index).split('\n').length + file.bodyStartLine - 1;
+      throw new PromptError(file.path, line, `blocks nested deeper than ${MAX_BLOCK_DEPTH} levels`);
+    }
+  }
   try {
     // Handlebars compiles lazily, so parse the body now to surface syntax errors before any model call.
     Handlebars.parse(body);

@@ -54,7 +54,13 @@ export function parseVariants(path: string, text: string): VariantSet {
     const e = doc.errors[0];
     throw new PromptError(path, text.slice(0, e.pos[0]).split('\n').length, `invalid YAML: ${e.message.split('\n')[0]}`);
   }
-  const parsed = VariantsFile.safeParse(doc.toJS() ?? {});
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw new PromptError(path, 1, `invalid YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = VariantsFile.safeParse(value ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new PromptError(path, undefined, `invalid variants file at ${issue.path.join('.') || '(root)'}: ${issue.message}`);

@@ -5,7 +5,7 @@ import { TRACE_SCHEMA_VERSION, type ModelSettings, type PendingEvent, type Trace
 import { getArchitecture } from '../agents/registry.js';
 import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../engine/episode.js';
+import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
@@ -122,14 +122,23 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     variant = resolveVariant(options.variant ?? variants.active, variants, arch.builtInVariants);
     promptPaths = await resolvePromptPaths(deps.io, arch, options);
   } catch (err) {
-    return recordInvalidRun(options, deps, runId, path, err instanceof Error ? err.message : String(err));
+    return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
   }
 
-  const model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts);
+  let model: Awaited<ReturnType<typeof makeModel>>;
+  try {
+    model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts);
+  } catch (err) {
+    return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
+  }
   let sim: Simulator | undefined;
   const sandbox = deps.createSandbox();
   try {
-    sim = await deps.createSimulator();
+    try {
+      sim = await deps.createSimulator();
+    } catch (err) {
+      return await recordFailedStart(options, deps, runId, path, 'simulator_error', `cannot start the simulator: ${messageOf(err)}`);
+    }
     options.onStart?.({ runId, tracePath: path, model: model.settings, arch });
     const result = await runEpisode(
       {
@@ -158,8 +167,11 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   }
 }
 
-/** A run that cannot start (unknown architecture or variant, unreadable variants file) still leaves a trace saying why. */
-async function recordInvalidRun(options: LaunchOptions, deps: LaunchDeps, runId: string, path: string, message: string): Promise<LaunchResult> {
+/**
+ * A run that cannot start (unknown architecture or variant, a model client or simulator that cannot be built)
+ * still leaves a trace saying why.
+ */
+async function recordFailedStart(options: LaunchOptions, deps: LaunchDeps, runId: string, path: string, reason: 'invalid_input' | 'simulator_error', message: string): Promise<LaunchResult> {
   const writer = new JsonlTraceWriter(deps.io, path, deps.clock);
   // Written through the controller too, so a CLI transcript or a live view shows why the run did not start.
   const sink = {
@@ -186,15 +198,15 @@ async function recordInvalidRun(options: LaunchOptions, deps: LaunchDeps, runId:
     options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options },
     startedAt: deps.clock.isoNow(),
   });
-  await sink.write({ type: 'error', kind: 'invalid_input', message });
+  await sink.write({ type: 'error', kind: reason, message });
   const end = (await sink.write({
     type: 'episode_end',
     success: false,
-    reason: 'invalid_input',
+    reason,
     agentClaimedDone: false,
     message,
     metrics: { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, durationMs: 0, simTimeSecs: 0 },
   })) as Extract<TraceEvent, { type: 'episode_end' }>;
   options.controller?.notifyEnded('failure');
-  return { success: false, reason: 'invalid_input', message, events: 3, end, runId, tracePath: path };
+  return { success: false, reason, message, events: 3, end, runId, tracePath: path };
 }

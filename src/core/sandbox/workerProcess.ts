@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 // Parent side of one sandbox worker process: spawn under Node's permission model, JSON lines over fds 3/4,
 // validation of everything the worker says, RSS readings, and a hard kill.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -90,7 +91,8 @@ export class WorkerProcess {
   static async start(o: WorkerSpawnOptions): Promise<WorkerProcess> {
     // An empty environment: the parent's API keys and NODE_OPTIONS must not reach untrusted code.
     const env: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
-    const child = spawn(o.nodePath, workerNodeArgs(o), { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'], env, cwd: o.pyodideDir });
+    const [command, args] = withParentDeathSignal(o.nodePath, workerNodeArgs(o));
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'], env, cwd: o.pyodideDir });
     const worker = new WorkerProcess(child);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -200,3 +202,15 @@ export class WorkerProcess {
     } else this.queue.push(e);
   }
 }
+
+/**
+ * On Linux the worker is started through util-linux's `setpriv --pdeathsig KILL`, so the kernel kills it when its
+ * host dies: a host killed with SIGKILL cannot run its own clean-up, and a worker spinning in an endless block would
+ * otherwise burn a core until someone kills it by hand. Elsewhere the worker notices its closed pipe between blocks.
+ */
+export function withParentDeathSignal(command: string, args: string[]): [string, string[]] {
+  if (process.platform === 'linux' && existsSync(SETPRIV)) return [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]];
+  return [command, args];
+}
+
+const SETPRIV = '/usr/bin/setpriv';

@@ -17,7 +17,8 @@ export interface ReadTraceResult {
 export function readTrace(text: string): ReadTraceResult {
   const events: TraceEvent[] = [];
   const warnings: TraceWarning[] = [];
-  const lines = text.split('\n');
+  // A byte-order mark (an editor's save) is not part of the first event.
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
   // A file written to completion ends with '\n', so the last element is ''. Anything else there was in flight.
   const lastIndex = lines.length - 1;
   for (let i = 0; i < lines.length; i++) {

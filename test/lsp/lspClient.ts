@@ -91,7 +91,7 @@ export class LspClient {
 
   async open(uri: string, text: string, version = 1): Promise<PublishDiagnosticsParams> {
     this.latest.delete(uri);
-    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'prompt', version, text } });
+    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'waypoint-prompt', version, text } });
     return this.diagnostics(uri, (p) => p.version === version);
   }
 

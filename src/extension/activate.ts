@@ -1,0 +1,146 @@
+// Activation: build the Ctx, register commands, views, CodeLens, the preview provider, the webview serializer
+// and the status bar, then return. Work that can wait (language server, run listing) starts after activation
+// returns. A failure is shown (VS Code would only log it) and rethrown.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { isWaypointPrompt, PROMPT_SELECTOR } from './promptLanguage.js';
+import { createCommands, registerCommands } from './commands/table.js';
+import { Ctx, type ActivationTimes } from './ctx.js';
+import { LmBridge } from './lm/lmBridge.js';
+import { RUN_VIEWER_VIEW_TYPE } from './panels/viewType.js';
+import { PREVIEW_SCHEME, PromptPreviewProvider } from './prompt/previewProvider.js';
+import { PromptLensProvider } from './prompt/promptLensProvider.js';
+import { VariantStatusItem } from './prompt/variantStatus.js';
+import { AgentsTreeProvider } from './views/agentsTree.js';
+import { RunsTreeProvider } from './views/runsTree.js';
+import { SimulatorTreeProvider } from './views/simulatorTree.js';
+
+export interface WaypointApi {
+  /** Activation timings, also printed to the "Waypoint" output channel. */
+  readonly activation: ActivationTimes | undefined;
+}
+
+export async function activateWaypoint(
+  context: vscode.ExtensionContext,
+  t: { moduleEvaluatedAtMs: number; activateCalledAtMs: number; hostCodeLoadedAtMs: number },
+): Promise<{ api: WaypointApi; deactivate(): Promise<void> }> {
+  let ctx: Ctx | undefined;
+  try {
+    ctx = new Ctx(context);
+    const c = ctx;
+    context.subscriptions.push(c);
+    for (const issue of c.config.issues) c.output.warn(issue.message);
+
+    const runs = new RunsTreeProvider(c);
+    const agents = new AgentsTreeProvider(c);
+    const simulator = new SimulatorTreeProvider(c);
+    const lenses = new PromptLensProvider(c);
+    const previews = c.push(new PromptPreviewProvider(c));
+    const bridge = c.push(new LmBridge((l) => c.output.info(l)));
+    const status = c.push(new VariantStatusItem(c));
+    registerCommands(c, createCommands({ runs, agents, lenses, previews, bridge }));
+
+    c.push(
+      vscode.window.createTreeView('waypoint.runs', { treeDataProvider: runs, showCollapseAll: true }),
+      vscode.window.createTreeView('waypoint.agents', { treeDataProvider: agents, showCollapseAll: true }),
+      vscode.window.createTreeView('waypoint.simulator', { treeDataProvider: simulator }),
+      vscode.languages.registerCodeLensProvider(PROMPT_SELECTOR, lenses),
+      lenses,
+      vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+      vscode.window.registerWebviewPanelSerializer(RUN_VIEWER_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => (await import('./panels/runViewerPanel.js')).RunViewerPanel.revive(c, panel, state),
+      }),
+    );
+
+    // Files on disk change under us (CLI runs, git checkouts, hand edits): refresh what depends on them.
+    let runsTimer: ReturnType<typeof setTimeout> | undefined;
+    const runsSoon = () => {
+      if (runsTimer) return;
+      runsTimer = setTimeout(() => {
+        runsTimer = undefined;
+        c.fireRunsChanged();
+      }, 300);
+    };
+    const runWatcher = c.push(vscode.workspace.createFileSystemWatcher('**/.waypoint/runs/*/trace.jsonl', false, true, false));
+    const variantWatcher = c.push(vscode.workspace.createFileSystemWatcher('**/.waypoint/variants.yaml'));
+    const promptWatcher = c.push(vscode.workspace.createFileSystemWatcher('**/prompts/*/*.prompt', false, true, false));
+    c.push(
+      runWatcher.onDidCreate(runsSoon),
+      runWatcher.onDidDelete(runsSoon),
+      variantWatcher.onDidCreate(() => c.fireVariantsChanged()),
+      variantWatcher.onDidChange(() => c.fireVariantsChanged()),
+      variantWatcher.onDidDelete(() => c.fireVariantsChanged()),
+      promptWatcher.onDidCreate(() => agents.refresh()),
+      promptWatcher.onDidDelete(() => agents.refresh()),
+      c.onDidChangeRuns(() => {
+        runs.refresh();
+        simulator.refresh();
+        void runs.updateContextKey();
+      }),
+      c.onDidChangeVariants(() => {
+        lenses.refresh();
+        agents.refresh();
+        previews.refreshAll();
+        void status.update();
+      }),
+      c.config.onDidChange((change) => {
+        simulator.refresh();
+        for (const issue of c.config.issues) c.output.warn(issue.message);
+        if (change.needsServerRestart) void (c.config.settings.languageServer.enabled ? c.lsp.restart() : c.lsp.stop());
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => simulator.refresh()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        c.fireRunsChanged();
+        c.fireVariantsChanged();
+      }),
+      vscode.workspace.onDidSaveTextDocument((doc) => void offerRerun(c, doc)),
+    );
+
+    // The language server starts with the first .prompt document, not before.
+    const startServerFor = (doc: vscode.TextDocument) => {
+      if (isWaypointPrompt(doc) && c.config.settings.languageServer.enabled && c.lsp.state === 'stopped') void c.lsp.start();
+    };
+    c.push(vscode.workspace.onDidOpenTextDocument(startServerFor));
+
+    const activateMs = performance.now() - t.activateCalledAtMs;
+    c.activation = { activateMs, hostCodeMs: t.hostCodeLoadedAtMs - t.activateCalledAtMs, loadToActivateMs: t.activateCalledAtMs - t.moduleEvaluatedAtMs };
+    c.output.info(`Waypoint activated in ${activateMs.toFixed(1)} ms (host code ${c.activation.hostCodeMs.toFixed(1)} ms; extension ${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, ${c.trusted ? 'trusted' : 'Restricted Mode'})`);
+
+    // After activation returns: things that read files or start processes.
+    setTimeout(() => {
+      for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
+      void runs.updateContextKey();
+      void status.update();
+    }, 0);
+
+    return {
+      api: {
+        get activation() {
+          return c.activation;
+        },
+      },
+      deactivate: async () => {
+        await c.lsp.stop();
+      },
+    };
+  } catch (err) {
+    const message = `Waypoint failed to activate: ${err instanceof Error ? err.message : String(err)}`;
+    ctx?.output.error(message);
+    void vscode.window.showErrorMessage(message);
+    throw err;
+  }
+}
+
+/** After a prompt is saved while a finished run that used it is open: offer the same run again. */
+async function offerRerun(ctx: Ctx, doc: vscode.TextDocument): Promise<void> {
+  if (!isWaypointPrompt(doc) || doc.uri.scheme !== 'file' || !ctx.trusted) return;
+  const { RunViewerPanel } = await import('./panels/runViewerPanel.js');
+  const panel = RunViewerPanel.usingPrompt(doc.uri.fsPath).find((p) => !p.isLive);
+  const start = panel?.start;
+  if (!start) return;
+  const label = `${start.arch} · ${start.task} · seed ${start.seed} · variant ${start.variant || 'default'}`;
+  const choice = await vscode.window.showInformationMessage(`Waypoint: ${basename(doc.uri.fsPath)} saved. Re-run ${label} with it? Unchanged turns are answered from the response cache.`, 'Re-run');
+  if (choice === 'Re-run') {
+    await vscode.commands.executeCommand('waypoint.runLiveTest', doc.uri, { arch: start.arch, task: start.task, seed: start.seed, variant: start.variant || undefined });
+  }
+}

@@ -1,0 +1,36 @@
+// Every command the extension registers (as `waypoint.<name>`), with its palette title and what it needs (pure,
+// so a test checks package.json's contributes.commands against it).
+import type { Requirement } from '../commandGate.js';
+
+export interface CommandMeta {
+  title: string;
+  needs?: Requirement[];
+  /** Registered but not built yet: invoking it says why. */
+  unavailable?: string;
+  icon?: string;
+}
+
+export const COMMAND_CATALOG = {
+  runLiveTest: { title: 'Run Live Test', needs: ['folder', 'trust'], icon: '$(play)' },
+  cancelLiveRuns: { title: 'Cancel Live Runs', icon: '$(debug-stop)' },
+  openRun: { title: 'Open Run…', icon: '$(go-to-file)' },
+  deleteRun: { title: 'Delete Run', needs: ['folder'], icon: '$(trash)' },
+  exportRun: { title: 'Export Run Trace…', icon: '$(export)' },
+  refreshRuns: { title: 'Refresh Runs', icon: '$(refresh)' },
+  refreshAgents: { title: 'Refresh Agents', icon: '$(refresh)' },
+  toggleAblation: { title: 'Toggle Ablation', needs: ['folder'] },
+  selectVariant: { title: 'Select Active Variant…', needs: ['folder'], icon: '$(beaker)' },
+  overridePrompt: { title: 'Copy Prompt to Workspace', needs: ['folder'], icon: '$(copy)' },
+  previewPrompt: { title: 'Preview Prompt…', icon: '$(open-preview)' },
+  compareOnOff: { title: 'Compare Ablation On/Off', unavailable: 'Compare on/off needs parameter sweeps, which are not built yet. For now, run a live test, flip the ablation (the lens on its line) and run again.' },
+  setApiKey: { title: 'Set API Key…', icon: '$(key)' },
+  clearApiKey: { title: 'Clear API Key' },
+  restartLanguageServer: { title: 'Restart Language Server' },
+  showActivationTime: { title: 'Show Activation Time' },
+  showOutput: { title: 'Show Output' },
+} as const satisfies Record<string, CommandMeta>;
+
+export type CommandName = keyof typeof COMMAND_CATALOG;
+
+export const COMMAND_PREFIX = 'waypoint.';
+export const COMMAND_CATEGORY = 'Waypoint';

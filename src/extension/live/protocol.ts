@@ -1,0 +1,53 @@
+// Messages between the extension host and the child process that runs one live episode (live/workerMain.ts),
+// over Node's IPC channel. Both sides parse what they receive: the child is ours, but a process boundary is
+// where a version mismatch or a bug shows up, and it should show up as one clear line.
+import { z } from 'zod';
+
+const ModelSpecWire = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('reference'), baseUrl: z.string().optional() }),
+  z.object({
+    kind: z.literal('openai'),
+    model: z.string().min(1),
+    baseUrl: z.string().regex(/^https?:\/\//),
+    /** From SecretStorage or the loopback proxy's token; travels only over the IPC channel, never argv or env. */
+    apiKey: z.string().optional(),
+    temperature: z.number().optional(),
+    maxTokens: z.number().int().optional(),
+    seed: z.number().int().optional(),
+  }),
+]);
+
+export const LaunchWire = z.object({
+  workspace: z.string().min(1),
+  arch: z.string().min(1),
+  task: z.string().min(1),
+  seed: z.number().int(),
+  variant: z.string().optional(),
+  builtInPromptRoot: z.string().min(1),
+  model: ModelSpecWire,
+  options: z.object({ maxTurns: z.number().int().positive(), maxConsecutiveErrors: z.number().int().positive(), codeTimeoutSecs: z.number().positive() }).partial(),
+  cache: z.boolean(),
+});
+export type LaunchWire = z.infer<typeof LaunchWire>;
+
+export const SimulatorWire = z.discriminatedUnion('kind', [z.object({ kind: z.literal('embedded') }), z.object({ kind: z.literal('protocol'), endpoint: z.string().min(1) })]);
+export type SimulatorWire = z.infer<typeof SimulatorWire>;
+
+export const HostToWorker = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), launch: LaunchWire, simulator: SimulatorWire }),
+  z.object({ type: z.literal('cancel') }),
+]);
+export type HostToWorker = z.infer<typeof HostToWorker>;
+
+export const WorkerToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('started'), runId: z.string(), tracePath: z.string() }),
+  /** A trace event as written; the host validates it with the trace schema. */
+  z.object({ type: z.literal('event'), event: z.unknown() }),
+  z.object({ type: z.literal('done'), runId: z.string(), tracePath: z.string(), success: z.boolean(), reason: z.string(), message: z.string().optional() }),
+  /** The run could not go on and left no episode_end (e.g. the simulator did not start). */
+  z.object({ type: z.literal('failed'), message: z.string() }),
+  z.object({ type: z.literal('log'), message: z.string() }),
+]);
+export type WorkerToHost = z.infer<typeof WorkerToHost>;
+
+export { WORKER_FLAG } from './flag.js';

@@ -1,0 +1,245 @@
+// Host side of the run viewer webview (webview/runViewer): one panel per trace, created or revealed, revived after
+// a reload by the serializer. The view posts `ready`; the host answers `init` with the trace (trajectories packed)
+// and, for a live run, `append` batches as events arrive. Every message from the view is parsed with the zod
+// schema of src/protocol/webview.ts before it is acted on.
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { readTrace } from '../../core/trace/reader.js';
+import { RUNS_DIR, TRACE_FILE } from '../../core/runs/runStore.js';
+import type { TraceEvent } from '../../protocol/trace.js';
+import { packEvents, RunViewerUiState, ViewToHost, type HostToView, type ViewerWarning } from '../../protocol/webview.js';
+import type { Ctx } from '../ctx.js';
+import type { LiveRun } from '../live/liveRun.js';
+import { Disposable } from './disposable.js';
+import { promptPathCandidates, traceWorkspaceRoot } from './promptPath.js';
+import { RUN_VIEWER_VIEW_TYPE } from './viewType.js';
+import { makeNonce, renderViewerHtml } from './viewerHtml.js';
+
+const KNOWN_TRACES_KEY = 'waypoint.knownTraces';
+const APPEND_BATCH_MS = 100;
+
+export class RunViewerPanel extends Disposable {
+  static readonly viewType = RUN_VIEWER_VIEW_TYPE;
+  private static readonly panels = new Map<string, RunViewerPanel>();
+
+  private ready = false;
+  private live: LiveRun | undefined;
+  private sentSeq = -1;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private events: readonly TraceEvent[] = [];
+
+  /** Opens the viewer on a trace (a run of this workspace, a colleague's file, or a run in progress). */
+  static createOrShow(ctx: Ctx, tracePath: string, live?: LiveRun): RunViewerPanel {
+    const open = RunViewerPanel.panels.get(tracePath);
+    if (open) {
+      if (live) open.attachLive(live);
+      open.panel.reveal(undefined, true);
+      return open;
+    }
+    const panel = vscode.window.createWebviewPanel(RunViewerPanel.viewType, titleFor(tracePath), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.file(ctx.asset('dist', 'webview')), vscode.Uri.file(ctx.asset('media'))],
+    });
+    const viewer = new RunViewerPanel(ctx, panel, tracePath);
+    if (live) viewer.attachLive(live);
+    return viewer;
+  }
+
+  /** Serializer entry: the view kept its run id in setState; find that run's trace again. */
+  static async revive(ctx: Ctx, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const ui = RunViewerUiState.safeParse(state ?? {});
+    const runId = ui.success ? ui.data.runId : undefined;
+    const tracePath = runId ? await RunViewerPanel.findTrace(ctx, runId) : undefined;
+    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.file(ctx.asset('dist', 'webview')), vscode.Uri.file(ctx.asset('media'))] };
+    if (!tracePath) {
+      ctx.output.warn(`run viewer: cannot restore run ${runId ?? '(no run id in the panel state)'}: its trace was not found`);
+      panel.dispose();
+      return;
+    }
+    panel.title = titleFor(tracePath);
+    new RunViewerPanel(ctx, panel, tracePath);
+  }
+
+  /** Panels showing a run that used this prompt file (for the Re-run offer after a save). */
+  static usingPrompt(path: string): RunViewerPanel[] {
+    return [...RunViewerPanel.panels.values()].filter((p) => p.start?.prompts.some((ref) => ref.path === path));
+  }
+
+  private static async findTrace(ctx: Ctx, runId: string): Promise<string | undefined> {
+    const candidates: string[] = [];
+    const root = ctx.workspaceRoot();
+    if (root) candidates.push(join(root, RUNS_DIR, runId, TRACE_FILE));
+    const known = ctx.context.workspaceState.get<Record<string, string>>(KNOWN_TRACES_KEY, {});
+    if (known[runId]) candidates.push(known[runId]);
+    for (const c of candidates) {
+      try {
+        if ((await stat(c)).isFile()) return c;
+      } catch {
+        // not there; next candidate
+      }
+    }
+    return undefined;
+  }
+
+  private constructor(
+    private readonly ctx: Ctx,
+    readonly panel: vscode.WebviewPanel,
+    readonly tracePath: string,
+  ) {
+    super();
+    RunViewerPanel.panels.set(tracePath, this);
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)));
+    const webview = panel.webview;
+    const dist = vscode.Uri.file(ctx.asset('dist', 'webview'));
+    panel.iconPath = vscode.Uri.file(ctx.asset('media', 'icons', 'waypoint.svg'));
+    webview.html = renderViewerHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'runViewer.js')).toString(),
+      cssUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'runViewer.css')).toString(),
+      nonce: makeNonce(),
+      title: titleFor(tracePath),
+    });
+  }
+
+  get start(): Extract<TraceEvent, { type: 'episode_start' }> | undefined {
+    const start = this.events.find((e) => e.type === 'episode_start');
+    return start?.type === 'episode_start' ? start : undefined;
+  }
+
+  get runId(): string | undefined {
+    return this.start?.runId;
+  }
+
+  get isLive(): boolean {
+    return this.live !== undefined;
+  }
+
+  /** Streams a run in progress into this panel. */
+  attachLive(run: LiveRun): void {
+    this.live = run;
+    this.events = run.events;
+    this._register({ dispose: run.onEvents(() => this.scheduleFlush()) });
+    void run.done.then(() => {
+      this.flush();
+      this.live = undefined;
+    });
+    // The view may have been ready before the run attached (a re-run into an open panel): start it over.
+    if (this.ready) this.sendInit();
+  }
+
+  private scheduleFlush(): void {
+    if (!this.ready || this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, APPEND_BATCH_MS);
+  }
+
+  private flush(): void {
+    if (!this.ready || this.isDisposed) return;
+    const events = this.live?.events ?? this.events;
+    const fresh = events.filter((e) => e.seq > this.sentSeq);
+    const runId = this.runId;
+    if (fresh.length === 0 || !runId) return;
+    this.sentSeq = fresh[fresh.length - 1].seq;
+    this.post({ type: 'append', runId, events: packEvents(fresh) });
+  }
+
+  private post(message: HostToView): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async sendInit(): Promise<void> {
+    let warnings: ViewerWarning[] = [];
+    if (this.live) {
+      this.events = this.live.events;
+    } else {
+      try {
+        const read = readTrace(await readFile(this.tracePath, 'utf8'));
+        this.events = read.events;
+        warnings = read.warnings;
+      } catch (err) {
+        warnings = [{ kind: 'unreadable', message: `cannot read ${this.tracePath}: ${err instanceof Error ? err.message : String(err)}` }];
+        this.events = [];
+      }
+    }
+    const events = [...this.events];
+    const runId = this.runId ?? basename(join(this.tracePath, '..'));
+    if (this.runId) await this.remember(this.runId);
+    this.sentSeq = events.length ? events[events.length - 1].seq : -1;
+    this.post({ type: 'init', runId, events: packEvents(events), warnings, live: this.live !== undefined });
+  }
+
+  /** Remembers where a trace outside this workspace's runs folder lives, so a reload can restore its panel. */
+  private async remember(runId: string): Promise<void> {
+    const state = this.ctx.context.workspaceState;
+    const known = { ...state.get<Record<string, string>>(KNOWN_TRACES_KEY, {}) };
+    if (known[runId] === this.tracePath) return;
+    known[runId] = this.tracePath;
+    const ids = Object.keys(known);
+    for (const id of ids.slice(0, Math.max(0, ids.length - 200))) delete known[id];
+    await state.update(KNOWN_TRACES_KEY, known);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const parsed = ViewToHost.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      this.ctx.output.warn(`run viewer sent an invalid message (ignored): ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'schema mismatch'}`);
+      return;
+    }
+    const m = parsed.data;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        await this.sendInit();
+        this.flush();
+        return;
+      case 'selectTurn':
+        return;
+      case 'invalidMessage':
+        this.ctx.output.warn(`run viewer ignored a message from the host: ${m.message}`);
+        return;
+      case 'openPrompt': {
+        const error = await this.openPrompt(m.path, m.line);
+        this.post({ type: 'response', requestId: m.requestId, ok: error === undefined, ...(error ? { error } : {}) });
+        return;
+      }
+    }
+  }
+
+  /** Opens a prompt named by the trace at a 1-based line; returns a one-line error instead of throwing. */
+  private async openPrompt(path: string, line: number | undefined): Promise<string | undefined> {
+    // The path comes from a trace, which may come from anyone: open .prompt files only.
+    if (!/\.prompt$/i.test(path)) return `not a .prompt file: ${path}`;
+    const candidates = promptPathCandidates(path, { traceRoot: traceWorkspaceRoot(this.tracePath), workspaceRoot: this.ctx.workspaceRoot(), builtInPromptRoot: this.ctx.builtInPromptRoot });
+    for (const c of candidates) {
+      try {
+        if (!(await stat(c)).isFile()) continue;
+      } catch {
+        continue;
+      }
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(c));
+      const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+      return undefined;
+    }
+    return `prompt file not found on this machine: ${path}`;
+  }
+
+  override dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (RunViewerPanel.panels.get(this.tracePath) === this) RunViewerPanel.panels.delete(this.tracePath);
+    super.dispose();
+    this.panel.dispose();
+  }
+}
+
+function titleFor(tracePath: string): string {
+  const id = basename(join(tracePath, '..'));
+  const m = /^\d{8}-(\d\d)(\d\d)(\d\d)-(.+)-([0-9a-f]{4})$/.exec(id);
+  return m ? `Run ${m[4]} ${m[1]}:${m[2]}:${m[3]}` : `Run ${id}`;
+}

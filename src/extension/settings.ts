@@ -1,0 +1,216 @@
+// Typed view of the `waypoint.*` settings. Pure: the vscode-facing Config class (config.ts) hands in a getter, so
+// parsing, defaults and validation are unit-tested without VS Code. Invalid values fall back to the default and
+// are reported as issues (shown once in the output channel), never thrown.
+
+export type ModelProvider = 'reference' | 'openai' | 'vscode-lm';
+
+export interface ModelSettingsConfig {
+  provider: ModelProvider;
+  /** OpenAI-compatible endpoint for provider 'openai'. */
+  baseUrl: string;
+  /** Model name sent to the endpoint (provider 'openai'). */
+  name: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Selector for vscode.lm.selectChatModels (provider 'vscode-lm'); empty means any chat model. */
+  vscodeLm: { vendor?: string; family?: string };
+}
+
+export type SimulatorConfig = { kind: 'embedded' } | { kind: 'protocol'; endpoint: string };
+
+export interface RunConfig {
+  architecture: string;
+  task: string;
+  seed: number;
+  maxTurns: number;
+  maxConsecutiveErrors: number;
+  codeTimeoutSecs: number;
+  useCache: boolean;
+}
+
+export interface WaypointSettings {
+  model: ModelSettingsConfig;
+  simulator: SimulatorConfig;
+  run: RunConfig;
+  languageServer: { enabled: boolean };
+}
+
+export interface SettingsIssue {
+  key: string;
+  message: string;
+}
+
+/** Every key this extension reads, relative to the `waypoint` section, with its default. package.json mirrors it. */
+export const SETTING_DEFAULTS = {
+  'model.provider': 'reference',
+  'model.baseUrl': 'https://api.openai.com/v1',
+  'model.name': 'gpt-4o-mini',
+  'model.temperature': null,
+  'model.maxTokens': null,
+  'model.vscodeLm.vendor': '',
+  'model.vscodeLm.family': '',
+  'simulator.kind': 'embedded',
+  'simulator.endpoint': '',
+  'run.architecture': 'malmm',
+  'run.task': 'stack_blocks',
+  'run.seed': 0,
+  'run.maxTurns': 150,
+  'run.maxConsecutiveErrors': 5,
+  'run.codeTimeoutSecs': 10,
+  'run.useCache': true,
+  'languageServer.enabled': true,
+} as const satisfies Record<string, string | number | boolean | null>;
+
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+
+/** Keys whose change needs the language server restarted (rust-analyzer's requiresServerReloadOpts). */
+export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled'];
+
+/**
+ * Keys that a workspace must not be able to set in an untrusted folder (package.json `restrictedConfigurations`):
+ * a hostile workspace could otherwise send the user's API key to its own URL or start its own simulator command.
+ */
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint'];
+
+const PROVIDERS: readonly ModelProvider[] = ['reference', 'openai', 'vscode-lm'];
+
+export function parseSettings(get: (key: SettingKey) => unknown): { settings: WaypointSettings; issues: SettingsIssue[] } {
+  const issues: SettingsIssue[] = [];
+  const bad = (key: SettingKey, why: string) => issues.push({ key: `waypoint.${key}`, message: `waypoint.${key} ${why}; using the default ${JSON.stringify(SETTING_DEFAULTS[key])}` });
+
+  const str = (key: SettingKey): string => {
+    const v = get(key);
+    if (v === undefined || v === null) return SETTING_DEFAULTS[key] as string;
+    if (typeof v !== 'string') {
+      bad(key, `must be a string, got ${JSON.stringify(v)}`);
+      return SETTING_DEFAULTS[key] as string;
+    }
+    return v.trim();
+  };
+  const int = (key: SettingKey, min: number): number => {
+    const v = get(key);
+    if (v === undefined || v === null) return SETTING_DEFAULTS[key] as number;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      bad(key, `must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+      return SETTING_DEFAULTS[key] as number;
+    }
+    return v;
+  };
+  const optNum = (key: SettingKey, min: number, max: number, integer: boolean): number | undefined => {
+    const v = get(key);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+      bad(key, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} or null, got ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    return v;
+  };
+  const bool = (key: SettingKey): boolean => {
+    const v = get(key);
+    if (v === undefined || v === null) return SETTING_DEFAULTS[key] as boolean;
+    if (typeof v !== 'boolean') {
+      bad(key, `must be true or false, got ${JSON.stringify(v)}`);
+      return SETTING_DEFAULTS[key] as boolean;
+    }
+    return v;
+  };
+
+  let provider = str('model.provider') as ModelProvider;
+  if (!PROVIDERS.includes(provider)) {
+    bad('model.provider', `must be one of ${PROVIDERS.join(', ')}, got ${JSON.stringify(provider)}`);
+    provider = SETTING_DEFAULTS['model.provider'];
+  }
+  let baseUrl = str('model.baseUrl');
+  if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) {
+    bad('model.baseUrl', `must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+    baseUrl = SETTING_DEFAULTS['model.baseUrl'];
+  }
+  let name = str('model.name');
+  if (!name) {
+    bad('model.name', 'is empty');
+    name = SETTING_DEFAULTS['model.name'];
+  }
+  const vendor = str('model.vscodeLm.vendor');
+  const family = str('model.vscodeLm.family');
+
+  let simulator: SimulatorConfig = { kind: 'embedded' };
+  const simKind = str('simulator.kind');
+  if (simKind === 'protocol') {
+    const endpoint = str('simulator.endpoint');
+    if (/^wss?:\/\/\S+$/.test(endpoint) || /^stdio:\s*\S/.test(endpoint)) simulator = { kind: 'protocol', endpoint };
+    else issues.push({ key: 'waypoint.simulator.endpoint', message: `waypoint.simulator.endpoint must be "ws://host:port" or "stdio:<command line>" when waypoint.simulator.kind is "protocol", got ${JSON.stringify(endpoint)}; using the embedded simulator` });
+  } else if (simKind !== 'embedded') {
+    bad('simulator.kind', `must be "embedded" or "protocol", got ${JSON.stringify(simKind)}`);
+  }
+
+  const idLike = (key: SettingKey): string => {
+    const v = str(key);
+    if (!/^[A-Za-z0-9_.-]+$/.test(v)) {
+      bad(key, `must be an id (letters, digits, _ . -), got ${JSON.stringify(v)}`);
+      return SETTING_DEFAULTS[key] as string;
+    }
+    return v;
+  };
+  const codeTimeout = get('run.codeTimeoutSecs');
+  let codeTimeoutSecs: number = SETTING_DEFAULTS['run.codeTimeoutSecs'];
+  if (codeTimeout !== undefined && codeTimeout !== null) {
+    if (typeof codeTimeout === 'number' && Number.isFinite(codeTimeout) && codeTimeout > 0 && codeTimeout <= 600) codeTimeoutSecs = codeTimeout;
+    else bad('run.codeTimeoutSecs', `must be a number of seconds from 0 to 600, got ${JSON.stringify(codeTimeout)}`);
+  }
+
+  const settings: WaypointSettings = {
+    model: {
+      provider,
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      name,
+      temperature: optNum('model.temperature', 0, 2, false),
+      maxTokens: optNum('model.maxTokens', 1, 1_000_000, true),
+      vscodeLm: { ...(vendor ? { vendor } : {}), ...(family ? { family } : {}) },
+    },
+    simulator,
+    run: {
+      architecture: idLike('run.architecture'),
+      task: idLike('run.task'),
+      seed: int('run.seed', 0),
+      maxTurns: int('run.maxTurns', 1),
+      maxConsecutiveErrors: int('run.maxConsecutiveErrors', 1),
+      codeTimeoutSecs,
+      useCache: bool('run.useCache'),
+    },
+    languageServer: { enabled: bool('languageServer.enabled') },
+  };
+  return { settings, issues };
+}
+
+/** True when an endpoint is on this machine (a local server such as Ollama usually needs no key). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** SecretStorage key for an endpoint's API key: one key per origin, so a key typed for one server never goes to another. */
+export function apiKeySecretName(baseUrl: string): string {
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    origin = baseUrl;
+  }
+  return `waypoint.apiKey:${origin}`;
+}
+
+/** Which settings changed between two snapshots (keys relative to `waypoint`). */
+export function changedKeys(before: WaypointSettings, after: WaypointSettings): string[] {
+  const flat = (o: unknown, prefix: string, out: Record<string, string>) => {
+    if (o && typeof o === 'object' && !Array.isArray(o)) for (const [k, v] of Object.entries(o)) flat(v, prefix ? `${prefix}.${k}` : k, out);
+    else out[prefix] = JSON.stringify(o);
+    return out;
+  };
+  const a = flat(before, '', {});
+  const b = flat(after, '', {});
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).sort();
+}

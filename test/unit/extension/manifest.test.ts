@@ -1,0 +1,55 @@
+// package.json and the code must agree: commands, settings, views, activation, packaging (the mock-debug trap).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { firstUnmet, unmetMessage } from '../../../src/extension/commandGate.js';
+import { COMMAND_CATALOG, COMMAND_PREFIX } from '../../../src/extension/commands/catalog.js';
+import { RESTRICTED_KEYS, SETTING_DEFAULTS } from '../../../src/extension/settings.js';
+
+const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+
+test('every catalog command is contributed with its title, and nothing else is', () => {
+  const contributed = new Map<string, string>(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+  for (const [name, meta] of Object.entries(COMMAND_CATALOG)) assert.equal(contributed.get(COMMAND_PREFIX + name), meta.title, name);
+  assert.equal(contributed.size, Object.keys(COMMAND_CATALOG).length);
+  for (const id of contributed.keys()) assert.match(id, /^waypoint\.[a-z][A-Za-z]+$/);
+});
+
+test('every setting the code reads is declared with the same default, and vice versa', () => {
+  const props = pkg.contributes.configuration.properties as Record<string, { default: unknown }>;
+  for (const [key, def] of Object.entries(SETTING_DEFAULTS)) assert.deepEqual(props[`waypoint.${key}`]?.default, def, key);
+  assert.equal(Object.keys(props).length, Object.keys(SETTING_DEFAULTS).length);
+  assert.deepEqual([...pkg.capabilities.untrustedWorkspaces.restrictedConfigurations].sort(), RESTRICTED_KEYS.map((k) => `waypoint.${k}`).sort());
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+});
+
+test('manifest: entry, engine, lazy activation, language, grammar, views', () => {
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.equal(pkg.engines.vscode, '^1.100.0');
+  assert.ok(!pkg.activationEvents.includes('*'));
+  for (const e of ['onLanguage:waypoint-prompt', 'workspaceContains:.waypoint', 'onView:waypoint.runs', 'onWebviewPanel:waypoint.runViewer']) assert.ok(pkg.activationEvents.includes(e), e);
+  const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === 'waypoint-prompt');
+  assert.deepEqual(lang.extensions, ['.prompt']);
+  const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === 'waypoint-prompt');
+  assert.equal(grammar.scopeName, 'source.waypoint-prompt');
+  for (const f of [lang.configuration, grammar.path, pkg.contributes.viewsContainers.activitybar[0].icon]) JSON.parse(f.endsWith('.json') ? readFileSync(join(process.cwd(), f), 'utf8') : '{}');
+  assert.deepEqual(pkg.contributes.views.waypoint.map((v: { id: string }) => v.id), ['waypoint.runs', 'waypoint.agents', 'waypoint.simulator']);
+});
+
+test('.vscodeignore is a whitelist naming every file the manifest and runtime need', () => {
+  const lines = readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  assert.equal(lines[0], '**');
+  for (const need of ['!dist/extension.js', '!dist/lsp.js', '!dist/package.json', '!dist/sandboxWorker.mjs', '!media/**', '!prompts/**', '!node_modules/mujoco-js/dist/mujoco_wasm.js', '!node_modules/pyodide/pyodide.asm.wasm', '!node_modules/pyodide/python_stdlib.zip']) {
+    assert.ok(lines.includes(need), need);
+  }
+});
+
+test('the gate names the first unmet requirement, in the order declared', () => {
+  const s = { trusted: false, hasFolder: false, serverRunning: true };
+  assert.equal(firstUnmet(['folder', 'trust'], s), 'folder');
+  assert.equal(firstUnmet(['trust'], s), 'trust');
+  assert.equal(firstUnmet(['server'], s), undefined);
+  assert.equal(firstUnmet(undefined, s), undefined);
+  assert.match(unmetMessage('Run Live Test', 'trust'), /^Run Live Test is disabled in Restricted Mode: .*no generated code/);
+});

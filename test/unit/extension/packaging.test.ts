@@ -1,0 +1,35 @@
+// What `npm run package` would put in the .vsix (vsce ls, offline): everything the manifest and the runtime name,
+// and nothing else (STYLE rule 20). Needs a build (`npm run build`) for the dist/ files.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, and no sources', () => {
+  const r = spawnSync(process.execPath, [join(process.cwd(), 'node_modules/@vscode/vsce/vsce'), 'ls'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `vsce ls failed: ${r.stderr}`);
+  const files = new Set(r.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
+  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+  const need = [
+    pkg.main.replace(/^\.\//, ''),
+    'dist/package.json',
+    'dist/lsp.js',
+    'dist/sandboxWorker.mjs',
+    'dist/webview/runViewer.js',
+    'dist/webview/runViewer.css',
+    ...pkg.contributes.grammars.map((g: { path: string }) => g.path.replace(/^\.\//, '')),
+    ...pkg.contributes.languages.map((l: { configuration: string }) => l.configuration.replace(/^\.\//, '')),
+    pkg.contributes.viewsContainers.activitybar[0].icon,
+    'prompts/malmm/planner.prompt',
+    'node_modules/mujoco-js/package.json',
+    'node_modules/mujoco-js/dist/mujoco_wasm.js',
+    'node_modules/pyodide/pyodide.mjs',
+    'node_modules/pyodide/pyodide.asm.wasm',
+    'node_modules/pyodide/python_stdlib.zip',
+  ];
+  const missing = need.filter((f) => !files.has(f));
+  assert.deepEqual(missing, [], `missing from the package (run \`npm run build\` first if dist/ files are missing)`);
+  const stray = [...files].filter((f) => /^(src|test|webview|scripts|docs|bridges)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide)\//.test(f)));
+  assert.deepEqual(stray, [], 'nothing but runtime files');
+});

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { summarize } from '../../../src/core/runs/runStore.js';
+import { readTrace } from '../../../src/core/trace/reader.js';
+import { listRunSummaries, readRunSummary } from '../../../src/extension/views/runIndex.js';
+
+const fixture = readFileSync(join(process.cwd(), 'test/fixtures/traces/malmm-pick-place.jsonl'), 'utf8');
+const truncated = readFileSync(join(process.cwd(), 'test/fixtures/traces/malmm-pick-place.truncated.jsonl'), 'utf8');
+const ws = mkdtempSync(join(tmpdir(), 'waypoint-runindex-'));
+after(() => rmSync(ws, { recursive: true, force: true }));
+
+function put(id: string, text: string): string {
+  const dir = join(ws, '.waypoint/runs', id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'trace.jsonl'), text);
+  return join(dir, 'trace.jsonl');
+}
+
+test('head/tail summary equals the whole-file summary of core', async () => {
+  const path = put('20260101-000000-a', fixture);
+  const full = readTrace(fixture);
+  const expected = summarize('20260101-000000-a', path, full.events, full.warnings.length);
+  assert.deepEqual(await readRunSummary(path, '20260101-000000-a'), expected);
+});
+
+test('a trace cut mid-line has no result and counts one warning', async () => {
+  const path = put('20260102-000000-b', truncated);
+  const s = await readRunSummary(path, '20260102-000000-b');
+  assert.equal(s?.success, undefined);
+  assert.equal(s?.warnings, 1);
+  assert.equal(s?.arch, 'malmm');
+});
+
+test('a run in progress (no episode_end yet) lists with its start only; a missing or empty trace is skipped', async () => {
+  const firstTwo = fixture.split('\n').slice(0, 2).join('\n') + '\n';
+  put('20260103-000000-c', firstTwo);
+  put('20260104-000000-d', '');
+  mkdirSync(join(ws, '.waypoint/runs/20260105-000000-e'), { recursive: true });
+  const runs = await listRunSummaries(ws);
+  assert.deepEqual(runs.map((r) => r.runId), ['20260103-000000-c', '20260102-000000-b', '20260101-000000-a']);
+  assert.equal(runs[0].success, undefined);
+  assert.equal(runs[0].warnings, 0);
+  assert.deepEqual(await listRunSummaries(join(ws, 'nowhere')), []);
+});

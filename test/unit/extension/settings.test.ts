@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { apiKeySecretName, changedKeys, isLoopbackUrl, parseSettings, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings.js';
+
+const from = (values: Partial<Record<SettingKey, unknown>>) => parseSettings((k) => values[k]);
+
+test('unset settings give the documented defaults and no issues', () => {
+  const { settings, issues } = from({});
+  assert.deepEqual(issues, []);
+  assert.equal(settings.model.provider, 'reference');
+  assert.equal(settings.model.baseUrl, 'https://api.openai.com/v1');
+  assert.deepEqual(settings.simulator, { kind: 'embedded' });
+  assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, useCache: true });
+  assert.equal(settings.model.temperature, undefined);
+  assert.deepEqual(settings.model.vscodeLm, {});
+  assert.equal(settings.languageServer.enabled, true);
+});
+
+test('valid values are taken, trimmed and normalised', () => {
+  const { settings, issues } = from({
+    'model.provider': 'openai',
+    'model.baseUrl': ' http://127.0.0.1:11434/v1/ ',
+    'model.name': 'llama3.1',
+    'model.temperature': 0.2,
+    'model.maxTokens': 800,
+    'model.vscodeLm.family': 'gpt-4o',
+    'simulator.kind': 'protocol',
+    'simulator.endpoint': 'stdio:python3 -m waypoint_sim',
+    'run.seed': 7,
+    'run.codeTimeoutSecs': 2.5,
+  });
+  assert.deepEqual(issues, []);
+  assert.equal(settings.model.baseUrl, 'http://127.0.0.1:11434/v1');
+  assert.equal(settings.model.temperature, 0.2);
+  assert.equal(settings.model.maxTokens, 800);
+  assert.deepEqual(settings.model.vscodeLm, { family: 'gpt-4o' });
+  assert.deepEqual(settings.simulator, { kind: 'protocol', endpoint: 'stdio:python3 -m waypoint_sim' });
+  assert.equal(settings.run.seed, 7);
+  assert.equal(settings.run.codeTimeoutSecs, 2.5);
+});
+
+test('invalid values fall back to the default and each is reported with its key', () => {
+  const { settings, issues } = from({
+    'model.provider': 'anthropic',
+    'model.baseUrl': 'ftp://x',
+    'model.temperature': 5,
+    'run.seed': -1,
+    'run.maxTurns': 1.5,
+    'run.useCache': 'yes',
+    'run.task': 'stack blocks',
+    'simulator.kind': 'protocol',
+    'simulator.endpoint': 'tcp://host',
+  });
+  assert.equal(settings.model.provider, 'reference');
+  assert.equal(settings.model.baseUrl, SETTING_DEFAULTS['model.baseUrl']);
+  assert.equal(settings.model.temperature, undefined);
+  assert.equal(settings.run.seed, 0);
+  assert.equal(settings.run.maxTurns, 150);
+  assert.equal(settings.run.useCache, true);
+  assert.equal(settings.run.task, 'stack_blocks');
+  assert.deepEqual(settings.simulator, { kind: 'embedded' });
+  const keys = issues.map((i) => i.key).sort();
+  assert.deepEqual(keys, ['waypoint.model.baseUrl', 'waypoint.model.provider', 'waypoint.model.temperature', 'waypoint.run.maxTurns', 'waypoint.run.seed', 'waypoint.run.task', 'waypoint.run.useCache', 'waypoint.simulator.endpoint']);
+  for (const i of issues) assert.match(i.message, /^waypoint\.[\w.]+ /);
+});
+
+test('loopback endpoints are recognised; API keys are stored per origin', () => {
+  assert.equal(isLoopbackUrl('http://localhost:11434/v1'), true);
+  assert.equal(isLoopbackUrl('http://127.0.0.1:8000/v1'), true);
+  assert.equal(isLoopbackUrl('http://[::1]:8000/v1'), true);
+  assert.equal(isLoopbackUrl('https://api.openai.com/v1'), false);
+  assert.equal(isLoopbackUrl('not a url'), false);
+  assert.equal(apiKeySecretName('https://api.openai.com/v1'), 'waypoint.apiKey:https://api.openai.com');
+  assert.equal(apiKeySecretName('https://api.openai.com/v2/'), apiKeySecretName('https://api.openai.com/v1'));
+  assert.notEqual(apiKeySecretName('https://evil.example/v1'), apiKeySecretName('https://api.openai.com/v1'));
+});
+
+test('changedKeys names exactly the settings that differ', () => {
+  const a = from({}).settings;
+  const b = from({ 'model.provider': 'openai', 'languageServer.enabled': false }).settings;
+  assert.deepEqual(changedKeys(a, b), ['languageServer.enabled', 'model.provider']);
+  assert.deepEqual(changedKeys(a, from({}).settings), []);
+});

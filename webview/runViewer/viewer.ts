@@ -9,11 +9,12 @@ import { renderDetail } from './detail.js';
 import { CodeDiffView } from './diff.js';
 import { renderHeader, renderWarnings } from './header.js';
 import { Plots } from './plots.js';
+import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
 import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';
 
 type Tab = NonNullable<RunViewerUiState['tab']>;
-const TABS: Tab[] = ['turn', 'plots', 'summary'];
+const TABS: Tab[] = ['turn', 'plots', 'summary', '3d'];
 
 export class RunViewer {
   proj = new RunProjection();
@@ -31,6 +32,8 @@ export class RunViewer {
 
   readonly diff = new CodeDiffView();
   readonly plots: Plots;
+  /** 3D replay tab. */
+  readonly replay: Replay3dTab;
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
   private pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
   private frame = 0;
@@ -42,6 +45,8 @@ export class RunViewer {
     this.selectedTurn = saved?.selectedTurn;
     if (saved?.tab) this.tab = saved.tab;
     this.plots = new Plots({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) });
+    // 3D replay: its playhead marks its turn in the timeline (selection stays the user's).
+    this.replay = new Replay3dTab({ currentTurn: (t, playing) => markReplayTurn(this.el.timeline, t, playing) });
     const header = h('header', { class: 'run-header' }, 'Waiting for the run…');
     const banner = h('div', { class: 'banner hidden', role: 'alert' });
     const timeline = h('div', { class: 'timeline', role: 'listbox', tabindex: '0', 'aria-label': 'Turns' });
@@ -54,12 +59,16 @@ export class RunViewer {
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'plots' }, 'Plots'),
       h('vscode-tab-panel', null, plotsEl),
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'summary' }, 'Summary'),
-      h('vscode-tab-panel', null, summary));
+      h('vscode-tab-panel', null, summary),
+      h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'),
+      h('vscode-tab-panel', null, this.replay.root));
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
       this.tab = TABS[idx] ?? 'turn';
       this.saveState();
       this.schedule(this.tab === 'plots' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
+      if (this.tab === '3d') this.replay.show();
+      else this.replay.hide();
     });
     root.append(header, banner,
       h('vscode-split-layout', { class: 'split', 'initial-handle-position': '34%', 'fixed-pane': 'start', 'min-start': '220px', 'min-end': '320px' },
@@ -67,6 +76,7 @@ export class RunViewer {
         h('div', { slot: 'end', class: 'main-pane' }, tabs)));
     this.el = { header, banner, timeline, detail, plots: plotsEl, summary, tabs };
     document.addEventListener('keydown', (e) => this.onKey(e));
+    if (this.tab === '3d') this.replay.show();
   }
 
   setChannel(channel: Channel): void {
@@ -84,11 +94,14 @@ export class RunViewer {
         this.live = m.live ?? false;
         this.timings.validateMs = this.channel?.lastValidateMs ?? NaN;
         this.proj.append(m.events);
+        this.replay.reset(this.proj.series);
+        this.replay.append(m.events, this.proj.series);
         const rows = this.proj.timeline.rows();
         this.timings.projectMs = performance.now() - this.timings.initReceivedMs;
         if (m.selectTurn !== undefined) this.selectedTurn = m.selectTurn;
         else if (!sameRun || !rows.some((r) => r.turn === this.selectedTurn)) this.selectedTurn = this.defaultTurn();
         this.followLive = this.live && this.selectedTurn === rows[rows.length - 1]?.turn;
+        this.replay.selectTurn(this.selectedTurn);
         this.diff.dispose();
         this.saveState();
         this.schedule('header', 'timeline', 'detail', 'plots', 'summary');
@@ -103,6 +116,7 @@ export class RunViewer {
         const before = this.proj.timeline.rows();
         const lastBefore = before[before.length - 1]?.turn;
         if (this.proj.append(m.events) === 0 && !m.warnings?.length) return;
+        this.replay.append(m.events, this.proj.series);
         const rows = this.proj.timeline.rows();
         const touched = new Set(m.events.flatMap((e) => ('turn' in e && typeof e.turn === 'number' ? [e.turn] : [])));
         if (this.followLive && (this.selectedTurn === undefined || this.selectedTurn === lastBefore)) this.selectedTurn = rows[rows.length - 1]?.turn;
@@ -131,6 +145,7 @@ export class RunViewer {
   select(turn: number, fromUser: boolean): void {
     const rows = this.proj.timeline.rows();
     if (!rows.some((r) => r.turn === turn)) return;
+    this.replay.selectTurn(turn); // 3D playhead to the turn's start, also when the turn is already selected
     if (turn === this.selectedTurn) return;
     this.selectedTurn = turn;
     this.followLive = this.live && turn === rows[rows.length - 1]?.turn;
@@ -200,7 +215,10 @@ export class RunViewer {
         this.schedule('header');
       });
     }
-    if (p.timeline) renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true));
+    if (p.timeline) {
+      renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true));
+      markReplayTurn(this.el.timeline, this.replay.currentTurn);
+    }
     if (p.detail) this.renderDetail();
     if (p.plots) {
       this.plots.selectedTurn = this.selectedTurn;

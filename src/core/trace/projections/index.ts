@@ -3,6 +3,7 @@ export * from './decimate.js';
 export * from './retryDiffs.js';
 export * from './runProjection.js';
 export * from './runSummary.js';
+export * from './scene3d.js';
 export * from './stateDiffs.js';
 export * from './trajectorySeries.js';
 export * from './turns.js';

@@ -22,8 +22,13 @@ export async function launch(): Promise<Browser> {
 }
 
 /** Writes the static HTML page for a trace to test/output/<name>.html and returns its file URL. */
-export async function writeTracePage(name: string, trace: { runId: string; events: readonly TraceEvent[]; warnings: readonly ViewerWarning[] }, theme?: 'dark' | 'light' | 'high-contrast'): Promise<string> {
-  const assets = await loadViewerAssets();
+export async function writeTracePage(
+  name: string,
+  trace: { runId: string; events: readonly TraceEvent[]; warnings: readonly ViewerWarning[] },
+  theme?: 'dark' | 'light' | 'high-contrast',
+  options: { minified?: boolean } = {},
+): Promise<string> {
+  const assets = await loadViewerAssets(options);
   mkdirSync(OUTPUT, { recursive: true });
   const file = join(OUTPUT, `${name}.html`);
   writeFileSync(file, renderTraceHtml({ ...trace, assets, nonce: randomBytes(18).toString('base64'), theme }));

@@ -27,7 +27,21 @@ export type ModelSpec =
    */
   | { kind: 'reference'; baseUrl?: string }
   /** Any OpenAI-compatible endpoint. The key is passed in by the host (env var or SecretStorage). */
-  | { kind: 'openai'; model: string; baseUrl: string; apiKey?: string; temperature?: number; maxTokens?: number; seed?: number; timeoutMs?: number };
+  | {
+      kind: 'openai';
+      model: string;
+      baseUrl: string;
+      apiKey?: string;
+      temperature?: number;
+      maxTokens?: number;
+      seed?: number;
+      timeoutMs?: number;
+      /** Recorded provider when the endpoint fronts another one (e.g. 'vscode-lm' behind the extension's loopback bridge). */
+      provider?: string;
+      label?: string;
+      /** Stable client id for the response cache when the base URL is ephemeral (a loopback bridge's port). */
+      clientId?: string;
+    };
 
 export interface LaunchOptions {
   /** Folder that holds .waypoint/ (runs, cache, variants). */
@@ -80,11 +94,11 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
     base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: REFERENCE_MODEL_NAME, id: 'reference' });
     settings = { provider: 'reference', model: REFERENCE_MODEL_NAME, label: REFERENCE_LABEL, baseUrl: url, temperature: 0 };
   } else {
-    base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs });
+    base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs, id: spec.clientId });
     settings = {
-      provider: 'openai',
+      provider: spec.provider ?? 'openai',
       model: spec.model,
-      label: `${spec.model} @ ${spec.baseUrl}`,
+      label: spec.label ?? `${spec.model} @ ${spec.baseUrl}`,
       baseUrl: spec.baseUrl,
       temperature: spec.temperature,
       maxTokens: spec.maxTokens,

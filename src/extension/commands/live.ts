@@ -87,7 +87,8 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     model = { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens };
   } else {
     const lm = await bridge.endpoint(s.model.vscodeLm);
-    model = { kind: 'openai', model: lm.model, baseUrl: lm.baseUrl, apiKey: lm.token, temperature: s.model.temperature, maxTokens: s.model.maxTokens };
+    // The loopback bridge's port changes every session: a stable client id keeps cached answers reusable.
+    model = { kind: 'openai', model: lm.model, baseUrl: lm.baseUrl, apiKey: lm.token, temperature: s.model.temperature, maxTokens: s.model.maxTokens, provider: 'vscode-lm', label: `${lm.model} (VS Code chat model)`, clientId: lm.model };
   }
 
   const launch: LaunchWire = {

@@ -14,6 +14,9 @@ const ModelSpecWire = z.discriminatedUnion('kind', [
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
     seed: z.number().int().optional(),
+    provider: z.string().optional(),
+    label: z.string().optional(),
+    clientId: z.string().optional(),
   }),
 ]);
 

@@ -37,7 +37,7 @@ const benches = [
     ],
   },
   {
-    file: 'test/bench/activation.bench.ts',
+    file: 'test/e2e/activation.bench.ts',
     rows: [{ name: 'extension activation in code-server', re: /activation: ([\d.]+) ms/, unit: 'ms', goal: '< 100 ms', ok: (v) => v < 100 }],
   },
   {

@@ -1,0 +1,255 @@
+// UI scenarios in code-server driven by Playwright: the example workspace, the MALMM Coder prompt, `▶ Run live
+// test` to a successful episode in the run viewer, the Monaco retry diff and the trajectory chart on a trace with an
+// executor error, and an ablation toggle by its CodeLens. Each step has a deadline and a screenshot; a step whose
+// prerequisite failed is reported as skipped, a feature that does not exist yet as a gap.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { readTrace } from '../../../src/core/trace/reader.js';
+import { allNotifications, codeLens, goToLine, openWorkbench, problemCounts, pickQuickItem, quickOpen, runCommand, Shots, toasts, waitViewer } from './workbench.js';
+
+export interface UiContext {
+  browser: Browser;
+  /** Workbench URL with the repository as extensionDevelopmentPath and the staged workspace as folder. */
+  url: string;
+  workspace: string;
+  /** Folder name of the fixture run copied into the workspace's .waypoint/runs. */
+  fixtureRunId: string;
+  /** How the Open Run quick pick labels it (its start time). */
+  fixtureRunLabel: string;
+  outDir: string;
+  log(line: string): void;
+}
+
+export interface StepResult {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped' | 'gap';
+  ms: number;
+  detail?: string;
+}
+
+const LIVE_RUN_TIMEOUT_MS = 240_000;
+
+function variantOff(workspace: string, id: string): boolean {
+  const doc = (parse(readFileSync(join(workspace, '.waypoint', 'variants.yaml'), 'utf8')) ?? {}) as { active?: string; variants?: Record<string, { off?: string[] } | null> };
+  return (doc.variants?.[doc.active ?? 'default']?.off ?? []).includes(id);
+}
+
+/** The newest run folder other than the fixture's whose trace has ended, with its end event. */
+function finishedLiveRun(workspace: string, exclude: string): { runId: string; success: boolean; reason: string } | undefined {
+  const dir = join(workspace, '.waypoint', 'runs');
+  if (!existsSync(dir)) return undefined;
+  for (const id of readdirSync(dir).filter((n) => n !== exclude).sort().reverse()) {
+    const file = join(dir, id, 'trace.jsonl');
+    if (!existsSync(file)) continue;
+    const end = readTrace(readFileSync(file, 'utf8')).events.find((e) => e.type === 'episode_end');
+    if (end && end.type === 'episode_end') return { runId: id, success: end.success, reason: end.reason };
+  }
+  return undefined;
+}
+
+/** The viewer's banner warnings (a clean trace has none; host messages the view rejected show up here). */
+async function assertNoViewerWarnings(frame: Frame, what: string): Promise<void> {
+  const w = await frame.evaluate(() => (window as unknown as { __waypointViewer: { warnings(): { message: string }[]; invalidMessages: number } }).__waypointViewer.warnings().map((x) => x.message));
+  if (w.length > 0) throw new Error(`${what}: the run viewer shows ${w.length} warning(s), first: ${w[0]}`);
+}
+
+type Rows = { turn: number; role: string; outcome: string; flags: string[] }[];
+const hookRows = (f: Frame) => f.evaluate(() => (window as unknown as { __waypointViewer: { rows(): Rows } }).__waypointViewer.rows());
+
+/** Selects the first Coder turn after an executor error and checks the Monaco diff of the retried code. */
+async function retryDiff(frame: Frame): Promise<{ turn: number; errorTurn: number } | undefined> {
+  const rows = await hookRows(frame);
+  const err = rows.find((r) => /executor/i.test(r.role) && r.outcome !== 'ok');
+  const coder = err && rows.find((r) => r.turn > err.turn && /coder/i.test(r.role));
+  if (!err || !coder) return undefined;
+  await frame.locator('vscode-tab-header[data-tab="turn"]').click();
+  await frame.locator(`.turn-row[data-turn="${coder.turn}"]`).click();
+  await frame.locator('.diff-editor .monaco-diff-editor').waitFor({ timeout: 20_000 });
+  const sides = await frame.evaluate(() => (window as unknown as { __waypointViewer: { diff(): { original: string; modified: string } | undefined } }).__waypointViewer.diff());
+  if (!sides || !sides.original.trim() || sides.original === sides.modified) throw new Error(`turn ${coder.turn}: the diff editor has no two different sides`);
+  await frame.locator('.diff-editor .editor.modified .view-lines').first().waitFor({ timeout: 10_000 });
+  return { turn: coder.turn, errorTurn: err.turn };
+}
+
+export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResult[]; figures: Record<string, unknown>; shots: Shots }> {
+  const steps: StepResult[] = [];
+  const figures: Record<string, unknown> = {};
+  const shots = new Shots(ctx.outDir);
+  const context = await ctx.browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page: Page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const passed = new Set<string>();
+  let liveFrame: Frame | undefined;
+  let fixtureFrame: Frame | undefined;
+
+  async function step(name: string, needs: string[], timeoutMs: number, fn: () => Promise<string | void>): Promise<void> {
+    const missing = needs.filter((n) => !passed.has(n));
+    if (missing.length > 0) {
+      steps.push({ name, status: 'skipped', ms: 0, detail: `needs: ${missing.join(', ')}` });
+      ctx.log(`  - ${name}: skipped (needs ${missing.join(', ')})`);
+      return;
+    }
+    const t0 = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const detail = await Promise.race([
+        fn(),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`step did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
+      ]);
+      passed.add(name);
+      steps.push({ name, status: 'passed', ms: Date.now() - t0, detail: detail || undefined });
+      ctx.log(`  ✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
+    } catch (e) {
+      const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+      const isGap = message.startsWith('gap: ');
+      steps.push({ name, status: isGap ? 'gap' : 'failed', ms: Date.now() - t0, detail: message });
+      ctx.log(`  ${isGap ? '○' : '✖'} ${name}: ${message}`);
+      if (!isGap) await page.screenshot({ path: join(ctx.outDir, `FAILED-${name.replace(/[^\w]+/g, '-')}.png`) }).catch(() => {});
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  try {
+    await step('open the example workspace', [], 90_000, async () => {
+      const ms = await openWorkbench(page, ctx.url, 'prompts');
+      figures.workbenchReadyMs = ms;
+      await page.locator('.window-title, .titlebar-container').first().waitFor({ timeout: 5_000 }).catch(() => {});
+      return `explorer ready ${ms} ms after page.goto`;
+    });
+
+    await step('open prompts/malmm/coder.prompt by Quick Open; CodeLens shows', ['open the example workspace'], 60_000, async () => {
+      const t0 = Date.now();
+      await quickOpen(page, 'coder.prompt', 'malmm');
+      await codeLens(page, '▶ Run live test').waitFor({ timeout: 45_000 });
+      figures.openToFirstLensMs = Date.now() - t0;
+      await shots.take(page, '01-coder-prompt-codelens');
+      return `first CodeLens ${figures.openToFirstLensMs} ms after Quick Open`;
+    });
+
+    await step('activation time (Waypoint: Show Activation Time)', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 30_000, async () => {
+      await runCommand(page, 'Waypoint: Show Activation Time');
+      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Waypoint activated in' }).first();
+      await toast.waitFor({ timeout: 10_000 });
+      const m = /activated in ([\d.]+) ms/.exec((await toast.textContent()) ?? '');
+      if (!m) throw new Error('the notification does not give a time');
+      figures.activationMsUi = Number(m[1]);
+      await page.keyboard.press('Escape');
+      return `${m[1]} ms`;
+    });
+
+    await step('▶ Run live test → run viewer shows a successful episode', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], LIVE_RUN_TIMEOUT_MS + 30_000, async () => {
+      const t0 = Date.now();
+      await codeLens(page, '▶ Run live test').click();
+      liveFrame = await waitViewer(page, 'the live run viewer', 60_000, (v) => !(v.runId ?? '').includes('pick_place'));
+      figures.clickToViewerMs = Date.now() - t0;
+      const deadline = Date.now() + LIVE_RUN_TIMEOUT_MS;
+      let done: ReturnType<typeof finishedLiveRun>;
+      while (!(done = finishedLiveRun(ctx.workspace, ctx.fixtureRunId)) && Date.now() < deadline) await page.waitForTimeout(500);
+      if (!done) throw new Error(`the live run did not end within ${LIVE_RUN_TIMEOUT_MS / 1000} s`);
+      figures.liveRunMs = Date.now() - t0;
+      if (!done.success) throw new Error(`the episode failed (${done.reason}); see the run viewer screenshot`);
+      await liveFrame.locator('.run-header .result', { hasText: '✔ success' }).waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(300); // let the last append render before the screenshot
+      await shots.take(page, '02-live-run-success');
+      await assertNoViewerWarnings(liveFrame, 'live run');
+      return `${done.runId}: success in ${(figures.liveRunMs as number / 1000).toFixed(1)} s`;
+    });
+
+    await step('the example prompts show no error markers (Problems)', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 30_000, async () => {
+      const counts = await problemCounts(page);
+      if (counts.errors > 0) {
+        await runCommand(page, 'View: Focus Problems');
+        const panel = page.locator('.markers-panel');
+        await panel.waitFor({ timeout: 10_000 });
+        const first = (await panel.innerText()).split('\n').filter(Boolean).slice(0, 6).join(' / ');
+        await shots.take(page, '02b-problems').catch(() => undefined);
+        await runCommand(page, 'View: Toggle Panel Visibility');
+        throw new Error(`${counts.errors} error marker(s) in the workspace, e.g. ${first}`);
+      }
+      return `errors ${counts.errors}, warnings ${counts.warnings}`;
+    });
+
+    await step('live run: Coder turn after an executor error shows the Monaco diff', ['▶ Run live test → run viewer shows a successful episode'], 60_000, async () => {
+      const r = await retryDiff(liveFrame!);
+      if (!r) {
+        figures.liveRunHadExecutorError = false;
+        throw new Error('gap: the live run had no executor error (the reference model rarely errs); the diff is checked on a fixture trace below');
+      }
+      figures.liveRunHadExecutorError = true;
+      await shots.take(page, '03-live-run-retry-diff');
+      return `turn ${r.turn} after the error at turn ${r.errorTurn}`;
+    });
+
+    await step('Open Run… a trace with an executor error; the retry Coder turn shows the Monaco diff', ['open the example workspace'], 60_000, async () => {
+      await runCommand(page, 'Waypoint: Open Run…');
+      await pickQuickItem(page, ctx.fixtureRunLabel, ctx.fixtureRunLabel);
+      fixtureFrame = await waitViewer(page, 'the fixture run viewer', 30_000, (v) => (v.runId ?? '').includes('pick_place'));
+      await assertNoViewerWarnings(fixtureFrame, 'fixture run');
+      const r = await retryDiff(fixtureFrame);
+      if (!r) throw new Error(`no Coder turn after an executor error in the fixture: ${JSON.stringify((await hookRows(fixtureFrame)).map((x) => [x.turn, x.role, x.outcome]))}`);
+      await shots.take(page, '04-fixture-retry-diff');
+      return `turn ${r.turn} after the error at turn ${r.errorTurn}`;
+    });
+
+    await step('trajectory chart', ['Open Run… a trace with an executor error; the retry Coder turn shows the Monaco diff'], 30_000, async () => {
+      const frame = fixtureFrame!;
+      await frame.locator('vscode-tab-header[data-tab="plots"]').click();
+      const canvas = frame.locator('canvas[data-plot="position"]');
+      await canvas.waitFor({ state: 'visible' });
+      const box = await canvas.boundingBox();
+      if (!box || box.width < 100 || box.height < 50) throw new Error(`the position chart is not laid out (${JSON.stringify(box)})`);
+      const series = await frame.evaluate(() => (window as unknown as { __waypointViewer: { chart(n: string): { label: string; data: unknown[] }[] | undefined } }).__waypointViewer.chart('position'));
+      const points = (series ?? []).reduce((n, s) => n + s.data.length, 0);
+      if (points < 10) throw new Error(`the position chart has ${points} points`);
+      await shots.take(page, '05-trajectory-chart');
+      await frame.locator('vscode-tab-header[data-tab="turn"]').click();
+      return `${series!.length} series, ${points} points`;
+    });
+
+    await step('flip an ablation by its CodeLens; .waypoint/variants.yaml changes', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 45_000, async () => {
+      const id = 'coder.step_by_step';
+      await page.locator('.tabs-container .tab', { hasText: 'coder.prompt' }).first().click();
+      // CodeLenses exist only for rendered lines: bring the ablation's line to the middle of the editor first.
+      const line = readFileSync(join(ctx.workspace, 'prompts', 'malmm', 'coder.prompt'), 'utf8').split('\n').findIndex((l) => l.includes(`#ablation "${id}"`)) + 1;
+      await goToLine(page, line);
+      const before = variantOff(ctx.workspace, id);
+      const from = `${before ? '○' : '●'} ${id}: ${before ? 'off' : 'on'}`;
+      const to = `${before ? '●' : '○'} ${id}: ${before ? 'on' : 'off'}`;
+      await codeLens(page, from).click();
+      const deadline = Date.now() + 15_000;
+      while (variantOff(ctx.workspace, id) === before && Date.now() < deadline) await page.waitForTimeout(100);
+      if (variantOff(ctx.workspace, id) === before) throw new Error(`${id} did not change in .waypoint/variants.yaml`);
+      await codeLens(page, to).waitFor({ timeout: 15_000 });
+      await shots.take(page, '06-ablation-toggled');
+      return `'${from}' → '${to}'; variants.yaml: ${id} ${before ? 'removed from' : 'added to'} off`;
+    });
+
+    await step('⏵ Debug live test: breakpoint, step over, continue', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 10_000, async () => {
+      const titles = await page.$$eval('.editor-group-container.active .codelens-decoration a', (as) => as.map((a) => a.textContent ?? ''));
+      if (!titles.some((t) => t.includes('Debug live test'))) throw new Error('gap: no ⏵ Debug live test lens (the debugger is not built yet)');
+      throw new Error('the Debug lens exists but this scenario is not written yet: extend test/e2e/ui/scenarios.ts');
+    });
+
+    await step('comparison view of a small sweep', ['open the example workspace'], 5_000, async () => {
+      throw new Error('gap: sweeps are not built yet (waypoint.compareOnOff says so)');
+    });
+
+    await step('no error notifications', ['open the example workspace'], 30_000, async () => {
+      const visible = await toasts(page);
+      const all = await allNotifications(page, () => page.screenshot({ path: join(ctx.outDir, '07-notification-center.png') }));
+      figures.notifications = all;
+      const errors = all.filter((n) => n.severity === 'error').concat(visible.filter((n) => n.severity === 'error'));
+      shots.taken.push({ file: join(ctx.outDir, '07-notification-center.png'), errors: errors.map((e) => e.text) });
+      if (errors.length > 0) throw new Error(`error notifications: ${errors.map((e) => e.text).join(' | ')}`);
+      return `${all.length} notification(s), none an error: ${all.map((n) => `[${n.severity}] ${n.text.slice(0, 80)}`).join(' | ') || '—'}`;
+    });
+  } finally {
+    // Lets the server end this window's extension host now (else it lingers for the reconnection grace time).
+    await page.goto('about:blank').catch(() => {});
+    await context.close().catch(() => {});
+  }
+  return { steps, figures, shots };
+}

@@ -17,6 +17,8 @@ const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.mjs', format: 'esm', platform: 'node', banner: esmBanner },
   { in: 'src/core/sandbox/worker.ts', out: 'dist/sandboxWorker.mjs', format: 'esm', platform: 'node', banner: esmBanner },
   { in: 'src/extension/main.ts', out: 'dist/extension.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
+  { in: 'src/extension/live/workerEntry.ts', out: 'dist/runWorker.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
+  { in: 'src/extension/vendor/languageClient.ts', out: 'dist/languageClient.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/lsp/main.ts', out: 'dist/lsp.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/dap/main.ts', out: 'dist/dap.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'webview/runViewer/main.ts', out: 'dist/webview/runViewer.js', format: 'iife', platform: 'browser', target: 'es2022' },

@@ -1,5 +1,6 @@
 // The .prompt language client: starts dist/lsp.js over stdio (all analysis is in the server) and exposes the
 // custom request `waypoint/lastRunValues`. vscode-languageclient is loaded on first start, not at activation.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { PROMPT_SELECTOR } from './promptLanguage.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -38,7 +39,8 @@ export class PromptLanguageClient implements vscode.Disposable {
     this.setState('starting');
     const t0 = performance.now();
     try {
-      const { LanguageClient, TransportKind } = await import('vscode-languageclient/node');
+      // A separate bundle beside this one (scripts/build.mjs), loaded on first use.
+      const { LanguageClient, TransportKind } = require(join(__dirname, 'languageClient.js')) as typeof import('./vendor/languageClient.js');
       const module = { module: this.serverModule, transport: TransportKind.stdio, options: { execArgv: [] as string[] } };
       this.client = new LanguageClient(
         'waypoint.prompt',

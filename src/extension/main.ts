@@ -1,15 +1,9 @@
-// Entry of dist/extension.js, which has two roles (scripts/build.mjs has one CommonJS entry for the extension):
-// - in VS Code's extension host: `activate` loads the host code (activate.ts) lazily and measures activation;
-// - started by Node with WORKER_FLAG: the child process that runs one live episode (live/workerMain.ts).
-// Nothing here imports `vscode` at module level, so the child can load this file with plain Node.
+// Entry of dist/extension.js in VS Code's extension host: `activate` loads the host code (activate.ts) and
+// measures activation. Live episodes run in a child process from a bundle of their own (live/workerEntry.ts ->
+// dist/runWorker.js), so the engine never loads here.
 import type * as vscode from 'vscode';
-import { WORKER_FLAG } from './live/flag.js';
 
 const moduleEvaluatedAtMs = performance.now();
-
-if (process.argv.includes(WORKER_FLAG)) {
-  void import('./live/workerMain.js').then((m) => m.runWorkerMain());
-}
 
 let deactivateHook: (() => Promise<void>) | undefined;
 

@@ -18,7 +18,10 @@ import { loadVariants, resolveVariant, VARIANTS_FILE, type ResolvedVariant } fro
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
 import { JsonlTraceWriter } from '../trace/writer.js';
+import { resolvePromptPaths } from './promptPaths.js';
 import { newRunId, tracePath } from './runStore.js';
+
+export { resolvePromptPaths };
 
 export type ModelSpec =
   /**
@@ -109,18 +112,6 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   // The reference policy is deterministic and free: caching it would only cost disk writes.
   if (cacheDir && spec.kind !== 'reference') client = withCache(client, new ResponseCache(deps.io, cacheDir));
   return { client, settings, close };
-}
-
-export async function resolvePromptPaths(io: HostIO, arch: ArchitectureDefinition, options: Pick<LaunchOptions, 'workspace' | 'promptDir' | 'builtInPromptRoot'>): Promise<Record<string, string>> {
-  const workspaceDir = join(options.workspace, 'prompts', arch.id);
-  const dir = options.promptDir ?? ((await io.exists(workspaceDir)) ? workspaceDir : join(options.builtInPromptRoot, arch.id));
-  const paths: Record<string, string> = {};
-  for (const role of arch.roles) {
-    const candidate = join(dir, role.promptFile);
-    // A workspace folder may override only some roles; the rest come from the built-in prompts.
-    paths[role.id] = (await io.exists(candidate)) ? candidate : join(options.builtInPromptRoot, arch.id, role.promptFile);
-  }
-  return paths;
 }
 
 export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { isWaypointPrompt } from '../promptLanguage.js';
 import { getArchitecture } from '../../core/agents/registry.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
-import { resolvePromptPaths } from '../../core/runs/launch.js';
+import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
 import { LiveRun } from '../live/liveRun.js';
 import type { LaunchWire } from '../live/protocol.js';
@@ -106,7 +106,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
   const label = `${arch.id} · ${launch.task} · seed ${launch.seed}`;
   ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? 'reference' : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
 
-  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'extension.js'), launch, simulator, log: (l) => ctx.output.info(l) });
+  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, log: (l) => ctx.output.info(l) });
   run.onStarted(({ tracePath }) => {
     ctx.liveRuns.set(tracePath, run);
     ctx.fireRunsChanged();

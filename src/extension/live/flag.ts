@@ -1,2 +1,2 @@
-/** argv flag that makes dist/extension.js run as the live-run child instead of an extension (kept import-free). */
+/** argv flag of the live-run child, dist/runWorker.js (kept import-free). */
 export const WORKER_FLAG = '--waypoint-run-worker';

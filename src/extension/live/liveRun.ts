@@ -11,7 +11,7 @@ import { WorkerToHost, type HostToWorker, type LaunchWire, type SimulatorWire } 
 import { cancelledTail } from './traceFinish.js';
 
 export interface LiveRunOptions {
-  /** Module the child runs: dist/extension.js (or src/extension/main.ts under tsx in tests). */
+  /** Module the child runs: dist/runWorker.js (or src/extension/live/workerEntry.ts under tsx in tests). */
   modulePath: string;
   /** Node flags for the child; default none (the extension host's own flags, e.g. --inspect, must not leak). */
   execArgv?: string[];

@@ -1,4 +1,4 @@
-// The child process of a live run: dist/extension.js started by Node with WORKER_FLAG (no `vscode` here). It
+// The child process of a live run: dist/runWorker.js started by Node with WORKER_FLAG (no `vscode` here). It
 // takes one `start` message, runs launchRun with the real simulator and sandbox, streams each trace event back
 // as it is written, honours `cancel`, reports `done` and exits. The extension host thread never runs the episode.
 import { EpisodeController } from '../../core/engine/controller.js';

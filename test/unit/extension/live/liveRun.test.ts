@@ -14,7 +14,7 @@ import type { TraceEvent } from '../../../../src/protocol/trace.js';
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-live-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 const base = (o: Partial<LiveRunOptions['launch']> = {}): LiveRunOptions => ({
-  modulePath: join(process.cwd(), 'src/extension/main.ts'),
+  modulePath: join(process.cwd(), 'src/extension/live/workerEntry.ts'),
   execArgv: ['--import', 'tsx'],
   launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
   simulator: { kind: 'embedded' },

@@ -4,7 +4,7 @@
 // bridges/python/waypoint_sim/_protocol.py and docs/simulator-protocol.schema.json.
 // Depends on zod and ./trace.js only.
 import { z } from 'zod';
-import { ApiCallRecord, TrajectorySample, WorldState } from './trace.js';
+import { ActionMetrics, ApiCallRecord, ApiValue, TrajectorySample, WorldState } from './trace.js';
 
 /** Bump on an incompatible change. A server answers `initialize` with the version it speaks. */
 export const SIM_PROTOCOL_VERSION = 1;
@@ -116,7 +116,7 @@ export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 export const Collision = z.object({ a: z.string(), b: z.string(), tSecs: z.number() });
 
 export const ApiCallResult = z.union([
-  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional() }),
+  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), value: ApiValue.optional(), metrics: ActionMetrics.optional() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 export type ApiCallResult = z.infer<typeof ApiCallResult>;
@@ -205,7 +205,7 @@ export type ExecuteResult = z.infer<typeof ExecuteResult>;
 
 export const ActParams = z.object({ fn: z.string().min(1), args: z.array(z.unknown()) });
 export const ActResult = z.union([
-  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), ...simTime }),
+  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), value: ApiValue.optional(), metrics: ActionMetrics.optional(), ...simTime }),
   z.object({ ok: z.literal(false), error: z.string(), ...simTime }),
 ]);
 export type ActResult = z.infer<typeof ActResult>;

@@ -79,11 +79,38 @@ export const TrajectorySample = z.object({
 });
 export type TrajectorySample = z.infer<typeof TrajectorySample>;
 
+/**
+ * Motion metrics of one robot action (Action Contextualization's motion scores and more). M_I: minimum over the
+ * motion of the inverse condition number of the arm Jacobian; M_E: minimum link-to-environment distance over the
+ * normalising distance (0.3 m), at most 1; M_T = M_I + M_E (-2 when the action did not move).
+ */
+export const ActionMetrics = z.object({
+  action: z.string(),
+  startSecs: z.number(),
+  durationSecs: z.number(),
+  samples: z.number().int(),
+  mI: z.number(),
+  mE: z.number(),
+  mT: z.number(),
+  pathLengthM: z.number(),
+  peakJerkMps3: z.number(),
+  minClearanceM: z.number(),
+  closestPair: z.tuple([z.string(), z.string()]).nullable(),
+  collisionCount: z.number().int(),
+  maxHeldTiltRad: z.number().nullable(),
+});
+export type ActionMetrics = z.infer<typeof ActionMetrics>;
+
+/** A value an API call returned to the code (checks return booleans, detect_object a description). */
+export const ApiValue = z.union([z.boolean(), z.number(), z.string(), z.null()]);
+
 export const ApiCallRecord = z.object({
   fn: z.string(),
   args: z.array(z.unknown()),
   ok: z.boolean(),
   error: z.string().optional(),
+  value: ApiValue.optional(),
+  metrics: ActionMetrics.optional(),
 });
 export type ApiCallRecord = z.infer<typeof ApiCallRecord>;
 

@@ -5,6 +5,7 @@
 //   M_T = M_I + M_E, and a plan's quality Q = mean of M_T over its actions.
 // Plus plain kinematic numbers: path length, duration, peak jerk, minimum clearance, collisions, held-object tilt.
 // Pure: the simulator measures, this module only reduces. Units SI.
+import type { ActionMetrics } from '../../protocol/trace.js';
 
 export type Vec3 = [number, number, number];
 
@@ -32,30 +33,10 @@ export interface MotionSample {
   heldTiltRad: number | null;
 }
 
-export interface ActionMetrics {
-  /** The API function (or skill) that moved the robot. */
-  action: string;
-  startSecs: number;
-  durationSecs: number;
-  /** Number of samples the numbers come from (0: the action did not step physics). */
-  samples: number;
-  /** M_I, in [0, 1]; -1 when the action did not move. */
-  mI: number;
-  /** M_E = minClearanceM / CLEARANCE_NORM_M, at most 1, negative on penetration; -1 when the action did not move. */
-  mE: number;
-  /** M_T = M_I + M_E (NO_MOTION_SCORE = -2 when the action did not move). */
-  mT: number;
-  /** Tool path length summed over arms, metres. */
-  pathLengthM: number;
-  /** Largest |d^3 x / dt^3| of any tool centre point, m/s^3 (third differences on the 50 Hz sample grid). */
-  peakJerkMps3: number;
-  minClearanceM: number;
-  /** [link, thing] at the minimum clearance, when something was within CLEARANCE_NORM_M. */
-  closestPair: [string, string] | null;
-  collisionCount: number;
-  /** Largest tilt of a held object from upright during the action (radians), or null if nothing was held. */
-  maxHeldTiltRad: number | null;
-}
+// One definition of an action's metrics: the trace schema (src/protocol/trace.ts), which traces and the simulator
+// protocol carry. Fields: action, startSecs, durationSecs, samples, mI, mE, mT, pathLengthM, peakJerkMps3,
+// minClearanceM, closestPair, collisionCount, maxHeldTiltRad (units in the names; see the schema's comments).
+export type { ActionMetrics };
 
 export interface EpisodeMetrics {
   actions: ActionMetrics[];

@@ -18,7 +18,7 @@ export type ToWorker =
       wasmCapBytes: number;
       maxOutputBytes: number;
     }
-  | { t: 'api_result'; ok: true; output?: string }
+  | { t: 'api_result'; ok: true; output?: string; value?: boolean | number | string | null }
   | { t: 'api_result'; ok: false; error: string }
   | { t: 'reset' };
 

@@ -96,7 +96,7 @@ def _wp_call(fn, params):
     reply = _wp_loads(_wp_host_call(_wp_dumps([fn, args], allow_nan=False)))
     if not reply['ok']:
         raise RuntimeError(reply['error'])
-    return None
+    return reply.get('value')
 `;
 
 /** Runs once per worker. Defines run_block(code, stubs, api_names, persist, host_call) -> JSON text. */

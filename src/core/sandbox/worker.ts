@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     if (reply === undefined) return reallyExit(0);
     if (reply.t !== 'api_result') throw new Error(`sandbox protocol error: expected api_result, got ${reply.t}`);
     if (reply.ok && reply.output) appendOutput(reply.output.endsWith('\n') ? reply.output : reply.output + '\n');
-    return JSON.stringify(reply.ok ? { ok: true } : { ok: false, error: reply.error });
+    return JSON.stringify(reply.ok ? { ok: true, value: reply.value ?? null } : { ok: false, error: reply.error });
   };
 
   for (;;) {

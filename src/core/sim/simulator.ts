@@ -1,6 +1,7 @@
 // The simulator seen from the engine. The embedded MuJoCo tabletop implements it in-process; a remote
 // simulator (JSON-RPC, docs/simulator-protocol.md) implements it over stdio or WebSocket.
-import type { TrajectorySample, WorldState } from '../../protocol/trace.js';
+import type { ActionMetrics, TrajectorySample, WorldState } from '../../protocol/trace.js';
+import type { EpisodeMetrics } from '../metrics/motionMetrics.js';
 
 /** One robot API function as the agent sees it (injected into sandboxed Python, documented in prompts). */
 export interface ApiFunctionSpec {
@@ -29,7 +30,15 @@ export interface Observation {
 
 export type ApiCallResult =
   /** `output` is printed into the code's stdout (e.g. detect_object's report, or a collision warning). */
-  | { ok: true; output?: string; collisions?: { a: string; b: string; tSecs: number }[] }
+  | {
+      ok: true;
+      output?: string;
+      collisions?: { a: string; b: string; tSecs: number }[];
+      /** What the call returns to the code (a check's boolean, a measured number); absent means None. */
+      value?: boolean | number | string | null;
+      /** Motion metrics of the action, when it moved a robot. */
+      metrics?: ActionMetrics;
+    }
   | { ok: false; error: string };
 
 export interface TaskCheckResult {
@@ -86,6 +95,8 @@ export interface Simulator {
   geometry(): Promise<SceneGeometryInfo>;
   /** Simulated seconds since reset. */
   simTimeSecs(): number;
+  /** Per-action motion metrics so far and the plan quality Q (simulators that measure them). */
+  motionMetrics?(): EpisodeMetrics;
   snapshot(): Promise<SimSnapshot>;
   restore(snapshot: SimSnapshot): Promise<void>;
   close(): Promise<void>;

@@ -73,5 +73,9 @@ test('tasks lists one task per line, name first', () => {
   assert.equal(r.status, 0);
   const lines = r.stdout.trim().split('\n');
   assert.ok(lines.some((l) => /^stack_blocks +single-arm +arms=1 /.test(l)));
+  assert.ok(lines.length >= 21, `${lines.length} tasks`);
+  const malmm = run('tasks', '--arch', 'malmm').stdout;
+  assert.match(malmm, /^stack_blocks /m);
+  assert.doesNotMatch(malmm, /^sort_cubes /m, 'a 3-arm RoCo task is not offered to MALMM');
   assert.equal(run('tasks', '--arch', 'nope').status, 2);
 });

@@ -10,11 +10,12 @@ import { MotionProbe } from './motionProbe.js';
 import { quatToEuler, yawQuat } from './math3.js';
 import { PhysicsRunner } from './physicsRunner.js';
 import { ArmController } from './robot/armController.js';
+import { ConfigChecker } from './robot/configChecker.js';
 import { applyGrasp, gripperCommandedOpen } from './robot/gripper.js';
 import { SceneModel } from './sceneModel.js';
 import type { SceneSpec } from './scene/sceneSpec.js';
 import { SimState, type GraspState } from './simState.js';
-import type { ObjectPlacement, TaskView } from './tasks/taskDefinition.js';
+import type { ObjectPlacement, TaskGoal, TaskMonitor, TaskView } from './tasks/taskDefinition.js';
 import { TrajectoryRecorder } from './trajectoryRecorder.js';
 import type { Mujoco } from './wasm.js';
 
@@ -26,9 +27,15 @@ export class EpisodeRuntime {
   readonly recorder: TrajectoryRecorder;
   readonly runner: PhysicsRunner;
   readonly probe: MotionProbe;
+  readonly checker: ConfigChecker;
   readonly arms: ArmController[] = [];
   /** Motion metrics of every measured action since reset (restored with snapshots). */
   actionMetrics: ActionMetrics[] = [];
+  /** The robot API's per-episode memory (RobotApiContext.memory). */
+  apiMemory: Record<string, unknown> = {};
+  /** The episode's goal and monitor (set by reset). */
+  goal: TaskGoal | undefined;
+  monitor: TaskMonitor | undefined;
   private readonly stateBuffer: DoubleBuffer;
   private readonly stateSpec: number;
   private disposed = false;
@@ -41,6 +48,7 @@ export class EpisodeRuntime {
     this.contacts = new ContactMonitor(scene);
     this.recorder = new TrajectoryRecorder(scene.timestepSecs, this.contacts);
     this.probe = new MotionProbe(scene, this.contacts);
+    this.checker = new ConfigChecker(scene);
     this.runner = new PhysicsRunner(state, this.contacts, this.recorder, this.probe);
     this.stateSpec = mj.mjtState.mjSTATE_INTEGRATION.value;
     this.stateBuffer = new mj.DoubleBuffer(mj.mj_stateSize(scene.model, this.stateSpec));
@@ -66,7 +74,8 @@ export class EpisodeRuntime {
   }
 
   /** Arms at home with open grippers, objects at `placements`, settled, clock at 0, one sample recorded. */
-  reset(placements: ObjectPlacement[]): void {
+  reset(placements: ObjectPlacement[], goal?: TaskGoal, monitor?: TaskMonitor): void {
+    this.setEpisode(goal, monitor);
     const { mj, model } = this.scene;
     const d = this.state.data;
     mj.mj_resetData(model, d);
@@ -92,6 +101,14 @@ export class EpisodeRuntime {
     this.recorder.clear();
     this.recorder.sample(this.state);
     this.actionMetrics = [];
+    this.apiMemory = {};
+  }
+
+  /** The episode's goal and monitor; the monitor samples on the 50 Hz grid from now on. */
+  setEpisode(goal: TaskGoal | undefined, monitor: TaskMonitor | undefined): void {
+    this.goal = goal;
+    this.monitor = monitor;
+    this.runner.gridObservers = monitor ? [() => monitor.sample(this.taskView())] : [];
   }
 
   /** Copy of MuJoCo's integration state (see SnapshotData in tabletopSim.ts). */
@@ -121,7 +138,7 @@ export class EpisodeRuntime {
   }
 
   apiContext(): RobotApiContext {
-    return { scene: this.scene, state: this.state, arms: this.arms, contacts: this.contacts, actionMetrics: this.actionMetrics };
+    return { scene: this.scene, state: this.state, arms: this.arms, contacts: this.contacts, actionMetrics: this.actionMetrics, checker: this.checker, memory: this.apiMemory, ...(this.goal ? { goal: this.goal } : {}) };
   }
 
   /** Brings derived quantities (body poses, sensors) up to date after a call, for observations and checks. */
@@ -159,6 +176,9 @@ export class EpisodeRuntime {
       }),
       grasped: this.scene.arms.map((_, a) => s.graspedName(a)),
       tableTopZ: this.scene.built.spec.table.topZ,
+      ee: this.scene.arms.map((_, a) => ({ ...s.tcp(a), open: gripperCommandedOpen(s, a) })),
+      ...(this.goal ? { goal: this.goal } : {}),
+      ...(this.monitor ? { monitor: this.monitor.state() } : {}),
     };
   }
 
@@ -167,6 +187,7 @@ export class EpisodeRuntime {
     this.disposed = true;
     for (const arm of this.arms) arm.dispose();
     this.probe.dispose();
+    this.checker.dispose();
     this.stateBuffer.delete();
     this.state.dispose();
     this.scene.dispose();

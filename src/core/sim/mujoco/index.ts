@@ -5,7 +5,9 @@ import { loadMujocoModule } from './wasm.js';
 
 export type { TabletopSimulatorOptions } from './tabletopSim.js';
 export { SNAPSHOT_KIND, TabletopSimulator } from './tabletopSim.js';
-export { TASK_IDS, getTask, taskInfos } from './tasks/registry.js';
+export { TASK_IDS, getTask, taskCatalog, taskInfos } from './tasks/registry.js';
+export type { RobotView } from './robotViews.js';
+export type { ActionMetrics, EpisodeMetrics } from '../../metrics/motionMetrics.js';
 export { ROBOT_APIS, getRobotApi } from './apis/registry.js';
 export { loadMujocoModule } from './wasm.js';
 

@@ -6,6 +6,7 @@
 import type { DoubleBuffer } from 'mujoco-js';
 import { ActionMetricsRecorder, CLEARANCE_NORM_M, type ActionMetrics, type MotionSample } from '../../metrics/motionMetrics.js';
 import { inverseConditionNumber } from '../../metrics/conditioning.js';
+import { boxBoxDistance, type Box } from './boxDistance.js';
 import type { ContactMonitor } from './contactMonitor.js';
 import type { SceneModel } from './sceneModel.js';
 import type { SimState } from './simState.js';
@@ -141,8 +142,11 @@ export class MotionProbe {
     return inverseConditionNumber(this.J, 6, 7);
   }
 
-  /** Smallest moving-link distance to the table, objects, fixtures and other arms, capped at CLEARANCE_NORM_M. */
-  clearance(state: SimState): { distance: number; closest: [string, string] | null } {
+  /**
+   * Smallest moving-link distance to the table, objects, fixtures and other arms, capped at CLEARANCE_NORM_M.
+   * Options (used by skills' obstacle_clearance): only `arms`, skip the table, skip more objects.
+   */
+  clearance(state: SimState, options: { arms?: number[]; skipTable?: boolean; skip?: Set<number> } = {}): { distance: number; closest: [string, string] | null } {
     const { mj, model } = this.scene;
     const d = state.data;
     const xpos = d.geom_xpos as Float64Array;
@@ -150,7 +154,7 @@ export class MotionProbe {
     const rbound = model.geom_rbound as Float64Array;
     let best = CLEARANCE_NORM_M;
     let closest: [string, string] | null = null;
-    for (let a = 0; a < this.scene.arms.length; a++) {
+    for (const a of options.arms ?? this.scene.arms.map((_, i) => i)) {
       const candidates: { lb: number; link: { geom: number; label: string }; env: EnvGeom }[] = [];
       for (const link of this.links[a]!) {
         const g = link.geom;
@@ -158,7 +162,7 @@ export class MotionProbe {
         const gy = xpos[3 * g + 1]!;
         const gz = xpos[3 * g + 2]!;
         const t = this.tableTop;
-        if (Math.abs(gx - t.cx) <= t.hx && Math.abs(gy - t.cy) <= t.hy) {
+        if (!options.skipTable && Math.abs(gx - t.cx) <= t.hx && Math.abs(gy - t.cy) <= t.hy) {
           const dz = gz - this.supportDown(g, xmat) - t.z;
           if (dz < best) {
             best = dz;
@@ -166,16 +170,22 @@ export class MotionProbe {
           }
         }
         for (const e of this.env[a]!) {
-          if (e.owner >= 0 && this.contacts.isAllowed(a, e.owner)) continue;
+          if (e.owner >= 0 && (this.contacts.isAllowed(a, e.owner) || options.skip?.has(e.owner))) continue;
           const h = e.geom;
           const lb = Math.hypot(gx - xpos[3 * h]!, gy - xpos[3 * h + 1]!, gz - xpos[3 * h + 2]!) - rbound[g]! - rbound[h]!;
           if (lb < best) candidates.push({ lb, link, env: e });
         }
       }
       candidates.sort((x, y) => x.lb - y.lb);
+      const type = model.geom_type as Int32Array;
+      const size = model.geom_size as Float64Array;
+      const box = (g: number): Box => ({ c: xpos.subarray(3 * g, 3 * g + 3), R: xmat.subarray(9 * g, 9 * g + 9), h: size.subarray(3 * g, 3 * g + 3) });
       for (const c of candidates) {
         if (c.lb >= best) break;
-        const dist = mj.mj_geomDistance(model, d, c.link.geom, c.env.geom, best, null);
+        const g1 = c.link.geom;
+        const g2 = c.env.geom;
+        // Box pairs are measured exactly here (see boxDistance.ts for why not mj_geomDistance).
+        const dist = type[g1] === GEOM_BOX && type[g2] === GEOM_BOX ? boxBoxDistance(box(g1), box(g2)) : mj.mj_geomDistance(model, d, g1, g2, best, null);
         if (dist < best) {
           best = dist;
           closest = [c.link.label, c.env.label];

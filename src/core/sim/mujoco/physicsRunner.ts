@@ -6,6 +6,9 @@ import type { SimState } from './simState.js';
 import type { TrajectoryRecorder } from './trajectoryRecorder.js';
 
 export class PhysicsRunner {
+  /** Called on the 50 Hz grid (same steps as the trajectory samples), e.g. task monitors. */
+  gridObservers: ((state: SimState) => void)[] = [];
+
   constructor(
     readonly state: SimState,
     readonly contacts: ContactMonitor,
@@ -23,6 +26,10 @@ export class PhysicsRunner {
     this.contacts.afterStep(this.state);
     this.recorder.afterStep(this.state);
     this.probe?.afterStep(this.state);
+    if (this.gridObservers.length > 0) {
+      const started = this.state.stepCount - 1;
+      if (started > 0 && started % this.recorder.stepsPerSample === 0) for (const f of this.gridObservers) f(this.state);
+    }
   }
 
   /** Steps at least `minSecs`, then until `done()` holds or `maxSecs` passed. Returns true if done() held. */

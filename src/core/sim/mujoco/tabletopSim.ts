@@ -11,6 +11,7 @@ import { EpisodeRuntime } from './episodeRuntime.js';
 import { getTask, taskInfos } from './tasks/registry.js';
 import type { TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
+import { robotViews, sharedSceneText, type RobotView } from './robotViews.js';
 import type { GraspState } from './simState.js';
 import type { Mujoco } from './wasm.js';
 
@@ -25,6 +26,15 @@ interface SnapshotData {
   grasps: (GraspState | null)[];
   /** Motion metrics of the actions before the snapshot (absent in older snapshots). */
   actionMetrics?: ActionMetrics[];
+  /** The task monitor's state (tasks with a monitor). */
+  monitor?: unknown;
+  /** The robot API's per-episode memory. */
+  apiMemory?: Record<string, unknown>;
+}
+
+/** The goal's own RNG stream: a task that gains a goal keeps its layouts. */
+function goalRng(seed: number) {
+  return seededRng((seed ^ 0x5bd1e995) >>> 0);
 }
 
 export interface TabletopSimulatorOptions {
@@ -58,11 +68,14 @@ export class TabletopSimulator implements Simulator {
     }
     const task = getTask(taskId);
     const api = getRobotApi(options.api ?? task.defaultApi);
+    const fits = task.apis ?? [task.defaultApi];
+    if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
-    runtime.reset(task.layout(seededRng(seed)));
+    const goal = task.goal?.(goalRng(seed));
+    runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.());
     this.current = { task, seed, api };
-    return { task: { ...task.info }, observation: this.observation(), api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })), workspace: { ...task.workspace } };
+    return { task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction }, observation: this.observation(), api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })), workspace: { ...task.workspace } };
   }
 
   async observe(): Promise<Observation> {
@@ -81,7 +94,7 @@ export class TabletopSimulator implements Simulator {
     if (measured) runtime.probe.begin(fn, runtime.state);
     let result: SimCallResult;
     try {
-      result = api.call(runtime.apiContext(), fn, Array.isArray(args) ? args : [args]);
+      result = api.call({ ...runtime.apiContext(), task: this.current!.task }, fn, Array.isArray(args) ? args : [args]);
     } catch (err) {
       runtime.probe.cancel();
       runtime.afterCall();
@@ -91,9 +104,9 @@ export class TabletopSimulator implements Simulator {
     if (!measured) return result;
     const moved = runtime.state.timeSecs > (runtime.probe.startedAt ?? runtime.state.timeSecs);
     const metrics = runtime.probe.end(runtime.state, result.ok ? (result.collisions?.length ?? 0) : 0);
-    const { motionFailed, ...rest } = result as SimCallResult & { motionFailed?: boolean };
-    // Argument errors are not actions; physical failures (IK) are, with the no-motion score.
-    if (!moved && !rest.ok && !motionFailed) return rest;
+    const { motionFailed, unmeasured, ...rest } = result;
+    // Argument errors and rejected plans are not actions; physical failures (IK) are, with the no-motion score.
+    if (unmeasured || (!moved && !rest.ok && !motionFailed)) return rest;
     runtime.actionMetrics.push(metrics);
     return rest.ok ? { ...rest, metrics } : rest;
   }
@@ -132,6 +145,8 @@ export class TabletopSimulator implements Simulator {
       physics: this.runtime!.physicsState(),
       grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] } : null)),
       actionMetrics: this.runtime!.actionMetrics.map((m) => ({ ...m })),
+      ...(this.runtime!.monitor ? { monitor: structuredClone(this.runtime!.monitor.state()) } : {}),
+      apiMemory: structuredClone(this.runtime!.apiMemory),
     };
     return { kind: SNAPSHOT_KIND, data };
   }
@@ -145,6 +160,10 @@ export class TabletopSimulator implements Simulator {
     const runtime = this.runtimeFor(task);
     runtime.restore(data.physics, data.grasps);
     runtime.actionMetrics = (data.actionMetrics ?? []).map((m) => ({ ...m }));
+    runtime.apiMemory = structuredClone(data.apiMemory ?? {});
+    const monitor = task.monitor?.();
+    if (monitor && data.monitor !== undefined) monitor.load(structuredClone(data.monitor));
+    runtime.setEpisode(task.goal?.(goalRng(data.seed)), monitor);
     this.current = { task, seed: data.seed, api };
   }
 
@@ -155,9 +174,21 @@ export class TabletopSimulator implements Simulator {
     this.current = null;
   }
 
+  /**
+   * MALMM's text state for single-arm tasks; for multi-arm tasks RoCo-style relations ("blue_square is on
+   * panel5") and every robot's gripper. `state` is the structured state (its ee/grasp fields are the first arm's).
+   */
   private observation(): Observation {
     const state: WorldState = this.runtime!.worldState();
-    return { text: formatMalmmState(state), state };
+    const setup = this.current?.task.multiArm;
+    const text = setup ? sharedSceneText(this.runtime!.scene, this.runtime!.state, setup) : formatMalmmState(state);
+    return { text, state };
+  }
+
+  /** Per-robot partial observations of a multi-arm task (empty for single-arm tasks). */
+  robotObservations(): RobotView[] {
+    const { task } = this.episode();
+    return task.multiArm ? robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm) : [];
   }
 
   /** The runtime for a task's scene: reused when the scene is the same, rebuilt otherwise. */

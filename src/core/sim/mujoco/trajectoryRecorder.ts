@@ -8,7 +8,7 @@ export const TRAJECTORY_RATE_HZ = 50;
 
 export class TrajectoryRecorder {
   private samples: TrajectorySample[] = [];
-  private readonly stepsPerSample: number;
+  readonly stepsPerSample: number;
 
   constructor(
     timestepSecs: number,

@@ -43,6 +43,9 @@ test('MALMM solves stack_blocks with the reference model through the local OpenA
   assert.equal(start.type === 'episode_start' && start.prompts.length, 3);
   assert.ok(evs.some((e) => e.type === 'scene'));
   assert.ok(evs.some((e) => e.type === 'trajectory' && e.samples.length > 10));
+  // Every motion carries its motion scores (M_I, M_E, M_T) into the trace.
+  const moves = evs.flatMap((e) => (e.type === 'code_execution' ? e.apiCalls : [])).filter((c) => c.fn === 'execute_trajectory');
+  assert.ok(moves.length >= 8 && moves.every((c) => c.metrics && c.metrics.mT === c.metrics.mI + c.metrics.mE && c.metrics.mI > 0));
   assert.equal(last(evs, 'check')?.name, 'task_success');
   assert.equal(last(evs, 'check')?.ok, true);
   const runs = await listRuns(nodeIO, workspace);

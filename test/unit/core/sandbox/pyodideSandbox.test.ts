@@ -74,6 +74,19 @@ describe('Pyodide sandbox', () => {
     assert.equal(caught.stdout, 'caught: no object named ghost in the scene\n');
   });
 
+  it('returns what the host answers as the call\'s value (checks return booleans, numbers, text), and records it', async () => {
+    const values: Record<string, boolean | number | string | null> = { open_gripper: true, close_gripper: 0.25 };
+    const robot = new FakeRobot();
+    const r = await sandbox.run(
+      request('a = open_gripper()\nb = close_gripper("red block")\nprint(a, type(a).__name__, b)', robot, {
+        onApiCall: async (fn: string) => ({ ok: true, value: values[fn] }),
+      }),
+    );
+    assert.equal(r.ok, true, r.error?.message);
+    assert.equal(r.stdout, 'True bool 0.25\n');
+    assert.deepEqual(r.apiCalls.map((c) => c.value), [true, 0.25]);
+  });
+
   it('gives Python TypeErrors for wrong arity and wrong argument types, without calling the host', async () => {
     const robot = new FakeRobot();
     const arity = await sandbox.run(request('execute_trajectory([0.1, 0.2, 0.3])', robot));

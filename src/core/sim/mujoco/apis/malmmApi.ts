@@ -3,7 +3,7 @@
 import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import { arityError, finiteNumber, numberList, pyRepr, str } from './args.js';
-import { heldObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+import { heldObjects, okResult as result, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 const FUNCTIONS: ApiFunctionSpec[] = [
   {
@@ -64,10 +64,6 @@ export const malmmApi: RobotApi = {
   },
 };
 
-function result(warnings: string[], collisions: { a: string; b: string; tSecs: number }[]): ApiCallResult {
-  return { ok: true, ...(warnings.length > 0 ? { output: warnings.join('\n') } : {}), ...(collisions.length > 0 ? { collisions } : {}) };
-}
-
 function executeTrajectory(ctx: RobotApiContext, position: unknown, orientation: unknown): SimCallResult {
   const pos = numberList('execute_trajectory', 'position', position, 3);
   if (!pos.ok) return pos;
@@ -94,7 +90,7 @@ function openGripper(ctx: RobotApiContext): ApiCallResult {
   const arm = ctx.arms[ARM]!;
   const w = watchCollisions(ctx, heldObjects(ctx), () => {
     arm.open();
-    settleObjects(ctx);
+    settleObjects(ctx, ARM);
   });
   return result(w.warnings, w.collisions);
 }
@@ -129,22 +125,4 @@ function closeGripper(ctx: RobotApiContext, objectName: unknown): ApiCallResult 
     lines.push(`close_gripper: nothing grasped${why}`);
   }
   return result(lines, w.collisions);
-}
-
-/** After a release, let falling or sliding objects come to rest so the next observation is settled. */
-function settleObjects(ctx: RobotApiContext): void {
-  const { state } = ctx;
-  const n = state.scene.objects.length;
-  const runner = ctx.arms[ARM]!.runner;
-  runner.stepUntil(
-    () => {
-      for (let i = 0; i < n; i++) {
-        const s = state.objectSpeed(i);
-        if (s.linear > 0.005 || s.angular > 0.05) return false;
-      }
-      return true;
-    },
-    0.05,
-    1.0,
-  );
 }

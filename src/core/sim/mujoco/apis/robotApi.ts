@@ -5,8 +5,10 @@ import type { ActionMetrics } from '../../../metrics/motionMetrics.js';
 import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
 import type { ContactMonitor, Collision } from '../contactMonitor.js';
 import type { ArmController } from '../robot/armController.js';
+import type { ConfigChecker } from '../robot/configChecker.js';
 import type { SceneModel } from '../sceneModel.js';
 import type { SimState } from '../simState.js';
+import type { TaskDefinition, TaskGoal } from '../tasks/taskDefinition.js';
 
 export interface RobotApiContext {
   scene: SceneModel;
@@ -15,14 +17,22 @@ export interface RobotApiContext {
   contacts: ContactMonitor;
   /** Motion metrics of the episode's measured actions so far (the current one is not in it yet). */
   actionMetrics: readonly ActionMetrics[];
+  /** The task being run (its locations) and this episode's goal. */
+  task?: TaskDefinition;
+  goal?: TaskGoal;
+  /** Static collision checks of arm configurations (scratch data; never moves the simulation). */
+  checker: ConfigChecker;
+  /** Per-episode memory of the API (e.g. the last skill's outcome for the checks); plain JSON, reset with the episode. */
+  memory: Record<string, unknown>;
 }
 
 /**
  * What an API call returns inside the simulator. Beyond the interface's ApiCallResult: `value` is the function's
  * Python return value (checks return bools/strings), `metrics` the action's motion metrics (added by the
- * simulator), and `motionFailed` marks a physical failure (e.g. IK) that still counts as an action in the plan score.
+ * simulator), `motionFailed` marks a physical failure (e.g. IK) that still counts as an action in the plan score,
+ * and `unmeasured` a call of a measured function that turned out not to be an action (a rejected RoCo plan).
  */
-export type SimCallResult = ApiCallResult & { value?: boolean | number | string | null; metrics?: ActionMetrics; motionFailed?: boolean };
+export type SimCallResult = ApiCallResult & { value?: boolean | number | string | null; metrics?: ActionMetrics; motionFailed?: boolean; unmeasured?: boolean };
 
 export interface RobotApi {
   id: string;
@@ -48,4 +58,27 @@ export function watchCollisions<T>(ctx: RobotApiContext, allowed: Set<number>[],
 /** Objects an arm may touch during any call: the one it holds. */
 export function heldObjects(ctx: RobotApiContext): Set<number>[] {
   return ctx.state.grasps.map((g) => new Set(g ? [g.object] : []));
+}
+
+/** `{ok: true}` with the output lines and collisions, when there are any. */
+export function okResult(lines: string[], collisions: { a: string; b: string; tSecs: number }[]): SimCallResult {
+  return { ok: true, ...(lines.length > 0 ? { output: lines.join('\n') } : {}), ...(collisions.length > 0 ? { collisions } : {}) };
+}
+
+/** After a release, let falling or sliding objects come to rest so the next observation is settled. */
+export function settleObjects(ctx: RobotApiContext, arm: number): void {
+  const { state } = ctx;
+  const n = state.scene.objects.length;
+  const runner = ctx.arms[arm]!.runner;
+  runner.stepUntil(
+    () => {
+      for (let i = 0; i < n; i++) {
+        const s = state.objectSpeed(i);
+        if (s.linear > 0.005 || s.angular > 0.05) return false;
+      }
+      return true;
+    },
+    0.05,
+    1.0,
+  );
 }

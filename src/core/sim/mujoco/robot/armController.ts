@@ -6,6 +6,7 @@ import type { ArmIndex } from '../sceneModel.js';
 import type { Vec3 } from '../scene/sceneSpec.js';
 import { attach, detach, fingerContacts, moveFingers, objectsBetweenFingers } from './gripper.js';
 import { IK_POS_TOL_M, IK_ROT_TOL_RAD, TopDownIk, type IkSolution, type ToolTarget } from './ik.js';
+import { executeTimed, planDense } from './denseFollower.js';
 import { executePath, planPath } from './motion.js';
 
 export type MoveOutcome =
@@ -91,7 +92,15 @@ export class ArmController {
     const start = state.tcp(this.armIndex);
     const path = planPath(this.ik, this.arm, qNow, start, { pos: target.pos, yawRad }, sol.q);
     executePath(this.runner, this.arm, path);
-    // Hold the goal until the arm stops (or give up after a short while, e.g. when pressed against the table).
+    this.settle();
+    const reached = state.tcp(this.armIndex);
+    const e = reached.pos.map((v, i) => v - target.pos[i]!);
+    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlipped: flipped, pathKind: path.kind };
+  }
+
+  /** Holds the last command until the arm stops (or gives up after a short while, e.g. pressed against the table). */
+  settle(): void {
+    const state = this.runner.state;
     const dofs = this.arm.dofAdr;
     this.runner.stepUntil(
       () => {
@@ -104,9 +113,25 @@ export class ArmController {
       SETTLE_MAX_SECS,
     );
     this.runner.forward();
+  }
+
+  /**
+   * Follows dense top-down poses (LMTG). Every pose is solved before anything moves; the first unreachable pose
+   * fails the call without moving. Returns the final tool error against the last pose.
+   */
+  followPoses(poses: ToolTarget[], what: string): { ok: true; reached: ToolTarget; posErrM: number; yawFlips: number } | { ok: false; error: string } {
+    const state = this.runner.state;
+    const plan = planDense(this.ik, this.arm, state.armQ(this.armIndex), state.tcp(this.armIndex), poses);
+    if (!plan.ok) {
+      const p = poses[plan.index]!;
+      return { ok: false, error: `${what}: pose ${plan.index} [${[...p.pos, p.yawRad].map((x) => x.toFixed(4)).join(', ')}] ${plan.reason}; the arm did not move` };
+    }
+    executeTimed(this.runner, this.arm, plan.knots, plan.times);
+    this.settle();
     const reached = state.tcp(this.armIndex);
-    const e = reached.pos.map((v, i) => v - target.pos[i]!);
-    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlipped: flipped, pathKind: path.kind };
+    const last = poses[poses.length - 1]!;
+    const e = reached.pos.map((v, i) => v - last.pos[i]!);
+    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlips: plan.yawFlips };
   }
 
   open(): void {
@@ -128,6 +153,23 @@ export class ArmController {
       return { grasped: true, object, widthM: state.fingerWidth(this.armIndex) };
     }
     return { grasped: false, touching: objectsBetweenFingers(state, this.armIndex), fingers };
+  }
+
+  /** Closes the fingers and grasps whatever carriable object both pads touch (LMTG's close_gripper()). */
+  closeAny(): GraspOutcome {
+    const state = this.runner.state;
+    moveFingers(this.runner, this.armIndex, false);
+    this.runner.forward();
+    const touching = objectsBetweenFingers(state, this.armIndex);
+    for (const object of touching) {
+      const f = fingerContacts(state, this.armIndex, object);
+      if (f[0] && f[1] && this.arm.graspEq[object]! >= 0) {
+        attach(state, this.armIndex, object);
+        this.runner.stepUntil(() => false, 0.05, 0.05);
+        return { grasped: true, object, widthM: state.fingerWidth(this.armIndex) };
+      }
+    }
+    return { grasped: false, touching, fingers: [false, false] };
   }
 
   dispose(): void {

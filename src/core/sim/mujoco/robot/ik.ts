@@ -8,6 +8,8 @@ import type { Vec3 } from '../scene/sceneSpec.js';
 export interface ToolTarget {
   pos: Vec3;
   yawRad: number;
+  /** Full tool orientation (row-major 3x3) for poses that are not top-down (side grasps); overrides yawRad. */
+  R?: number[];
 }
 
 export interface IkSolution {
@@ -67,7 +69,7 @@ export class TopDownIk {
     const ranges = arm.layout.jointRanges;
     const maxIt = options.maxIterations ?? 200;
     const rest = options.rest;
-    const T = topDownMat(target.yawRad);
+    const T = target.R ?? topDownMat(target.yawRad);
     const q = seed.map((v, i) => clamp(v, ranges[i]![0], ranges[i]![1]));
     const nv = this.scene.model.nv;
     let posErr = Infinity;

@@ -62,8 +62,11 @@ export function planPath(
   return { knots: path, durationSecs, kind: cartesian ? 'cartesian' : 'joint' };
 }
 
-/** Steps physics along the path; ends with the servos holding the last knot. */
-export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPath): void {
+/**
+ * Steps physics along the path; ends with the servos holding the last knot. `stop`, checked every `stopEvery`
+ * steps, ends the motion early with the servos holding where the arm is (returns false then).
+ */
+export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPath, stop?: () => boolean, stopEvery = 5): boolean {
   const steps = Math.max(1, Math.round(path.durationSecs / runner.dt));
   const segs = path.knots.length - 1;
   const lead = arm.layout.servoLeadSecs;
@@ -88,10 +91,17 @@ export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPat
       ctrl[arm.ctrlAdr[j]!] = Math.min(ranges[j]![1], Math.max(ranges[j]![0], c));
     }
     runner.step();
+    if (stop && k % stopEvery === 0 && stop()) {
+      const q = runner.state.data.qpos as Float64Array;
+      const hold = runner.state.data.ctrl as Float64Array;
+      for (let j = 0; j < 7; j++) hold[arm.ctrlAdr[j]!] = q[arm.qposAdr[j]!]!;
+      return false;
+    }
   }
   const last = path.knots[segs]!;
   const ctrl = runner.state.data.ctrl as Float64Array;
   for (let j = 0; j < 7; j++) ctrl[arm.ctrlAdr[j]!] = last[j]!;
+  return true;
 }
 
 function maxAbsDiff(a: readonly number[], b: readonly number[]): number {

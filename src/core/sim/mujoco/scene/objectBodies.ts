@@ -6,6 +6,8 @@ import { el, type MjcfElement } from './mjcf.js';
 import type { ObjectSpec, PartSpec, SceneSpec } from './sceneSpec.js';
 
 const DEFAULT_FRICTION: [number, number, number] = [1.0, 0.005, 0.0001];
+/** Round things also resist rolling (condim 6), or a knocked-over can would roll off the table. */
+const ROUND_FRICTION: [number, number, number] = [1.0, 0.005, 0.002];
 
 export function mountKind(o: ObjectSpec): 'free' | 'fixed' | 'slide' {
   return o.mount?.kind ?? 'free';
@@ -36,6 +38,7 @@ function geomsOf(o: ObjectSpec, bits: CollisionBits, withMass: boolean): MjcfEle
   const single = parts.length === 1;
   return parts.map((p, i) => {
     const visual = p.visual === true;
+    const round = p.shape === 'cylinder' || p.shape === 'sphere';
     return el('geom', {
       name: single ? `${o.mjcfName}_geom` : `${o.mjcfName}_geom${i}`,
       type: p.shape,
@@ -44,8 +47,8 @@ function geomsOf(o: ObjectSpec, bits: CollisionBits, withMass: boolean): MjcfEle
       size: p.size,
       rgba: p.rgba ?? o.rgba,
       mass: withMass ? (visual ? 0 : (p.massKg ?? share)) : undefined,
-      friction: visual ? undefined : (p.friction ?? o.friction ?? DEFAULT_FRICTION),
-      condim: visual ? undefined : 4,
+      friction: visual ? undefined : (p.friction ?? o.friction ?? (round ? ROUND_FRICTION : DEFAULT_FRICTION)),
+      condim: visual ? undefined : round ? 6 : 4,
       ...(visual ? NO_COLLISION : bits),
     });
   });

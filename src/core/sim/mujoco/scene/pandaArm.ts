@@ -29,6 +29,8 @@ export const PANDA = {
   ] as [number, number][],
   /** The usual "ready" configuration: gripper pointing down in front of the base. */
   readyQ: [0, -Math.PI / 4, 0, (-3 * Math.PI) / 4, 0, Math.PI / 2, Math.PI / 4],
+  /** A side-grasp configuration: tool horizontal and forward, pads vertical (wrist pitched past 90 degrees, rolled a quarter turn). */
+  sideQ: [0, 0.2, 0, -2.2, 0, 3.0, Math.PI / 4 - Math.PI / 2],
   /** Hand mount about the flange axis: chosen so that at the ready pose (q7 = pi/4) the pads lie along world x for a base facing +y; the q7 range then covers yaw -pi/2..pi/2 with margin. */
   handYawRad: Math.PI / 4,
   /** Tool centre point (between the finger pads) from the flange along its axis. */
@@ -133,6 +135,7 @@ export function buildPandaArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
       jointRanges: PANDA.jointRanges.map((r) => [r[0], r[1]] as [number, number]),
       fingerRange: [0, PANDA.fingerTravel],
       seedQ: [...PANDA.readyQ],
+      sideSeedQ: [...PANDA.sideQ],
       servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
       maxJointSpeed: [...PANDA.motionSpeed],
     },

@@ -118,6 +118,8 @@ export interface ArmLayout {
   fingerRange: [number, number];
   /** A joint configuration used to seed IK for the home pose. */
   seedQ: number[];
+  /** A configuration with the tool horizontal (side grasps), to seed and bias IK for such poses. */
+  sideSeedQ: number[];
   /** kv/kp of each joint servo (seconds): commanding q + lead * qdot cancels the servo's damping lag. */
   servoLeadSecs: number[];
   /** Speed limits used when timing motions (rad/s per joint). */

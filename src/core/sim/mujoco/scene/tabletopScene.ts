@@ -92,7 +92,8 @@ export function buildTabletopScene(spec: SceneSpec): BuiltScene {
 
   const root = el('mujoco', { model: spec.key }, [
     el('compiler', { angle: 'radian', autolimits: true }),
-    el('option', { timestep: spec.timestepSecs, integrator: 'implicitfast', cone: 'elliptic', impratio: 10 }),
+    // multiccd: several contact points for convex pairs (cylinders standing on boxes would rock on one point).
+    el('option', { timestep: spec.timestepSecs, integrator: 'implicitfast', cone: 'elliptic', impratio: 10 }, [el('flag', { multiccd: 'enable' })]),
     el('visual', {}, [el('global', { offwidth: 640, offheight: 480 })]),
     el('worldbody', {}, [
       el('light', { name: 'sun', pos: [0, 0, 3], dir: [0, 0, -1], directional: true }),

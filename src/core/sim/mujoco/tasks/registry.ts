@@ -1,10 +1,52 @@
 // Every task the embedded tabletop simulator knows, keyed by id. Adding a task = one definition file plus
 // one line here; test/unit/core/sim/taskRegistry.test.ts checks ids, metadata and that each scene compiles.
 import type { TaskInfo } from '../../simulator.js';
+import { emptyContainerTask } from './singleArm/emptyContainer.js';
+import { openDrawerTask } from './singleArm/openDrawer.js';
+import { pickAndLiftTask } from './singleArm/pickAndLift.js';
+import { pushButtonTask } from './singleArm/pushButton.js';
+import { putBlockTask } from './singleArm/putBlock.js';
+import { rubbishInBinTask } from './singleArm/rubbishInBin.js';
+import { sortByColorTask } from './singleArm/sortByColor.js';
+import { stackCupsTask } from './singleArm/stackCups.js';
+import { clearTableBinTask, clearTableShelfTask, clearTableSinkTask } from './clearing/clearingScenes.js';
+import { handoverTask } from './multiArm/handover.js';
+import { makeSandwichTask } from './multiArm/makeSandwich.js';
+import { packGroceryTask } from './multiArm/packGrocery.js';
+import { sortCubesTask } from './multiArm/sortCubes.js';
 import { stackBlocksTask } from './stackBlocks.js';
+import { drawShapeTask } from './trajectory/drawShape.js';
+import { knockOverCanTask } from './trajectory/knockOverCan.js';
+import { pushCanTask } from './trajectory/pushCan.js';
+import { shakeBottleTask } from './trajectory/shakeBottle.js';
+import { wipePlateTask } from './trajectory/wipePlate.js';
 import type { TaskDefinition } from './taskDefinition.js';
 
-const DEFINITIONS: TaskDefinition[] = [stackBlocksTask(3), stackBlocksTask(2), stackBlocksTask(4)];
+const DEFINITIONS: TaskDefinition[] = [
+  stackBlocksTask(3),
+  stackBlocksTask(2),
+  stackBlocksTask(4),
+  putBlockTask(),
+  emptyContainerTask(),
+  rubbishInBinTask(),
+  openDrawerTask(),
+  pushButtonTask(),
+  pickAndLiftTask(),
+  sortByColorTask(),
+  stackCupsTask(),
+  drawShapeTask(),
+  wipePlateTask(),
+  shakeBottleTask(),
+  pushCanTask(),
+  knockOverCanTask(),
+  clearTableBinTask(),
+  clearTableSinkTask(),
+  clearTableShelfTask(),
+  sortCubesTask(),
+  packGroceryTask(),
+  makeSandwichTask(),
+  handoverTask(),
+];
 
 export const TASKS: ReadonlyMap<string, TaskDefinition> = new Map(DEFINITIONS.map((t) => [t.info.id, t]));
 
@@ -20,4 +62,9 @@ export function getTask(id: string): TaskDefinition {
 /** Handler-free metadata, for listings and pickers. */
 export function taskInfos(): TaskInfo[] {
   return DEFINITIONS.map((t) => ({ ...t.info }));
+}
+
+/** Metadata plus the robot APIs each task works with (for `waypoint tasks --arch`: an architecture's API). */
+export function taskCatalog(): (TaskInfo & { defaultApi: string; apis: string[] })[] {
+  return DEFINITIONS.map((t) => ({ ...t.info, defaultApi: t.defaultApi, apis: [...(t.apis ?? [t.defaultApi])] }));
 }

@@ -2,7 +2,7 @@
 // Frame: world z up; the robot base sits on the table at (0, -0.35) facing +y; x to the robot's right.
 import type { Rng } from '../../../host.js';
 import type { WorkspaceInfo } from '../../simulator.js';
-import { mjcfSafe, type ArmSpec, type ObjectSpec, type TableSpec, type Vec3 } from '../scene/sceneSpec.js';
+import { mjcfSafe, type ArmSpec, type ObjectSpec, type SceneSpec, type TableSpec, type Vec3 } from '../scene/sceneSpec.js';
 import type { ObjectPlacement } from './taskDefinition.js';
 
 export const TABLE_TOP_Z = 0.75;
@@ -36,6 +36,12 @@ export const COLORS: Record<string, [number, number, number, number]> = {
   yellow: [0.95, 0.82, 0.1, 1],
   orange: [0.95, 0.5, 0.1, 1],
   purple: [0.55, 0.2, 0.75, 1],
+  white: [0.93, 0.93, 0.93, 1],
+  grey: [0.55, 0.55, 0.58, 1],
+  black: [0.12, 0.12, 0.12, 1],
+  brown: [0.55, 0.36, 0.2, 1],
+  pink: [0.95, 0.55, 0.7, 1],
+  cyan: [0.2, 0.75, 0.85, 1],
 };
 
 export function block(color: string, edgeM = 0.05): ObjectSpec {
@@ -67,4 +73,9 @@ export function scatterOnTable(rng: Rng, objects: readonly ObjectSpec[], ws: Wor
     out.push(placed);
   }
   return out;
+}
+
+/** The scene of a single-arm tabletop task. */
+export function singleArmScene(key: string, objects: ObjectSpec[]): SceneSpec {
+  return { key, table: TABLE, arms: [SINGLE_ARM], objects, timestepSecs: TIMESTEP_SECS };
 }

@@ -1,9 +1,11 @@
-// What a task is: metadata, the scene it needs (compiled once per task id), a seeded initial layout, and a
-// geometric success check over ground truth. Tasks never touch MuJoCo directly.
+// What a task is: metadata, the scene it needs (compiled once per task id), a seeded initial layout, an optional
+// seeded goal (which drawer, which shape), an optional monitor of things that happen during the episode (a
+// pressed button, a drawn trace), and a geometric success check over ground truth. Tasks never touch MuJoCo.
 import type { Rng } from '../../../host.js';
 import type { TaskCheckResult, TaskInfo, WorkspaceInfo } from '../../simulator.js';
 import type { Quat } from '../simState.js';
 import type { SceneSpec, Vec3 } from '../scene/sceneSpec.js';
+import type { MultiArmSetup } from './multiArm/multiArmCommon.js';
 
 export interface ObjectPlacement {
   /** Free and fixed objects: where the object's frame goes (world). Ignored for sliding parts. */
@@ -21,7 +23,46 @@ export interface TaskView {
   /** Held object per arm. */
   grasped: (string | null)[];
   tableTopZ: number;
+  /** Tool centre point of each arm, world frame, and the commanded gripper state. */
+  ee?: { pos: Vec3; yawRad: number; open: boolean }[];
+  /** The episode's goal from TaskDefinition.goal (absent for tasks without one). */
+  goal?: TaskGoal;
+  /** The monitor's state (absent for tasks without a monitor). */
+  monitor?: unknown;
 }
+
+/** Seed-dependent part of a task beyond placements: the instruction given to the agents and what check() wants. */
+export interface TaskGoal {
+  instruction: string;
+  /** Plain JSON. */
+  params: Record<string, unknown>;
+}
+
+/**
+ * Watches an episode on the 50 Hz grid (only while API calls step physics). Its state is plain JSON and travels
+ * in snapshots.
+ */
+export interface TaskMonitor {
+  sample(view: TaskView): void;
+  state(): unknown;
+  load(state: unknown): void;
+}
+
+/**
+ * A named place objects go to (Action Contextualization's `location` argument): an object of the scene that is
+ * a container (objects go inside, onto its floor) or a surface (objects rest on its top).
+ */
+export interface LocationSpec {
+  name: string;
+  kind: 'container' | 'surface';
+  /** Wall and floor thickness of a container. */
+  wallM?: number;
+  /** A spot for one thing (a panel, a cutting board): always its centre. */
+  single?: boolean;
+}
+
+/** The arms of a task's scene, for listings ("waypoint tasks --arch"): which robot APIs it can be driven by. */
+export type ApiId = 'malmm' | 'lmtg' | 'actctx' | 'roco';
 
 export interface TaskDefinition {
   info: TaskInfo;
@@ -29,7 +70,21 @@ export interface TaskDefinition {
   /** Robot API used when reset() gets no `api` option. */
   defaultApi: string;
   scene: SceneSpec;
+  /** Robot APIs the task works with (defaultApi first). */
+  apis?: ApiId[];
+  /** Places for place()/drop()/at_location() (Action Contextualization) and RoCo's PLACE targets. */
+  locations?: LocationSpec[];
+  /** Multi-arm tasks: the robots (agent names, reach zones) and what each observes. */
+  multiArm?: MultiArmSetup;
+  /**
+   * Task-specific rules of a RoCo plan (e.g. the sandwich's recipe order): the feedback text of the first rule the
+   * plan breaks, or null. Runs after the generic constraints (reach zones, gripper state).
+   */
+  planRules?(plan: { robot: string; verb: string; object?: string; target?: string }[], view: TaskView): string | null;
   /** One placement per scene object, from the seed's RNG only. */
   layout(rng: Rng): ObjectPlacement[];
+  /** Seeded goal (its own RNG stream, so adding a goal never moves a layout). */
+  goal?(rng: Rng): TaskGoal;
+  monitor?(): TaskMonitor;
   check(view: TaskView): TaskCheckResult;
 }

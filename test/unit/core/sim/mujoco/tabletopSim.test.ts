@@ -71,8 +71,9 @@ test('reset returns the task, the MALMM API (with task_completed), the workspace
 });
 
 test('reset rejects unknown tasks and robot APIs with the known names', async () => {
-  await assert.rejects(sim.reset('stack_cups', 0), /unknown task 'stack_cups'; known tasks: stack_blocks, stack_blocks_2, stack_blocks_4/);
-  await assert.rejects(sim.reset('stack_blocks', 0, { api: 'roco' }), /unknown robot API 'roco'; known: malmm/);
+  await assert.rejects(sim.reset('fold_laundry', 0), /unknown task 'fold_laundry'; known tasks: stack_blocks, stack_blocks_2, stack_blocks_4, /);
+  await assert.rejects(sim.reset('stack_blocks', 0, { api: 'telepathy' }), /unknown robot API 'telepathy'; known: malmm, /);
+  await assert.rejects(sim.reset('stack_blocks', 0, { api: 'lmtg' }), /task 'stack_blocks' works with the robot API malmm, not 'lmtg'/);
 });
 
 test('call validates arguments with Python-like messages and does not move', async () => {

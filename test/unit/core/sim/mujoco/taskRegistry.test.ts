@@ -6,22 +6,72 @@ import { TASK_IDS, TASKS, getTask, taskInfos } from '../../../../../src/core/sim
 import { ROBOT_APIS } from '../../../../../src/core/sim/mujoco/apis/registry.js';
 import { loadMujocoModule } from '../../../../../src/core/sim/mujoco/wasm.js';
 
+/** The canonical task ids, in listing order (a new task is a definition file, a registry line and an entry here). */
+export const CANONICAL_TASK_IDS = [
+  'stack_blocks',
+  'stack_blocks_2',
+  'stack_blocks_4',
+  'put_block',
+  'empty_container',
+  'rubbish_in_bin',
+  'open_drawer',
+  'push_button',
+  'pick_and_lift',
+  'sort_by_color',
+  'stack_cups',
+  'draw_shape',
+  'wipe_plate',
+  'shake_bottle',
+  'push_can',
+  'knock_over_can',
+  'clear_table_bin',
+  'clear_table_sink',
+  'clear_table_shelf',
+  'sort_cubes',
+  'pack_grocery',
+  'make_sandwich',
+  'handover',
+];
+
 test('the task registry lists the canonical ids, each with complete metadata', () => {
-  assert.deepEqual([...TASK_IDS], ['stack_blocks', 'stack_blocks_2', 'stack_blocks_4']);
+  assert.deepEqual([...TASK_IDS], CANONICAL_TASK_IDS);
   assert.deepEqual([...TASKS.keys()], [...TASK_IDS]);
   for (const info of taskInfos()) {
     for (const k of ['id', 'description', 'instruction', 'suite', 'imitates'] as const) assert.ok(info[k].length > 0, `${info.id}.${k}`);
-    assert.equal(info.arms, 1);
-    assert.ok(ROBOT_APIS.has(getTask(info.id).defaultApi));
+    const task = getTask(info.id);
+    assert.equal(info.arms, task.scene.arms.length);
+    assert.ok(ROBOT_APIS.has(task.defaultApi));
+    for (const api of task.apis ?? []) assert.ok(ROBOT_APIS.has(api), `${info.id}: api ${api}`);
   }
   assert.equal(getTask('stack_blocks_2').info.instruction, 'Stack the red block on top of the green block.');
   assert.equal(getTask('stack_blocks_4').info.instruction, 'Stack the red block, the blue block and the yellow block on top of the green block.');
-  assert.throws(() => getTask('nope'), /unknown task 'nope'; known tasks: stack_blocks, stack_blocks_2, stack_blocks_4/);
+  assert.throws(() => getTask('nope'), /unknown task 'nope'; known tasks: stack_blocks, stack_blocks_2, stack_blocks_4, put_block/);
 });
 
-test('every task scene compiles and its seeded layouts keep blocks apart, inside the workspace', async () => {
+test('every task scene compiles, and its layout and goal depend on the seed alone', async () => {
   const mj = await loadMujocoModule();
   for (const id of TASK_IDS) {
+    const task = getTask(id);
+    const runtime = EpisodeRuntime.create(mj, task.scene);
+    try {
+      assert.equal(runtime.scene.objects.length, task.scene.objects.length);
+      assert.equal(new Set(task.scene.objects.map((o) => o.name)).size, task.scene.objects.length, `${id}: unique names`);
+      for (let seed = 0; seed < 10; seed++) {
+        const layout = task.layout(seededRng(seed));
+        assert.equal(layout.length, task.scene.objects.length);
+        assert.deepEqual(task.layout(seededRng(seed)), layout, `${id}: the seed alone decides`);
+        if (task.goal) assert.deepEqual(task.goal(seededRng(seed)), task.goal(seededRng(seed)));
+      }
+      runtime.reset(task.layout(seededRng(0)));
+    } finally {
+      runtime.dispose();
+    }
+  }
+});
+
+test('stack_blocks layouts keep blocks apart, inside the workspace', async () => {
+  const mj = await loadMujocoModule();
+  for (const id of ['stack_blocks', 'stack_blocks_2', 'stack_blocks_4']) {
     const task = getTask(id);
     const runtime = EpisodeRuntime.create(mj, task.scene);
     try {

@@ -1,0 +1,127 @@
+// LM Trajectory Generators' action space (Kwon et al.): detect_object(name) prints position, dimensions and yaw
+// of every matching object or part; execute_trajectory(trajectory) follows a dense list of [x, y, z, yaw] poses
+// (gripper pointing down); open_gripper() / close_gripper() take no object name; task_completed() and
+// task_failed() end the episode (the engine handles them).
+import type { ApiFunctionSpec } from '../../simulator.js';
+import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
+import type { ToolTarget } from '../robot/ik.js';
+import { arityError, isRealNumber, pyRepr, str } from './args.js';
+import { detectObjects, formatDetection } from './objectLookup.js';
+import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+
+/** Longest trajectory accepted in one call. */
+export const MAX_POSES = 5000;
+
+const FUNCTIONS: ApiFunctionSpec[] = [
+  {
+    name: 'detect_object',
+    params: [{ name: 'object_or_object_part', type: 'str' }],
+    signature: 'detect_object(object_or_object_part: str) -> None',
+    doc:
+      'Prints the position (centre, metres), dimensions (width = longer horizontal side, length = shorter, height) and the ' +
+      'yaw of both horizontal sides of every object or object part matching the text, e.g. "red block", "cup", "handle", "rim of the red cup".',
+  },
+  {
+    name: 'execute_trajectory',
+    params: [{ name: 'trajectory', type: 'poses' }],
+    signature: 'execute_trajectory(trajectory: list) -> None',
+    doc:
+      'Moves the end-effector through a dense list of poses [x, y, z, yaw] (metres, radians about z), gripper pointing down, ' +
+      'one point after the other (about 50 points per second: more points = slower). Every pose is checked first; an unreachable pose raises an error without moving.',
+  },
+  { name: 'open_gripper', params: [], signature: 'open_gripper() -> None', doc: 'Opens the gripper (0.08 m), releasing what it holds.' },
+  { name: 'close_gripper', params: [], signature: 'close_gripper() -> None', doc: 'Closes the gripper, grasping whatever is between the fingers.' },
+  { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call when the task is done; ends the episode.' },
+  { name: 'task_failed', params: [], signature: 'task_failed() -> None', doc: 'Call when the task cannot be done; ends the episode.' },
+];
+
+const PARAMS: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name)]));
+const ARM = 0;
+
+export const lmtgApi: RobotApi = {
+  id: 'lmtg',
+  description: 'LM Trajectory Generators API: detect_object plus dense [x, y, z, yaw] end-effector trajectories.',
+  functions: FUNCTIONS,
+  measured: new Set(['execute_trajectory', 'open_gripper', 'close_gripper']),
+  call(ctx, fn, args) {
+    const params = PARAMS[fn];
+    if (!params) return { ok: false, error: `unknown robot API function '${fn}'; available: ${FUNCTIONS.map((f) => f.name).join(', ')}` };
+    const arity = arityError(fn, params, args);
+    if (arity) return { ok: false, error: arity };
+    switch (fn) {
+      case 'detect_object':
+        return detect(ctx, args[0]);
+      case 'execute_trajectory':
+        return follow(ctx, args[0]);
+      case 'open_gripper': {
+        const w = watchCollisions(ctx, heldObjects(ctx), () => {
+          ctx.arms[ARM]!.open();
+          settleObjects(ctx, ARM);
+        });
+        return okResult(w.warnings, w.collisions);
+      }
+      case 'close_gripper':
+        return close(ctx);
+      default:
+        return { ok: true };
+    }
+  },
+};
+
+function detect(ctx: RobotApiContext, query: unknown): SimCallResult {
+  const q = str('detect_object', 'object_or_object_part', query);
+  if (!q.ok) return q;
+  const found = detectObjects(ctx.scene, ctx.state, q.value);
+  if (found.length === 0) {
+    return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}; the scene has: ${ctx.scene.objects.map((o) => o.name).join(', ')}` };
+  }
+  return { ok: true, output: found.map(formatDetection).join('\n') };
+}
+
+/** Accepts [x, y, z, yaw] lists (a 5th gripper value, as in the paper's numeric mode, is ignored) or dicts. */
+export function parsePoses(fn: string, v: unknown): { ok: true; value: ToolTarget[] } | { ok: false; error: string } {
+  if (!Array.isArray(v)) return { ok: false, error: `${fn}() expects trajectory as a list of [x, y, z, yaw] poses, got ${pyRepr(v)}` };
+  if (v.length === 0) return { ok: false, error: `${fn}() got an empty trajectory` };
+  if (v.every(isRealNumber)) return { ok: false, error: `${fn}() expects trajectory as a list of [x, y, z, yaw] poses, got ${pyRepr(v)} (one pose is written [[x, y, z, yaw]])` };
+  if (v.length > MAX_POSES) return { ok: false, error: `${fn}() got ${v.length} poses; at most ${MAX_POSES} per call` };
+  const out: ToolTarget[] = [];
+  for (let i = 0; i < v.length; i++) {
+    let p = v[i];
+    if (p && typeof p === 'object' && !Array.isArray(p)) {
+      const d = p as Record<string, unknown>;
+      p = [d['x'], d['y'], d['z'], d['yaw'] ?? 0];
+    }
+    if (!Array.isArray(p) || (p.length !== 4 && p.length !== 5) || !p.every(isRealNumber)) {
+      return { ok: false, error: `${fn}() expects every pose as [x, y, z, yaw]; pose ${i} is ${pyRepr(v[i])}` };
+    }
+    if (!p.every(Number.isFinite)) return { ok: false, error: `${fn}() expects finite numbers; pose ${i} is ${pyRepr(v[i])}` };
+    out.push({ pos: [p[0]!, p[1]!, p[2]!], yawRad: p[3]! });
+  }
+  return { ok: true, value: out };
+}
+
+function follow(ctx: RobotApiContext, trajectory: unknown): SimCallResult {
+  const poses = parsePoses('execute_trajectory', trajectory);
+  if (!poses.ok) return poses;
+  const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(poses.value, 'execute_trajectory'));
+  const out = w.value;
+  if (!out.ok) return { ok: false, error: out.error, motionFailed: true };
+  const lines = [...w.warnings];
+  if (out.yawFlips > 0) lines.push(`execute_trajectory: ${out.yawFlips} pose(s) were executed a half turn away in yaw (the same grasp for the symmetric gripper; the wrist cannot turn further)`);
+  const last = poses.value[poses.value.length - 1]!;
+  if (out.posErrM > REACH_TOL_M) lines.push(`execute_trajectory: stopped ${out.posErrM.toFixed(4)} m from the last pose ${fmtVec(last.pos)}, at ${fmtVec(out.reached.pos)}`);
+  return okResult(lines, w.collisions);
+}
+
+function close(ctx: RobotApiContext): SimCallResult {
+  const held = ctx.state.grasps[ARM];
+  if (held) return { ok: true, output: `close_gripper: already holding ${ctx.scene.objects[held.object]!.name}` };
+  // Whatever ends up between the pads may be grasped: any contact while closing is not a collision.
+  const allowed = heldObjects(ctx);
+  ctx.scene.objects.forEach((_, i) => allowed[ARM]!.add(i));
+  const w = watchCollisions(ctx, allowed, () => ctx.arms[ARM]!.closeAny());
+  const g = w.value;
+  const lines = [...w.warnings];
+  lines.push(g.grasped ? `close_gripper: grasped ${ctx.scene.objects[g.object]!.name}` : 'close_gripper: nothing grasped');
+  return okResult(lines, w.collisions);
+}

@@ -1,0 +1,124 @@
+// Static collision checks of arm configurations, on a private scratch MjData (the simulation never moves):
+// copy the live scene, put the arms (and what they hold) where asked, run MuJoCo's collision detection and
+// name the penetrating pairs that involve an arm or a held object. Used by RoCo's IK/collision/waypoint checks,
+// by RRT-Connect, and by Action Contextualization's can_grasp.
+import type { MjData } from 'mujoco-js';
+import { quatMul, quatRotate } from '../math3.js';
+import type { SceneModel } from '../sceneModel.js';
+import type { SimState } from '../simState.js';
+import type { Vec3 } from '../scene/sceneSpec.js';
+
+export interface ConfigCollision {
+  a: string;
+  b: string;
+  /** Penetration depth, metres (negative distance). */
+  depthM: number;
+}
+
+/** Contacts shallower than this are resting contacts (a block on the table), not collisions. */
+const PENETRATION_TOL_M = 1e-3;
+
+export class ConfigChecker {
+  private readonly data: MjData;
+  /** Per body: arm index owning it (-1 none). */
+  private readonly armOfBody: Int32Array;
+  /** Per body: object index (-1 none). */
+  private readonly objectOfBody: Int32Array;
+  private disposed = false;
+
+  constructor(private readonly scene: SceneModel) {
+    this.data = new scene.mj.MjData(scene.model);
+    const nbody = scene.model.nbody;
+    this.armOfBody = new Int32Array(nbody).fill(-1);
+    this.objectOfBody = new Int32Array(nbody).fill(-1);
+    scene.arms.forEach((a, i) => a.bodyIds.forEach((b) => (this.armOfBody[b] = i)));
+    scene.objects.forEach((o, i) => (this.objectOfBody[o.body] = i));
+  }
+
+  /**
+   * Collisions with the arms at `q[arm]` (null: where the arm is now). Held objects move with their hands.
+   * `allowed[arm]` lists objects that arm may touch (the one it is about to grasp).
+   */
+  collisions(state: SimState, q: (number[] | null)[], allowed: Set<number>[] = []): ConfigCollision[] {
+    const { mj, model } = this.scene;
+    const d = this.data;
+    (d.qpos as Float64Array).set(state.data.qpos as Float64Array);
+    (d.mocap_pos as Float64Array).set(state.data.mocap_pos as Float64Array);
+    (d.mocap_quat as Float64Array).set(state.data.mocap_quat as Float64Array);
+    const qpos = d.qpos as Float64Array;
+    this.scene.arms.forEach((arm, a) => {
+      const qa = q[a];
+      if (qa) arm.qposAdr.forEach((adr, j) => (qpos[adr] = qa[j]!));
+    });
+    mj.mj_kinematics(model, d);
+    // Carry held objects with their hands (their free joints are set from the hand pose and the grasp offset).
+    let moved = false;
+    state.grasps.forEach((g, a) => {
+      if (!g || !q[a] || this.scene.objects[g.object]!.kind !== 'free') return;
+      const hand = this.scene.arms[a]!.handBody;
+      const xpos = d.xpos as Float64Array;
+      const xquat = d.xquat as Float64Array;
+      const hq = [xquat[4 * hand]!, xquat[4 * hand + 1]!, xquat[4 * hand + 2]!, xquat[4 * hand + 3]!];
+      const off = quatRotate(hq, g.relPos);
+      const pos: Vec3 = [xpos[3 * hand]! + off[0], xpos[3 * hand + 1]! + off[1], xpos[3 * hand + 2]! + off[2]];
+      qpos.set([...pos, ...quatMul(hq, g.relQuat)], this.scene.objects[g.object]!.qposAdr);
+      moved = true;
+    });
+    if (moved) mj.mj_kinematics(model, d);
+    mj.mj_fwdPosition(model, d);
+    return this.penetrations(state, allowed);
+  }
+
+  private penetrations(state: SimState, allowed: Set<number>[]): ConfigCollision[] {
+    const bodyOf = this.scene.model.geom_bodyid as Int32Array;
+    const heldBy = new Map<number, number>();
+    state.grasps.forEach((g, a) => g && heldBy.set(g.object, a));
+    const found = new Map<string, ConfigCollision>();
+    const list = this.data.contact;
+    try {
+      const n = this.data.ncon;
+      for (let i = 0; i < n; i++) {
+        const c = list.get(i);
+        if (!c) continue;
+        const b1 = bodyOf[c.geom1]!;
+        const b2 = bodyOf[c.geom2]!;
+        const depth = -c.dist;
+        c.delete();
+        if (depth < PENETRATION_TOL_M) continue;
+        if (!this.counts(b1, b2, heldBy, allowed) && !this.counts(b2, b1, heldBy, allowed)) continue;
+        const pair = [this.scene.bodyLabel[b1] || 'world', this.scene.bodyLabel[b2] || 'world'].sort() as [string, string];
+        const key = pair.join('\u0000');
+        const prev = found.get(key);
+        if (!prev || prev.depthM < depth) found.set(key, { a: pair[0], b: pair[1], depthM: depth });
+      }
+    } finally {
+      list.delete();
+    }
+    return [...found.values()].sort((x, y) => (x.a + x.b < y.a + y.b ? -1 : 1));
+  }
+
+  /** Whether a contact of body x (an arm link or a held object) with body y is a collision. */
+  private counts(x: number, y: number, heldBy: Map<number, number>, allowed: Set<number>[]): boolean {
+    const arm = this.armOfBody[x]!;
+    const yArm = this.armOfBody[y]!;
+    const yObj = this.objectOfBody[y]!;
+    if (arm >= 0) {
+      if (yArm >= 0) return yArm !== arm;
+      if (yObj >= 0) return !(heldBy.get(yObj) === arm || allowed[arm]?.has(yObj) || this.scene.objects[yObj]!.interactive);
+      return true; // table, floor
+    }
+    const xObj = this.objectOfBody[x]!;
+    const holder = xObj >= 0 ? heldBy.get(xObj) : undefined;
+    if (holder === undefined) return false;
+    // A held object hitting anything but its own hand (and what that arm may touch).
+    if (yArm === holder) return false;
+    if (yObj >= 0 && (allowed[holder]?.has(yObj) || heldBy.has(yObj))) return false;
+    return true;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.data.delete();
+  }
+}

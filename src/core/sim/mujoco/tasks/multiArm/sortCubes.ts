@@ -1,0 +1,62 @@
+// sort_cubes (RoCoBench Sort Cubes): three arms in a row, seven panels in a line; each robot reaches only three
+// panels. Each cube must end on its panel, so some must be passed along (put on a shared panel for the next
+// robot). Success: every cube on its target panel, released, at rest.
+import { cube, targetArea } from '../sceneObjects.js';
+import { atRest, find, held, onArea, verdict } from '../checks.js';
+import { LayoutBuilder } from '../layout.js';
+import type { TaskDefinition } from '../taskDefinition.js';
+import { armsInRow, MULTI_ARM_WORKSPACE, multiArmScene } from './multiArmCommon.js';
+
+const PANEL_Y = 0.15;
+const panelX = (k: number) => -0.51 + 0.17 * (k - 1);
+export const SORT_GOALS: Record<string, string> = { blue_square: 'panel2', pink_polygon: 'panel4', yellow_trapezoid: 'panel6' };
+
+export function sortCubesTask(): TaskDefinition {
+  const panels = [1, 2, 3, 4, 5, 6, 7].map((k) => targetArea(`panel${k}`, 'grey', 0.12));
+  const cubes = [cube('blue_square', 'blue'), cube('pink_polygon', 'pink'), cube('yellow_trapezoid', 'yellow')];
+  const objects = [...cubes, ...panels];
+  const robots = [
+    { name: 'Alice', reachX: [panelX(1) - 0.09, panelX(3) + 0.09] as [number, number] },
+    { name: 'Bob', reachX: [panelX(3) - 0.09, panelX(5) + 0.09] as [number, number] },
+    { name: 'Chad', reachX: [panelX(5) - 0.09, panelX(7) + 0.09] as [number, number] },
+  ];
+  return {
+    info: {
+      id: 'sort_cubes',
+      description: 'Three arms sort three cubes onto panels 2, 4 and 6 of seven; each reaches only three panels, so cubes are passed along.',
+      instruction: 'Sort the cubes: blue_square goes on panel2, pink_polygon on panel4, yellow_trapezoid on panel6. Alice reaches panel1-3, Bob panel3-5, Chad panel5-7.',
+      suite: 'multi-arm',
+      arms: 3,
+      imitates: 'RoCo / RoCoBench Sort Cubes',
+    },
+    workspace: MULTI_ARM_WORKSPACE,
+    defaultApi: 'roco',
+    apis: ['roco'],
+    multiArm: { robots, observation: 'shared' },
+    locations: panels.map((p) => ({ name: p.name, kind: 'surface' as const, single: true })),
+    scene: multiArmScene('sort-cubes', armsInRow(['Alice', 'Bob', 'Chad'], 0.45), objects),
+    layout(rng) {
+      const l = new LayoutBuilder(rng);
+      panels.forEach((p, i) => l.at(p, [panelX(i + 1), PANEL_Y]));
+      // Cubes on distinct panels, none on its own; the blue one always starts on Bob's or Chad's side.
+      for (;;) {
+        const ks = l.shuffle([1, 3, 4, 5, 6, 7]).slice(0, 3);
+        const [blue, pink, yellow] = ks as [number, number, number];
+        if (blue < 4 || pink === 4 || yellow === 6) continue;
+        [blue, pink, yellow].forEach((k, i) => l.at(cubes[i]!, [panelX(k) + l.uniform(-0.02, 0.02), PANEL_Y + l.uniform(-0.02, 0.02)], l.uniform(-0.4, 0.4)));
+        break;
+      }
+      return l.placements(objects);
+    },
+    check(view) {
+      const problems: string[] = [];
+      if (held(view).length > 0) problems.push(`${held(view).join(', ')} still grasped`);
+      for (const [c, p] of Object.entries(SORT_GOALS)) {
+        const o = find(view, c);
+        if (!onArea(o, find(view, p)) || Math.abs(o.pos[2] - view.tableTopZ - 0.025) > 0.01) problems.push(`${c} is not on ${p}`);
+        else if (!atRest(o)) problems.push(`${c} is still moving`);
+      }
+      return verdict('sort_cubes', problems, 'blue_square is on panel2, pink_polygon on panel4, yellow_trapezoid on panel6');
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// empty_container (RLBench empty_container, as in MALMM): three small cubes lie in a large container; move
+// them all into the blue container. Success: every cube's centre inside the blue container, released, at rest.
+import { container, cube } from '../sceneObjects.js';
+import { atRest, find, held, inside, verdict } from '../checks.js';
+import { LayoutBuilder } from '../layout.js';
+import { SINGLE_ARM_WORKSPACE, TABLE_TOP_Z, singleArmScene } from '../tabletopCommon.js';
+import type { TaskDefinition } from '../taskDefinition.js';
+
+const WALL_M = 0.01;
+
+export function emptyContainerTask(): TaskDefinition {
+  const large = container('large container', 'grey', [0.24, 0.24, 0.07], { fixed: true, wallM: WALL_M });
+  const target = container('blue container', 'blue', [0.16, 0.16, 0.07], { fixed: true, wallM: WALL_M });
+  const items = ['red', 'yellow', 'purple'].map((c) => cube(`${c} cube`, c, 0.04));
+  const objects = [large, target, ...items];
+  return {
+    info: {
+      id: 'empty_container',
+      description: 'Move three 4 cm cubes from a large grey container into a smaller blue container.',
+      instruction: 'Empty the large container: put every cube that is in it into the blue container.',
+      suite: 'single-arm',
+      arms: 1,
+      imitates: 'MALMM / RLBench empty_container',
+    },
+    workspace: SINGLE_ARM_WORKSPACE,
+    defaultApi: 'malmm',
+    apis: ['malmm', 'lmtg'],
+    scene: singleArmScene('empty-container', objects),
+    layout(rng) {
+      const l = new LayoutBuilder(rng);
+      const side = l.pick([-1, 1]);
+      const lx = side * l.uniform(0.1, 0.16);
+      const ly = l.uniform(0.1, 0.2);
+      l.at(large, [lx, ly]);
+      l.at(target, [-side * l.uniform(0.12, 0.17), l.uniform(0.08, 0.22)]);
+      // Cubes in a row along x inside the large container, so the fingers (closing along y) clear the walls.
+      l.shuffle([-0.06, 0, 0.06]).forEach((dx, i) => {
+        l.at(items[i]!, [lx + dx + l.uniform(-0.01, 0.01), ly + l.uniform(-0.025, 0.025)], l.uniform(-0.3, 0.3), { z: TABLE_TOP_Z + WALL_M + 0.02 });
+      });
+      return l.placements(objects);
+    },
+    check(view) {
+      const box = find(view, target.name);
+      const problems: string[] = [];
+      if (held(view).length > 0) problems.push(`${held(view).join(', ')} still grasped`);
+      const missing = items.map((i) => find(view, i.name)).filter((o) => !inside(o, box, WALL_M));
+      if (missing.length > 0) problems.push(`not in the blue container: ${missing.map((o) => o.name).join(', ')}`);
+      const moving = items.map((i) => find(view, i.name)).filter((o) => !atRest(o));
+      if (moving.length > 0) problems.push(`still moving: ${moving.map((o) => o.name).join(', ')}`);
+      return verdict('empty_container', problems, 'all three cubes are in the blue container');
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  actionMetrics,
+  CLEARANCE_NORM_M,
+  NO_MOTION_SCORE,
+  pathLength,
+  peakJerk,
+  planQuality,
+  summarizeEpisode,
+  type MotionSample,
+  type Vec3,
+} from '../../../../src/core/metrics/motionMetrics.js';
+
+const DT = 0.02;
+
+/** A minimum-jerk move of `dist` metres along x in `T` seconds, sampled on the 50 Hz grid. */
+function minJerk(dist: number, T: number): MotionSample[] {
+  const out: MotionSample[] = [];
+  for (let k = 0; k * DT <= T + 1e-9; k++) {
+    const tau = (k * DT) / T;
+    const x = dist * tau ** 3 * (10 - 15 * tau + 6 * tau * tau);
+    out.push({ tSecs: k * DT, dexterity: 0.1 - 0.05 * tau, clearanceM: 0.2 - 0.1 * tau, closest: ['hand', 'table'], ee: [[x, 0, 1]], heldTiltRad: null });
+  }
+  return out;
+}
+
+test('peak jerk of a minimum-jerk move matches 60 D / T^3 (1 - 6 tau + 6 tau^2) at the first difference; path length is D', () => {
+  const s = minJerk(0.3, 1);
+  const m = actionMetrics('execute_trajectory', s, 0, DT);
+  // The first third difference is centred at t = 1.5 dt.
+  const tau = (1.5 * DT) / 1;
+  const expected = 60 * 0.3 * (1 - 6 * tau + 6 * tau * tau);
+  assert.ok(Math.abs(m.peakJerkMps3 - expected) / expected < 0.02, `peak jerk ${m.peakJerkMps3} vs ${expected}`);
+  assert.ok(Math.abs(m.pathLengthM - 0.3) < 1e-9);
+  assert.equal(m.durationSecs, 1);
+  // delta falls linearly to 0.05, clearance to 0.1 m: M_I, M_E, M_T are their minima.
+  assert.ok(Math.abs(m.mI - 0.05) < 1e-9);
+  assert.ok(Math.abs(m.minClearanceM - 0.1) < 1e-9);
+  assert.ok(Math.abs(m.mE - 0.1 / CLEARANCE_NORM_M) < 1e-9);
+  assert.equal(m.mT, m.mI + m.mE);
+  assert.deepEqual(m.closestPair, ['hand', 'table']);
+  assert.equal(m.maxHeldTiltRad, null);
+});
+
+test('jerk skips samples off the grid; a constant-velocity path has none', () => {
+  const pts: Vec3[] = [0, 1, 2, 3, 4, 5].map((k) => [0.01 * k, 0, 0]);
+  const times = [0, 0.02, 0.04, 0.06, 0.08, 0.1];
+  assert.ok(peakJerk(times, pts, DT) < 1e-6);
+  // An off-grid first sample with a jump is ignored.
+  const jump: Vec3[] = [[0.5, 0, 0], ...pts.slice(1)];
+  assert.ok(peakJerk([0.013, ...times.slice(1)], jump, DT) < 1e-6);
+  assert.ok(peakJerk(times, jump, DT) > 1000);
+  assert.equal(pathLength([[0, 0, 0], [3, 4, 0], [3, 4, 12]]), 17);
+});
+
+test('clearance is capped, penetration makes M_E negative, held tilt is the maximum', () => {
+  const base: MotionSample = { tSecs: 0, dexterity: 0.08, clearanceM: CLEARANCE_NORM_M, closest: null, ee: [[0, 0, 1]], heldTiltRad: 0.01 };
+  const m = actionMetrics('x', [base, { ...base, tSecs: 0.02, clearanceM: -0.004, closest: ['left finger', 'table'], heldTiltRad: 0.2 }, { ...base, tSecs: 0.04 }], 1, DT);
+  assert.ok(Math.abs(m.mE - -0.004 / CLEARANCE_NORM_M) < 1e-12);
+  assert.deepEqual(m.closestPair, ['left finger', 'table']);
+  assert.equal(m.maxHeldTiltRad, 0.2);
+  assert.equal(m.collisionCount, 1);
+  const far = actionMetrics('x', [base, { ...base, tSecs: 0.02 }], 0, DT);
+  assert.equal(far.mE, 1);
+});
+
+test('an action that never moved scores the sentinel -2 and counts in Q', () => {
+  const still = actionMetrics('approach', [], 0, DT);
+  assert.deepEqual([still.mI, still.mE, still.mT, still.durationSecs], [-1, -1, NO_MOTION_SCORE, 0]);
+  const moved = actionMetrics('pick', minJerk(0.2, 0.8), 0, DT);
+  assert.ok(Math.abs(planQuality([moved, still])! - (moved.mT - 2) / 2) < 1e-12);
+  assert.equal(planQuality([]), null);
+  const ep = summarizeEpisode([moved, still]);
+  assert.equal(ep.actions.length, 2);
+  assert.equal(ep.minMI, moved.mI);
+  assert.equal(ep.collisionCount, 0);
+  assert.ok(Math.abs(ep.pathLengthM - 0.2) < 1e-9);
+  assert.equal(ep.durationSecs, 0.8);
+  assert.equal(summarizeEpisode([]).planQuality, null);
+});

@@ -1,0 +1,46 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTabletopSimulator, TabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
+import { ROCO_SOLUTIONS } from './scripted/rocoSolutions.js';
+
+let sim: TabletopSimulator;
+before(async () => {
+  sim = (await createTabletopSimulator()) as TabletopSimulator;
+});
+after(async () => {
+  await sim.close();
+});
+
+for (const [taskId, solve] of Object.entries(ROCO_SOLUTIONS)) {
+  test(`${taskId}: scripted RoCo rounds succeed for seeds 0..1 and doing nothing fails`, async () => {
+    for (let seed = 0; seed < 2; seed++) {
+      const { task, api } = await sim.reset(taskId, seed);
+      assert.ok(task.arms >= 2);
+      assert.deepEqual(api.map((f) => f.name), ['execute_plan', 'check_plan']);
+      const idle = await sim.check();
+      assert.equal(idle.success, false, `${taskId} seed ${seed}: doing nothing must fail (${idle.detail})`);
+      await solve(sim, task.instruction);
+      const check = await sim.check();
+      assert.equal(check.success, true, `${taskId} seed ${seed}: ${check.detail}`);
+    }
+  });
+}
+
+test('per-robot observations: partial views show only a robot\'s side; the shared text names every robot', async () => {
+  const r = await sim.reset('make_sandwich', 0);
+  assert.match(r.observation.text, /^\[Scene\]\n(.+ is on (the table|cutting_board)\n)+\[Robots\]\nDave: gripper at \(-0\.30, -?0\.00, 1\.10\), holding nothing; reaches x from -0\.60 to 0\.10\nChad: /);
+  const views = sim.robotObservations();
+  assert.deepEqual(views.map((v) => v.robot), ['Dave', 'Chad']);
+  const dave = views[0]!;
+  const chad = views[1]!;
+  assert.deepEqual([...dave.visible].sort(), ['bread_slice1', 'cutting_board', 'ham', 'lettuce']);
+  assert.deepEqual([...chad.visible].sort(), ['bread_slice2', 'cheese', 'cutting_board', 'tomato']);
+  assert.match(dave.text, /^You are Dave\. Your gripper is at .* and is empty\. You can reach x from -0\.60 to 0\.10\./);
+  await sim.reset('sort_cubes', 0);
+  const shared = sim.robotObservations();
+  for (const v of shared) {
+    for (const c of ['blue_square', 'pink_polygon', 'yellow_trapezoid']) assert.ok(v.visible.includes(c), `${v.robot} sees ${c}`);
+    assert.match(v.text, /gripper is at/);
+  }
+  assert.match(shared[0]!.text, /blue_square is on panel\d/);
+});

@@ -1,0 +1,77 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
+import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simulator.js';
+import { parsePlan } from '../../../../../src/core/sim/mujoco/apis/roco/planParser.js';
+import { evenness } from '../../../../../src/core/sim/mujoco/apis/roco/planChecks.js';
+
+let sim: Simulator;
+before(async () => {
+  sim = await createTabletopSimulator();
+});
+after(async () => {
+  await sim.close();
+});
+
+const out = (r: ApiCallResult) => (r.ok ? (r.output ?? '') : `error: ${r.error}`);
+const plan = (...lines: string[]) => `EXECUTE\n${lines.join('\n')}`;
+
+test('the parser reads RoCo lines, PUT as PLACE, MOVE points and PATHs, and names what is wrong', () => {
+  const p = parsePlan(plan('NAME Bob ACTION PUT cheese on bread_slice1', 'NAME Alice ACTION PICK blue_square PATH [(0.1, 0.2, 0.9), (0.1, 0.25, 0.85)]', 'NAME Chad ACTION MOVE (0.3, 0.1, 0.95)'), ['Alice', 'Bob', 'Chad']);
+  assert.ok(p.ok);
+  if (!p.ok) return;
+  assert.deepEqual(p.actions.map((a) => [a.robot, a.verb, a.object ?? null, a.target ?? null]), [
+    ['Bob', 'PLACE', 'cheese', 'bread_slice1'],
+    ['Alice', 'PICK', 'blue_square', null],
+    ['Chad', 'MOVE', null, null],
+  ]);
+  assert.deepEqual(p.actions[1]!.path, [[0.1, 0.2, 0.9], [0.1, 0.25, 0.85]]);
+  assert.deepEqual(p.actions[2]!.point, [0.3, 0.1, 0.95]);
+  const bad = parsePlan(plan('NAME Alice ACTION WAIT'), ['Alice', 'Bob']);
+  assert.deepEqual(bad.ok ? null : bad.reason, 'no action for Bob: every robot needs one (WAIT if idle)');
+  const pathless = parsePlan(plan('NAME Alice ACTION PICK x PATH', 'NAME Bob ACTION WAIT'), ['Alice', 'Bob']);
+  assert.match(pathless.ok ? '' : pathless.reason, /PATH must be followed by/);
+  assert.equal(evenness([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0]]), null);
+  assert.match(evenness([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.5, 0, 0]]) ?? '', /^Distance between \(0\.20, 0\.00, 0\.00\)-\(0\.50, 0\.00, 0\.00\) is 0\.300, too high; Overall Distance std: 0\.094$/);
+});
+
+test('each of the five checks produces its own feedback, in order, and a rejected plan moves nothing', async () => {
+  await sim.reset('sort_cubes', 0);
+  const t0 = sim.simTimeSecs();
+  const cases: [string, RegExp][] = [
+    // (1) parse
+    [plan('NAME Alice ACTION FLY', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /^This proposed plan failed: This previous response from \[Alice\] failed to parse!: 'NAME Alice ACTION FLY' unknown action 'FLY'; actions: PICK, PLACE \(PUT\), MOVE, WAIT\. Re-format to strictly follow \[Action Output Instruction\]!$/],
+    // (2) task constraints: out of Alice's reach; placing what she does not hold
+    [plan('NAME Alice ACTION PICK blue_square', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /Task Constraints:\n faild, Alice cannot reach blue_square at x = 0\.\d\d: its reach is x in \[-0\.60, -0\.08\]$/],
+    [plan('NAME Alice ACTION PLACE pink_polygon panel2', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /faild, Alice can only PLACE what it holds \(nothing\), not pink_polygon/],
+    // (3) IK: a point in Bob's zone but far above his reach
+    [plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.0, 0.2, 1.9)', 'NAME Chad ACTION WAIT'), /- Goal Step:\n - IK failed: on Bob's goal \(0\.00, 0\.20, 1\.90\)$/],
+    // (4) collision: Alice and Bob both go to the same point over panel3
+    [plan('NAME Alice ACTION MOVE (-0.17, 0.15, 0.9)', 'NAME Bob ACTION MOVE (-0.17, 0.15, 0.9)', 'NAME Chad ACTION WAIT'), /- Goal Step Alice \(-0\.17, 0\.15, 0\.90\); Bob \(-0\.17, 0\.15, 0\.90\); Chad .*:\n - Collision detected: collided object pairs: (Alice [a-z0-9 ]+-Bob [a-z0-9 ]+(, )?)+$/],
+    // (5) waypoints: unreachable, into the table, uneven
+    [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.05, 1.05), (-0.45, 0.9, 1.0)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.45, 0\.90, 1\.00\):\n - IK failed: on Alice's waypoint \(-0\.45, 0\.90, 1\.00\)$/],
+    [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.05, 0.74), (-0.45, 0.08, 0.9)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.45, 0\.05, 0\.74\):\n - Collision detected: collided object pairs: .*Alice (left|right) finger-table/],
+    [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.0, 1.09), (-0.45, 0.0, 1.08)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /You must make Alice's path more evenly spaced: Distance between .* too (high|low); Overall Distance std: 0\.\d{3}$/],
+  ];
+  for (const [text, re] of cases) {
+    const r = await sim.call('check_plan', [text]);
+    assert.equal((r as { value?: unknown }).value, false, text);
+    assert.match(out(r), re);
+    const e = await sim.call('execute_plan', [text]);
+    assert.equal(out(e), out(r), 'execute_plan gives the same feedback');
+  }
+  assert.equal(sim.simTimeSecs(), t0, 'nothing moved');
+  const ok = await sim.call('check_plan', [plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.0, 0.1, 1.0) PATH [(0.0, 0.033, 1.067), (0.0, 0.067, 1.033)]', 'NAME Chad ACTION WAIT')]);
+  assert.equal(out(ok), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
+});
+
+test('make_sandwich adds its own plan rules: one PUT per round, the recipe\'s next item', async () => {
+  const r = await sim.reset('make_sandwich', 0);
+  const first = /stack (\w+),/.exec(r.task.instruction)![1]!;
+  const wrong = first === 'bread_slice1' ? 'bread_slice2' : 'bread_slice1';
+  const robotOf = (item: string) => (['bread_slice1', 'lettuce', 'ham'].includes(item) ? 'Dave' : 'Chad');
+  const other = (robot: string) => (robot === 'Dave' ? 'Chad' : 'Dave');
+  await sim.call('execute_plan', [plan(`NAME ${robotOf(wrong)} ACTION PICK ${wrong}`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
+  const bad = await sim.call('check_plan', [plan(`NAME ${robotOf(wrong)} ACTION PUT ${wrong} cutting_board`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
+  assert.match(out(bad), new RegExp(`faild, the next item on the sandwich is ${first}, not ${wrong}$`));
+});

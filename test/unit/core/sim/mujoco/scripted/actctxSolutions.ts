@@ -1,0 +1,52 @@
+// Scripted (non-LLM) plans for the table-clearing scenes through the Action Contextualization API: the kind
+// of plan the paper's task planner writes, with parameters that suit each scene.
+import assert from 'node:assert/strict';
+import type { ApiCallResult, Simulator } from '../../../../../../src/core/sim/simulator.js';
+
+export async function act(sim: Simulator, fn: string, ...args: unknown[]): Promise<ApiCallResult> {
+  const r = await sim.call(fn, args);
+  assert.equal(r.ok, true, `${fn}(${JSON.stringify(args)}): ${r.ok ? '' : r.error}`);
+  return r;
+}
+
+export async function value(sim: Simulator, fn: string, ...args: unknown[]): Promise<unknown> {
+  return ((await act(sim, fn, ...args)) as { value?: unknown }).value;
+}
+
+const BIN = 'large red trash can';
+const SINK = 'large white sink';
+const SHELF = 'storage shelf';
+
+async function clearBin(sim: Simulator): Promise<void> {
+  await act(sim, 'approach', 'crumpled paper ball 1', 0.5, 0.02, 'top');
+  await act(sim, 'pick', 'crumpled paper ball 1', 0.5, 0.02, 'top');
+  await act(sim, 'drop', BIN, 0.5, 0.02);
+  // Wedged between the tuna can and the soap: only a small clearance gets the fingers in.
+  await act(sim, 'approach', 'crumpled paper ball 2', 0.5, 0.005, 'top');
+  await act(sim, 'pick', 'crumpled paper ball 2', 0.5, 0.005, 'top');
+  assert.equal(await value(sim, 'holding'), true);
+  await act(sim, 'drop', BIN, 0.5, 0.02);
+}
+
+async function clearSink(sim: Simulator): Promise<void> {
+  await act(sim, 'pick', 'empty glass', 0.5, 0.02, 'top');
+  await act(sim, 'place', SINK, 1.0, 0.5, 0.02);
+  // The full glass: slower, placed (never dropped), orientation kept.
+  await act(sim, 'pick', 'glass with yellowish liquid', 0.3, 0.02, 'top');
+  await act(sim, 'place', SINK, 1.0, 0.3, 0.02);
+}
+
+async function clearShelf(sim: Simulator): Promise<void> {
+  await act(sim, 'pick', 'whole apple', 0.5, 0.02, 'top');
+  await act(sim, 'place', SHELF, 1.0, 0.5, 0.02);
+  // Under the lamp: from the side; the apple may turn on the way up to the shelf (orientation 0).
+  await act(sim, 'pick', 'half-eaten apple', 0.5, 0.02, 'side');
+  assert.equal(await value(sim, 'holding'), true);
+  await act(sim, 'place', SHELF, 0.0, 0.5, 0.02);
+}
+
+export const CLEARING_SOLUTIONS: Record<string, (sim: Simulator) => Promise<void>> = {
+  clear_table_bin: clearBin,
+  clear_table_sink: clearSink,
+  clear_table_shelf: clearShelf,
+};

@@ -1,0 +1,110 @@
+// Scripted (non-LLM) RoCo rounds for the multi-arm tasks: each round writes one EXECUTE block (an action per
+// robot) from the observation, the way the dialog agents would agree on one, and sends it to execute_plan.
+import assert from 'node:assert/strict';
+import type { Simulator } from '../../../../../../src/core/sim/simulator.js';
+import type { ObjectState, WorldState } from '../../../../../../src/protocol/trace.js';
+
+export async function round(sim: Simulator, lines: string[]): Promise<string> {
+  const r = await sim.call('execute_plan', [`EXECUTE\n${lines.join('\n')}`]);
+  assert.equal(r.ok, true);
+  const out = r.ok ? (r.output ?? '') : '';
+  assert.equal((r as { value?: unknown }).value, true, out);
+  return out;
+}
+
+const find = (s: WorldState, name: string): ObjectState => s.objects.find((o) => o.name === name)!;
+
+/** Robots with nothing to do step back over their base, out of the shared panels' way. */
+const HOME: Record<string, [number, number, number]> = { Alice: [-0.45, 0.0, 1.0], Bob: [0, 0.0, 1.0], Chad: [0.45, 0.0, 1.0] };
+const idle = (robot: string) => `NAME ${robot} ACTION MOVE (${HOME[robot]!.join(', ')})`;
+
+/**
+ * sort_cubes: a shortest sequence of single moves (a robot carries one cube between two panels it reaches, onto
+ * a free panel) found by breadth-first search over where the cubes are; each move is a PICK round and a PLACE
+ * round while the other robots step back over their bases.
+ */
+export async function sortCubes(sim: Simulator): Promise<void> {
+  const cubes = ['blue_square', 'pink_polygon', 'yellow_trapezoid'];
+  const goal = [2, 4, 6];
+  const zones: Record<string, number[]> = { Alice: [1, 2, 3], Bob: [3, 4, 5], Chad: [5, 6, 7] };
+  const robots = Object.keys(zones);
+  const panelOf = (x: number) => Math.round((x + 0.51) / 0.17) + 1;
+  const s = (await sim.observe()).state;
+  const start = cubes.map((c) => panelOf(find(s, c).pos[0]));
+  type Move = { robot: string; cube: number; to: number };
+  const key = (p: number[]) => p.join(',');
+  const prev = new Map<string, { from: string; move: Move } | null>([[key(start), null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const p = queue.shift()!;
+    if (key(p) === key(goal)) break;
+    for (const robot of robots)
+      for (let c = 0; c < cubes.length; c++)
+        for (const to of zones[robot]!) {
+          if (!zones[robot]!.includes(p[c]!) || p.includes(to)) continue;
+          const q = p.map((v, i) => (i === c ? to : v));
+          if (!prev.has(key(q))) {
+            prev.set(key(q), { from: key(p), move: { robot, cube: c, to } });
+            queue.push(q);
+          }
+        }
+  }
+  assert.ok(prev.has(key(goal)), 'sort_cubes: no sequence of moves sorts the cubes');
+  const moves: Move[] = [];
+  for (let k = key(goal); prev.get(k); k = prev.get(k)!.from) moves.unshift(prev.get(k)!.move);
+  for (const m of moves) {
+    const others = robots.filter((r) => r !== m.robot).map(idle);
+    await round(sim, [`NAME ${m.robot} ACTION PICK ${cubes[m.cube]}`, ...others]);
+    await round(sim, [`NAME ${m.robot} ACTION PLACE ${cubes[m.cube]} panel${m.to}`, ...others]);
+  }
+  await round(sim, robots.map(idle));
+}
+
+const SIDE_HOME: Record<string, [number, number, number]> = { Alice: [-0.25, 0.0, 1.0], Bob: [0.25, 0.0, 1.0] };
+const homeOf = (robot: string, homes: Record<string, [number, number, number]>) => `NAME ${robot} ACTION MOVE (${homes[robot]!.join(', ')})`;
+
+/** pack_grocery: each robot packs the items on its side, one PICK/PLACE pair at a time, the other stepping back. */
+export async function packGrocery(sim: Simulator): Promise<void> {
+  const s = (await sim.observe()).state;
+  for (const name of ['apple', 'banana', 'milk', 'soda_can']) {
+    const robot = find(s, name).pos[0] < 0 ? 'Alice' : 'Bob';
+    const other = robot === 'Alice' ? 'Bob' : 'Alice';
+    await round(sim, [`NAME ${robot} ACTION PICK ${name}`, homeOf(other, SIDE_HOME)]);
+    await round(sim, [`NAME ${robot} ACTION PLACE ${name} bin`, homeOf(other, SIDE_HOME)]);
+  }
+  await round(sim, [homeOf('Alice', SIDE_HOME), homeOf('Bob', SIDE_HOME)]);
+}
+
+/** make_sandwich: the recipe in the instruction, each layer by the robot on whose side the item lies. */
+export async function makeSandwich(sim: Simulator, instruction: string): Promise<void> {
+  const recipe = /stack (.+) from the bottom up/.exec(instruction)![1]!.split(', ');
+  const homes: Record<string, [number, number, number]> = { Dave: [-0.3, 0.0, 1.0], Chad: [0.3, 0.0, 1.0] };
+  let below = 'cutting_board';
+  for (const item of recipe) {
+    const s = (await sim.observe()).state;
+    const robot = find(s, item).pos[0] < 0 ? 'Dave' : 'Chad';
+    const other = robot === 'Dave' ? 'Chad' : 'Dave';
+    await round(sim, [`NAME ${robot} ACTION PICK ${item}`, homeOf(other, homes)]);
+    await round(sim, [`NAME ${robot} ACTION PUT ${item} ${below}`, homeOf(other, homes)]);
+    await round(sim, [homeOf('Dave', homes), homeOf('Chad', homes)]);
+    below = item;
+  }
+}
+
+/** handover: Alice picks the wrench by its near end and holds it out; Bob takes the free end and puts it away. */
+export async function handover(sim: Simulator): Promise<void> {
+  const homes: Record<string, [number, number, number]> = { Alice: [-0.4, 0.0, 1.0], Bob: [0.4, 0.0, 1.0] };
+  await round(sim, ['NAME Alice ACTION PICK wrench', 'NAME Bob ACTION WAIT']);
+  await round(sim, ['NAME Alice ACTION MOVE (-0.12, 0.15, 0.95)', 'NAME Bob ACTION WAIT']);
+  const out = await round(sim, ['NAME Alice ACTION WAIT', 'NAME Bob ACTION PICK wrench']);
+  assert.match(out, /Alice handed wrench over to Bob/);
+  await round(sim, [homeOf('Alice', homes), 'NAME Bob ACTION PLACE wrench toolbox']);
+  await round(sim, [homeOf('Alice', homes), homeOf('Bob', homes)]);
+}
+
+export const ROCO_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
+  sort_cubes: sortCubes,
+  pack_grocery: packGrocery,
+  make_sandwich: makeSandwich,
+  handover,
+};

@@ -1,5 +1,6 @@
 // Read-only inspection hook for tests and benchmarks (window.__waypointViewer). It returns copies, so a page
 // script cannot change the viewer through it; `flush` only renders what is already pending.
+import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
 import type { RunViewer } from './viewer.js';
 
@@ -16,6 +17,8 @@ export interface ViewerDebugHook {
   rows(): { turn: number; role: string; routeTo?: string; outcome: string; summary: string; flags: string[] }[];
   warnings(): { line?: number; kind: string; message: string }[];
   chart(name: PlotName): { label: string; data: { x: number; y: number }[] }[] | undefined;
+  /** The "Motion scores per action" chart's labels and datasets as drawn. */
+  motionChart(): MotionChartData | undefined;
   seriesLength(): number;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
   diffLineChanges(): Promise<number>;
@@ -42,6 +45,7 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     rows: () => viewer.proj.timeline.rows().map((r) => ({ turn: r.turn, role: r.role, routeTo: r.routeTo, outcome: r.outcome, summary: r.summary, flags: r.flags.map((f) => f.kind) })),
     warnings: () => viewer.warnings.map((w) => ({ ...w })),
     chart: (name) => viewer.plots.data(name),
+    motionChart: () => viewer.motionChart.data(),
     seriesLength: () => viewer.proj.series.length,
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,

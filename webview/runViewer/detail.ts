@@ -3,6 +3,7 @@
 // diff, observations, checks and engine errors.
 import type { ChatMessage, EventOf } from '../../src/protocol/trace.js';
 import type { RunProjection } from '../../src/core/trace/projections/runProjection.js';
+import type { MotionAction } from '../../src/core/trace/projections/motionScores.js';
 import type { CallDetail, TurnDetail, TurnRow } from '../../src/core/trace/projections/turns.js';
 import { routeTarget } from '../../src/core/trace/projections/turns.js';
 import { h } from '../common/dom.js';
@@ -44,6 +45,8 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined): { el
   }
   for (const c of d.calls) el.appendChild(renderCall(ctx, c));
   for (const x of d.executions) el.appendChild(renderExecution(x));
+  const actions = ctx.proj.motion.forTurn(row.turn);
+  if (actions.length) el.appendChild(renderMotionTable(actions));
   for (const sd of ctx.proj.states.forTurn(row.turn)) el.appendChild(renderStateDiff(sd));
   for (const c of d.checks) el.appendChild(h('p', { class: c.ok ? 'check ok' : 'check failed' }, `${c.ok ? '✔' : '✖'} check ${c.name}: ${c.message}`));
   for (const e of d.errors) el.appendChild(h('p', { class: 'engine-error' }, `✖ ${e.kind}: ${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`));
@@ -132,6 +135,23 @@ function renderExecution(x: EventOf<'code_execution'>): HTMLElement {
           h('tbody', null, x.apiCalls.map((c) => h('tr', { class: c.ok ? '' : 'failed' }, h('td', null, c.fn), h('td', null, JSON.stringify(c.args)), h('td', null, c.ok ? 'ok' : `✖ ${c.error ?? 'failed'}`)))))
       : null,
   );
+}
+
+/** The turn's robot actions with their motion scores (Action Contextualization's M_I, M_E, M_T). */
+function renderMotionTable(actions: MotionAction[]): HTMLElement {
+  const num = (v: number | null, digits: number, scale = 1) => (v === null ? '–' : (v * scale).toFixed(digits));
+  const cols = ['#', 'call', 'arguments', 'start (s)', 'M_I', 'M_E', 'M_T', 'clearance (mm)', 'closest pair', 'collisions', 'held tilt (°)'];
+  return h('section', { class: 'motion-scores-turn' },
+    h('h3', null, 'Motion scores'),
+    h('table', { class: 'api-calls motion-table' },
+      h('thead', null, h('tr', null, cols.map((c) => h('th', null, c)))),
+      h('tbody', null, actions.map((a) =>
+        h('tr', { 'data-action': a.index, class: [a.ok ? '' : 'failed', a.moved ? '' : 'no-motion', a.collisionCount ? 'collided' : ''].filter(Boolean).join(' ') || undefined, title: a.moved ? undefined : 'did not move (M_I = M_E = -1)' },
+          h('td', { class: 'num' }, String(a.index)), h('td', null, a.fn), h('td', null, a.args),
+          h('td', { class: 'num' }, a.startSecs.toFixed(2)),
+          h('td', { class: 'num' }, num(a.mI, 3)), h('td', { class: 'num' }, num(a.mE, 3)), h('td', { class: 'num' }, num(a.mT, 3)),
+          h('td', { class: 'num' }, num(a.minClearanceM, 1, 1000)), h('td', null, a.closestPair ? a.closestPair.join(' ↔ ') : '–'),
+          h('td', { class: 'num' }, String(a.collisionCount)), h('td', { class: 'num' }, num(a.maxHeldTiltRad, 1, 180 / Math.PI)))))));
 }
 
 export function collapsible(heading: string, body: HTMLElement, open: boolean, cls = ''): HTMLElement {

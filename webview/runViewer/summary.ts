@@ -1,9 +1,10 @@
-// Summary tab: why the episode ended, the first error, metrics (computed vs reported) and cost per role.
+// Summary tab: why the episode ended, the first error, metrics (computed vs reported), motion scores and cost per role.
+import type { MotionScoreBuilder } from '../../src/core/trace/projections/motionScores.js';
 import type { RunSummary } from '../../src/core/trace/projections/runSummary.js';
 import { h } from '../common/dom.js';
 import { roleLabel } from './roles.js';
 
-export function renderSummary(s: RunSummary, selectTurn: (turn: number) => void, openPrompt: (path: string) => void): HTMLElement {
+export function renderSummary(s: RunSummary, motion: Pick<MotionScoreBuilder, 'actions' | 'summary'>, selectTurn: (turn: number) => void, openPrompt: (path: string) => void): HTMLElement {
   const m = s.metrics;
   const rep = s.reported;
   const row = (k: string, v: string | number, reported?: string | number) =>
@@ -41,6 +42,7 @@ export function renderSummary(s: RunSummary, selectTurn: (turn: number) => void,
           row('sim time (s)', m.simTimeSecs.toFixed(2), rep?.simTimeSecs.toFixed(2)),
           row('wall time (ms)', m.durationMs.toFixed(0), rep?.durationMs.toFixed(0)))),
     ),
+    renderMotion(motion, selectTurn),
     h('section', null,
       h('h3', null, 'Cost per role'),
       h('table', { class: 'metrics per-role' },
@@ -53,4 +55,31 @@ export function renderSummary(s: RunSummary, selectTurn: (turn: number) => void,
           h('ul', { class: 'ablations' }, Object.entries(s.header.ablations).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => h('li', { class: v ? 'on' : 'off' }, `${v ? '☑' : '☐'} ${k}`))))
       : null,
   );
+}
+
+/** Plan quality Q (mean M_T), min M_I and min clearance, with links to the turns of the worst actions. */
+function renderMotion(motion: Pick<MotionScoreBuilder, 'actions' | 'summary'>, selectTurn: (turn: number) => void): HTMLElement {
+  const ms = motion.summary();
+  const sec = h('section', { class: 'motion-summary' }, h('h3', null, 'Motion scores'));
+  if (ms.actions === 0) {
+    sec.appendChild(h('p', { class: 'muted' }, 'No action metrics in this trace.'));
+    return sec;
+  }
+  const link = (index: number | null) => {
+    const a = index === null ? undefined : motion.actions[index];
+    return a ? h('a', { href: '#', class: 'turn-link', onclick: (e: Event) => { e.preventDefault(); selectTurn(a.turn); } }, `#${a.index} ${a.fn}, turn ${a.turn}`) : '';
+  };
+  const row = (k: string, v: string, where: HTMLElement | string = '') => h('tr', { 'data-metric': k }, h('th', null, k), h('td', { class: 'num' }, v), h('td', null, where));
+  const pair = ms.minClearancePair ? ` (${ms.minClearancePair.join(' ↔ ')})` : '';
+  sec.appendChild(
+    h('table', { class: 'metrics motion' },
+      h('tbody', null,
+        row('Q (mean M_T, episode)', ms.q === null ? '–' : ms.q.toFixed(3), `${ms.actions} actions, ${ms.moved} moved`),
+        ms.plans.length > 1 ? ms.plans.map((p) => row(`Q (${p.label})`, p.q === null ? '–' : p.q.toFixed(3), `${p.actions} actions`)) : null,
+        row('min M_I', ms.minMI === null ? '–' : ms.minMI.toFixed(3), link(ms.minMIAction)),
+        row('min clearance (mm)', ms.minClearanceM === null ? '–' : (ms.minClearanceM * 1000).toFixed(1), h('span', null, link(ms.minClearanceAction), pair)),
+        row('collisions', String(ms.collisions)),
+        row('max held tilt (°)', ms.maxHeldTiltRad === null ? '–' : (ms.maxHeldTiltRad * 180 / Math.PI).toFixed(1)))),
+  );
+  return sec;
 }

@@ -8,6 +8,7 @@ import { h } from '../common/dom.js';
 import { renderDetail } from './detail.js';
 import { CodeDiffView } from './diff.js';
 import { renderHeader, renderWarnings } from './header.js';
+import { MotionChart } from './motionChart.js';
 import { Plots } from './plots.js';
 import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
 import { renderSummary } from './summary.js';
@@ -32,6 +33,8 @@ export class RunViewer {
 
   readonly diff = new CodeDiffView();
   readonly plots: Plots;
+  /** Motion scores per action (Plots tab, below the trajectory plots). */
+  readonly motionChart: MotionChart;
   /** 3D replay tab. */
   readonly replay: Replay3dTab;
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
@@ -45,6 +48,8 @@ export class RunViewer {
     this.selectedTurn = saved?.selectedTurn;
     if (saved?.tab) this.tab = saved.tab;
     this.plots = new Plots({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) });
+    this.motionChart = new MotionChart({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) });
+    this.plots.root.appendChild(this.motionChart.root);
     // 3D replay: its playhead marks its turn in the timeline (selection stays the user's).
     this.replay = new Replay3dTab({ currentTurn: (t, playing) => markReplayTurn(this.el.timeline, t, playing) });
     const header = h('header', { class: 'run-header' }, 'Waiting for the run…');
@@ -156,6 +161,8 @@ export class RunViewer {
     this.schedule('detail');
     this.plots.selectedTurn = turn;
     this.plots.redraw();
+    this.motionChart.selectedTurn = turn;
+    this.motionChart.redraw();
   }
 
   private setHover(turn: number | undefined): void {
@@ -164,6 +171,8 @@ export class RunViewer {
     markTimeline(this.el.timeline, this.selectedTurn, this.hoverTurn);
     this.plots.hoverTurn = turn;
     this.plots.redraw();
+    this.motionChart.hoverTurn = turn;
+    this.motionChart.redraw();
   }
 
   private move(delta: number): void {
@@ -223,8 +232,10 @@ export class RunViewer {
     if (p.plots) {
       this.plots.selectedTurn = this.selectedTurn;
       this.plots.update(this.proj.series);
+      this.motionChart.selectedTurn = this.selectedTurn;
+      this.motionChart.update(this.proj.motion);
     }
-    if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, (t) => this.select(t, true), (path) => this.openPrompt(path)));
+    if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, this.proj.motion, (t) => this.select(t, true), (path) => this.openPrompt(path)));
     this.renders++;
     const now = performance.now();
     if (Number.isNaN(this.timings.firstRenderMs) && this.runId) this.timings.firstRenderMs = now;

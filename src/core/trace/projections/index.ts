@@ -1,5 +1,6 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
 export * from './decimate.js';
+export * from './motionScores.js';
 export * from './retryDiffs.js';
 export * from './runProjection.js';
 export * from './runSummary.js';

@@ -2,6 +2,7 @@
 // The run viewer, the CLI transcript and the HTML report read their view models from here.
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
+import { MotionScoreBuilder } from './motionScores.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
@@ -14,6 +15,7 @@ export class RunProjection {
   readonly states: StateDiffBuilder;
   readonly series = new TrajectorySeriesBuilder();
   readonly summary = new RunSummaryBuilder();
+  readonly motion = new MotionScoreBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -33,6 +35,7 @@ export class RunProjection {
       this.states.add(e);
       this.series.add(e);
       this.summary.add(e);
+      this.motion.add(e);
       added++;
     }
     this.eventCount += added;

@@ -8,6 +8,7 @@ import { showCommand } from './show.js';
 import { reportCommand } from './report.js';
 import { tasksCommand } from './tasks.js';
 import { serveModelCommand, serveSimCommand } from './serve.js';
+import { compareCommand, COMPARE_OPTIONS } from './compare.js';
 
 const USAGE = `waypoint — prompt engineering and trajectory debugging for LLM robot agents
 
@@ -18,6 +19,8 @@ Usage:
   waypoint runs                         list past runs (newest first)
   waypoint show <run-id | trace.jsonl>  print the transcript of a recorded run
   waypoint report [run-id | trace.jsonl] [--out f.html] [--theme light]   standalone HTML run viewer
+  waypoint compare --ablation <id> [--variant v] [--task t] [--seeds n] [--model m]
+                                        paired sweep: each seed with the ablation on and off, then a table
   waypoint tasks [--arch <id>]          list tasks
   waypoint serve-model [--port N]       serve the reference model (scripted, not an LLM) on 127.0.0.1
   waypoint serve-sim [--ws --port N]    serve the embedded simulator over the simulator protocol (stdio default)
@@ -47,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run':
       return runCommand(parseArgs({ args: rest, options: RUN_OPTIONS, allowPositionals: false, strict: true }).values);
+    case 'compare':
+      return compareCommand(parseArgs({ args: rest, options: COMPARE_OPTIONS, strict: true }).values);
     case 'demo':
       return demoCommand(rest);
     case 'runs':

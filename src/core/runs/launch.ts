@@ -54,6 +54,8 @@ export interface LaunchOptions {
   seed: number;
   /** Prompt variant name; default: the variants file's `active`, else "default". */
   variant?: string;
+  /** Ablation switches laid over the variant's own (a paired sweep's on/off side); the trace records the result. */
+  ablations?: Record<string, boolean>;
   /** Folder with the architecture's .prompt files; default: <workspace>/prompts/<arch> if present, else the built-in ones. */
   promptDir?: string;
   /** Folder holding the built-in prompts (prompts/ of the package). */
@@ -125,6 +127,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     arch = getArchitecture(options.arch);
     const variants = await loadVariants(deps.io, join(options.workspace, VARIANTS_FILE));
     variant = resolveVariant(options.variant ?? variants.active, variants, arch.builtInVariants);
+    if (options.ablations) variant = { ...variant, ablations: { ...variant.ablations, ...options.ablations } };
     promptPaths = await resolvePromptPaths(deps.io, arch, options);
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));

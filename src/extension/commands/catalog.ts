@@ -22,7 +22,7 @@ export const COMMAND_CATALOG = {
   selectVariant: { title: 'Select Active Variant…', needs: ['folder'], icon: '$(beaker)' },
   overridePrompt: { title: 'Copy Prompt to Workspace', needs: ['folder'], icon: '$(copy)' },
   previewPrompt: { title: 'Preview Prompt…', icon: '$(open-preview)' },
-  compareOnOff: { title: 'Compare Ablation On/Off', unavailable: 'Compare on/off needs parameter sweeps, which are not built yet. For now, run a live test, flip the ablation (the lens on its line) and run again.' },
+  compareOnOff: { title: 'Compare Ablation On/Off', needs: ['folder', 'trust'] },
   setApiKey: { title: 'Set API Key…', icon: '$(key)' },
   clearApiKey: { title: 'Clear API Key' },
   restartLanguageServer: { title: 'Restart Language Server' },

@@ -13,6 +13,7 @@ import type { LaunchWire } from '../live/protocol.js';
 import type { LmBridge } from '../lm/lmBridge.js';
 import { RunViewerPanel } from '../panels/runViewerPanel.js';
 import { firstPromptError, promptHeader } from '../prompt/promptLenses.js';
+import { modelWireForRun } from './modelWire.js';
 
 /** What a run may override; the rest comes from the settings and the prompt the command was started on. */
 export interface LiveRequest {
@@ -76,19 +77,10 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     void vscode.window.showWarningMessage(`Waypoint: this file is not used by the run; it uses prompts/${arch.id}/ in the folder or the built-in prompts (see the Waypoint output).`);
   }
 
-  let model: LaunchWire['model'];
-  if (s.model.provider === 'reference') model = { kind: 'reference' };
-  else if (s.model.provider === 'openai') {
-    const key = await ctx.keys.forRun(s.model.baseUrl);
-    if (key.cancelled) {
-      void vscode.window.showInformationMessage('Waypoint: run not started: no API key for the model endpoint ("Waypoint: Set API Key" stores one).');
-      return undefined;
-    }
-    model = { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens };
-  } else {
-    const lm = await bridge.endpoint(s.model.vscodeLm);
-    // The loopback bridge's port changes every session: a stable client id keeps cached answers reusable.
-    model = { kind: 'openai', model: lm.model, baseUrl: lm.baseUrl, apiKey: lm.token, temperature: s.model.temperature, maxTokens: s.model.maxTokens, provider: 'vscode-lm', label: `${lm.model} (VS Code chat model)`, clientId: lm.model };
+  const model = await modelWireForRun(ctx, bridge);
+  if (!model) {
+    void vscode.window.showInformationMessage('Waypoint: run not started: no API key for the model endpoint ("Waypoint: Set API Key" stores one).');
+    return undefined;
   }
 
   const launch: LaunchWire = {

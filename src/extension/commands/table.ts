@@ -48,7 +48,9 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
     selectVariant: { enabled: (ctx) => async (name) => (await import('./variants.js')).selectVariant(ctx, name) },
     overridePrompt: { enabled: (ctx) => async (arg) => (await import('./variants.js')).overridePrompt(ctx, arg) },
     previewPrompt: { enabled: (ctx) => async (arg) => (await import('./preview.js')).previewPrompt(ctx, f.previews, arg) },
-    compareOnOff: { enabled: () => () => undefined },
+    compareOnOff: {
+      enabled: (ctx) => async (uri, id, options) => (await import('./compare.js')).compareOnOff(ctx, f.bridge, uri, id, (options ?? {}) as { seeds?: number; task?: string; variant?: string }),
+    },
     setApiKey: { enabled: (ctx) => async (key, baseUrl) => (await import('./setup.js')).setApiKey(ctx, key, baseUrl) },
     clearApiKey: { enabled: (ctx) => async (baseUrl) => (await import('./setup.js')).clearApiKey(ctx, baseUrl) },
     restartLanguageServer: { enabled: (ctx) => () => ctx.lsp.restart() },

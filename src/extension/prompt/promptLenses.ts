@@ -44,6 +44,7 @@ export function computePromptLenses(text: string, uri: string, states: AblationS
       command: 'waypoint.toggleAblation',
       args: [uri, ab.id],
     });
+    lenses.push({ line: ab.line, title: '⇄ compare', tooltip: `Run a small paired sweep: every seed with '${ab.id}' on and off, then compare success rates`, command: 'waypoint.compareOnOff', args: [uri, ab.id] });
   }
   return lenses;
 }

@@ -1,0 +1,19 @@
+// The model a run uses, from the settings: the reference model, an OpenAI-compatible endpoint (key from
+// SecretStorage, asked for when missing), or a VS Code chat model behind the loopback bridge. Shared by live runs
+// and paired sweeps. Undefined when the user cancelled the key prompt.
+import type { Ctx } from '../ctx.js';
+import type { LaunchWire } from '../live/protocol.js';
+import type { LmBridge } from '../lm/lmBridge.js';
+
+export async function modelWireForRun(ctx: Ctx, bridge: LmBridge): Promise<LaunchWire['model'] | undefined> {
+  const s = ctx.config.settings;
+  if (s.model.provider === 'reference') return { kind: 'reference' };
+  if (s.model.provider === 'openai') {
+    const key = await ctx.keys.forRun(s.model.baseUrl);
+    if (key.cancelled) return undefined;
+    return { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens };
+  }
+  const lm = await bridge.endpoint(s.model.vscodeLm);
+  // The loopback bridge's port changes every session: a stable client id keeps cached answers reusable.
+  return { kind: 'openai', model: lm.model, baseUrl: lm.baseUrl, apiKey: lm.token, temperature: s.model.temperature, maxTokens: s.model.maxTokens, provider: 'vscode-lm', label: `${lm.model} (VS Code chat model)`, clientId: lm.model };
+}

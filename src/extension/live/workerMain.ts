@@ -5,27 +5,10 @@ import { EpisodeController } from '../../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import { launchRun, type ModelSpec } from '../../core/runs/launch.js';
 import { createPyodideSandbox } from '../../core/sandbox/index.js';
-import type { Simulator } from '../../core/sim/simulator.js';
+import { createSimulatorFromWire, sendToHost, serveChildTask } from './childTask.js';
 import { HostToWorker, type LaunchWire, type SimulatorWire, type WorkerToHost } from './protocol.js';
 
-function send(message: WorkerToHost): Promise<void> {
-  return new Promise((resolve) => {
-    if (!process.send || !process.connected) return resolve();
-    process.send(message, undefined, {}, () => resolve());
-  });
-}
-
-async function createSimulator(spec: SimulatorWire): Promise<Simulator> {
-  if (spec.kind === 'embedded') {
-    const { createTabletopSimulator } = await import('../../core/sim/mujoco/index.js');
-    return createTabletopSimulator();
-  }
-  const { RemoteSimulator } = await import('../../core/sim/remote/index.js');
-  return RemoteSimulator.connect(spec.endpoint, {
-    client: { name: 'waypoint-vscode' },
-    onLog: (log) => void send({ type: 'log', message: `simulator: ${log.message}` }),
-  });
-}
+const send = (message: WorkerToHost): Promise<void> => sendToHost(message);
 
 async function run(launch: LaunchWire, simulator: SimulatorWire, controller: EpisodeController): Promise<void> {
   controller.on((e) => {
@@ -48,7 +31,7 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
     {
       io: nodeIO,
       clock: nodeClock,
-      createSimulator: () => createSimulator(simulator),
+      createSimulator: () => createSimulatorFromWire(simulator),
       createSandbox: () => createPyodideSandbox(),
     },
   );
@@ -60,33 +43,5 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
 
 export function runWorkerMain(): void {
   const controller = new EpisodeController();
-  let started = false;
-  const finish = (code: number) => {
-    // Let the IPC channel drain, then leave even if a handle (a socket, a timer) would keep Node alive.
-    process.disconnect?.();
-    setTimeout(() => process.exit(code), 50).unref();
-  };
-  process.on('message', (raw: unknown) => {
-    const parsed = HostToWorker.safeParse(raw);
-    if (!parsed.success) {
-      void send({ type: 'log', message: `run worker: ignored an invalid message: ${parsed.error.issues[0]?.message ?? 'schema mismatch'}` });
-      return;
-    }
-    const m = parsed.data;
-    if (m.type === 'cancel') {
-      controller.cancel();
-      return;
-    }
-    if (started) return;
-    started = true;
-    run(m.launch, m.simulator, controller).then(
-      () => finish(0),
-      async (err: unknown) => {
-        await send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
-        finish(1);
-      },
-    );
-  });
-  // The host went away (window closed, extension host restarted): stop the episode, the trace ends 'cancelled'.
-  process.on('disconnect', () => controller.cancel());
+  serveChildTask({ name: 'run worker', schema: HostToWorker, cancel: () => controller.cancel(), start: (m) => run(m.launch, m.simulator, controller) });
 }

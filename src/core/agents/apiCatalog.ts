@@ -2,28 +2,38 @@
 // (completion, hover) and webviews import this; the simulator implements the functions.
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 
+// MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the gripper
+// by name, and task_completed() (handled by the engine; listed so it is injected). The tabletop simulator serves
+// exactly these specs, so prompts, hovers and the sandbox's argument checks agree.
 export const MALMM_API: ApiFunctionSpec[] = [
   {
     name: 'execute_trajectory',
     params: [
-      { name: 'position', type: 'vec3' },
+      { name: 'position', type: 'list[float]' },
       { name: 'orientation', type: 'float' },
     ],
     signature: 'execute_trajectory(position: list[float], orientation: float) -> None',
-    doc: 'Move the end effector, gripper pointing down, to one waypoint [x, y, z] (metres, world frame) with yaw `orientation` (radians, about +z). A motion planner computes the path; the call returns when the motion ends.',
+    doc:
+      'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
+      'rotated by orientation radians about the z axis. A motion planner computes the path; unreachable targets raise an error without moving.',
   },
-  { name: 'open_gripper', params: [], signature: 'open_gripper() -> None', doc: 'Open the gripper, releasing any held object.' },
+  {
+    name: 'open_gripper',
+    params: [],
+    signature: 'open_gripper() -> None',
+    doc: 'Opens the gripper (0.08 m between the fingers), releasing any grasped object.',
+  },
   {
     name: 'close_gripper',
     params: [{ name: 'object_name', type: 'str' }],
     signature: 'close_gripper(object_name: str) -> None',
-    doc: 'Close the gripper to grasp the named object (a name from the current environment state). The fingers must be around the object.',
+    doc: 'Closes the gripper. If the named object is between the fingers it is grasped; otherwise the fingers close on nothing.',
   },
   {
     name: 'task_completed',
     params: [],
     signature: 'task_completed() -> None',
-    doc: 'Declare the task finished and stop the episode. Also call it after five consecutive errors.',
+    doc: 'Call only when the task has been completed (or after five consecutive errors). Ends the episode.',
   },
 ];
 

@@ -2,7 +2,7 @@
 // positional argument orders, and the checks the evaluation plans call. Labels are object names; locations
 // come from the task. Checks return values (bool, or a label for collision_free).
 import type { ApiFunctionSpec } from '../../simulator.js';
-import { arityError, finiteNumber, pyRepr, str } from './args.js';
+import { callShapeError, finiteNumber, pyRepr, str } from './args.js';
 import { canGrasp, canReach, collisionFree, holding, motionHealth, timeout, atLocation } from './actctx/checks.js';
 import { approach, drop, pick, place } from './actctx/skills.js';
 import type { GraspKind } from './actctx/graspPoses.js';
@@ -47,8 +47,6 @@ const FUNCTIONS: ApiFunctionSpec[] = [
   { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call when the plan has been carried out.' },
 ];
 
-const REQUIRED: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.filter((p) => !p.optional).map((p) => p.name)]));
-const ALL: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name)]));
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -94,11 +92,8 @@ export const actctxApi: RobotApi = {
   functions: FUNCTIONS,
   measured: new Set(['approach', 'pick', 'place', 'drop']),
   call(ctx, fn, args): SimCallResult {
-    const all = ALL[fn];
-    if (!all) return { ok: false, error: `unknown robot API function '${fn}'; available: ${FUNCTIONS.map((f) => f.name).join(', ')}` };
-    const need = REQUIRED[fn]!;
-    const arity = args.length > all.length ? arityError(fn, all, args) : args.length < need.length ? arityError(fn, need, args) : null;
-    if (arity) return { ok: false, error: arity };
+    const shape = callShapeError(FUNCTIONS, fn, args);
+    if (shape) return { ok: false, error: shape };
     const call = callText(fn, args);
     const speedClear = (si: number): Parsed<{ speed: number; clearance: number }> => {
       const sp = unit(fn, 'speed', args[si], 0, 1, 'fraction of full speed');

@@ -1,5 +1,6 @@
 // Argument checks with Python-like wording, since the caller is generated Python: "f() missing 1 required
 // positional argument: 'x'", values shown as Python would print them ([0.1, 0.2], 'text', None, True).
+import type { ApiFunctionSpec } from '../../simulator.js';
 
 export function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return 'None';
@@ -27,6 +28,18 @@ export function arityError(fn: string, params: readonly string[], args: readonly
     return `${fn}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${list}`;
   }
   return null;
+}
+
+/**
+ * Python's own complaint about a call to a function the API does not have, or with too many or too few arguments
+ * (optional parameters may be left out); null when the call has the right shape.
+ */
+export function callShapeError(functions: readonly ApiFunctionSpec[], fn: string, args: readonly unknown[]): string | null {
+  const spec = functions.find((f) => f.name === fn);
+  if (!spec) return `unknown robot API function '${fn}'; available: ${functions.map((f) => f.name).join(', ')}`;
+  const all = spec.params.map((p) => p.name);
+  const need = spec.params.filter((p) => !p.optional).map((p) => p.name);
+  return args.length > all.length ? arityError(fn, all, args) : args.length < need.length ? arityError(fn, need, args) : null;
 }
 
 export function isRealNumber(v: unknown): v is number {

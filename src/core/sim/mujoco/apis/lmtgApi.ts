@@ -5,7 +5,7 @@
 import type { ApiFunctionSpec } from '../../simulator.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import type { ToolTarget } from '../robot/ik.js';
-import { arityError, isRealNumber, pyRepr, str } from './args.js';
+import { callShapeError, isRealNumber, pyRepr, str } from './args.js';
 import { detectObjects, formatDetection } from './objectLookup.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
@@ -35,7 +35,6 @@ const FUNCTIONS: ApiFunctionSpec[] = [
   { name: 'task_failed', params: [], signature: 'task_failed() -> None', doc: 'Call when the task cannot be done; ends the episode.' },
 ];
 
-const PARAMS: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name)]));
 const ARM = 0;
 
 export const lmtgApi: RobotApi = {
@@ -44,10 +43,8 @@ export const lmtgApi: RobotApi = {
   functions: FUNCTIONS,
   measured: new Set(['execute_trajectory', 'open_gripper', 'close_gripper']),
   call(ctx, fn, args) {
-    const params = PARAMS[fn];
-    if (!params) return { ok: false, error: `unknown robot API function '${fn}'; available: ${FUNCTIONS.map((f) => f.name).join(', ')}` };
-    const arity = arityError(fn, params, args);
-    if (arity) return { ok: false, error: arity };
+    const shape = callShapeError(FUNCTIONS, fn, args);
+    if (shape) return { ok: false, error: shape };
     switch (fn) {
       case 'detect_object':
         return detect(ctx, args[0]);

@@ -1,43 +1,14 @@
 // MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the
 // gripper by name, and task_completed() (handled by the engine; listed here so it gets injected).
-import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
+import { MALMM_API } from '../../../agents/apiCatalog.js';
+import type { ApiCallResult } from '../../simulator.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
-import { arityError, finiteNumber, numberList, pyRepr, str } from './args.js';
+import { callShapeError, finiteNumber, numberList, pyRepr, str } from './args.js';
 import { heldObjects, okResult as result, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
-const FUNCTIONS: ApiFunctionSpec[] = [
-  {
-    name: 'execute_trajectory',
-    params: [
-      { name: 'position', type: 'list[float]' },
-      { name: 'orientation', type: 'float' },
-    ],
-    signature: 'execute_trajectory(position: list[float], orientation: float) -> None',
-    doc:
-      'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
-      'rotated by orientation radians about the z axis. A motion planner computes the path; unreachable targets raise an error without moving.',
-  },
-  {
-    name: 'open_gripper',
-    params: [],
-    signature: 'open_gripper() -> None',
-    doc: 'Opens the gripper (0.08 m between the fingers), releasing any grasped object.',
-  },
-  {
-    name: 'close_gripper',
-    params: [{ name: 'object_name', type: 'str' }],
-    signature: 'close_gripper(object_name: str) -> None',
-    doc: 'Closes the gripper. If the named object is between the fingers it is grasped; otherwise the fingers close on nothing.',
-  },
-  {
-    name: 'task_completed',
-    params: [],
-    signature: 'task_completed() -> None',
-    doc: 'Call only when the task has been completed (or after five consecutive errors). Ends the episode.',
-  },
-];
+// The functions as the agents see them: defined once, in the handler-free catalog the language server reads too.
+const FUNCTIONS = MALMM_API;
 
-const PARAMS: Record<string, string[]> = Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name)]));
 const ARM = 0;
 
 export const malmmApi: RobotApi = {
@@ -46,10 +17,8 @@ export const malmmApi: RobotApi = {
   functions: FUNCTIONS,
   measured: new Set(['execute_trajectory', 'open_gripper', 'close_gripper']),
   call(ctx, fn, args) {
-    const params = PARAMS[fn];
-    if (!params) return { ok: false, error: `unknown robot API function '${fn}'; available: ${FUNCTIONS.map((f) => f.name).join(', ')}` };
-    const arity = arityError(fn, params, args);
-    if (arity) return { ok: false, error: arity };
+    const shape = callShapeError(FUNCTIONS, fn, args);
+    if (shape) return { ok: false, error: shape };
     switch (fn) {
       case 'execute_trajectory':
         return executeTrajectory(ctx, args[0], args[1]);

@@ -4,6 +4,10 @@ import type { ApiCallResult, Observation, SceneGeometryInfo, SimSnapshot, Simula
 import { MALMM_API } from '../../../../../src/core/agents/apiCatalog.js';
 import type { TrajectorySample, WorldState } from '../../../../../src/protocol/trace.js';
 
+// MALMM's functions with a position that must be a 3-vector already in Python, so a malformed call is refused
+// before it reaches this fake (which, unlike the tabletop, checks no arguments itself).
+const FAKE_API = MALMM_API.map((f) => (f.name === 'execute_trajectory' ? { ...f, params: [{ name: 'position', type: 'vec3' as const }, f.params[1]!] } : f));
+
 const TASK: TaskInfo = { id: 'fake_stack', description: 'fake', instruction: 'Stack the red block on top of the green block.', suite: 'test', arms: 1, imitates: 'none' };
 
 export class FakeSim implements Simulator {
@@ -35,7 +39,7 @@ export class FakeSim implements Simulator {
     return {
       task: TASK,
       observation: await this.observe(),
-      api: MALMM_API,
+      api: FAKE_API,
       workspace: { tableTopZ: 0.75, xRange: [-0.3, 0.3] as [number, number], yRange: [-0.1, 0.3] as [number, number], axes: 'x right, y away, z up' },
     };
   }

@@ -34,11 +34,3 @@ test('hostile trace text cannot break out of the data block', () => {
 test('a weak nonce is refused', () => {
   assert.throws(() => renderTraceHtml({ runId: 'r', events: [], warnings: [], assets, nonce: 'abc' }), /nonce must be at least 16/);
 });
-
-test('the VS Code webview shell loads the bundle by URI under the webview CSP', async () => {
-  const { renderWebviewShell } = await import('../../src/core/trace/html.js');
-  const html = renderWebviewShell({ scriptUri: 'vscode-resource://x/dist/webview/runViewer.js', styleUri: 'vscode-resource://x/dist/webview/runViewer.css', cspSource: 'vscode-resource:', nonce });
-  assert.match(html, new RegExp(`content="default-src 'none'; script-src 'nonce-${nonce}'; style-src vscode-resource: 'unsafe-inline'; font-src vscode-resource:; img-src vscode-resource: data:"`.replace(/'/g, '&#39;')));
-  assert.match(html, /<script nonce="abcdefghijklmnopqrstuv" src="vscode-resource:\/\/x\/dist\/webview\/runViewer\.js"><\/script>/);
-  assert.match(html, /<div id="app"><\/div>/);
-});

@@ -159,30 +159,3 @@ ${bins.map((b, i) => `<script type="application/octet-stream" data-bin="${i}">${
 </html>
 `;
 }
-
-/** The run viewer page inside a VS Code webview: the bundle and its CSS by webview URI, the webview's CSP. */
-export function renderWebviewShell(o: { scriptUri: string; styleUri: string; cspSource: string; nonce: string; title?: string }): string {
-  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce)) throw new Error(`renderWebviewShell: nonce must be at least 16 base64 characters, got ${o.nonce.length}`);
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${o.nonce}'`,
-    `style-src ${o.cspSource} 'unsafe-inline'`,
-    `font-src ${o.cspSource}`,
-    `img-src ${o.cspSource} data:`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(o.title ?? 'Waypoint run')}</title>
-<link rel="stylesheet" href="${escapeHtml(o.styleUri)}">
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
-</body>
-</html>
-`;
-}

@@ -1,5 +1,7 @@
 // The comparison webview's HTML (pure): the bundled script and one inline style element, both by nonce, and a
 // CSP that allows nothing else (no network, no other scripts or styles). Colours are the theme's variables.
+import { renderWebviewPage } from './webviewPage.js';
+
 export interface CompareHtmlOptions {
   cspSource: string;
   /** webview.asWebviewUri(dist/webview/compare.js) as a string */
@@ -8,7 +10,6 @@ export interface CompareHtmlOptions {
   title: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 export function compareCsp(cspSource: string, nonce: string): string {
   return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, `img-src ${cspSource}`, `font-src ${cspSource}`].join('; ');
@@ -31,20 +32,12 @@ a:focus { outline: 1px solid var(--vscode-focusBorder); }
 `;
 
 export function renderCompareHtml(o: CompareHtmlOptions): string {
-  if (!/^[A-Za-z0-9+/=]{16,}$/.test(o.nonce)) throw new Error('renderCompareHtml: nonce must be at least 16 base64 characters');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(compareCsp(o.cspSource, o.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(o.title)}</title>
-<style nonce="${o.nonce}">${CSS}</style>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
-</body>
-</html>
-`;
+  return renderWebviewPage({
+    who: 'renderCompareHtml',
+    csp: compareCsp(o.cspSource, o.nonce),
+    nonce: o.nonce,
+    title: o.title,
+    scriptUri: o.scriptUri,
+    head: `<style nonce="${o.nonce}">${CSS}</style>`,
+  });
 }

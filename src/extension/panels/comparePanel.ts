@@ -6,7 +6,7 @@ import { CompareViewToHost, sweepTracePaths, type CompareHostToView, type SweepF
 import type { Ctx } from '../ctx.js';
 import { renderCompareHtml } from './compareHtml.js';
 import { Disposable } from './disposable.js';
-import { makeNonce } from './viewerHtml.js';
+import { makeNonce } from './webviewPage.js';
 
 export const COMPARE_VIEW_TYPE = 'waypoint.compare';
 

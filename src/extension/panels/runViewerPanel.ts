@@ -14,7 +14,8 @@ import type { LiveRun } from '../live/liveRun.js';
 import { Disposable } from './disposable.js';
 import { promptPathCandidates, traceWorkspaceRoot } from './promptPath.js';
 import { RUN_VIEWER_VIEW_TYPE } from './viewType.js';
-import { makeNonce, renderViewerHtml } from './viewerHtml.js';
+import { renderViewerHtml } from './viewerHtml.js';
+import { makeNonce } from './webviewPage.js';
 
 const KNOWN_TRACES_KEY = 'waypoint.knownTraces';
 const APPEND_BATCH_MS = 100;

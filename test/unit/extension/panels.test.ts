@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { promptPathCandidates, traceWorkspaceRoot } from '../../../src/extension/panels/promptPath.js';
-import { makeNonce, renderViewerHtml, viewerCsp } from '../../../src/extension/panels/viewerHtml.js';
+import { renderViewerHtml, viewerCsp } from '../../../src/extension/panels/viewerHtml.js';
+import { makeNonce } from '../../../src/extension/panels/webviewPage.js';
 
 test('the viewer page allows only its own nonce script and webview resources', () => {
   const nonce = makeNonce();

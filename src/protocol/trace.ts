@@ -3,17 +3,42 @@
 // Depends on zod only, so webviews, the language server and the debug adapter can import it.
 import { z } from 'zod';
 
-/** Bump on any incompatible change; the reader keeps accepting the previous version (docs/trace.md). */
-export const TRACE_SCHEMA_VERSION = 1;
+/**
+ * Bump on any incompatible change; the reader keeps accepting the previous version (docs/trace.md).
+ * v2: counters (round, step, agent) on every event, structured actions, robot API call events, snapshots,
+ * per-agent observations, content parts, architecture-declared limits / end reasons / metrics, and events that
+ * keep fields an older reader does not know instead of dropping them.
+ */
+export const TRACE_SCHEMA_VERSION = 2;
 
 /** Architectures known to the trace. Later issues add roco, actctx, llamar, trajgen. */
 export const ArchitectureId = z.string().min(1);
 
+/** A text part of a message with several parts. */
+export const TextPart = z.object({ type: z.literal('text'), text: z.string() });
+/**
+ * An image part (the seeds' vision modes). Identified by the SHA-256 of its bytes; `dataBase64` travels in memory
+ * and to the model, and is stored once per trace (content-addressed), not once per message.
+ */
+export const ImagePart = z.object({
+  type: z.literal('image'),
+  mediaType: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  dataBase64: z.string().optional(),
+  /** A short description shown where the image cannot be (terminals, text-only models). */
+  alt: z.string().optional(),
+});
+export const ContentPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
+export type ContentPart = z.infer<typeof ContentPart>;
+
 export const ChatMessage = z.object({
   role: z.enum(['system', 'user', 'assistant']),
+  /** The text of the message (for a message with parts: its text parts joined, images as their alt text). */
   content: z.string(),
   /** Which agent wrote the message into the shared chat, when the transcript is a multi-agent group chat. */
   name: z.string().optional(),
+  /** Present when the message carries more than text (images); `content` then holds its text for text-only views. */
+  parts: z.array(ContentPart).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -56,14 +81,32 @@ export const ObjectState = z.object({
   /** Full extents along the object's local axes: [length (x), width (y), height (z)] in metres. */
   size: z.tuple([z.number(), z.number(), z.number()]),
   color: z.string(),
+  /** Simulator-specific properties (a household object's type, open/sliced/toggled states, its receptacle). */
+  props: z.record(z.string(), z.unknown()).optional(),
 });
 export type ObjectState = z.infer<typeof ObjectState>;
 
+/** One robot or agent: an arm's end effector and gripper, or a household agent's pose and what it holds. */
+export const RobotState = z.object({
+  name: z.string(),
+  pos: z.tuple([z.number(), z.number(), z.number()]),
+  yawRad: z.number(),
+  gripperOpen: z.boolean().optional(),
+  /** The object it holds, or null. */
+  holding: z.string().nullable(),
+});
+export type RobotState = z.infer<typeof RobotState>;
+
 export const WorldState = z.object({
   objects: z.array(ObjectState),
+  /** The first robot's end effector (single-arm systems read these three fields; `robots` has every robot). */
   ee: EePose,
   gripperOpen: z.boolean(),
   grasped: z.string().nullable(),
+  /** Every robot or agent, in the simulator's order (absent in v1 traces and single-arm simulators that omit it). */
+  robots: z.array(RobotState).optional(),
+  /** Simulator-specific structured state (e.g. a household's rooms and what each agent has seen). */
+  extra: z.record(z.string(), z.unknown()).optional(),
 });
 export type WorldState = z.infer<typeof WorldState>;
 
@@ -114,9 +157,22 @@ export const ApiCallRecord = z.object({
 });
 export type ApiCallRecord = z.infer<typeof ApiCallRecord>;
 
-const base = { seq: z.number().int().nonnegative(), tMs: z.number().nonnegative() };
+/**
+ * Fields every event carries. `round`, `step` and `agent` are the architecture's counters at the time of the event
+ * (RoCo rounds, LLaMAR steps, the agent or robot acting); `turn` is on the events that belong to a turn.
+ */
+const base = {
+  seq: z.number().int().nonnegative(),
+  tMs: z.number().nonnegative(),
+  round: z.number().int().nonnegative().optional(),
+  step: z.number().int().nonnegative().optional(),
+  agent: z.string().optional(),
+};
 
-export const EpisodeStart = z.object({
+/** Events keep fields this version does not know (a newer writer's), so nothing is dropped on a round trip. */
+const event = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+
+export const EpisodeStart = event({
   ...base,
   type: z.literal('episode_start'),
   schemaVersion: z.number().int(),
@@ -133,16 +189,26 @@ export const EpisodeStart = z.object({
   model: ModelSettings,
   prompts: z.array(PromptFileRef),
   simulator: z.object({ name: z.string(), version: z.string().optional() }),
-  options: z.object({
-    maxTurns: z.number().int(),
-    maxConsecutiveErrors: z.number().int(),
+  /**
+   * Engine options. v1 traces carry MALMM's two limits here (maxTurns, maxConsecutiveErrors); v2 traces carry the
+   * architecture's declared limits in `limits` (and copy maxTurns/maxConsecutiveErrors here when MALMM declares them).
+   */
+  options: z.looseObject({
+    maxTurns: z.number().int().optional(),
+    maxConsecutiveErrors: z.number().int().optional(),
     persistNamespace: z.boolean(),
     codeTimeoutSecs: z.number(),
   }),
+  /** The architecture's limits with the values this run used, by the seed's names (v2). */
+  limits: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])).optional(),
+  /** Agents or robots of the episode, in order (v2; e.g. RoCo's Alice, Bob; LLaMAR's agents). */
+  agents: z.array(z.string()).optional(),
+  /** The simulator's observation text is rendered by the architecture from the structured state (v2). */
+  observationRendering: z.string().optional(),
   startedAt: z.string(),
 });
 
-export const RoleCall = z.object({
+export const RoleCall = event({
   ...base,
   type: z.literal('role_call'),
   turn: z.number().int(),
@@ -154,9 +220,13 @@ export const RoleCall = z.object({
   promptPath: z.string(),
   /** Values of the template variables the prompt was rendered with (for hovers and previews). */
   variables: z.record(z.string(), z.unknown()),
+  /** SHA-256 of the prompt file's text as rendered for this call (files are re-read after a pause). */
+  promptSha256: z.string().optional(),
+  /** The user typed this turn's answer (RoCo's human in a robot's seat, the debugger's `send`). */
+  human: z.boolean().optional(),
 });
 
-export const ModelResponse = z.object({
+export const ModelResponse = event({
   ...base,
   type: z.literal('model_response'),
   turn: z.number().int(),
@@ -171,7 +241,7 @@ export const ModelResponse = z.object({
   attempts: z.number().int(),
 });
 
-export const ParsedOutput = z.object({
+export const ParsedOutput = event({
   ...base,
   type: z.literal('parsed_output'),
   turn: z.number().int(),
@@ -186,7 +256,7 @@ export const ParsedOutput = z.object({
 });
 
 /** A message appended to the shared conversation (what later roles will see). */
-export const ChatAppend = z.object({
+export const ChatAppend = event({
   ...base,
   type: z.literal('chat_message'),
   turn: z.number().int(),
@@ -194,7 +264,7 @@ export const ChatAppend = z.object({
   content: z.string(),
 });
 
-export const CodeExecution = z.object({
+export const CodeExecution = event({
   ...base,
   type: z.literal('code_execution'),
   turn: z.number().int(),
@@ -210,15 +280,18 @@ export const CodeExecution = z.object({
   namespacePersisted: z.boolean(),
 });
 
-export const Observation = z.object({
+export const Observation = event({
   ...base,
   type: z.literal('observation'),
   turn: z.number().int(),
+  /** The simulator's own text (the whole scene, or one agent's view when `agent` is set). */
   text: z.string(),
   state: WorldState,
+  /** The text the architecture shows its roles, rendered from `state` (v2; absent when it uses `text` as is). */
+  rendered: z.string().optional(),
 });
 
-export const Trajectory = z.object({
+export const Trajectory = event({
   ...base,
   type: z.literal('trajectory'),
   turn: z.number().int(),
@@ -227,7 +300,7 @@ export const Trajectory = z.object({
 });
 
 /** Geometry recorded once per episode, so a viewer can replay the scene in 3D from the trace alone. */
-export const SceneGeometry = z.object({
+export const SceneGeometry = event({
   ...base,
   type: z.literal('scene'),
   bodies: z.array(z.string()),
@@ -243,17 +316,100 @@ export const SceneGeometry = z.object({
   ),
 });
 
-export const Check = z.object({
+export const Check = event({
   ...base,
   type: z.literal('check'),
   turn: z.number().int(),
   name: z.string(),
   ok: z.boolean(),
   message: z.string(),
+  /** For `task_success`: 'mid' when an architecture asked during the episode, 'final' (or absent) at its end. */
+  phase: z.enum(['mid', 'final']).optional(),
+});
+
+/**
+ * A robot API call made by generated code, written before the simulator acts on it (the debugger pauses here).
+ * Its result is in the enclosing code_execution's `apiCalls[index]`.
+ */
+export const ApiCallEvent = event({
+  ...base,
+  type: z.literal('api_call'),
+  turn: z.number().int(),
+  role: z.string(),
+  /** 0-based position among the block's API calls. */
+  index: z.number().int().nonnegative(),
+  fn: z.string(),
+  args: z.array(z.unknown()),
+  /** 1-based line in the code block, when the sandbox can tell. */
+  line: z.number().int().optional(),
+});
+
+/** One agent's part of a structured action. */
+export const AgentAction = z.object({
+  agent: z.string(),
+  /** The action's name in the architecture's action space (RoCo PICK, LLaMAR NavigateTo, actctx pick, ...). */
+  name: z.string(),
+  args: z.array(z.unknown()),
+});
+export type AgentAction = z.infer<typeof AgentAction>;
+
+/** Structured actions for one agent or several in one simulator step, written before the simulator acts. */
+export const ActionEvent = event({
+  ...base,
+  type: z.literal('action'),
+  turn: z.number().int(),
+  /** Pairs this event with its action_result. */
+  actionId: z.string(),
+  actions: z.array(AgentAction),
+  /** Several agents acting in the same simulator steps (RoCo's joint motion, LLaMAR's parallel agents). */
+  joint: z.boolean(),
+});
+
+export const AgentActionResult = z.object({
+  agent: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  /** What the simulator printed about the action. */
+  output: z.string().optional(),
+  /** The failure text when `ok` is false (the seed's own wording where it has one). */
+  error: z.string().optional(),
+  value: ApiValue.optional(),
+  metrics: ActionMetrics.optional(),
+});
+export type AgentActionResult = z.infer<typeof AgentActionResult>;
+
+export const ActionResultEvent = event({
+  ...base,
+  type: z.literal('action_result'),
+  turn: z.number().int(),
+  actionId: z.string(),
+  results: z.array(AgentActionResult),
+  durationMs: z.number(),
+  collisions: z.array(z.object({ a: z.string(), b: z.string(), tSecs: z.number() })).optional(),
+});
+
+/** The simulator's state was saved (an architecture that re-simulates, or the debugger before a turn). */
+export const SnapshotEvent = event({
+  ...base,
+  type: z.literal('snapshot'),
+  turn: z.number().int(),
+  id: z.string(),
+  label: z.string().optional(),
+  simTimeSecs: z.number().optional(),
+});
+
+/** The simulator went back to a saved state; later events continue from there. */
+export const RestoreEvent = event({
+  ...base,
+  type: z.literal('restore'),
+  turn: z.number().int(),
+  id: z.string(),
+  label: z.string().optional(),
+  simTimeSecs: z.number().optional(),
 });
 
 /** Something went wrong outside the agent's control (bad prompt file, unreachable endpoint, simulator crash). */
-export const EngineError = z.object({
+export const EngineError = event({
   ...base,
   type: z.literal('error'),
   turn: z.number().int().optional(),
@@ -263,7 +419,11 @@ export const EngineError = z.object({
   line: z.number().int().optional(),
 });
 
-export const EpisodeEndReason = z.enum([
+/**
+ * End reasons the engine itself knows. Architectures declare their own (RoCo's round cap, LLaMAR's step cap, ...)
+ * with descriptions, so the schema accepts any non-empty id and views show an id they do not know as unknown.
+ */
+export const ENGINE_END_REASONS = [
   'task_completed',
   'task_failed',
   /** SA without feedback: the single plan-and-code pass ran to its end without calling task_completed(). */
@@ -277,10 +437,11 @@ export const EpisodeEndReason = z.enum([
   /** The run could not start: unknown architecture, task or variant, bad options. */
   'invalid_input',
   'engine_error',
-]);
-export type EpisodeEndReason = z.infer<typeof EpisodeEndReason>;
+] as const;
+export const EpisodeEndReason = z.string().min(1);
+export type EpisodeEndReason = (typeof ENGINE_END_REASONS)[number] | (string & {});
 
-export const EpisodeEnd = z.object({
+export const EpisodeEnd = event({
   ...base,
   type: z.literal('episode_end'),
   /** Judged by the simulator's success check, never by the agent's claim. */
@@ -288,7 +449,7 @@ export const EpisodeEnd = z.object({
   reason: EpisodeEndReason,
   agentClaimedDone: z.boolean(),
   message: z.string().optional(),
-  metrics: z.object({
+  metrics: z.looseObject({
     turns: z.number().int(),
     modelCalls: z.number().int(),
     cachedCalls: z.number().int(),
@@ -299,7 +460,12 @@ export const EpisodeEnd = z.object({
     formatErrors: z.number().int(),
     durationMs: z.number(),
     simTimeSecs: z.number(),
+    /** Counters on the other axes (v2), when the architecture used them. */
+    rounds: z.number().int().optional(),
+    steps: z.number().int().optional(),
   }),
+  /** The architecture's own metrics by name (RoCo re-plans, LLaMAR transport rate, actctx Q, ...). */
+  archMetrics: z.record(z.string(), z.number()).optional(),
   finalState: WorldState.optional(),
 });
 
@@ -314,6 +480,11 @@ export const TraceEvent = z.discriminatedUnion('type', [
   Observation,
   Trajectory,
   Check,
+  ApiCallEvent,
+  ActionEvent,
+  ActionResultEvent,
+  SnapshotEvent,
+  RestoreEvent,
   EngineError,
   EpisodeEnd,
 ]);
@@ -335,6 +506,22 @@ export const TRACE_EVENT_TYPES: readonly TraceEventType[] = [
   'observation',
   'trajectory',
   'check',
+  'api_call',
+  'action',
+  'action_result',
+  'snapshot',
+  'restore',
   'error',
   'episode_end',
 ];
+
+/** A numeric limit of the run by its seed name: the declared limits (v2), else the v1 options of the same name. */
+export function runLimit(start: EventOf<'episode_start'>, name: string): number | undefined {
+  const v = start.limits?.[name] ?? (start.options as Record<string, unknown>)[name];
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** MALMM's consecutive-error limit of a run, where it has one. */
+export function consecutiveErrorLimit(start: EventOf<'episode_start'>): number | undefined {
+  return runLimit(start, 'maxConsecutiveErrors');
+}

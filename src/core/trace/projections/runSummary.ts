@@ -1,6 +1,7 @@
 // Run header, metrics (recomputed from events, so a live or truncated run has them too; the episode_end numbers
 // are kept beside them as reported), per-role cost, and the failure summary (why it ended, first error).
 import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
+import { consecutiveErrorLimit } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
 
 export interface RunHeader {
@@ -18,7 +19,7 @@ export interface RunHeader {
   startedAt: string;
   ablations: Record<string, boolean>;
   prompts: { role: string; path: string }[];
-  maxConsecutiveErrors: number;
+  maxConsecutiveErrors: number | undefined;
 }
 
 export interface RoleCost {
@@ -104,7 +105,7 @@ export class RunSummaryBuilder {
           taskDescription: e.taskDescription, seed: e.seed, modelLabel: e.model.label, modelProvider: e.model.provider,
           model: e.model.model, simulator: e.simulator.version ? `${e.simulator.name} ${e.simulator.version}` : e.simulator.name,
           startedAt: e.startedAt, ablations: { ...e.ablations }, prompts: e.prompts.map((p) => ({ role: p.role, path: p.path })),
-          maxConsecutiveErrors: e.options.maxConsecutiveErrors,
+          maxConsecutiveErrors: consecutiveErrorLimit(e),
         };
         break;
       case 'model_response': {

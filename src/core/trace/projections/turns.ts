@@ -1,6 +1,7 @@
 // Turn timeline and per-turn detail: groups trace events by turn number. Incremental: add() keeps references to
 // the events; rows() recomputes only the rows of turns that changed (plus the cheap cross-turn flags).
 import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
+import { consecutiveErrorLimit } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
 
 export type TurnOutcome = 'ok' | 'model_error' | 'format_error' | 'code_error' | 'check_failed' | 'engine_error' | 'pending';
@@ -99,7 +100,7 @@ export class TurnTimelineBuilder {
 
   add(e: TraceEvent | ViewEvent): void {
     if (e.type === 'episode_start') {
-      this.maxConsecutiveErrors = e.options.maxConsecutiveErrors;
+      this.maxConsecutiveErrors = consecutiveErrorLimit(e) ?? this.maxConsecutiveErrors;
       return;
     }
     const turn = 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined;

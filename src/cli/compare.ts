@@ -5,10 +5,10 @@ import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import type { ModelSpec } from '../core/runs/launch.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { createTabletopSimulator } from '../core/sim/mujoco/index.js';
+import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
 import { runPairedSweep } from '../core/sweep/pairedSweep.js';
 import type { SweepFile, SweepSideStats } from '../protocol/sweep.js';
-import { modelSpecFromArgs } from './run.js';
+import { limitsFromArgs, modelSpecFromArgs } from './run.js';
 
 export const COMPARE_OPTIONS = {
   ablation: { type: 'string' },
@@ -21,11 +21,13 @@ export const COMPARE_OPTIONS = {
   'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
   prompts: { type: 'string' },
   'max-turns': { type: 'string' },
+  limit: { type: 'string', multiple: true },
+  sim: { type: 'string', default: 'embedded' },
   'no-cache': { type: 'boolean', default: false },
   workspace: { type: 'string' },
 } as const;
 
-export type CompareArgs = { [K in keyof typeof COMPARE_OPTIONS]?: (typeof COMPARE_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type CompareArgs = { [K in keyof typeof COMPARE_OPTIONS]?: (typeof COMPARE_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof COMPARE_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 const num = (x: number | null) => (x === null ? '-' : x.toFixed(1));
@@ -60,11 +62,16 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
   if (!/^\d+$/.test(a.seeds ?? '5')) return fail(`--seeds must be a positive integer, got '${a.seeds}'`);
   if (a['max-turns'] !== undefined && !/^\d+$/.test(a['max-turns'])) return fail(`--max-turns must be a positive integer, got '${a['max-turns']}'`);
   let model: ModelSpec;
+  let limits: Record<string, string>;
   try {
     model = modelSpecFromArgs(a, process.env);
+    limits = limitsFromArgs(a);
   } catch (err) {
     return fail(err instanceof Error ? err.message : String(err));
   }
+  const simSpec = a.sim ?? 'embedded';
+  const simProblem = simulatorSpecProblem(simSpec);
+  if (simProblem) return fail(simProblem);
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);
@@ -81,14 +88,14 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
         builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
         promptDir: a.prompts ? resolve(a.prompts) : undefined,
         model,
-        options: a['max-turns'] !== undefined ? { maxTurns: Number(a['max-turns']) } : undefined,
+        limits,
         cache: !a['no-cache'],
         signal: ac.signal,
         onProgress: (p) => {
           if (progress && p.phase === 'start') process.stderr.write(`\r\x1b[K  … seed ${p.seed} ${p.side} (${p.done}/${p.total} done)`);
         },
       },
-      { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+      { io: nodeIO, clock: nodeClock, createSimulator: () => connectSimulator(simSpec, { cwd: process.cwd() }), createSandbox: () => createPyodideSandbox() },
     ).catch((err: unknown) => {
       throw new CompareInputError(err instanceof Error ? err.message : String(err));
     });

@@ -9,6 +9,7 @@ import { reportCommand } from './report.js';
 import { tasksCommand } from './tasks.js';
 import { serveModelCommand, serveSimCommand } from './serve.js';
 import { compareCommand, COMPARE_OPTIONS } from './compare.js';
+import { archsCommand } from './archs.js';
 
 const USAGE = `waypoint — prompt engineering and trajectory debugging for LLM robot agents
 
@@ -22,6 +23,7 @@ Usage:
   waypoint compare --ablation <id> [--variant v] [--task t] [--seeds n] [--model m]
                                         paired sweep: each seed with the ablation on and off, then a table
   waypoint tasks [--arch <id>]          list tasks
+  waypoint archs [--json]               architectures: roles, topologies, robot API, limits, end reasons
   waypoint serve-model [--port N]       serve the reference model (scripted, not an LLM) on 127.0.0.1
   waypoint serve-sim [--ws --port N]    serve the embedded simulator over the simulator protocol (stdio default)
 
@@ -30,12 +32,15 @@ Run options:
   --task <id>            task id (see \`waypoint tasks\`)
   --seed <n>             task seed (object layout), default 0
   --variant <name>       prompt variant from .waypoint/variants.yaml or built-in (malmm: malmm, ma, sa, sa_nofeedback)
-  --model <m>            reference | openai:<model-name>
+  --model <m>            reference | reference-flawed (scripted, not LLMs) | openai:<model-name>
   --base-url <url>       OpenAI-compatible endpoint for openai:<name> (OpenAI, Azure, Ollama, vLLM, LM Studio)
   --api-key-env <VAR>    environment variable that holds the API key (default OPENAI_API_KEY); never written anywhere
   --temperature <t>, --max-tokens <n>, --model-seed <n>
   --prompts <dir>        folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)
-  --max-turns <n>, --max-errors <n>, --code-timeout <secs>, --persist-namespace
+  --sim <spec>           embedded (default) | stdio:<command line> | ws://host:port (a simulator-protocol server)
+  --limit <name=value>   an architecture limit by its seed name (repeatable; see \`waypoint archs\`)
+  --max-turns <n>, --max-errors <n>   MALMM's limits (same as --limit maxTurns=n / maxConsecutiveErrors=n)
+  --code-timeout <secs>, --persist-namespace
   --no-cache             do not read or write the response cache (.waypoint/cache)
   --workspace <dir>      folder holding .waypoint/ (default: current directory)
   --verbose              print whole messages and states
@@ -64,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       const p = parseArgs({ args: rest, options: { workspace: { type: 'string' }, out: { type: 'string' }, theme: { type: 'string' } }, allowPositionals: true, strict: true });
       return reportCommand(p.positionals[0], p.values);
     }
+    case 'archs':
+      return archsCommand(parseArgs({ args: rest, options: { json: { type: 'boolean' } }, strict: true }).values);
     case 'tasks':
       return tasksCommand(parseArgs({ args: rest, options: { arch: { type: 'string' } }, strict: true }).values);
     case 'serve-model':

@@ -5,7 +5,9 @@ import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { launchRun, type ModelSpec } from '../core/runs/launch.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { createTabletopSimulator } from '../core/sim/mujoco/index.js';
+import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
+import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
+import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { formatEvent } from './transcript.js';
 
 export const RUN_OPTIONS = {
@@ -22,6 +24,8 @@ export const RUN_OPTIONS = {
   prompts: { type: 'string' },
   'max-turns': { type: 'string' },
   'max-errors': { type: 'string' },
+  limit: { type: 'string', multiple: true },
+  sim: { type: 'string', default: 'embedded' },
   'code-timeout': { type: 'string' },
   'persist-namespace': { type: 'boolean', default: false },
   'no-cache': { type: 'boolean', default: false },
@@ -30,7 +34,23 @@ export const RUN_OPTIONS = {
   quiet: { type: 'boolean', default: false },
 } as const;
 
-export type RunArgs = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type RunArgs = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/**
+ * `--limit name=value` (repeatable) plus the MALMM shorthands `--max-turns` and `--max-errors`. Names and values are
+ * checked against the architecture's declared limits when the run starts.
+ */
+export function limitsFromArgs(a: { limit?: string[]; 'max-turns'?: string; 'max-errors'?: string }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of a.limit ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--limit takes name=value (e.g. --limit maxTurns=30), got '${item}'`);
+    out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  if (a['max-turns'] !== undefined) out.maxTurns = a['max-turns'];
+  if (a['max-errors'] !== undefined) out.maxConsecutiveErrors = a['max-errors'];
+  return out;
+}
 
 class UsageError extends Error {}
 
@@ -48,9 +68,9 @@ function num(name: string, v: string | undefined): number | undefined {
 
 export function modelSpecFromArgs(a: RunArgs, env: NodeJS.ProcessEnv): ModelSpec {
   const m = a.model ?? 'reference';
-  if (m === 'reference') return { kind: 'reference', baseUrl: a['base-url'] };
+  if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile };
   if (!m.startsWith('openai:') || m.length <= 'openai:'.length) {
-    throw new UsageError(`--model must be 'reference' or 'openai:<model-name>', got '${m}'`);
+    throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
   }
   const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';
   const keyVar = a['api-key-env'] ?? 'OPENAI_API_KEY';
@@ -69,15 +89,18 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
   let spec: ModelSpec;
   let seed: number;
   let options;
+  let limits: Record<string, string>;
+  const simSpec = a.sim ?? 'embedded';
   try {
     spec = modelSpecFromArgs(a, process.env);
     seed = int('seed', a.seed) ?? 0;
     options = {
-      ...(a['max-turns'] !== undefined ? { maxTurns: int('max-turns', a['max-turns']) } : {}),
-      ...(a['max-errors'] !== undefined ? { maxConsecutiveErrors: int('max-errors', a['max-errors']) } : {}),
       ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: num('code-timeout', a['code-timeout']) } : {}),
       persistNamespace: a['persist-namespace'] ?? false,
     };
+    limits = limitsFromArgs(a);
+    const simProblem = simulatorSpecProblem(simSpec);
+    if (simProblem) throw new UsageError(simProblem);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`waypoint run: ${err.message}\n`);
@@ -114,13 +137,14 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         builtInPromptRoot: resolve(root, 'prompts'),
         model: spec,
         options,
+        limits,
         cache: !a['no-cache'],
         controller,
       },
       {
         io: nodeIO,
         clock: nodeClock,
-        createSimulator: () => createTabletopSimulator(),
+        createSimulator: () => connectSimulator(simSpec, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch ?? 'malmm')?.simulator }),
         createSandbox: () => createPyodideSandbox(),
       },
     );

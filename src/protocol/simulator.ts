@@ -4,7 +4,7 @@
 // bridges/python/waypoint_sim/_protocol.py and docs/simulator-protocol.schema.json.
 // Depends on zod and ./trace.js only.
 import { z } from 'zod';
-import { ActionMetrics, ApiCallRecord, ApiValue, TrajectorySample, WorldState } from './trace.js';
+import { ActionMetrics, AgentAction, AgentActionResult, ApiCallRecord, ApiValue, TrajectorySample, WorldState } from './trace.js';
 
 /** Bump on an incompatible change. A server answers `initialize` with the version it speaks. */
 export const SIM_PROTOCOL_VERSION = 1;
@@ -176,6 +176,10 @@ export const Capabilities = z.object({
   snapshots: z.enum(['none', 'id', 'blob']),
   /** Whether the server sends `trajectory` notifications while a call runs (drain_trajectory stays authoritative). */
   streamsTrajectory: z.boolean(),
+  /** Whether `act_jointly` runs several agents' actions in the same simulator steps (absent: false). */
+  jointActions: z.boolean().optional(),
+  /** Whether `observe` accepts an `agent` and answers with that agent's partial view (absent: false). */
+  agentViews: z.boolean().optional(),
 });
 export type Capabilities = z.infer<typeof Capabilities>;
 
@@ -185,11 +189,15 @@ export const ResetResult = z.object({
   observation: Observation,
   api: z.array(ApiFunctionSpec),
   workspace: WorkspaceInfo,
+  /** The task's agents / robots in order (absent: one robot). `act_jointly` and `observe` name them. */
+  agents: z.array(z.string().min(1)).optional(),
   ...simTime,
 });
 export type ResetResult = z.infer<typeof ResetResult>;
 
 export const EmptyParams = z.object({}).optional();
+/** `agent`: one agent's partial view (servers that announce `agentViews`); absent: the whole scene. */
+export const ObserveParams = z.object({ agent: z.string().min(1).optional() }).optional();
 export const ObserveResult = Observation.extend(simTime);
 
 export const ExecuteParams = z.object({ code: z.string(), language: z.string().min(1), timeoutSecs: z.number().positive().optional() });
@@ -210,6 +218,11 @@ export const ActResult = z.union([
 ]);
 export type ActResult = z.infer<typeof ActResult>;
 
+/** Structured actions of several agents, run in the same simulator steps; one result per action, in order. */
+export const ActJointlyParams = z.object({ actions: z.array(AgentAction).min(1) });
+export const ActJointlyResult = z.object({ results: z.array(AgentActionResult), collisions: z.array(Collision).optional(), ...simTime });
+export type ActJointlyResult = z.infer<typeof ActJointlyResult>;
+
 export const DrainTrajectoryResult = z.object({ rateHz: z.number().positive(), samples: z.array(TrajectorySample) });
 
 /** Exactly one of `id` (server-held) or `blob` (the state itself, JSON). */
@@ -225,9 +238,10 @@ export const CloseResult = z.object({});
 export const SIM_METHODS = {
   initialize: { params: InitializeParams, result: Capabilities },
   reset: { params: ResetParams, result: ResetResult },
-  observe: { params: EmptyParams, result: ObserveResult },
+  observe: { params: ObserveParams, result: ObserveResult },
   execute: { params: ExecuteParams, result: ExecuteResult },
   act: { params: ActParams, result: ActResult },
+  act_jointly: { params: ActJointlyParams, result: ActJointlyResult },
   check: { params: EmptyParams, result: TaskCheckResult },
   drain_trajectory: { params: EmptyParams, result: DrainTrajectoryResult },
   geometry: { params: EmptyParams, result: SceneGeometryInfo },
@@ -241,7 +255,7 @@ export type SimParams<M extends SimMethod> = z.input<(typeof SIM_METHODS)[M]['pa
 export type SimResult<M extends SimMethod> = z.infer<(typeof SIM_METHODS)[M]['result']>;
 
 /** Methods that need a reset first (the server answers NO_EPISODE otherwise). */
-export const METHODS_NEEDING_EPISODE: readonly SimMethod[] = ['observe', 'execute', 'act', 'check', 'drain_trajectory', 'geometry', 'snapshot', 'restore'];
+export const METHODS_NEEDING_EPISODE: readonly SimMethod[] = ['observe', 'execute', 'act', 'act_jointly', 'check', 'drain_trajectory', 'geometry', 'snapshot', 'restore'];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Notifications (server -> client, no id, no answer)

@@ -289,6 +289,8 @@ export const Observation = event({
   state: WorldState,
   /** The text the architecture shows its roles, rendered from `state` (v2; absent when it uses `text` as is). */
   rendered: z.string().optional(),
+  /** With `agent` set: 'agent' for that agent's partial view, 'shared' when the simulator has no per-agent views. */
+  view: z.enum(['agent', 'shared']).optional(),
 });
 
 export const Trajectory = event({

@@ -31,7 +31,7 @@ class InstantSandbox implements CodeSandbox {
   async resetNamespace() {}
   async close() {}
   async run(r: RunCodeRequest): Promise<RunCodeResult> {
-    if (/task_completed\(\)/.test(r.code)) await r.onApiCall('task_completed', []);
+    if (/task_completed\(\)/.test(r.code)) await r.onApiCall('task_completed', [], { index: 0 });
     return { ok: true, exitCode: 0, stdout: '', durationMs: 0, apiCalls: [] };
   }
 }

@@ -22,7 +22,7 @@ import {
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLE = join(REPO, 'dist/lsp.js');
-const SOURCES = ['src/lsp', 'src/core/prompt', 'src/protocol/lsp.ts', 'src/core/agents/apiCatalog.ts'];
+const SOURCES = ['src/lsp', 'src/core/prompt', 'src/protocol/lsp.ts', 'src/core/apis', 'src/core/agents'];
 
 function newestMtime(p: string): number {
   const s = statSync(p);

@@ -10,14 +10,15 @@ METHOD_RESET = "reset"
 METHOD_OBSERVE = "observe"
 METHOD_EXECUTE = "execute"
 METHOD_ACT = "act"
+METHOD_ACT_JOINTLY = "act_jointly"
 METHOD_CHECK = "check"
 METHOD_DRAIN_TRAJECTORY = "drain_trajectory"
 METHOD_GEOMETRY = "geometry"
 METHOD_SNAPSHOT = "snapshot"
 METHOD_RESTORE = "restore"
 METHOD_CLOSE = "close"
-METHODS = ("initialize", "reset", "observe", "execute", "act", "check", "drain_trajectory", "geometry", "snapshot", "restore", "close")
-METHODS_NEEDING_EPISODE = ("observe", "execute", "act", "check", "drain_trajectory", "geometry", "snapshot", "restore")
+METHODS = ("initialize", "reset", "observe", "execute", "act", "act_jointly", "check", "drain_trajectory", "geometry", "snapshot", "restore", "close")
+METHODS_NEEDING_EPISODE = ("observe", "execute", "act", "act_jointly", "check", "drain_trajectory", "geometry", "snapshot", "restore")
 
 # Notifications (server -> client)
 NOTIFICATION_TRAJECTORY = "trajectory"
@@ -43,9 +44,10 @@ API_PARAM_TYPES = ("float", "int", "str", "bool", "vec3", "list[float]", "poses"
 PARAMS = {
     "initialize": {"protocolVersion": ("integer", True), "client": ("object", True)},
     "reset": {"task": ("string", True), "seed": ("integer", True), "api": ("string", False)},
-    "observe": {},
+    "observe": {"agent": ("string", False)},
     "execute": {"code": ("string", True), "language": ("string", True), "timeoutSecs": ("number", False)},
     "act": {"fn": ("string", True), "args": ("array", True)},
+    "act_jointly": {"actions": ("array", True)},
     "check": {},
     "drain_trajectory": {},
     "geometry": {},

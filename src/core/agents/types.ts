@@ -1,8 +1,9 @@
-// What an architecture (MALMM, RoCo, ...) is given and must provide. An architecture drives roles through the
-// EpisodeContext only, so the engine can trace, pause and replay every step it takes.
-import type { ChatMessage, EpisodeEndReason, PendingEvent, TraceEvent } from '../../protocol/trace.js';
+// What an architecture (MALMM, RoCo, Action Contextualization, LLaMAR, LM Trajectory Generators) is given and must
+// provide. An architecture writes its seed's loop in its own terms and acts only through the EpisodeContext, so the
+// engine can trace, pause, fork and replay every step it takes.
+import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TraceEvent } from '../../protocol/trace.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
-import type { ApiFunctionSpec, Observation, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { ApiFunctionSpec, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
 import type { VariantSpec } from '../prompt/variants.js';
 
 export interface RoleSpec {
@@ -20,9 +21,47 @@ export interface AgentTopology {
   roles: string[];
 }
 
+/** A limit of the seed's loop, by the seed's name (MALMM maxTurns, RoCo maxRounds, LLaMAR maxSteps, ...). */
+export interface LimitSpec {
+  id: string;
+  label: string;
+  type: 'int' | 'number' | 'bool';
+  default: number | boolean;
+  /** Inclusive bounds for numeric limits. */
+  min?: number;
+  max?: number;
+  description: string;
+}
+
+export type LimitValues = Readonly<Record<string, number | boolean>>;
+
+/** Everything about an architecture except its loop: the CLI, the language server and the views read this. */
+export interface ArchitectureManifest {
+  id: string;
+  label: string;
+  description: string;
+  /** The seed paper this architecture reproduces. */
+  paper: string;
+  roles: RoleSpec[];
+  /** Agent topologies (e.g. MALMM's malmm / ma / sa); `defaultTopology` is used unless a variant names another. */
+  topologies: Record<string, AgentTopology>;
+  defaultTopology: string;
+  /** Variants every workspace gets without a variants file (e.g. `ma`, `sa`). */
+  builtInVariants: Record<string, VariantSpec>;
+  /** Robot API family (key of API_CATALOG) the simulator must serve for this architecture. */
+  api: string;
+  /** Which embedded simulator serves it by default. */
+  simulator: 'tabletop' | 'household';
+  limits: LimitSpec[];
+  /** End reasons of this architecture beyond the engine's own (id -> what it means). */
+  endReasons: Record<string, string>;
+  /** Metrics the architecture reports at the end (id -> what it measures), e.g. RoCo's re-plans. */
+  metrics: Record<string, string>;
+}
+
+/** Engine options of one episode. `limits` holds the architecture's validated limits. */
 export interface EpisodeOptions {
-  maxTurns: number;
-  maxConsecutiveErrors: number;
+  limits: LimitValues;
   /** Keep Python variables between code blocks (MALMM's logs suggest they do not persist). */
   persistNamespace: boolean;
   codeTimeoutSecs: number;
@@ -30,7 +69,7 @@ export interface EpisodeOptions {
 }
 
 export type RoleCallOutcome =
-  | { ok: true; text: string; callId: string; turn: number }
+  | { ok: true; text: string; callId: string; turn: number; human?: boolean }
   | { ok: false; callId: string; turn: number; message: string };
 
 export interface CodeRunOutcome {
@@ -42,47 +81,92 @@ export interface CodeRunOutcome {
   failed: boolean;
 }
 
+export interface JointActionOutcome {
+  /** One result per requested action, in the same order. */
+  results: AgentActionResult[];
+  collisions: { a: string; b: string; tSecs: number }[];
+}
+
+export interface RoleCallOptions {
+  /** The agent (robot) this call speaks for; stamped on its events and sent with the request. */
+  agent?: string;
+}
+
 export interface EpisodeContext {
   readonly task: TaskInfo;
   readonly workspace: WorkspaceInfo;
   readonly api: ApiFunctionSpec[];
   readonly initial: Observation;
   readonly options: EpisodeOptions;
+  /** The architecture's limits for this run, validated (same as options.limits). */
+  readonly limits: LimitValues;
+  /** Topology in use (e.g. malmm | ma | sa). */
   readonly agent: string;
+  /** Agents / robots of the task in the simulator's order (one for single-arm tasks). */
+  readonly agents: readonly string[];
   readonly signal: AbortSignal;
-  /** Turn counter: each speaker action (including routing) is one turn. */
-  nextTurn(): number;
+
+  /** Counters on separate axes. Each event carries turn (where it belongs to one), round, step and agent. */
   readonly turn: number;
+  readonly round: number;
+  readonly step: number;
+  /** A speaker action (including routing) is one turn. */
+  nextTurn(): number;
+  /** A dialog round (RoCo). */
+  nextRound(): number;
+  /** An environment step (LLaMAR's joint step, an executed plan). */
+  nextStep(): number;
+  /** The agent stamped on the next events (undefined: the episode as a whole). */
+  setAgent(agent: string | undefined): void;
+
   emit(event: PendingEvent): Promise<TraceEvent>;
-  /** Renders the role's prompt with the variables and history, records role_call + model_response, calls the model. */
-  callRole(role: string, variables: Record<string, unknown>, history: ChatMessage[]): Promise<RoleCallOutcome>;
+  /**
+   * Renders the role's prompt (re-read from its file if the episode was paused since), records role_call and
+   * model_response, and calls the model with the role as request metadata (never inside the prompt).
+   */
+  callRole(role: string, variables: Record<string, unknown>, history: ChatMessage[], options?: RoleCallOptions): Promise<RoleCallOutcome>;
   /** Records how the role's answer was parsed (or why it could not be). */
   parsed(role: string, callId: string, turn: number, result: { ok: true; kind: string; value: unknown } | { ok: false; kind: string; error: string }): Promise<void>;
   /** Appends a message to the shared conversation (recorded as chat_message). */
   say(speaker: string, content: string): Promise<void>;
-  /** Runs a code block in the sandbox against the simulator; records code_execution, trajectory, observation. */
+
+  /** Runs a code block in the sandbox against the simulator; records api_call, code_execution, trajectory, observation. */
   executeCode(role: string, code: string): Promise<CodeRunOutcome>;
+  /** One structured action for one agent (an API function or a named action of the simulator). */
+  act(agent: string, action: { name: string; args: unknown[] }): Promise<AgentActionResult>;
+  /** Structured actions for several agents in the same simulator steps; each agent gets its own result. */
+  actJointly(actions: AgentAction[]): Promise<JointActionOutcome>;
+
+  /** The scene as `agent` sees it (partial views), or the whole scene; traced as an observation. */
+  observe(agent?: string): Promise<Observation>;
+  /** The observation text the architecture shows its roles, rendered from the structured state. */
+  render(observation: Observation, agent?: string): string;
+  /** Starts a track mark: `tracks(mark)` returns object poses recorded since. Returns the mark's sim time. */
+  markTracks(): number;
+  /** Pose histories of objects since a mark (all objects, or the named ones). */
+  tracks(mark: number, objects?: readonly string[]): ObjectTrack[];
+
+  /** Saves the simulator's state; returns its id. Traced. */
+  snapshot(label?: string): Promise<string>;
+  /** Returns the simulator to a saved state. An unknown id ends the episode with an error naming it. Traced. */
+  restore(id: string): Promise<void>;
+  /** The task's success check now (RoCo stops as soon as the reward is positive). Traced as a mid-episode check. */
+  checkSuccess(): Promise<TaskCheckResult>;
 }
 
 export interface ArchOutcome {
   reason: EpisodeEndReason;
   agentClaimedDone: boolean;
   message?: string;
+  /** Architecture metrics by the ids declared in its manifest. */
+  metrics?: Record<string, number>;
 }
 
-export interface ArchitectureDefinition {
-  id: string;
-  label: string;
-  description: string;
-  /** The seed paper this architecture reproduces. */
-  paper: string;
-  roles: RoleSpec[];
-  /** Agent topologies (e.g. MALMM's malmm / ma / sa); the first is the default. */
-  topologies: Record<string, AgentTopology>;
-  defaultTopology: string;
-  /** Variants every workspace gets without a variants file (e.g. `ma`, `sa`). */
-  builtInVariants: Record<string, VariantSpec>;
-  /** API family the simulator must expose. */
-  api: string;
+export interface ArchitectureDefinition extends ArchitectureManifest {
+  /**
+   * The observation text this architecture's roles see, rendered from the structured state, so every simulator
+   * that reports structured state works with its prompts. Absent: the simulator's own text is used.
+   */
+  renderObservation?(observation: Observation, agent?: string): string;
   run(ctx: EpisodeContext): Promise<ArchOutcome>;
 }

@@ -31,6 +31,8 @@ export class EpisodeController {
   private stopOnNextEvent: boolean;
   /** Stop when an event reports a failure (failed code, model error, engine error). */
   breakOnFailure = false;
+  /** How many times the episode has stopped so far: the engine re-reads prompt files after a stop. */
+  private stops = 0;
 
   constructor(options: { stopOnEntry?: boolean } = {}) {
     this.stopOnNextEvent = options.stopOnEntry ?? false;
@@ -42,6 +44,11 @@ export class EpisodeController {
 
   get isStopped(): boolean {
     return this.resume !== undefined;
+  }
+
+  /** Increases each time the episode stops (breakpoint, step, pause). */
+  get stopCount(): number {
+    return this.stops;
   }
 
   on(listener: Listener): () => void {
@@ -75,6 +82,7 @@ export class EpisodeController {
     this.stopOnNextEvent = false;
     this.pauseRequested = false;
     this.stepping = undefined;
+    this.stops++;
     await new Promise<void>((resolve) => {
       this.resume = resolve;
       this.emit({ type: 'stopped', reason: stop.reason, event, breakpointId: stop.breakpointId });

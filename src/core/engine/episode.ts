@@ -1,22 +1,24 @@
 // Runs one episode: resets the simulator, loads and checks the prompts, hands an EpisodeContext to the
 // architecture, judges success with the simulator's check (never the agent's claim) and closes the trace.
 // Every event is written to the trace, then shown to the controller, before the engine acts on it.
-import type { ChatMessage, EpisodeEndReason, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
-import { TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
-import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, RoleCallOutcome } from '../agents/types.js';
+import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
+import { ENGINE_END_REASONS, TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
+import { manifestProblems, resolveLimits } from '../agents/limits.js';
+import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
 import type { ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
-import type { ApiCallResult, ApiFunctionSpec, Observation, Simulator, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { ApiCallResult, Observation, ResetOutcome, SimSnapshot, Simulator, TaskInfo } from '../sim/simulator.js';
 import type { TraceSink } from '../trace/writer.js';
 import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
+import { TrackStore } from './tracks.js';
 
+/** Engine options every architecture shares; limits come from the architecture's declarations. */
 export const DEFAULT_EPISODE_OPTIONS: EpisodeOptions = {
-  maxTurns: 150,
-  maxConsecutiveErrors: 5,
+  limits: {},
   persistNamespace: false,
   codeTimeoutSecs: 10,
   memoryMiB: 512,
@@ -32,7 +34,8 @@ export interface EpisodeSpec {
   variant: ResolvedVariant;
   /** Role id -> prompt file path. */
   promptPaths: Record<string, string>;
-  options: EpisodeOptions;
+  /** `limits` may name a subset of the architecture's limits (the rest take their defaults), as numbers or strings. */
+  options: Omit<EpisodeOptions, 'limits'> & { limits?: Readonly<Record<string, unknown>> };
   model: ModelSettings;
 }
 
@@ -66,13 +69,44 @@ class EpisodeAbort extends Error {
   }
 }
 
+interface Metrics {
+  turns: number;
+  modelCalls: number;
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  codeBlocks: number;
+  codeErrors: number;
+  formatErrors: number;
+  rounds: number;
+  steps: number;
+}
+
+/** A role's prompt as last loaded: re-read from disk when the episode has stopped since (a debugger pause). */
+interface LoadedPrompt {
+  path: string;
+  text: string;
+  sha256: string;
+  file: PromptFile;
+  /** controller.stopCount when the file was last checked. */
+  checkedAt: number;
+}
+
 export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeResult> {
   const controller = deps.controller ?? new EpisodeController();
   const t0 = deps.clock.nowMs();
   let eventCount = 0;
-  const metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0 };
+  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0 };
+  // Counters stamped on every event after the architecture has moved them (round, step, agent).
+  const stamp: { agent?: string } = {};
   const emit = async (pending: PendingEvent): Promise<TraceEvent> => {
-    const event = await deps.sink.write(pending);
+    const stamped = {
+      ...(metrics.rounds > 0 ? { round: metrics.rounds } : {}),
+      ...(metrics.steps > 0 ? { step: metrics.steps } : {}),
+      ...(stamp.agent !== undefined ? { agent: stamp.agent } : {}),
+      ...pending,
+    } as PendingEvent;
+    const event = await deps.sink.write(stamped);
     eventCount++;
     await controller.afterEvent(event);
     return event;
@@ -81,6 +115,8 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const agent = spec.agent ?? spec.variant.agent ?? spec.arch.defaultTopology;
   const topology = spec.arch.topologies[agent];
   const roleIds = topology ? topology.roles : [];
+  const limits = resolveLimits(spec.arch, spec.options.limits ?? {});
+  const limitValues: LimitValues = limits.ok ? limits.limits : {};
 
   // Hash the prompt files first so the episode_start records exactly which text ran, even if one fails to parse.
   const promptRefs: { role: string; path: string; sha256: string }[] = [];
@@ -100,7 +136,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   let task: TaskInfo | undefined;
   let finalState: WorldState | undefined;
   let agentClaimedDone = false;
+  let archMetrics: Record<string, number> | undefined;
   let outcome: { reason: EpisodeEndReason; message?: string } | undefined;
+  const legacyLimits = Object.fromEntries(['maxTurns', 'maxConsecutiveErrors'].filter((k) => typeof limitValues[k] === 'number').map((k) => [k, limitValues[k]]));
 
   const start: PendingEvent = {
     type: 'episode_start',
@@ -116,27 +154,34 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     model: spec.model,
     prompts: promptRefs,
     simulator: { name: deps.sim.name, version: deps.sim.version },
-    options: {
-      maxTurns: spec.options.maxTurns,
-      maxConsecutiveErrors: spec.options.maxConsecutiveErrors,
-      persistNamespace: spec.options.persistNamespace,
-      codeTimeoutSecs: spec.options.codeTimeoutSecs,
-    },
+    // maxTurns / maxConsecutiveErrors are copied here too, where they exist, for readers of schema v1.
+    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs },
+    limits: { ...limitValues },
+    ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
     startedAt: deps.clock.isoNow(),
   };
 
   try {
+    const problems = manifestProblems(spec.arch);
+    if (problems.length > 0) {
+      await emit(start);
+      throw new EpisodeAbort('engine_error', problems.join('; '));
+    }
+    if (!limits.ok) {
+      await emit(start);
+      throw new EpisodeAbort('invalid_input', limits.error);
+    }
     if (!topology) {
       await emit(start);
       const known = Object.keys(spec.arch.topologies).join(', ');
-      throw new EpisodeAbort('engine_error', `unknown agent topology '${agent}' for ${spec.arch.id}; known: ${known}`);
+      throw new EpisodeAbort('invalid_input', `unknown agent topology '${agent}' for ${spec.arch.id}; known: ${known}`);
     }
     const known = deps.sim.tasks().map((t) => t.id);
     if (!known.includes(spec.task)) {
       await emit(start);
       throw new EpisodeAbort('invalid_input', `unknown task '${spec.task}'; known: ${known.join(', ')}`);
     }
-    let reset: Awaited<ReturnType<Simulator['reset']>>;
+    let reset: ResetOutcome;
     try {
       reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api });
     } catch (err) {
@@ -144,19 +189,19 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       throw new EpisodeAbort('simulator_error', messageOf(err));
     }
     task = reset.task;
-    await emit({ ...start, taskDescription: reset.task.instruction } as PendingEvent);
-    const prompts: Record<string, PromptFile> = {};
+    const agents = reset.agents && reset.agents.length > 0 ? reset.agents : ['robot'];
+    await emit({ ...start, taskDescription: reset.task.instruction, agents } as PendingEvent);
+    const prompts: Record<string, LoadedPrompt> = {};
     for (const role of roleIds) {
       const path = spec.promptPaths[role];
       if (!path) throw new EpisodeAbort('prompt_error', `no prompt file configured for role '${role}'`);
       try {
-        prompts[role] = await loadPromptFile(
-          { ...deps.io, readText: async (p) => promptSources[role] ?? deps.io.readText(p) },
-          path,
-        );
+        const text = promptSources[role] ?? (await deps.io.readText(path));
+        const file = await loadPromptFile({ ...deps.io, readText: async () => text }, path);
+        prompts[role] = { path, text, sha256: sha256Hex(text), file, checkedAt: controller.stopCount };
       } catch (err) {
         if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.message, err.file, err.line);
-        throw err;
+        throw new EpisodeAbort('prompt_error', `cannot read prompt file ${path}: ${messageOf(err)}`, path);
       }
     }
     // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
@@ -164,7 +209,13 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     warm.catch(() => undefined);
     const geometry = await simStep('geometry', () => deps.sim.geometry());
     await emit({ type: 'scene', bodies: geometry.bodies, geoms: geometry.geoms });
-    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state });
+    const tracks = new TrackStore();
+    tracks.configure(
+      reset.observation.state.objects.map((o) => o.name),
+      geometry.bodies,
+    );
+    tracks.addObservation(deps.sim.simTimeSecs(), reset.observation.state);
+    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation) });
     try {
       await warm;
     } catch (err) {
@@ -172,12 +223,18 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
     await deps.sandbox.resetNamespace();
 
-    const ctx = makeContext(spec, deps, emit, controller, prompts, reset.api, reset.workspace, reset.observation, task, agent, metrics);
+    const ctx = makeContext({ spec, deps, emit, controller, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks });
     const result = await spec.arch.run(ctx);
+    stamp.agent = undefined;
     metrics.turns = ctx.turn;
     agentClaimedDone = result.agentClaimedDone;
+    archMetrics = result.metrics;
     outcome = controller.signal.aborted ? { reason: 'cancelled', message: 'cancelled by the user' } : { reason: result.reason, message: result.message };
+    if (!controller.signal.aborted && !isDeclaredReason(spec.arch, result.reason)) {
+      await emit({ type: 'error', kind: 'engine_error', message: `architecture ${spec.arch.id} ended with the undeclared reason '${result.reason}' (declared: ${[...ENGINE_END_REASONS, ...Object.keys(spec.arch.endReasons)].join(', ')})` });
+    }
   } catch (err) {
+    stamp.agent = undefined;
     if (err instanceof EpisodeAbort) {
       outcome = { reason: controller.signal.aborted ? 'cancelled' : err.reason, message: err.message };
       await emit({ type: 'error', kind: err.reason, message: err.message, file: err.file, line: err.line });
@@ -192,7 +249,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   if (task) {
     try {
       const check = await deps.sim.check();
-      await emit({ type: 'check', turn: metrics.turns, name: 'task_success', ok: check.success, message: check.detail });
+      await emit({ type: 'check', turn: metrics.turns, name: 'task_success', ok: check.success, message: check.detail, phase: 'final' });
       success = check.success && outcome.reason !== 'cancelled';
       finalState = (await deps.sim.observe()).state;
     } catch (err) {
@@ -205,75 +262,193 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     reason: outcome.reason,
     agentClaimedDone,
     message: outcome.message,
-    metrics: { ...metrics, durationMs: deps.clock.nowMs() - t0, simTimeSecs: task ? deps.sim.simTimeSecs() : 0 },
+    metrics: {
+      turns: metrics.turns,
+      modelCalls: metrics.modelCalls,
+      cachedCalls: metrics.cachedCalls,
+      promptTokens: metrics.promptTokens,
+      completionTokens: metrics.completionTokens,
+      codeBlocks: metrics.codeBlocks,
+      codeErrors: metrics.codeErrors,
+      formatErrors: metrics.formatErrors,
+      durationMs: deps.clock.nowMs() - t0,
+      simTimeSecs: task ? deps.sim.simTimeSecs() : 0,
+      ...(metrics.rounds > 0 ? { rounds: metrics.rounds } : {}),
+      ...(metrics.steps > 0 ? { steps: metrics.steps } : {}),
+    },
+    ...(archMetrics ? { archMetrics } : {}),
     finalState,
   })) as Extract<TraceEvent, { type: 'episode_end' }>;
   controller.notifyEnded(outcome.reason === 'cancelled' ? 'cancelled' : success ? 'success' : 'failure');
   return { success, reason: outcome.reason, message: outcome.message, events: eventCount, end };
 }
 
-function makeContext(
-  spec: EpisodeSpec,
-  deps: EpisodeDeps,
-  emit: (e: PendingEvent) => Promise<TraceEvent>,
-  controller: EpisodeController,
-  prompts: Record<string, PromptFile>,
-  api: ApiFunctionSpec[],
-  workspace: WorkspaceInfo,
-  initial: Observation,
-  task: TaskInfo,
-  agent: string,
-  metrics: { turns: number; modelCalls: number; cachedCalls: number; promptTokens: number; completionTokens: number; codeBlocks: number; codeErrors: number; formatErrors: number },
-): EpisodeContext {
+function isDeclaredReason(arch: ArchitectureDefinition, reason: string): boolean {
+  return (ENGINE_END_REASONS as readonly string[]).includes(reason) || reason in arch.endReasons;
+}
+
+/** The `rendered` field of an observation event: the architecture's text for its roles, when it renders one. */
+function rendered(arch: ArchitectureDefinition, observation: Observation): { rendered?: string } {
+  if (!arch.renderObservation) return {};
+  try {
+    return { rendered: arch.renderObservation(observation, observation.agent) };
+  } catch (err) {
+    throw new EpisodeAbort('simulator_error', `the ${arch.id} observation could not be rendered from the simulator's state: ${messageOf(err)}`);
+  }
+}
+
+interface ContextParts {
+  spec: EpisodeSpec;
+  deps: EpisodeDeps;
+  emit: (e: PendingEvent) => Promise<TraceEvent>;
+  controller: EpisodeController;
+  prompts: Record<string, LoadedPrompt>;
+  reset: ResetOutcome;
+  task: TaskInfo;
+  agent: string;
+  agents: string[];
+  metrics: Metrics;
+  stamp: { agent?: string };
+  limits: LimitValues;
+  tracks: TrackStore;
+}
+
+function makeContext(p: ContextParts): EpisodeContext {
+  const { spec, deps, emit, controller, prompts, reset, metrics, stamp, tracks } = p;
+  const arch = spec.arch;
+  const options: EpisodeOptions = { ...spec.options, limits: p.limits };
   let turn = 0;
   let callCounter = 0;
-  return {
-    task,
-    workspace,
-    api,
-    initial,
-    options: spec.options,
-    agent,
+  let actionCounter = 0;
+  let snapshotCounter = 0;
+  const snapshots = new Map<string, { snap: SimSnapshot; label?: string; simTimeSecs: number }>();
+
+  /** Drains what the simulator recorded since the last drain into the trace and the track store. */
+  const drainTrajectory = async (): Promise<void> => {
+    const traj = await simStep('drain_trajectory', () => deps.sim.drainTrajectory());
+    if (traj.samples.length === 0) return;
+    tracks.addSamples(traj.samples);
+    await emit({ type: 'trajectory', turn, rateHz: traj.rateHz, samples: traj.samples });
+  };
+
+  const recordObservation = async (observation: Observation, view?: 'agent' | 'shared'): Promise<void> => {
+    tracks.addObservation(deps.sim.simTimeSecs(), observation.state);
+    await emit({
+      type: 'observation',
+      turn,
+      text: observation.text,
+      state: observation.state,
+      ...rendered(arch, observation),
+      ...(observation.agent !== undefined ? { agent: observation.agent } : {}),
+      ...(view ? { view } : {}),
+    });
+  };
+
+  /** The prompt file of a role as it is now, if the episode has stopped since it was last read. */
+  const currentPrompt = async (role: string): Promise<LoadedPrompt> => {
+    const lp = prompts[role];
+    if (!lp) throw new EpisodeAbort('prompt_error', `role '${role}' has no loaded prompt file`);
+    if (lp.checkedAt === controller.stopCount) return lp;
+    lp.checkedAt = controller.stopCount;
+    let text: string;
+    try {
+      text = await deps.io.readText(lp.path);
+    } catch (err) {
+      await emit({ type: 'error', turn, kind: 'prompt_error', message: `cannot re-read ${lp.path} after the pause (${messageOf(err)}); this call uses the version read before`, file: lp.path });
+      return lp;
+    }
+    const sha = sha256Hex(text);
+    if (sha === lp.sha256) return lp;
+    try {
+      const file = await loadPromptFile({ ...deps.io, readText: async () => text }, lp.path);
+      Object.assign(lp, { text, sha256: sha, file });
+    } catch (err) {
+      if (!(err instanceof PromptError)) throw err;
+      // A half-finished edit must not end a debugging session: say so, and keep the last version that parsed.
+      await emit({ type: 'error', turn, kind: 'prompt_error', message: `${err.message}; this call uses the version read before`, file: err.file, line: err.line });
+    }
+    return lp;
+  };
+
+  const unknownAgent = (name: string): string | undefined =>
+    p.agents.includes(name) ? undefined : `no agent '${name}' in this episode; agents: ${p.agents.join(', ')}`;
+
+  const ctx: EpisodeContext = {
+    task: p.task,
+    workspace: reset.workspace,
+    api: reset.api,
+    initial: reset.observation,
+    options,
+    limits: p.limits,
+    agent: p.agent,
+    agents: p.agents,
     signal: controller.signal,
     get turn() {
       return turn;
+    },
+    get round() {
+      return metrics.rounds;
+    },
+    get step() {
+      return metrics.steps;
     },
     nextTurn() {
       turn += 1;
       metrics.turns = turn;
       return turn;
     },
+    nextRound() {
+      metrics.rounds += 1;
+      return metrics.rounds;
+    },
+    nextStep() {
+      metrics.steps += 1;
+      return metrics.steps;
+    },
+    setAgent(name) {
+      stamp.agent = name;
+    },
     emit,
 
-    async callRole(role: string, variables: Record<string, unknown>, history: ChatMessage[]): Promise<RoleCallOutcome> {
-      const file = prompts[role];
-      if (!file) throw new EpisodeAbort('prompt_error', `role '${role}' has no loaded prompt file`);
-      let rendered;
+    async callRole(role: string, variables: Record<string, unknown>, history: ChatMessage[], callOptions: RoleCallOptions = {}): Promise<RoleCallOutcome> {
+      const lp = await currentPrompt(role);
+      let renderedPrompt;
       try {
-        rendered = await renderPrompt(file, { variables, history, ablations: spec.variant.ablations });
+        renderedPrompt = await renderPrompt(lp.file, { variables, history, ablations: spec.variant.ablations });
       } catch (err) {
         if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.message, err.file, err.line);
         throw err;
       }
       const callId = `c${++callCounter}`;
       const thisTurn = turn;
-      const temperature = file.config.temperature ?? spec.model.temperature;
-      const maxTokens = spec.model.maxTokens ?? file.config.maxOutputTokens;
+      const speaker = callOptions.agent ?? stamp.agent;
+      const agentField = speaker !== undefined ? { agent: speaker } : {};
+      const temperature = lp.file.config.temperature ?? spec.model.temperature;
+      const maxTokens = spec.model.maxTokens ?? lp.file.config.maxOutputTokens;
       await emit({
         type: 'role_call',
         turn: thisTurn,
         callId,
         role,
-        messages: rendered.messages,
+        messages: renderedPrompt.messages,
         model: spec.model.model,
         params: { temperature, maxTokens, seed: spec.model.seed },
-        promptPath: file.path,
+        promptPath: lp.path,
+        promptSha256: lp.sha256,
         variables,
+        ...agentField,
       });
       if (controller.signal.aborted) return { ok: false, callId, turn: thisTurn, message: 'cancelled' };
       metrics.modelCalls++;
       const result = await deps.model.complete(
-        { model: spec.model.model, messages: rendered.messages, temperature, maxTokens, seed: spec.model.seed },
+        {
+          model: spec.model.model,
+          messages: renderedPrompt.messages,
+          temperature,
+          maxTokens,
+          seed: spec.model.seed,
+          meta: { arch: arch.id, role, callId, ...(speaker !== undefined ? { agent: speaker } : {}) },
+        },
         { signal: controller.signal },
       );
       if (result.ok) {
@@ -293,6 +468,7 @@ function makeContext(
         latencyMs: result.latencyMs,
         cached: result.cached,
         attempts: result.attempts,
+        ...agentField,
       });
       if (!result.ok) {
         if (result.error.kind === 'cancelled' || controller.signal.aborted) return { ok: false, callId, turn: thisTurn, message: 'cancelled' };
@@ -326,7 +502,10 @@ function makeContext(
       let failed = false;
       let simFailure: string | undefined;
       const collisionNotes: { a: string; b: string; tSecs: number }[] = [];
-      const onApiCall = async (fn: string, args: unknown[]): Promise<ApiCallResult> => {
+      const onApiCall = async (fn: string, args: unknown[], where: { index: number; line?: number }): Promise<ApiCallResult> => {
+        // Written before the simulator acts: a debugger can stop here with the arguments and the arm as it is.
+        await emit({ type: 'api_call', turn, role, index: where.index, fn, args, ...(where.line !== undefined ? { line: where.line } : {}) });
+        if (controller.signal.aborted) return { ok: false, error: 'cancelled' };
         if (fn === 'task_completed') {
           completed = true;
           return { ok: true, output: 'Stopping the process.....' };
@@ -346,7 +525,7 @@ function makeContext(
       };
       const result = await deps.sandbox.run({
         code,
-        api,
+        api: reset.api,
         persistNamespace: spec.options.persistNamespace,
         limits: { timeoutSecs: spec.options.codeTimeoutSecs, memoryMiB: spec.options.memoryMiB },
         onApiCall,
@@ -367,16 +546,115 @@ function makeContext(
         namespacePersisted: spec.options.persistNamespace,
       });
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
-      const traj = await simStep('drain_trajectory', () => deps.sim.drainTrajectory());
-      if (traj.samples.length > 0) await emit({ type: 'trajectory', turn, rateHz: traj.rateHz, samples: traj.samples });
+      await drainTrajectory();
       for (const c of collisionNotes) {
         await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
       }
       const observation = await simStep('observe', () => deps.sim.observe());
-      await emit({ type: 'observation', turn, text: observation.text, state: observation.state });
+      await recordObservation(observation);
       return { result, observation, completed, failed };
     },
+
+    async act(agentName, action) {
+      const out = await ctx.actJointly([{ agent: agentName, name: action.name, args: action.args }]);
+      return out.results[0]!;
+    },
+
+    async actJointly(actions: AgentAction[]): Promise<JointActionOutcome> {
+      const actionId = `a${++actionCounter}`;
+      await emit({ type: 'action', turn, actionId, actions, joint: actions.length > 1 });
+      const t = deps.clock.nowMs();
+      // Bad requests (an agent that does not exist, a joint step the simulator cannot take) fail the action with
+      // a message; the architecture decides what the agents hear about it.
+      const invalid = actions.map((a) => unknownAgent(a.agent));
+      let results: AgentActionResult[];
+      let collisions: { a: string; b: string; tSecs: number }[] = [];
+      if (controller.signal.aborted) {
+        results = actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error: 'cancelled' }));
+      } else if (invalid.some((m) => m !== undefined)) {
+        results = actions.map((a, i) => ({ agent: a.agent, name: a.name, ok: false, error: invalid[i] ?? 'not run: another action of this joint step was invalid' }));
+      } else if (deps.sim.act) {
+        const act = deps.sim.act.bind(deps.sim);
+        const r = await simStep('act', () => act(actions));
+        if (r.results.length !== actions.length) {
+          throw new EpisodeAbort('simulator_error', `simulator answered ${r.results.length} results for ${actions.length} actions`);
+        }
+        results = r.results;
+        collisions = r.collisions ?? [];
+      } else if (actions.length === 1) {
+        const a = actions[0]!;
+        const r = await simStep('call', () => deps.sim.call(a.name, a.args));
+        results = [r.ok ? { agent: a.agent, name: a.name, ok: true, output: r.output, value: r.value, metrics: r.metrics } : { agent: a.agent, name: a.name, ok: false, error: r.error }];
+        collisions = r.ok ? (r.collisions ?? []) : [];
+      } else {
+        const why = `the simulator ${deps.sim.name} cannot run actions of several agents in one step`;
+        results = actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error: why }));
+      }
+      results = results.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as AgentActionResult);
+      await emit({ type: 'action_result', turn, actionId, results, durationMs: deps.clock.nowMs() - t, ...(collisions.length > 0 ? { collisions } : {}) });
+      await drainTrajectory();
+      for (const c of collisions) {
+        await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
+      }
+      return { results, collisions };
+    },
+
+    async observe(agentName?: string): Promise<Observation> {
+      if (agentName !== undefined) {
+        const bad = unknownAgent(agentName);
+        if (bad) throw new EpisodeAbort('engine_error', `observe: ${bad}`);
+      }
+      let observation: Observation;
+      if (agentName === undefined) observation = await simStep('observe', () => deps.sim.observe());
+      else if (deps.sim.agentViews) observation = { ...(await simStep('observe', () => deps.sim.observe(agentName))), agent: agentName };
+      // A simulator without per-agent views shows everyone the whole scene; the event says so.
+      else observation = { ...(await simStep('observe', () => deps.sim.observe())), agent: agentName };
+      await recordObservation(observation, agentName === undefined ? undefined : deps.sim.agentViews ? 'agent' : 'shared');
+      return observation;
+    },
+
+    render(observation, agentName) {
+      return arch.renderObservation ? arch.renderObservation(observation, agentName ?? observation.agent) : observation.text;
+    },
+
+    markTracks() {
+      return deps.sim.simTimeSecs();
+    },
+
+    tracks(mark, objects) {
+      return tracks.since(mark, objects);
+    },
+
+    async snapshot(label?: string): Promise<string> {
+      await drainTrajectory();
+      const snap = await simStep('snapshot', () => deps.sim.snapshot());
+      const id = `s${++snapshotCounter}`;
+      const simTimeSecs = deps.sim.simTimeSecs();
+      snapshots.set(id, { snap, label, simTimeSecs });
+      await emit({ type: 'snapshot', turn, id, simTimeSecs, ...(label !== undefined ? { label } : {}) });
+      return id;
+    },
+
+    async restore(id: string): Promise<void> {
+      const saved = snapshots.get(id);
+      if (!saved) {
+        const known = [...snapshots.keys()].join(', ') || 'none taken';
+        throw new EpisodeAbort('engine_error', `restore: unknown snapshot '${id}' (snapshots of this episode: ${known})`);
+      }
+      // What was recorded since the last drain belongs to the timeline being left.
+      await drainTrajectory();
+      await simStep('restore', () => deps.sim.restore(saved.snap));
+      tracks.truncateAfter(saved.simTimeSecs);
+      await emit({ type: 'restore', turn, id, simTimeSecs: deps.sim.simTimeSecs(), ...(saved.label !== undefined ? { label: saved.label } : {}) });
+    },
+
+    async checkSuccess() {
+      const check = await simStep('check', () => deps.sim.check());
+      await emit({ type: 'check', turn, name: 'task_success', ok: check.success, message: check.detail, phase: 'mid' });
+      return check;
+    },
   };
+  return ctx;
 }
 
 /** A simulator call outside the agent's code: its failure ends the episode as a simulator error, named. */

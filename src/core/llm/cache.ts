@@ -49,7 +49,8 @@ export class ResponseCache {
     const input = {
       clientId,
       model: request.model,
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content, name: m.name })),
+      // Image parts count by their hash; their bytes are not part of the key.
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content, name: m.name, images: m.parts?.flatMap((p) => (p.type === 'image' ? [p.sha256] : [])) })),
       temperature: request.temperature,
       maxTokens: request.maxTokens,
       seed: request.seed,

@@ -3,8 +3,21 @@
 // Calls resolve to values; only bugs throw (so one failed call never crashes a sweep).
 import type { ChatMessage, ModelErrorKind, TokenUsage } from '../../protocol/trace.js';
 
+/**
+ * Who is asking, sent beside the messages (never inside them): the reference model answers per role from it, the
+ * replay client looks answers up by it, and a real model never sees it.
+ */
+export interface RequestMeta {
+  arch: string;
+  role: string;
+  /** The robot / agent the role speaks for (RoCo's Alice, a LLaMAR agent). */
+  agent?: string;
+  callId?: string;
+}
+
 export interface ModelRequest {
   model: string;
+  meta?: RequestMeta;
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;

@@ -3,7 +3,7 @@
 // Everything the client needs is passed in (STYLE rule 6): it reads no environment variables or settings, and
 // the API key never leaves the SDK's request headers (errors and texts are scrubbed of it).
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Clock } from '../host.js';
 import type { ModelClient, ModelError, ModelRequest, ModelResult } from './client.js';
 import { parseRetryAfter } from './retry.js';
@@ -28,7 +28,15 @@ export interface OpenAICompatibleOptions {
   defaultQuery?: Record<string, string>;
   /** Extra non-secret headers. */
   headers?: Record<string, string>;
+  /**
+   * Send the request's role metadata as `x-waypoint-*` headers. On for the reference model (it answers per role
+   * from them); off for real endpoints, which have no use for them.
+   */
+  sendRequestMeta?: boolean;
 }
+
+/** Header names carrying RequestMeta to the reference model. */
+export const META_HEADERS = { arch: 'x-waypoint-arch', role: 'x-waypoint-role', agent: 'x-waypoint-agent', callId: 'x-waypoint-call' } as const;
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -42,6 +50,7 @@ export class OpenAICompatibleClient implements ModelClient {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
   readonly #maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  readonly #sendMeta: boolean;
 
   constructor(options: OpenAICompatibleOptions) {
     if (!/^https?:\/\//.test(options.baseUrl)) {
@@ -53,6 +62,7 @@ export class OpenAICompatibleClient implements ModelClient {
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 120_000;
     this.#maxTokensField = options.maxTokensField ?? 'max_tokens';
+    this.#sendMeta = options.sendRequestMeta ?? false;
     const useApiKeyHeader = options.authStyle === 'api-key' && this.#apiKey !== undefined;
     this.#sdk = new OpenAI({
       baseURL: this.baseUrl,
@@ -98,7 +108,8 @@ export class OpenAICompatibleClient implements ModelClient {
     const onAbort = () => ctl.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const completion: unknown = await this.#sdk.chat.completions.create(this.#body(request), { signal: ctl.signal, maxRetries: 0, timeout: this.#timeoutMs });
+      const headers = this.#sendMeta && request.meta ? metaHeaders(request.meta) : undefined;
+      const completion: unknown = await this.#sdk.chat.completions.create(this.#body(request), { signal: ctl.signal, maxRetries: 0, timeout: this.#timeoutMs, headers });
       const parsed = readCompletion(completion);
       if ('error' in parsed) return fail(parsed.error);
       return { ok: true, text: this.#redact(parsed.text), usage: parsed.usage, latencyMs: elapsed(), cached: false, attempts: 1 };
@@ -116,6 +127,15 @@ export class OpenAICompatibleClient implements ModelClient {
     const messages = request.messages.map((m): ChatCompletionMessageParam => {
       // OpenAI restricts `name` to [A-Za-z0-9_-]; agent names in group chats may carry spaces.
       const name = m.name === undefined ? undefined : m.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+      // Images go as data URLs in a user message's content parts (the only role that may carry them).
+      if (m.role === 'user' && m.parts?.some((p) => p.type === 'image')) {
+        const content = m.parts.map((p): ChatCompletionContentPart => {
+          if (p.type === 'text') return { type: 'text', text: p.text };
+          if (!p.dataBase64) return { type: 'text', text: `[image ${p.sha256.slice(0, 12)} not available${p.alt ? `: ${p.alt}` : ''}]` };
+          return { type: 'image_url', image_url: { url: `data:${p.mediaType};base64,${p.dataBase64}` } };
+        });
+        return name ? { role: 'user', content, name } : { role: 'user', content };
+      }
       return name ? { role: m.role, content: m.content, name } : { role: m.role, content: m.content };
     });
     const body: ChatCompletionCreateParamsNonStreaming = { model: request.model, messages };
@@ -154,6 +174,13 @@ export class OpenAICompatibleClient implements ModelClient {
     const key = this.#apiKey;
     return key && key.length >= 4 ? s.split(key).join('[redacted]') : s;
   }
+}
+
+function metaHeaders(meta: NonNullable<ModelRequest['meta']>): Record<string, string> {
+  const out: Record<string, string> = { [META_HEADERS.arch]: meta.arch, [META_HEADERS.role]: meta.role };
+  if (meta.agent) out[META_HEADERS.agent] = meta.agent;
+  if (meta.callId) out[META_HEADERS.callId] = meta.callId;
+  return out;
 }
 
 function readCompletion(completion: unknown): { text: string; usage?: { promptTokens: number; completionTokens: number } } | { error: ModelError } {

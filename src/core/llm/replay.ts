@@ -1,11 +1,10 @@
 // Answers from recorded texts, per role, in order: used by tests and by re-runs of a recorded trace.
-// The role comes from the `[waypoint-role: arch/role]` marker in the system prompt (see roleMarker.ts).
+// The role comes from the request's metadata (arch and role), which the engine sends with every call.
 import type { ModelClient, ModelRequest, ModelResult } from './client.js';
-import { findRoleMarker } from './roleMarker.js';
 
 /**
  * Recorded answers keyed by "architecture/role", by bare "role", or by "*" (any request, including one without a
- * marker); the most specific key present wins.
+ * role metadata); the most specific key present wins.
  */
 export type RecordedAnswers = Readonly<Record<string, readonly string[]>>;
 
@@ -21,10 +20,10 @@ export class ReplayClient implements ModelClient {
 
   async complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResult> {
     if (options?.signal?.aborted) return fail('cancelled', 'model call cancelled');
-    const ref = findRoleMarker(request.messages);
-    const candidates = ref ? [`${ref.architecture}/${ref.role}`, ref.role, '*'] : ['*'];
+    const ref = request.meta;
+    const candidates = ref ? [`${ref.arch}/${ref.role}`, ref.role, '*'] : ['*'];
     const key = candidates.find((k) => this.#answers.has(k));
-    const roleName = ref ? `${ref.architecture}/${ref.role}` : '(no role marker)';
+    const roleName = ref ? `${ref.arch}/${ref.role}` : '(no role metadata)';
     if (key === undefined) {
       const known = [...this.#answers.keys()].sort().join(', ') || '(none)';
       return fail('bad_request', `replay has no recorded answers for role ${roleName}; recorded: ${known}`);

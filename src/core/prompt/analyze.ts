@@ -1,7 +1,8 @@
 // Static analysis of a Waypoint `.prompt` file (Dotprompt: YAML front matter + Handlebars body): diagnostics,
 // outline, folding, completion and hover. Pure: text in, plain data out (no I/O, no LSP types), so the language
 // server only wires it and tests run it on strings. Positions are 0-based lines and UTF-16 columns.
-import { API_CATALOG, PROMPT_HELPERS } from '../agents/apiCatalog.js';
+import { ARCH_MANIFESTS, archApiFunctions } from '../agents/manifests.js';
+import { PROMPT_HELPERS } from './helpers.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 import { HANDLEBARS_BUILTINS, findRoleMarker, runChecks, type VariableUse } from './analyze/checks.js';
 import { completePrompt } from './analyze/complete.js';
@@ -18,8 +19,8 @@ export { completePrompt, hoverPrompt, LineIndex };
 export interface AnalyzeOptions {
   /** Helper name -> documentation. Default: PROMPT_HELPERS plus Handlebars' built-in lookup/log. */
   helpers?: Record<string, string>;
-  /** Architecture id -> robot API. Default: API_CATALOG. */
-  apiCatalog?: Record<string, ApiFunctionSpec[]>;
+  /** Architecture id -> the robot functions its prompts see. Default: every registered architecture's API family. */
+  archApis?: Record<string, readonly ApiFunctionSpec[]>;
   /** Ablation ids switched off in the variant being checked (affects only the budget estimate). */
   ablationsOff?: Iterable<string>;
   /** Ablation ids known from elsewhere (e.g. .waypoint/variants.yaml), offered by completion. */
@@ -35,9 +36,9 @@ export interface PromptAnalysis {
   /** Root variable uses in the body, in order. */
   uses: VariableUse[];
   helpers: Record<string, string>;
-  apiCatalog: Record<string, ApiFunctionSpec[]>;
+  archApis: Record<string, readonly ApiFunctionSpec[]>;
   /** The robot API of the file's waypoint.arch (empty when unknown). */
-  api: ApiFunctionSpec[];
+  api: readonly ApiFunctionSpec[];
   ablations: AblationInfo[];
   ablationByBlock: Map<number, AblationInfo>;
   knownAblationIds: string[];
@@ -53,7 +54,7 @@ export interface PromptAnalysis {
 export function analyzePrompt(text: string, options: AnalyzeOptions = {}): PromptAnalysis {
   const lines = new LineIndex(text);
   const helpers = options.helpers ?? { ...PROMPT_HELPERS, ...HANDLEBARS_BUILTINS };
-  const apiCatalog = options.apiCatalog ?? API_CATALOG;
+  const archApis = options.archApis ?? defaultArchApis();
   const fm = readFrontMatter(text);
   const template = parseTemplate(text, fm.bodyStart);
   const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []) });
@@ -64,14 +65,12 @@ export function analyzePrompt(text: string, options: AnalyzeOptions = {}): Promp
   if (!roleKey) raw.push({ ...head, severity: 'error', code: 'missing-role', message: "Missing 'waypoint.role' in front matter (e.g. 'waypoint.role: coder'): runs cannot tell which role this prompt is for" });
   const archKey = fm.keys.find((k) => k.key === 'waypoint.arch');
   if (!archKey) raw.push({ ...head, severity: 'warning', code: 'unknown-arch', message: "Missing 'waypoint.arch' in front matter (e.g. 'waypoint.arch: malmm'): robot API completion and hover are off" });
-  else if (fm.arch && !apiCatalog[fm.arch]) raw.push({ start: archKey.valueStart, end: archKey.valueEnd, severity: 'information', code: 'unknown-arch', message: `No robot API catalog for waypoint.arch '${fm.arch}' (known: ${Object.keys(apiCatalog).join(', ')}); API completion and hover are off` });
+  else if (fm.arch && !archApis[fm.arch]) raw.push({ start: archKey.valueStart, end: archKey.valueEnd, severity: 'information', code: 'unknown-arch', message: `No architecture '${fm.arch}' (known: ${Object.keys(archApis).join(', ')}); robot API completion and hover are off` });
 
+  // The role now travels as request metadata; an old marker line would be sent to the model as prompt text.
   const marker = findRoleMarker(text, template, fm.bodyStart);
-  if (!marker && fm.role) {
-    const at = fm.bodyStart;
-    raw.push({ start: at, end: Math.min(text.length, lines.lineEnd(lines.pos(at).line)), severity: 'warning', code: 'role-marker', message: `Missing the marker line '[waypoint-role: ${fm.arch ?? '<arch>'}/${fm.role}]' in the system message: the reference model and replay find the role by it` });
-  } else if (marker && fm.role && (marker.role !== fm.role || (fm.arch && marker.arch !== fm.arch))) {
-    raw.push({ start: marker.start, end: marker.end, severity: 'warning', code: 'role-marker', message: `Marker says '${marker.arch}/${marker.role}' but front matter says '${fm.arch ?? '?'}/${fm.role}'` });
+  if (marker) {
+    raw.push({ start: marker.start, end: marker.end, severity: 'warning', code: 'role-marker', message: `Obsolete marker line: the role (${fm.arch ?? marker.arch}/${fm.role ?? marker.role}) is sent with each request from the front matter, and this line would reach the model as prompt text. Remove it.` });
   }
 
   const used = new Set(checks.uses.map((u) => u.name));
@@ -118,8 +117,8 @@ export function analyzePrompt(text: string, options: AnalyzeOptions = {}): Promp
   const getOutline = () =>
     (outline ??= buildOutline(text, lines, fm, template, findHeadings(text, template), checks.ablations.map((x) => ({ block: x.block, id: x.id, label: x.label }))));
   return {
-    text, lines, frontMatter: fm, template, variables: fm.variables, uses: checks.uses, helpers, apiCatalog,
-    api: (fm.arch && apiCatalog[fm.arch]) || [], ablations, ablationByBlock,
+    text, lines, frontMatter: fm, template, variables: fm.variables, uses: checks.uses, helpers, archApis,
+    api: (fm.arch && archApis[fm.arch]) || [], ablations, ablationByBlock,
     knownAblationIds: [...new Set(options.knownAblationIds ?? [])], staticTokenEstimate, diagnostics,
     get symbols() {
       return getOutline().symbols;
@@ -136,4 +135,9 @@ export function findAblations(text: string): AblationInfo[] {
   const template = parseTemplate(text, fm.bodyStart);
   const checks = runChecks(text, new LineIndex(text), fm, template, { helpers: new Set() });
   return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
+}
+
+/** Every registered architecture's robot functions, keyed by architecture id. */
+function defaultArchApis(): Record<string, readonly ApiFunctionSpec[]> {
+  return Object.fromEntries([...ARCH_MANIFESTS.keys()].map((id) => [id, archApiFunctions(id) ?? []]));
 }

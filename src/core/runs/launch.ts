@@ -10,7 +10,8 @@ import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
-import { REFERENCE_LABEL, REFERENCE_MODEL_NAME } from '../llm/reference/policy.js';
+import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
+import { resolveLimits } from '../agents/limits.js';
 import { registerAllPolicies } from '../llm/reference/policies/index.js';
 import { startReferenceServer } from '../llm/reference/server.js';
 import { timerSleep, withRetries } from '../llm/retry.js';
@@ -28,7 +29,12 @@ export type ModelSpec =
    * The reference policy (scripted, not an LLM), reached through the openai SDK over HTTP: at `baseUrl` when a
    * `waypoint serve-model` process is given, else served in-process on an ephemeral loopback port.
    */
-  | { kind: 'reference'; baseUrl?: string }
+  | {
+      kind: 'reference';
+      baseUrl?: string;
+      /** 'reference' (competent, deterministic) or 'reference-flawed' (seeded mistakes; docs/reference-model.md). */
+      profile?: ReferenceProfile;
+    }
   /** Any OpenAI-compatible endpoint. The key is passed in by the host (env var or SecretStorage). */
   | {
       kind: 'openai';
@@ -61,7 +67,9 @@ export interface LaunchOptions {
   /** Folder holding the built-in prompts (prompts/ of the package). */
   builtInPromptRoot: string;
   model: ModelSpec;
-  options?: Partial<EpisodeOptions>;
+  options?: Partial<Omit<EpisodeOptions, 'limits'>>;
+  /** The architecture's limits by name (e.g. { maxTurns: 30 }); values may be strings from a command line. */
+  limits?: Readonly<Record<string, unknown>>;
   /** Use the on-disk response cache (default true). */
   cache?: boolean;
   /** Attempts per model call on rate limits, 5xx, timeouts and connection failures (default 5). */
@@ -95,9 +103,10 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
       close = () => server.close();
       url = server.url;
     }
-    // A stable id keeps the cache key independent of the ephemeral port.
-    base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: REFERENCE_MODEL_NAME, id: 'reference' });
-    settings = { provider: 'reference', model: REFERENCE_MODEL_NAME, label: REFERENCE_LABEL, baseUrl: url, temperature: 0 };
+    const name = spec.profile ?? REFERENCE_MODEL_NAME;
+    // A stable id keeps the cache key independent of the ephemeral port; the role travels as request headers.
+    base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: name, id: name, sendRequestMeta: true });
+    settings = { provider: 'reference', model: name, label: referenceLabel(name), baseUrl: url, temperature: 0 };
   } else {
     base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs, id: spec.clientId });
     settings = {
@@ -128,6 +137,8 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     const variants = await loadVariants(deps.io, join(options.workspace, VARIANTS_FILE));
     variant = resolveVariant(options.variant ?? variants.active, variants, arch.builtInVariants);
     if (options.ablations) variant = { ...variant, ablations: { ...variant.ablations, ...options.ablations } };
+    const limits = resolveLimits(arch, options.limits ?? {});
+    if (!limits.ok) throw new Error(limits.error);
     promptPaths = await resolvePromptPaths(deps.io, arch, options);
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
@@ -156,7 +167,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
         seed: options.seed,
         variant,
         promptPaths,
-        options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options },
+        options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options, limits: options.limits ?? {} },
         model: model.settings,
       },
       {
@@ -200,10 +211,13 @@ async function recordFailedStart(options: LaunchOptions, deps: LaunchDeps, runId
     seed: options.seed,
     variant: options.variant ?? '',
     ablations: {},
-    model: options.model.kind === 'reference' ? { provider: 'reference', model: REFERENCE_MODEL_NAME, label: REFERENCE_LABEL } : { provider: 'openai', model: options.model.model, label: options.model.model, baseUrl: options.model.baseUrl },
+    model:
+      options.model.kind === 'reference'
+        ? { provider: 'reference', model: options.model.profile ?? REFERENCE_MODEL_NAME, label: referenceLabel(options.model.profile ?? REFERENCE_MODEL_NAME) }
+        : { provider: 'openai', model: options.model.model, label: options.model.model, baseUrl: options.model.baseUrl },
     prompts: [],
     simulator: { name: '' },
-    options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options },
+    options: { persistNamespace: options.options?.persistNamespace ?? DEFAULT_EPISODE_OPTIONS.persistNamespace, codeTimeoutSecs: options.options?.codeTimeoutSecs ?? DEFAULT_EPISODE_OPTIONS.codeTimeoutSecs },
     startedAt: deps.clock.isoNow(),
   });
   await sink.write({ type: 'error', kind: reason, message });

@@ -31,7 +31,7 @@ export interface BlockError {
 // Validated on the parent side (workerProcess.ts): the worker runs untrusted code, so its messages are not trusted.
 export type FromWorker =
   | { t: 'ready'; loadMs: number; rssBytes: number; wasmBytes: number }
-  | { t: 'api'; fn: string; args: unknown[] }
+  | { t: 'api'; fn: string; args: unknown[]; line?: number }
   /** Output of the running block, sent as it is written so a killed block still shows what it printed. */
   | { t: 'out'; text: string }
   | {

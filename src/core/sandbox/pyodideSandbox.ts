@@ -5,7 +5,7 @@ import type { Clock } from '../host.js';
 import type { ApiCallResult } from '../sim/simulator.js';
 import { pythonApiStubs } from './apiStubs.js';
 import { defaultPyodideDir, defaultWorkerPath, findPackageRoot } from './locate.js';
-import type { CodeSandbox, RunCodeRequest, RunCodeResult } from './sandbox.js';
+import type { ApiCallSite, CodeSandbox, RunCodeRequest, RunCodeResult } from './sandbox.js';
 import { WorkerProcess, type WorkerSpawnOptions } from './workerProcess.js';
 
 export interface PyodideSandboxOptions {
@@ -208,7 +208,7 @@ class PyodideSandbox implements CodeSandbox {
         if (e.t === 'api') {
           stopClock();
           const reply = known.has(e.fn)
-            ? await this.callHost(req, e.fn, e.args)
+            ? await this.callHost(req, e.fn, e.args, { index: apiCalls.length, ...(e.line !== undefined ? { line: e.line } : {}) })
             : ({ ok: false, error: `${e.fn} is not an API function of this task` } as const);
           apiCalls.push(
             reply.ok
@@ -250,9 +250,9 @@ class PyodideSandbox implements CodeSandbox {
     }
   }
 
-  private async callHost(req: RunCodeRequest, fn: string, args: unknown[]): Promise<ApiCallResult> {
+  private async callHost(req: RunCodeRequest, fn: string, args: unknown[], where: ApiCallSite): Promise<ApiCallResult> {
     try {
-      return await req.onApiCall(fn, args);
+      return await req.onApiCall(fn, args, where);
     } catch (e) {
       // A throwing host is a bug on the host side; the code sees it as a failed call and the trace records it.
       return { ok: false, error: `host error in ${fn}: ${e instanceof Error ? e.message : String(e)}` };

@@ -93,7 +93,15 @@ def _wp_call(fn, params):
             stream.flush()
         except Exception:
             pass
-    reply = _wp_loads(_wp_host_call(_wp_dumps([fn, args], allow_nan=False)))
+    # The innermost line of the generated block that led here (the debugger shows it; informational only).
+    line = None
+    frame = _wp_sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == '<code>':
+            line = frame.f_lineno
+            break
+        frame = frame.f_back
+    reply = _wp_loads(_wp_host_call(_wp_dumps([fn, args, line], allow_nan=False)))
     if not reply['ok']:
         raise RuntimeError(reply['error'])
     return reply.get('value')

@@ -20,7 +20,15 @@ export interface RunCodeRequest {
    * Host side of a robot API call, awaited while the Python code is blocked in the call.
    * An {ok:false} result raises a RuntimeError inside Python with the error text.
    */
-  onApiCall(fn: string, args: unknown[]): Promise<ApiCallResult>;
+  onApiCall(fn: string, args: unknown[], where: ApiCallSite): Promise<ApiCallResult>;
+}
+
+/** Where in the block a robot API call was made. */
+export interface ApiCallSite {
+  /** 0-based position among the block's API calls. */
+  index: number;
+  /** 1-based line in the block, when the sandbox can tell. */
+  line?: number;
 }
 
 export interface RunCodeResult {

@@ -64,10 +64,10 @@ async function main(): Promise<void> {
   const memory = (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
   send({ t: 'ready', loadMs, rssBytes: proc.memoryUsage.rss(), wasmBytes: memory.byteLength });
 
-  // Called from Python (stubs' _wp_call) with '[fn, args]'; blocks until the host answers.
+  // Called from Python (stubs' _wp_call) with '[fn, args, line]'; blocks until the host answers.
   const hostCall = (request: string): string => {
-    const [fn, args] = JSON.parse(request) as [string, unknown[]];
-    send({ t: 'api', fn, args });
+    const [fn, args, line] = JSON.parse(request) as [string, unknown[], number | null | undefined];
+    send({ t: 'api', fn, args, ...(typeof line === 'number' ? { line } : {}) });
     const reply = channel.receive() as ToWorker | undefined;
     if (reply === undefined) return reallyExit(0);
     if (reply.t !== 'api_result') throw new Error(`sandbox protocol error: expected api_result, got ${reply.t}`);

@@ -11,7 +11,7 @@ import { FROM_WORKER_FD, TO_WORKER_FD, type FromWorker, type ToWorker, type Work
 const BlockErrorSchema = z.object({ type: z.string(), message: z.string(), line: z.number().int().optional() });
 const FromWorkerSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ready'), loadMs: z.number(), rssBytes: z.number(), wasmBytes: z.number() }),
-  z.object({ t: z.literal('api'), fn: z.string(), args: z.array(z.unknown()) }),
+  z.object({ t: z.literal('api'), fn: z.string(), args: z.array(z.unknown()), line: z.number().int().positive().optional() }),
   z.object({ t: z.literal('out'), text: z.string() }),
   z.object({
     t: z.literal('done'),

@@ -1,6 +1,6 @@
 // The simulator seen from the engine. The embedded MuJoCo tabletop implements it in-process; a remote
 // simulator (JSON-RPC, docs/simulator-protocol.md) implements it over stdio or WebSocket.
-import type { ActionMetrics, TrajectorySample, WorldState } from '../../protocol/trace.js';
+import type { ActionMetrics, AgentAction, AgentActionResult, TrajectorySample, WorldState } from '../../protocol/trace.js';
 import type { EpisodeMetrics } from '../metrics/motionMetrics.js';
 
 /** One robot API function as the agent sees it (injected into sandboxed Python, documented in prompts). */
@@ -23,9 +23,27 @@ export interface TaskInfo {
 }
 
 export interface Observation {
-  /** MALMM's text state: per object center, orientation, dimensions, colour; end-effector pose; grasped object. */
+  /**
+   * The simulator's own text of the scene (the embedded tabletop writes MALMM's state format for single-arm tasks).
+   * Architectures render what their roles see from `state` (ArchitectureDefinition.renderObservation).
+   */
   text: string;
   state: WorldState;
+  /** Set when this is one agent's partial view. */
+  agent?: string;
+}
+
+/** Pose history of one object: times (simulated seconds), positions (m) and orientations (w, x, y, z). */
+export interface ObjectTrack {
+  name: string;
+  tSecs: number[];
+  pos: [number, number, number][];
+  quat: [number, number, number, number][];
+}
+
+export interface JointActResult {
+  results: AgentActionResult[];
+  collisions?: { a: string; b: string; tSecs: number }[];
 }
 
 export type ApiCallResult =
@@ -75,14 +93,31 @@ export interface WorkspaceInfo {
   axes: string;
 }
 
+export interface ResetOutcome {
+  task: TaskInfo;
+  observation: Observation;
+  api: ApiFunctionSpec[];
+  workspace: WorkspaceInfo;
+  /** Agents / robots in order (RoCo's Alice, Bob, ...); absent means one unnamed robot. */
+  agents?: string[];
+}
+
 export interface Simulator {
   readonly name: string;
   readonly version?: string;
+  /** Whether `observe(agent)` gives that agent's partial view (absent: the whole scene for everyone). */
+  readonly agentViews?: boolean;
   /** Tasks this simulator can reset to. */
   tasks(): TaskInfo[];
   /** Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear message. */
-  reset(taskId: string, seed: number, options?: { api?: string }): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[]; workspace: WorkspaceInfo }>;
-  observe(): Promise<Observation>;
+  reset(taskId: string, seed: number, options?: { api?: string }): Promise<ResetOutcome>;
+  /** The whole scene, or the partial view of one agent (simulators without per-agent views reject an agent). */
+  observe(agent?: string): Promise<Observation>;
+  /**
+   * Structured actions for one or several agents, run in the same simulator steps where the simulator can
+   * (RoCo's joint motion, LLaMAR's parallel agents). Absent: the engine runs a single action through `call`.
+   */
+  act?(actions: AgentAction[]): Promise<JointActResult>;
   /**
    * Run one robot API call to completion (the motion is simulated before it resolves).
    * Argument validation errors and physical failures (unreachable target, collision) come back as {ok:false}.

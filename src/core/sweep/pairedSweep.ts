@@ -30,7 +30,9 @@ export interface PairedSweepOptions {
   builtInPromptRoot: string;
   promptDir?: string;
   model: ModelSpec;
-  options?: Partial<EpisodeOptions>;
+  options?: Partial<Omit<EpisodeOptions, 'limits'>>;
+  /** The architecture's limits by name (e.g. { maxTurns: 30 }). */
+  limits?: Readonly<Record<string, unknown>>;
   cache?: boolean;
   /** Aborting cancels the episode in flight and starts no more; the sweep is then recorded 'cancelled'. */
   signal?: AbortSignal;
@@ -128,6 +130,7 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
             promptDir: o.promptDir,
             model: o.model,
             options: o.options,
+            limits: o.limits,
             cache: o.cache,
             controller,
           },

@@ -15,6 +15,7 @@ import { promptHeader } from '../prompt/promptLenses.js';
 import { isWaypointPrompt } from '../promptLanguage.js';
 import { toUri } from './args.js';
 import { modelWireForRun } from './modelWire.js';
+import { limitsFromSettings } from '../settings.js';
 
 export interface CompareRequest {
   seeds?: number;
@@ -69,7 +70,8 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
       seeds,
       builtInPromptRoot: ctx.builtInPromptRoot,
       model,
-      options: { maxTurns: s.run.maxTurns, maxConsecutiveErrors: s.run.maxConsecutiveErrors, codeTimeoutSecs: s.run.codeTimeoutSecs },
+      options: { codeTimeoutSecs: s.run.codeTimeoutSecs },
+      limits: limitsFromSettings(arch.id, s),
       cache: s.run.useCache,
     },
     simulator,

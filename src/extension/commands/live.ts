@@ -14,6 +14,7 @@ import type { LmBridge } from '../lm/lmBridge.js';
 import { RunViewerPanel } from '../panels/runViewerPanel.js';
 import { firstPromptError, promptHeader } from '../prompt/promptLenses.js';
 import { modelWireForRun } from './modelWire.js';
+import { limitsFromSettings } from '../settings.js';
 
 /** What a run may override; the rest comes from the settings and the prompt the command was started on. */
 export interface LiveRequest {
@@ -91,7 +92,8 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     variant: request.variant,
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
-    options: { maxTurns: s.run.maxTurns, maxConsecutiveErrors: s.run.maxConsecutiveErrors, codeTimeoutSecs: s.run.codeTimeoutSecs },
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs },
+    limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
   };
   const simulator = s.simulator.kind === 'embedded' ? { kind: 'embedded' as const } : { kind: 'protocol' as const, endpoint: s.simulator.endpoint };

@@ -2,6 +2,7 @@
 // simulator factory, and the message loop — validate every message, start once, cancel on request or when the
 // host goes away, report a failure, then exit even if a handle would keep Node alive. No `vscode` here.
 import type { z } from 'zod';
+import { connectSimulator } from '../../core/sim/connect.js';
 import type { Simulator } from '../../core/sim/simulator.js';
 import type { SimulatorWire } from './protocol.js';
 
@@ -13,13 +14,8 @@ export function sendToHost(message: unknown): Promise<void> {
 }
 
 export async function createSimulatorFromWire(spec: SimulatorWire): Promise<Simulator> {
-  if (spec.kind === 'embedded') {
-    const { createTabletopSimulator } = await import('../../core/sim/mujoco/index.js');
-    return createTabletopSimulator();
-  }
-  const { RemoteSimulator } = await import('../../core/sim/remote/index.js');
-  return RemoteSimulator.connect(spec.endpoint, {
-    client: { name: 'waypoint-vscode' },
+  return connectSimulator(spec.kind === 'embedded' ? 'embedded' : spec.endpoint, {
+    client: 'waypoint-vscode',
     onLog: (log) => void sendToHost({ type: 'log', message: `simulator: ${log.message}` }),
   });
 }

@@ -28,7 +28,9 @@ export const LaunchWire = z.object({
   variant: z.string().optional(),
   builtInPromptRoot: z.string().min(1),
   model: ModelSpecWire,
-  options: z.object({ maxTurns: z.number().int().positive(), maxConsecutiveErrors: z.number().int().positive(), codeTimeoutSecs: z.number().positive() }).partial(),
+  options: z.object({ codeTimeoutSecs: z.number().positive() }).partial(),
+  /** The architecture's limits by name; the child checks them against its declarations. */
+  limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   cache: z.boolean(),
 });
 export type LaunchWire = z.infer<typeof LaunchWire>;

@@ -23,6 +23,7 @@ async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSign
       builtInPromptRoot: sweep.builtInPromptRoot,
       model: sweep.model as ModelSpec,
       options: sweep.options,
+      limits: sweep.limits,
       cache: sweep.cache,
       signal,
       onProgress: (p) => void send({ type: 'progress', done: p.done, total: p.total, seed: p.seed, side: p.side, phase: p.phase, ...(p.outcome ? { success: p.outcome.success } : {}) }),

@@ -24,6 +24,7 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
       builtInPromptRoot: launch.builtInPromptRoot,
       model: launch.model as ModelSpec,
       options: launch.options,
+      limits: launch.limits,
       cache: launch.cache,
       controller,
       onStart: (info) => void send({ type: 'started', runId: info.runId, tracePath: info.tracePath }),

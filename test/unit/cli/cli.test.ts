@@ -49,7 +49,7 @@ test('bad input exits 2 with a one-line message naming the cause', () => {
   assert.match(task.stdout, /unknown task 'juggle'; known: .*stack_blocks/);
   const model = run('run', '--model', 'gpt-4');
   assert.equal(model.status, 2);
-  assert.match(model.stderr, /--model must be 'reference' or 'openai:<model-name>', got 'gpt-4'/);
+  assert.match(model.stderr, /--model must be reference, reference-flawed or openai:<model-name>, got 'gpt-4'/);
   const seed = run('run', '--seed', 'abc');
   assert.equal(seed.status, 2);
   assert.match(seed.stderr, /--seed must be an integer/);

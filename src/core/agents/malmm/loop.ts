@@ -3,6 +3,7 @@
 // The paper's baselines run through the same loop: MA (fixed Planner -> Coder -> Executor cycle), SA (one agent
 // that plans and codes, with feedback) and SA without feedback (one pass, no revision).
 import type { ChatMessage } from '../../../protocol/trace.js';
+import { limitNumber } from '../limits.js';
 import type { ArchOutcome, EpisodeContext } from '../types.js';
 import { executorReply, extractPythonBlock, parseRoute, type MalmmSpeaker } from './parse.js';
 
@@ -36,7 +37,7 @@ export function openingMessage(ctx: EpisodeContext): string {
     `Task: use the robot arm's end effector to "${ctx.task.instruction}".`,
     `The end effector is at ${fmtVec(ee.pos)} with yaw ${f4(ee.yawRad)} rad, and the gripper is open.`,
     'Current environment state:',
-    ctx.initial.text,
+    ctx.render(ctx.initial),
   ].join('\n');
 }
 
@@ -44,7 +45,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   const ws = ctx.workspace;
   const ee = ctx.initial.state.ee;
   const vars: Record<string, Record<string, unknown>> = {
-    supervisor: { task: ctx.task.instruction, ee_position: fmtVec(ee.pos), ee_yaw: f4(ee.yawRad), state: ctx.initial.text },
+    supervisor: { task: ctx.task.instruction, ee_position: fmtVec(ee.pos), ee_yaw: f4(ee.yawRad), state: ctx.render(ctx.initial) },
     planner: {
       task: ctx.task.instruction,
       table_top_z: f4(ws.tableTopZ),
@@ -60,6 +61,8 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   await ctx.say('Supervisor', chat[0].content);
 
   const topology = ctx.agent;
+  const maxTurns = limitNumber(ctx.limits, 'maxTurns');
+  const maxErrors = limitNumber(ctx.limits, 'maxConsecutiveErrors');
   const singleAgent = topology === 'sa' || topology === 'sa_nofeedback';
   let pendingCode: string | undefined;
   let consecutiveErrors = 0;
@@ -99,8 +102,8 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
       next = r;
     }
     first = false;
-    if (ctx.turn >= ctx.options.maxTurns) {
-      return { reason: 'turn_cap', agentClaimedDone: false, message: `stopped at the turn cap (${ctx.options.maxTurns} turns)` };
+    if (ctx.turn >= maxTurns) {
+      return { reason: 'turn_cap', agentClaimedDone: false, message: `stopped at the turn cap (${maxTurns} turns)` };
     }
     const turn = ctx.nextTurn();
 
@@ -115,7 +118,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
         const run = await ctx.executeCode(role, pendingCode);
         pendingCode = undefined;
         consecutiveErrors = run.result.ok ? 0 : consecutiveErrors + 1;
-        reply = executorReply(run.result, run.observation.text);
+        reply = executorReply(run.result, ctx.render(run.observation));
         if (run.completed || run.failed) reply += '\nStopping the process.....';
         chat.push({ speaker: 'Executor', content: reply });
         await ctx.say('Executor', reply);
@@ -124,7 +127,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
         if (topology === 'sa_nofeedback') {
           return { reason: 'single_pass_done', agentClaimedDone: false, message: 'SA without feedback ran its single pass' };
         }
-        if (consecutiveErrors >= ctx.options.maxConsecutiveErrors) {
+        if (consecutiveErrors >= maxErrors) {
           return { reason: 'max_consecutive_errors', agentClaimedDone: false, message: `${consecutiveErrors} consecutive errors` };
         }
         continue;
@@ -150,7 +153,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
         }
       }
     }
-    if (consecutiveErrors >= ctx.options.maxConsecutiveErrors) {
+    if (consecutiveErrors >= maxErrors) {
       return { reason: 'max_consecutive_errors', agentClaimedDone: false, message: `${consecutiveErrors} consecutive errors` };
     }
   }

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { ChatMessage } from '../../../protocol/trace.js';
 import type { Clock } from '../../host.js';
+import type { RequestMeta } from '../client.js';
+import { META_HEADERS } from '../openai.js';
 import { defaultReferenceModels, type ScriptedPolicy } from './policy.js';
 
 export const REFERENCE_HEADER = { name: 'x-waypoint-model', value: 'reference-scripted' } as const;
@@ -35,14 +37,30 @@ export function approxTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** The role metadata the engine sends as headers (openai.ts META_HEADERS). */
+function metaFrom(req: IncomingMessage): RequestMeta | undefined {
+  const h = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' && v.length > 0 ? v : undefined;
+  };
+  const arch = h(META_HEADERS.arch);
+  const role = h(META_HEADERS.role);
+  if (!arch || !role) return undefined;
+  const agent = h(META_HEADERS.agent);
+  const callId = h(META_HEADERS.callId);
+  return { arch, role, ...(agent ? { agent } : {}), ...(callId ? { callId } : {}) };
+}
+
 export function scriptedLabel(modelName: string): string {
   return `${modelName} (scripted, not an LLM)`;
 }
 
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
+// Images are accepted (the seeds' vision modes send them) and not looked at: the policies read text only.
+const ImageUrlPart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) });
 const WireMessage = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(TextPart), z.null()]).optional(),
+  content: z.union([z.string(), z.array(z.union([TextPart, ImageUrlPart])), z.null()]).optional(),
   name: z.string().optional(),
 });
 const ChatRequest = z.object({
@@ -118,12 +136,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
     const messages: ChatMessage[] = body.messages.map((m) => ({
       role: m.role === 'developer' ? 'system' : m.role,
-      content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text).join(''),
+      content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join(''),
       ...(m.name ? { name: m.name } : {}),
     }));
     let text: string;
     try {
-      text = policy.answer(messages);
+      text = policy.answer(messages, { meta: metaFrom(req), seed: body.seed ?? undefined });
     } catch (e) {
       throw new HttpError(500, 'server_error', 'policy_error', `reference policy "${policy.id}" failed: ${(e as Error)?.message ?? String(e)}`);
     }

@@ -98,7 +98,7 @@ function frontMatterItems(a: PromptAnalysis, pos: Pos): PromptCompletion[] {
   const arch = /^waypoint\.arch:\s*([\w-]*)$/.exec(lineText);
   if (arch) {
     const r = a.lines.span(a.lines.offset(pos) - arch[1].length, a.lines.offset(pos));
-    return Object.keys(a.apiCatalog).map((k) => ({ label: k, kind: 'value' as const, detail: 'architecture', replace: r }));
+    return Object.keys(a.archApis).map((k) => ({ label: k, kind: 'value' as const, detail: 'architecture', replace: r }));
   }
   const key = /^([\w.]*)$/.exec(lineText);
   if (!key) return [];

@@ -154,7 +154,11 @@ export class EpisodeRuntime {
       return { name: o.name, pos: pose.pos, euler: quatToEuler(pose.quat), size: [...spec.size] as [number, number, number], color: spec.color };
     });
     const tcp = s.tcp(0);
-    return { objects, ee: { pos: tcp.pos, yawRad: tcp.yawRad }, gripperOpen: gripperCommandedOpen(s, 0), grasped: s.graspedName(0) };
+    const robots = this.scene.arms.map((arm, a) => {
+      const t = s.tcp(a);
+      return { name: arm.layout.spec.label.trim() || 'robot', pos: t.pos, yawRad: t.yawRad, gripperOpen: gripperCommandedOpen(s, a), holding: s.graspedName(a) };
+    });
+    return { objects, ee: { pos: tcp.pos, yawRad: tcp.yawRad }, gripperOpen: gripperCommandedOpen(s, 0), grasped: s.graspedName(0), robots };
   }
 
   taskView(): TaskView {

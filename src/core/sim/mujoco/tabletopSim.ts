@@ -1,9 +1,10 @@
 // The embedded MuJoCo tabletop simulator behind the Simulator interface. It routes: tasks come from the task
 // registry, robot APIs from the API registry, physics lives in an EpisodeRuntime (one scene + state + arms).
 import { seededRng } from '../../host.js';
-import type { TrajectorySample, WorldState } from '../../../protocol/trace.js';
+import type { AgentAction, TrajectorySample, WorldState } from '../../../protocol/trace.js';
 import { formatMalmmState } from '../observationText.js';
-import type { ApiFunctionSpec, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../simulator.js';
+import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
+import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
@@ -45,6 +46,8 @@ export interface TabletopSimulatorOptions {
 export class TabletopSimulator implements Simulator {
   readonly name = 'waypoint-tabletop';
   readonly version: string;
+  /** Multi-arm tasks give each robot its own view (RoCo's reach zones); single-arm tasks show the one arm everything. */
+  readonly agentViews = true;
   private runtime: EpisodeRuntime | null = null;
   private current: { task: TaskDefinition; seed: number; api: RobotApi } | null = null;
   private closed = false;
@@ -61,7 +64,7 @@ export class TabletopSimulator implements Simulator {
     return this.options.taskIds ? all.filter((t) => this.options.taskIds!.includes(t.id)) : all;
   }
 
-  async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[]; workspace: WorkspaceInfo }> {
+  async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<ResetOutcome> {
     this.assertOpen();
     if (this.options.taskIds && !this.options.taskIds.includes(taskId)) {
       throw new Error(`unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
@@ -75,12 +78,59 @@ export class TabletopSimulator implements Simulator {
     const goal = task.goal?.(goalRng(seed));
     runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.());
     this.current = { task, seed, api };
-    return { task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction }, observation: this.observation(), api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })), workspace: { ...task.workspace } };
+    return {
+      task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },
+      observation: this.observation(),
+      api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })),
+      workspace: { ...task.workspace },
+      agents: this.agentNames(),
+    };
   }
 
-  async observe(): Promise<Observation> {
-    this.episode();
-    return this.observation();
+  /** The task's robots: RoCo-style names for multi-arm tasks, 'robot' for the single arm. */
+  private agentNames(): string[] {
+    return this.current?.task.multiArm?.robots.map((r) => r.name) ?? ['robot'];
+  }
+
+  async observe(agent?: string): Promise<Observation> {
+    const { task } = this.episode();
+    const whole = this.observation();
+    if (agent === undefined) return whole;
+    const names = this.agentNames();
+    if (!names.includes(agent)) throw new Error(`observe: no agent '${agent}'; agents: ${names.join(', ')}`);
+    if (!task.multiArm) return { ...whole, agent };
+    const view = robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm).find((v) => v.robot === agent)!;
+    const visible = new Set(view.visible);
+    return { text: view.text, state: { ...whole.state, objects: whole.state.objects.filter((o) => visible.has(o.name)) }, agent };
+  }
+
+  /**
+   * Structured actions. RoCo's multi-arm API takes one action per robot (PICK, PLACE, MOVE, WAIT with a path) and
+   * checks them as one plan (robots without an action wait); the single-arm APIs take one call of their functions.
+   */
+  async act(actions: AgentAction[]): Promise<JointActResult> {
+    const { api } = this.episode();
+    const names = this.agentNames();
+    const failAll = (error: string): JointActResult => ({ results: actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error })) });
+    const unknown = actions.find((a) => !names.includes(a.agent));
+    if (unknown) return failAll(`no agent '${unknown.agent}'; agents: ${names.join(', ')}`);
+    const twice = actions.find((a, i) => actions.findIndex((b) => b.agent === a.agent) !== i);
+    if (twice) return failAll(`${twice.agent} has more than one action in this step`);
+    if (api.id === 'roco') {
+      const plan = rocoPlanText(actions, names);
+      if (!plan.ok) return failAll(`${plan.agent}: ${plan.error}`);
+      const r = await this.call('execute_plan', [plan.text]);
+      if (!r.ok) return failAll(r.error);
+      // A plan that fails a check moves nothing: every robot hears the check's feedback.
+      if (r.value === false) return failAll(r.output ?? 'the plan failed a check');
+      return { results: actions.map((a) => ({ agent: a.agent, name: a.name, ok: true, ...(r.output ? { output: r.output } : {}), ...(r.metrics ? { metrics: r.metrics } : {}) })), ...(r.collisions ? { collisions: r.collisions } : {}) };
+    }
+    if (actions.length !== 1) return failAll(`the ${api.id} API drives one arm: one action per step`);
+    const a = actions[0]!;
+    const r = await this.call(a.name, a.args);
+    if (!r.ok) return { results: [{ agent: a.agent, name: a.name, ok: false, error: r.error }] };
+    const result = { agent: a.agent, name: a.name, ok: true, ...(r.output ? { output: r.output } : {}), ...(r.value !== undefined ? { value: r.value } : {}), ...(r.metrics ? { metrics: r.metrics } : {}) };
+    return { results: [result], ...(r.collisions ? { collisions: r.collisions } : {}) };
   }
 
   /**

@@ -11,17 +11,8 @@ import {
   type SimResult,
 } from '../../../protocol/simulator.js';
 import type { TrajectorySample } from '../../../protocol/trace.js';
-import type {
-  ApiCallResult,
-  ApiFunctionSpec,
-  Observation,
-  SceneGeometryInfo,
-  SimSnapshot,
-  Simulator,
-  TaskCheckResult,
-  TaskInfo,
-  WorkspaceInfo,
-} from '../simulator.js';
+import type { AgentAction } from '../../../protocol/trace.js';
+import type { ApiCallResult, JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
 import { ChildProcessTransport } from './childProcessTransport.js';
 import { RpcClient, SimulatorRpcError, type RpcClientOptions } from './rpcClient.js';
 import type { MessageTransport } from './transport.js';
@@ -105,6 +96,9 @@ export class RemoteSimulator implements Simulator {
   get version(): string | undefined {
     return this.capabilities.simulator.version;
   }
+  get agentViews(): boolean {
+    return this.capabilities.agentViews === true;
+  }
   get disconnected(): boolean {
     return this.rpc.disconnected;
   }
@@ -113,16 +107,23 @@ export class RemoteSimulator implements Simulator {
     return this.capabilities.tasks;
   }
 
-  async reset(taskId: string, seed: number, options?: { api?: string }): Promise<{ task: TaskInfo; observation: Observation; api: ApiFunctionSpec[]; workspace: WorkspaceInfo }> {
+  async reset(taskId: string, seed: number, options?: { api?: string }): Promise<ResetOutcome> {
     const r = await this.rpc.request('reset', { task: taskId, seed, ...(options?.api !== undefined ? { api: options.api } : {}) }, `reset(${taskId})`);
     this.simTime = r.simTimeSecs;
-    return { task: r.task, observation: r.observation, api: r.api, workspace: r.workspace };
+    return {
+      task: r.task,
+      observation: r.observation,
+      api: r.api,
+      workspace: r.workspace,
+      ...(r.agents ? { agents: r.agents } : {}),
+    };
   }
 
-  async observe(): Promise<Observation> {
-    const r = await this.rpc.request('observe', {});
+  async observe(agent?: string): Promise<Observation> {
+    if (agent !== undefined && !this.capabilities.agentViews) throw new Error(`simulator '${this.name}' has no per-agent views (capabilities.agentViews)`);
+    const r = await this.rpc.request('observe', agent === undefined ? {} : { agent });
     this.simTime = r.simTimeSecs;
-    return { text: r.text, state: r.state };
+    return { text: r.text, state: r.state, ...(agent !== undefined ? { agent } : {}) };
   }
 
   async call(fn: string, args: unknown[]): Promise<ApiCallResult> {
@@ -132,7 +133,19 @@ export class RemoteSimulator implements Simulator {
     const out: ApiCallResult = { ok: true };
     if (r.output !== undefined) out.output = r.output;
     if (r.collisions !== undefined) out.collisions = r.collisions;
+    if (r.value !== undefined) out.value = r.value;
+    if (r.metrics !== undefined) out.metrics = r.metrics;
     return out;
+  }
+
+  /** Present only on servers that announce `jointActions` (the engine then runs joint steps through it). */
+  get act(): ((actions: AgentAction[]) => Promise<JointActResult>) | undefined {
+    if (!this.capabilities.jointActions) return undefined;
+    return async (actions) => {
+      const r = await this.rpc.request('act_jointly', { actions }, `act_jointly(${actions.map((a) => `${a.agent}:${a.name}`).join(', ')})`);
+      this.simTime = r.simTimeSecs;
+      return { results: r.results, ...(r.collisions ? { collisions: r.collisions } : {}) };
+    };
   }
 
   /** Optional capability: the simulator runs the code itself (capabilities.codeLanguages lists the languages). */

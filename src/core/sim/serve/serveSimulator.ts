@@ -93,6 +93,8 @@ export function serveSimulator(sim: Simulator, transport: MessageTransport, opti
     observationKinds: ['text', 'state'],
     snapshots: snapshotMode,
     streamsTrajectory: false,
+    jointActions: typeof sim.act === 'function',
+    agentViews: sim.agentViews === true,
   });
 
   const handlers: { [M in SimMethod]: (params: z.infer<(typeof SIM_METHODS)[M]['params']>) => Promise<unknown> } = {
@@ -110,7 +112,11 @@ export function serveSimulator(sim: Simulator, transport: MessageTransport, opti
       snapshots.clear();
       return { ...r, simTimeSecs: sim.simTimeSecs() };
     },
-    observe: async () => ({ ...(await sim.observe()), simTimeSecs: sim.simTimeSecs() }),
+    observe: async (p) => {
+      if (p?.agent !== undefined && !sim.agentViews) throw new ServeError(SimErrorCode.UNSUPPORTED, `simulator '${sim.name}' has no per-agent views`, { param: 'agent' });
+      const o = await sim.observe(p?.agent);
+      return { text: o.text, state: o.state, simTimeSecs: sim.simTimeSecs() };
+    },
     execute: async (p) => {
       if (!isCodeExecuting(sim)) throw new ServeError(SimErrorCode.UNSUPPORTED, `simulator '${sim.name}' does not run code (execute is an optional capability)`);
       if (!sim.codeLanguages.includes(p.language)) {
@@ -119,6 +125,10 @@ export function serveSimulator(sim: Simulator, transport: MessageTransport, opti
       return { ...(await sim.execute(p.code, p.language, p.timeoutSecs)), simTimeSecs: sim.simTimeSecs() };
     },
     act: async (p) => ({ ...(await sim.call(p.fn, p.args)), simTimeSecs: sim.simTimeSecs() }),
+    act_jointly: async (p) => {
+      if (!sim.act) throw new ServeError(SimErrorCode.UNSUPPORTED, `simulator '${sim.name}' does not run joint actions (act_jointly is an optional capability)`);
+      return { ...(await sim.act(p.actions)), simTimeSecs: sim.simTimeSecs() };
+    },
     check: () => sim.check(),
     drain_trajectory: () => sim.drainTrajectory(),
     geometry: () => sim.geometry(),

@@ -2,22 +2,65 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { API_CATALOG } from '../../../../src/core/agents/apiCatalog.js';
-import { ARCHITECTURES, CANONICAL_ARCHITECTURE_IDS, getArchitecture } from '../../../../src/core/agents/registry.js';
+import { API_CATALOG } from '../../../../src/core/apis/catalog.js';
+import { manifestProblems, resolveLimits } from '../../../../src/core/agents/limits.js';
+import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
+import { ARCHITECTURES, CANONICAL_ARCHITECTURE_IDS, getArchitecture, registryMismatches } from '../../../../src/core/agents/registry.js';
+import type { ArchitectureManifest } from '../../../../src/core/agents/types.js';
+import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { defaultRolePolicies } from '../../../../src/core/llm/reference/policy.js';
+import { ROBOT_APIS } from '../../../../src/core/sim/mujoco/apis/registry.js';
 
-test('the registry holds exactly the canonical architectures, each described, with prompts on disk', () => {
+test('every registered architecture has its prompts, its API family in the catalog and the simulator, and a reference policy per role', () => {
   assert.deepEqual(Object.keys(ARCHITECTURES).sort(), [...CANONICAL_ARCHITECTURE_IDS].sort());
+  assert.deepEqual(registryMismatches(), []);
+  registerAllPolicies();
   for (const arch of Object.values(ARCHITECTURES)) {
+    assert.deepEqual(manifestProblems(arch), [], arch.id);
     assert.ok(arch.description.length > 10 && arch.paper.length > 10, arch.id);
-    assert.ok(arch.topologies[arch.defaultTopology], `${arch.id}: default topology exists`);
-    assert.ok(API_CATALOG[arch.api], `${arch.id}: API ${arch.api} is catalogued`);
-    for (const role of arch.roles) assert.ok(existsSync(join(process.cwd(), 'prompts', arch.id, role.promptFile)), `${arch.id}/${role.promptFile}`);
-    for (const t of Object.values(arch.topologies)) for (const r of t.roles) assert.ok(arch.roles.some((x) => x.id === r), `${arch.id}: topology role ${r} is a role`);
+    assert.ok(API_CATALOG.has(arch.api), `${arch.id}: API ${arch.api} is in the catalog`);
+    if (arch.simulator === 'tabletop') {
+      const served = ROBOT_APIS.get(arch.api);
+      assert.ok(served, `${arch.id}: the tabletop serves API ${arch.api}`);
+      assert.deepEqual(served.functions, API_CATALOG.get(arch.api)!.functions, `${arch.id}: the simulator serves the catalog's functions`);
+    }
+    for (const role of arch.roles) {
+      assert.ok(existsSync(join(process.cwd(), 'prompts', arch.id, role.promptFile)), `${arch.id}/${role.promptFile}`);
+      assert.ok(defaultRolePolicies.get(arch.id, role.id), `reference policy for ${arch.id}/${role.id}`);
+    }
     for (const [name, v] of Object.entries(arch.builtInVariants)) if (v.agent) assert.ok(arch.topologies[v.agent], `${arch.id}: variant ${name} names a topology`);
+    assert.deepEqual(ARCH_MANIFESTS.get(arch.id)?.limits, arch.limits, `${arch.id}: manifest and definition agree`);
   }
   assert.throws(() => getArchitecture('nope'), /unknown architecture 'nope'; known: malmm/);
 });
 
-test('MALMM offers the paper\'s four configurations (Table II)', () => {
-  assert.deepEqual(Object.keys(getArchitecture('malmm').topologies).sort(), ['ma', 'malmm', 'sa', 'sa_nofeedback']);
+test("MALMM offers the paper's four configurations (Table II) and declares its two limits", () => {
+  const m = getArchitecture('malmm');
+  assert.deepEqual(Object.keys(m.topologies).sort(), ['ma', 'malmm', 'sa', 'sa_nofeedback']);
+  assert.deepEqual(m.limits.map((l) => [l.id, l.default]), [['maxTurns', 150], ['maxConsecutiveErrors', 5]]);
+});
+
+const base: ArchitectureManifest = {
+  ...ARCH_MANIFESTS.get('malmm')!,
+  id: 'demo',
+};
+
+test('a limit declared with a default of the wrong type is a problem naming the architecture and the limit', () => {
+  const bad = { ...base, limits: [{ id: 'maxRounds', label: 'Rounds', type: 'int' as const, default: 2.5, description: 'rounds' }] };
+  assert.deepEqual(manifestProblems(bad), ["architecture 'demo' declares limit 'maxRounds' with type int but its default 2.5 is not an integer"]);
+  const flag = { ...base, limits: [{ id: 'useFeedback', label: 'Feedback', type: 'bool' as const, default: 1, description: 'x' }] };
+  assert.match(manifestProblems(flag)[0]!, /limit 'useFeedback' with type bool but its default 1 is not true or false/);
+  const dup = { ...base, limits: [...base.limits, base.limits[0]!] };
+  assert.match(manifestProblems(dup).join(';'), /declares limit 'maxTurns' twice/);
+});
+
+test('limits given by name are checked against the declarations: unknown names and bad values name the choices', () => {
+  const m = ARCH_MANIFESTS.get('malmm')!;
+  assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5 } });
+  assert.deepEqual(resolveLimits(m, { maxTurns: '30' }), { ok: true, limits: { maxTurns: 30, maxConsecutiveErrors: 5 } });
+  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors" });
+  const r = resolveLimits(m, { maxTurns: '0' });
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? r.error : '', /limit maxTurns of malmm must be an integer >= 1; "0" is below the minimum 1/);
+  assert.equal(resolveLimits(m, { maxTurns: 'ten' }).ok, false);
 });

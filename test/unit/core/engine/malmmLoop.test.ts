@@ -38,7 +38,7 @@ function spec(variant: string, overrides: Partial<EpisodeSpec> = {}): EpisodeSpe
     seed: 0,
     variant: resolveVariant(variant, { active: 'default', variants: {} }, arch.builtInVariants),
     promptPaths,
-    options: { ...DEFAULT_EPISODE_OPTIONS, maxTurns: 40 },
+    options: { ...DEFAULT_EPISODE_OPTIONS, limits: { maxTurns: 40 } },
     model: { provider: 'replay', model: 'replay', label: 'replay' },
     ...overrides,
   };
@@ -153,7 +153,7 @@ test('an unroutable Supervisor answer is a format error and falls back to the fi
 
 test('turn cap ends the episode as turn_cap', async () => {
   const answers = Array.from({ length: 30 }, () => 'thinking');
-  const { result } = await run(spec('ma', { options: { ...DEFAULT_EPISODE_OPTIONS, maxTurns: 4, maxConsecutiveErrors: 99 } }), new ReplayClient({ 'malmm/planner': answers, 'malmm/coder': answers }));
+  const { result } = await run(spec('ma', { options: { ...DEFAULT_EPISODE_OPTIONS, limits: { maxTurns: 4, maxConsecutiveErrors: 99 } } }), new ReplayClient({ 'malmm/planner': answers, 'malmm/coder': answers }));
   assert.equal(result.reason, 'turn_cap');
 });
 

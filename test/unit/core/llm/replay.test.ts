@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReplayClient } from '../../../../src/core/llm/replay.js';
-import { findRoleMarker, roleMarkerLine } from '../../../../src/core/llm/roleMarker.js';
+import { findRoleMarker } from '../../../../src/core/llm/roleMarker.js';
 import { msg } from './helpers/scriptedClient.js';
 
-const ask = (arch: string, role: string) => ({ model: 'replay', messages: msg(`${roleMarkerLine(arch, role)}\nYou are the ${role}.`, 'go') });
+// The engine sends the role as request metadata; the messages carry no marker.
+const ask = (arch: string, role: string) => ({ model: 'replay', meta: { arch, role }, messages: msg(`You are the ${role}.`, 'go') });
 
 test('answers per role in recorded order; arch/role beats bare role beats *', async () => {
   const c = new ReplayClient({ 'malmm/planner': ['p1', 'p2'], coder: ['c1'], '*': ['any'] });

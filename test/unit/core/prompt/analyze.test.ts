@@ -9,7 +9,7 @@ const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/prompt
 const codes = (ds: PromptDiagnostic[]) => ds.map((d) => d.code);
 const at = (d: PromptDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
 const FM = (extra = '', schema = '    task: string, the task\n') =>
-  `---\ninput:\n  schema:\n${schema}waypoint.arch: malmm\nwaypoint.role: coder\n${extra}---\n{{role "system"}}\n[waypoint-role: malmm/coder]\n`;
+  `---\ninput:\n  schema:\n${schema}waypoint.arch: malmm\nwaypoint.role: coder\n${extra}---\n{{role "system"}}\nYou write code.\n`;
 
 test('a well-formed prompt has no diagnostics', () => {
   const a = analyzePrompt(fixture('good.prompt'));
@@ -96,10 +96,12 @@ test('missing waypoint.role, missing arch, role marker mismatch', () => {
   assert.equal(at(a.diagnostics[0]), '1:1');
   const none = analyzePrompt('Just text, no front matter.\n');
   assert.deepEqual(codes(none.diagnostics).sort(), ['missing-role', 'unknown-arch']);
-  const marker = analyzePrompt(FM().replace('[waypoint-role: malmm/coder]', '[waypoint-role: malmm/planner]') + '{{task}}\n');
+  // The role travels as request metadata now: an old marker line is flagged as obsolete prompt text.
+  const marker = analyzePrompt(FM().replace('You write code.', '[waypoint-role: malmm/planner]') + '{{task}}\n');
   assert.deepEqual(codes(marker.diagnostics), ['role-marker']);
-  const noMarker = analyzePrompt(FM().replace('[waypoint-role: malmm/coder]\n', 'Hello\n') + '{{task}}\n');
-  assert.deepEqual(codes(noMarker.diagnostics), ['role-marker']);
+  assert.match(marker.diagnostics[0]!.message, /Obsolete marker line.*would reach the model as prompt text/);
+  const noMarker = analyzePrompt(FM() + '{{task}}\n');
+  assert.deepEqual(codes(noMarker.diagnostics), []);
 });
 
 test('context budget: static text estimate (chars/4) over waypoint.contextBudgetTokens, per variant', () => {

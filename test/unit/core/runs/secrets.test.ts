@@ -1,5 +1,6 @@
 // An API key handed to a run reaches the endpoint's Authorization header and nowhere else: not the trace,
-// not the response cache, not the run's folder.
+// not the response cache, not the run's folder. And a real endpoint never hears which role is asking except
+// through the prompt itself: no [waypoint-role] marker in the messages, no x-waypoint-* headers.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,20 +21,39 @@ function allFiles(dir: string): string[] {
   });
 }
 
-test('the API key is sent to the endpoint and never written to the trace or the cache', async () => {
+// The fake endpoint tells roles apart by the first words of their system prompts, as a model would; it then asks
+// the reference server (with the role header) for the answer.
+const ROLE_BY_OPENING: [string, string][] = [
+  ['You supervise a team', 'supervisor'],
+  ['You are the Planner', 'planner'],
+  ['You are the Coder', 'coder'],
+  ['You control a robot arm', 'agent'],
+];
+
+test('the API key is sent to the endpoint and never written to the trace or the cache; no role marker or role header reaches it', async () => {
   const KEY = 'sk-waypoint-secret-7f3a9c';
   registerAllPolicies();
   const upstream = await startReferenceServer({ port: 0 });
   // A proxy in front of the reference server that records the Authorization headers it sees.
   const seen: string[] = [];
+  const bodies: string[] = [];
+  const roleHeaders: string[] = [];
   const proxy = createServer(async (req, res) => {
     seen.push(String(req.headers.authorization));
+    roleHeaders.push(...Object.keys(req.headers).filter((h) => h.startsWith('x-waypoint')));
     const body = await new Promise<string>((r) => {
       let b = '';
       req.on('data', (c) => (b += c));
       req.on('end', () => r(b));
     });
-    const up = await fetch(upstream.url.replace(/\/v1$/, '') + req.url, { method: req.method, body: req.method === 'POST' ? body : undefined, headers: { 'content-type': 'application/json' } });
+    bodies.push(body);
+    const system = req.method === 'POST' ? String((JSON.parse(body) as { messages: { content: string }[] }).messages[0]?.content ?? '') : '';
+    const role = ROLE_BY_OPENING.find(([opening]) => system.startsWith(opening))?.[1] ?? 'unknown';
+    const up = await fetch(upstream.url.replace(/\/v1$/, '') + req.url, {
+      method: req.method,
+      body: req.method === 'POST' ? body : undefined,
+      headers: { 'content-type': 'application/json', 'x-waypoint-arch': 'malmm', 'x-waypoint-role': role },
+    });
     res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
     res.end(await up.text());
   });
@@ -47,6 +67,8 @@ test('the API key is sent to the endpoint and never written to the trace or the 
     );
     assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);
     assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${KEY}`), 'the key reached the endpoint');
+    assert.deepEqual(roleHeaders, [], 'no x-waypoint-* header reaches a real endpoint');
+    assert.ok(bodies.length > 10 && bodies.every((b) => !b.includes('waypoint-role')), 'no role marker inside the messages');
     const files = allFiles(ws);
     assert.ok(files.some((f) => f.includes('/.waypoint/cache/')), 'the cache was written');
     for (const f of files) assert.equal(readFileSync(f, 'utf8').includes(KEY), false, `key found in ${f}`);

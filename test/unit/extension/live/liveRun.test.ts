@@ -56,7 +56,7 @@ test('an API key handed to a run never reaches the trace', async () => {
   const nonsense: ModelClient = { id: 'nonsense', complete: async () => ({ ok: true, text: 'no idea', latencyMs: 1, cached: false, attempts: 1 }) };
   const proxy = await startModelProxy(nonsense);
   try {
-    const run = LiveRun.start(base({ model: { kind: 'openai', model: 'scripted', baseUrl: proxy.baseUrl, apiKey: proxy.token }, options: { maxTurns: 6, maxConsecutiveErrors: 2 } }));
+    const run = LiveRun.start(base({ model: { kind: 'openai', model: 'scripted', baseUrl: proxy.baseUrl, apiKey: proxy.token }, options: {}, limits: { maxTurns: 6, maxConsecutiveErrors: 2 } }));
     const result = await run.done;
     const text = readFileSync(result.tracePath!, 'utf8');
     assert.ok(readTrace(text).events.some((e) => e.type === 'model_response'), 'the model was called');

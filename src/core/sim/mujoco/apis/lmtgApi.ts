@@ -2,7 +2,7 @@
 // of every matching object or part; execute_trajectory(trajectory) follows a dense list of [x, y, z, yaw] poses
 // (gripper pointing down); open_gripper() / close_gripper() take no object name; task_completed() and
 // task_failed() end the episode (the engine handles them).
-import type { ApiFunctionSpec } from '../../simulator.js';
+import { LMTG_API } from '../../../apis/catalog.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import type { ToolTarget } from '../robot/ik.js';
 import { callShapeError, isRealNumber, pyRepr, str } from './args.js';
@@ -12,28 +12,7 @@ import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApi, t
 /** Longest trajectory accepted in one call. */
 export const MAX_POSES = 5000;
 
-const FUNCTIONS: ApiFunctionSpec[] = [
-  {
-    name: 'detect_object',
-    params: [{ name: 'object_or_object_part', type: 'str' }],
-    signature: 'detect_object(object_or_object_part: str) -> None',
-    doc:
-      'Prints the position (centre, metres), dimensions (width = longer horizontal side, length = shorter, height) and the ' +
-      'yaw of both horizontal sides of every object or object part matching the text, e.g. "red block", "cup", "handle", "rim of the red cup".',
-  },
-  {
-    name: 'execute_trajectory',
-    params: [{ name: 'trajectory', type: 'poses' }],
-    signature: 'execute_trajectory(trajectory: list) -> None',
-    doc:
-      'Moves the end-effector through a dense list of poses [x, y, z, yaw] (metres, radians about z), gripper pointing down, ' +
-      'one point after the other (about 50 points per second: more points = slower). Every pose is checked first; an unreachable pose raises an error without moving.',
-  },
-  { name: 'open_gripper', params: [], signature: 'open_gripper() -> None', doc: 'Opens the gripper (0.08 m), releasing what it holds.' },
-  { name: 'close_gripper', params: [], signature: 'close_gripper() -> None', doc: 'Closes the gripper, grasping whatever is between the fingers.' },
-  { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call when the task is done; ends the episode.' },
-  { name: 'task_failed', params: [], signature: 'task_failed() -> None', doc: 'Call when the task cannot be done; ends the episode.' },
-];
+const FUNCTIONS = LMTG_API;
 
 const ARM = 0;
 

@@ -1,6 +1,6 @@
 // MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the
 // gripper by name, and task_completed() (handled by the engine; listed here so it gets injected).
-import { MALMM_API } from '../../../agents/apiCatalog.js';
+import { MALMM_API } from '../../../apis/catalog.js';
 import type { ApiCallResult } from '../../simulator.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import { callShapeError, finiteNumber, numberList, pyRepr, str } from './args.js';

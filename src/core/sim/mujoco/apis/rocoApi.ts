@@ -1,29 +1,14 @@
 // RoCo's action interface (Mandi et al.): one EXECUTE block per round with an action per robot (PICK, PLACE/PUT,
 // MOVE, WAIT, optional PATH of (x, y, z) waypoints). The plan is validated by five ordered checks (parse, task
 // constraints, IK, collision, waypoints); a failing check returns RoCo-style feedback text and nothing moves.
-import type { ApiFunctionSpec } from '../../simulator.js';
+import { ROCO_API } from '../../../apis/catalog.js';
 import { arityError, str } from './args.js';
 import { checkPlan } from './roco/planChecks.js';
 import { executePlan } from './roco/planExecutor.js';
 import { objectIndex } from './roco/rocoGoals.js';
 import { okResult, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
-const FUNCTIONS: ApiFunctionSpec[] = [
-  {
-    name: 'execute_plan',
-    params: [{ name: 'plan', type: 'str' }],
-    signature: 'execute_plan(plan: str) -> bool',
-    doc:
-      "Checks and runs one round: lines 'NAME <robot> ACTION <PICK obj | PLACE obj target | MOVE (x, y, z) | WAIT> [PATH [(x, y, z), ...]]', " +
-      'one per robot, after EXECUTE. Returns True if it ran; otherwise prints the environment feedback and nothing moves.',
-  },
-  {
-    name: 'check_plan',
-    params: [{ name: 'plan', type: 'str' }],
-    signature: 'check_plan(plan: str) -> bool',
-    doc: 'Runs the five checks (parse, task constraints, IK, collision, waypoints) without moving; prints the feedback.',
-  },
-];
+const FUNCTIONS = ROCO_API;
 
 function robots(ctx: RobotApiContext): string[] {
   return ctx.task?.multiArm?.robots.map((r) => r.name) ?? ctx.scene.arms.map((a, i) => a.layout.spec.label.trim() || `robot${i + 1}`);

@@ -1,7 +1,7 @@
 // A tiny in-memory simulator for engine tests: records API calls and moves a point end effector.
 // Mocks belong only in tests; the product runs the MuJoCo tabletop.
 import type { ApiCallResult, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../../../../../src/core/sim/simulator.js';
-import { MALMM_API } from '../../../../../src/core/agents/apiCatalog.js';
+import { MALMM_API } from '../../../../../src/core/apis/catalog.js';
 import type { TrajectorySample, WorldState } from '../../../../../src/protocol/trace.js';
 
 // MALMM's functions with a position that must be a 3-vector already in Python, so a malformed call is refused

@@ -1,7 +1,8 @@
-// Role-policy registry: names validated, duplicates refused, dispatch by the system-prompt marker.
+// Role-policy registry: names validated, duplicates refused, dispatch by the request's role metadata (or, for
+// clients that cannot send headers, a marker line in the system prompt).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RolePolicyRegistry, roleDispatchPolicy, defaultReferenceModels, REFERENCE_MODEL_NAME } from '../../../../../src/core/llm/reference/policy.js';
+import { RolePolicyRegistry, roleDispatchPolicy, defaultReferenceModels, REFERENCE_PROFILES } from '../../../../../src/core/llm/reference/policy.js';
 
 test('register validates names and refuses duplicates', () => {
   const r = new RolePolicyRegistry();
@@ -12,14 +13,18 @@ test('register validates names and refuses duplicates', () => {
   assert.deepEqual(r.list(), ['llamar/actor']);
 });
 
-test('dispatch picks the role named by the first marker in the system prompt', () => {
+test('dispatch picks the role from the request metadata; a marker line is the fallback for header-less clients', () => {
   const r = new RolePolicyRegistry();
-  r.register('roco', 'alice', () => 'I am Alice');
+  r.register('roco', 'alice', (_m, c) => `I am Alice (${c.profile}, agent ${c.meta?.agent ?? '-'})`);
   r.register('roco', 'bob', () => 'I am Bob');
   const p = roleDispatchPolicy(r);
-  assert.equal(p.answer([{ role: 'system', content: 'Team chat\n[waypoint-role: roco/bob]' }, { role: 'user', content: '[waypoint-role: roco/alice]' }]), 'I am Bob');
+  const chat = [{ role: 'system' as const, content: 'Team chat\n[waypoint-role: roco/bob]' }];
+  assert.equal(p.answer(chat, { meta: { arch: 'roco', role: 'alice', agent: 'Alice' } }), 'I am Alice (reference, agent Alice)');
+  assert.equal(p.answer(chat), 'I am Bob');
+  assert.match(p.answer([{ role: 'system', content: 'no role here' }]), /received no role \(no x-waypoint-arch \/ x-waypoint-role headers\)/);
+  assert.match(roleDispatchPolicy(r, 'reference-flawed').answer(chat, { meta: { arch: 'roco', role: 'alice' } }), /reference-flawed/);
 });
 
-test('the default model set serves `reference`', () => {
-  assert.deepEqual([...defaultReferenceModels(new RolePolicyRegistry()).keys()], [REFERENCE_MODEL_NAME]);
+test('the default model set serves every reference profile', () => {
+  assert.deepEqual([...defaultReferenceModels(new RolePolicyRegistry()).keys()], [...REFERENCE_PROFILES]);
 });

@@ -128,7 +128,16 @@ test('no policy for the role, or no marker -> HTTP 200 with a clear message', as
   const none = await sdk.chat.completions.create({ model: 'reference', messages: [{ role: 'system', content: roleMarkerLine('roco', 'alice') }, { role: 'user', content: 'hi' }] });
   assert.match(none.choices[0]!.message.content!, /reference \(scripted, not an LLM\) has no policy for role "roco\/alice"\. Registered roles: malmm\/broken, malmm\/planner/);
   const noMarker = await sdk.chat.completions.create({ model: 'reference', messages: [{ role: 'user', content: 'hi' }] });
-  assert.match(noMarker.choices[0]!.message.content!, /found no "\[waypoint-role/);
+  assert.match(noMarker.choices[0]!.message.content!, /received no role \(no x-waypoint-arch \/ x-waypoint-role headers\)/);
+});
+
+test('the role travels as x-waypoint-* headers from our client (sendRequestMeta), not inside the messages', async () => {
+  const client = new OpenAICompatibleClient({ baseUrl: server.url, clock: steppingClock(), sendRequestMeta: true });
+  const r = await client.complete({ model: 'reference', meta: { arch: 'malmm', role: 'planner', callId: 'c1' }, messages: [{ role: 'system', content: 'You are the planner.' }, { role: 'user', content: 'blue cube' }] });
+  assert.equal(r.ok && r.text, '1. pick blue cube\n2. place it');
+  // Without sendRequestMeta (a real endpoint) the server hears no role.
+  const plain = await new OpenAICompatibleClient({ baseUrl: server.url, clock: steppingClock() }).complete({ model: 'reference', meta: { arch: 'malmm', role: 'planner' }, messages: [{ role: 'user', content: 'x' }] });
+  assert.match(plain.ok ? plain.text : '', /received no role/);
 });
 
 test('a policy that throws -> 500 policy_error, which our client reports as a server error', async () => {

@@ -1,10 +1,8 @@
-// Robot API functions per architecture, as the agents see them. Handler-free metadata: the language server
-// (completion, hover) and webviews import this; the simulator implements the functions.
-import type { ApiFunctionSpec } from '../sim/simulator.js';
-
 // MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the gripper
 // by name, and task_completed() (handled by the engine; listed so it is injected). The tabletop simulator serves
 // exactly these specs, so prompts, hovers and the sandbox's argument checks agree.
+import type { ApiFunctionSpec } from '../sim/simulator.js';
+
 export const MALMM_API: ApiFunctionSpec[] = [
   {
     name: 'execute_trajectory',
@@ -36,25 +34,3 @@ export const MALMM_API: ApiFunctionSpec[] = [
     doc: 'Call only when the task has been completed (or after five consecutive errors). Ends the episode.',
   },
 ];
-
-/** Architecture id -> the API its generated code may call. Later issues add trajgen, actctx, roco. */
-export const API_CATALOG: Record<string, ApiFunctionSpec[]> = {
-  malmm: MALMM_API,
-};
-
-/** Handlebars helpers a Waypoint .prompt may use: dotprompt's built-ins plus Waypoint's `ablation` block. */
-export const PROMPT_HELPERS: Record<string, string> = {
-  role: 'Starts a message with the given role: {{role "system"}} / {{role "user"}}.',
-  history: 'Inserts the conversation so far (the messages the engine passes to this role).',
-  section: 'Marks a named section of the rendered prompt.',
-  media: 'Inserts a media part (unused by the tabletop roles).',
-  json: 'Serialises a value as JSON.',
-  ifEquals: 'Block shown when two values are equal.',
-  unlessEquals: 'Block shown when two values differ.',
-  ablation:
-    'Block shown when the ablation id is on in the active variant; otherwise its {{else}} part (or nothing). Usage: {{#ablation "id" label="..."}}...{{else}}...{{/ablation}}',
-  if: 'Handlebars conditional block.',
-  unless: 'Handlebars negated conditional block.',
-  each: 'Handlebars loop over a list.',
-  with: 'Handlebars context block.',
-};

@@ -1,0 +1,34 @@
+// `waypoint archs`: every architecture with its roles, topologies, robot API, limits (the seed's names and
+// defaults) and end reasons; `--json` for tools.
+import { ENGINE_END_REASONS } from '../protocol/trace.js';
+import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { describeType } from '../core/agents/limits.js';
+
+export function formatArchitectures(): string {
+  const out: string[] = [];
+  for (const m of ARCH_MANIFESTS.values()) {
+    out.push(`${m.id} — ${m.label}: ${m.description}`);
+    out.push(`  paper: ${m.paper}`);
+    out.push(`  robot API: ${m.api} · embedded simulator: ${m.simulator}`);
+    out.push(`  roles: ${m.roles.map((r) => `${r.id} (${r.promptFile})`).join(', ')}`);
+    out.push(`  topologies (--variant): ${Object.entries(m.topologies).map(([id, t]) => `${id}${id === m.defaultTopology ? ' [default]' : ''}: ${t.label}`).join('; ')}`);
+    out.push('  limits (--limit name=value):');
+    for (const l of m.limits) out.push(`    ${l.id.padEnd(22)} ${String(l.default).padEnd(6)} ${describeType(l)}; ${l.description}`);
+    const reasons = Object.entries(m.endReasons);
+    if (reasons.length > 0) {
+      out.push('  end reasons of its own:');
+      for (const [id, what] of reasons) out.push(`    ${id.padEnd(22)} ${what}`);
+    }
+    const metrics = Object.entries(m.metrics);
+    if (metrics.length > 0) out.push(`  metrics: ${metrics.map(([id]) => id).join(', ')}`);
+    out.push('');
+  }
+  out.push(`End reasons every architecture shares: ${ENGINE_END_REASONS.join(', ')}.`);
+  return out.join('\n');
+}
+
+export function archsCommand(a: { json?: boolean }, out: NodeJS.WritableStream = process.stdout): number {
+  if (a.json) out.write(JSON.stringify({ architectures: [...ARCH_MANIFESTS.values()], engineEndReasons: ENGINE_END_REASONS }, null, 2) + '\n');
+  else out.write(formatArchitectures() + '\n');
+  return 0;
+}

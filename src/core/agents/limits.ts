@@ -1,0 +1,87 @@
+// Limits are declared by each architecture with the seed's names and defaults (MALMM's maxTurns, RoCo's maxRounds,
+// LLaMAR's maxSteps, ...). This module checks the declarations and resolves user-given values against them, so a
+// wrong name or type is one clear error before anything runs.
+import type { ArchitectureManifest, LimitSpec, LimitValues } from './types.js';
+
+const ID_RE = /^[a-z][A-Za-z0-9]*$/;
+
+/** Problems in an architecture's own declarations (a bug in Waypoint or a plug-in architecture), one line each. */
+export function manifestProblems(m: ArchitectureManifest): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const l of m.limits) {
+    const where = `architecture '${m.id}' declares limit '${l.id}'`;
+    if (!ID_RE.test(l.id)) out.push(`${where}: the id must be lowerCamelCase letters and digits`);
+    if (seen.has(l.id)) out.push(`${where} twice`);
+    seen.add(l.id);
+    const problem = valueProblem(l, l.default);
+    if (problem) out.push(`${where} with type ${l.type} but its default ${JSON.stringify(l.default)} ${problem}`);
+    if (l.min !== undefined && l.max !== undefined && l.min > l.max) out.push(`${where} with min ${l.min} above max ${l.max}`);
+  }
+  if (!m.topologies[m.defaultTopology]) out.push(`architecture '${m.id}': default topology '${m.defaultTopology}' is not one of ${Object.keys(m.topologies).join(', ')}`);
+  const roleIds = new Set(m.roles.map((r) => r.id));
+  for (const [id, t] of Object.entries(m.topologies)) {
+    for (const r of t.roles) if (!roleIds.has(r)) out.push(`architecture '${m.id}': topology '${id}' calls role '${r}', which is not declared`);
+  }
+  return out;
+}
+
+/** Why `v` is not a valid value of the limit, or undefined when it is. */
+function valueProblem(l: LimitSpec, v: unknown): string | undefined {
+  if (l.type === 'bool') return typeof v === 'boolean' ? undefined : 'is not true or false';
+  if (typeof v !== 'number' || !Number.isFinite(v)) return 'is not a number';
+  if (l.type === 'int' && !Number.isInteger(v)) return 'is not an integer';
+  if (l.min !== undefined && v < l.min) return `is below the minimum ${l.min}`;
+  if (l.max !== undefined && v > l.max) return `is above the maximum ${l.max}`;
+  return undefined;
+}
+
+/** Parses a command-line or settings value ("30", "true") into the limit's type. */
+function coerce(l: LimitSpec, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  const t = raw.trim();
+  if (l.type === 'bool') return t === 'true' ? true : t === 'false' ? false : t;
+  if (l.type === 'int') return /^[+-]?\d+$/.test(t) ? Number(t) : t;
+  return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
+}
+
+export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string };
+
+/** Defaults overlaid with `given`; unknown names and wrong values are errors naming the limit and the choices. */
+export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<string, unknown>> = {}): LimitsResult {
+  const out: Record<string, number | boolean> = {};
+  for (const l of m.limits) out[l.id] = l.default;
+  for (const [name, raw] of Object.entries(given)) {
+    if (raw === undefined) continue;
+    const spec = m.limits.find((l) => l.id === name);
+    if (!spec) {
+      const known = m.limits.map((l) => l.id).join(', ') || '(none)';
+      return { ok: false, error: `unknown limit '${name}' for ${m.id}; its limits: ${known}` };
+    }
+    const v = coerce(spec, raw);
+    const problem = valueProblem(spec, v);
+    if (problem) return { ok: false, error: `limit ${name} of ${m.id} must be ${describeType(spec)}; ${JSON.stringify(raw)} ${problem}` };
+    out[name] = v as number | boolean;
+  }
+  return { ok: true, limits: out };
+}
+
+export function describeType(l: LimitSpec): string {
+  if (l.type === 'bool') return 'true or false';
+  const range = l.min !== undefined && l.max !== undefined ? ` from ${l.min} to ${l.max}` : l.min !== undefined ? ` >= ${l.min}` : l.max !== undefined ? ` <= ${l.max}` : '';
+  return `${l.type === 'int' ? 'an integer' : 'a number'}${range}`;
+}
+
+/** A numeric limit by id (architectures read their own declared limits through this). */
+export function limitNumber(limits: LimitValues, id: string): number {
+  const v = limits[id];
+  if (typeof v !== 'number') throw new Error(`limit '${id}' is not set (declared limits: ${Object.keys(limits).join(', ') || 'none'})`);
+  return v;
+}
+
+/** A boolean limit by id. */
+export function limitFlag(limits: LimitValues, id: string): boolean {
+  const v = limits[id];
+  if (typeof v !== 'boolean') throw new Error(`limit '${id}' is not a flag (declared limits: ${Object.keys(limits).join(', ') || 'none'})`);
+  return v;
+}

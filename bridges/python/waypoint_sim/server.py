@@ -118,6 +118,8 @@ class Dispatcher:
                 "observationKinds": ["text", "state"],
                 "snapshots": "id" if type(sim).snapshot is not Simulator.snapshot else "none",
                 "streamsTrajectory": False,
+                "jointActions": bool(sim.joint_actions),
+                "agentViews": bool(sim.agent_views),
             }
             if sim.version is not None:
                 caps["simulator"]["version"] = sim.version
@@ -132,9 +134,17 @@ class Dispatcher:
             r["simTimeSecs"] = sim.sim_time_secs()
             return r
         if method == P.METHOD_OBSERVE:
+            if "agent" in p:
+                if not sim.agent_views:
+                    raise SimError(P.UNSUPPORTED, f"simulator '{sim.name}' has no per-agent views", {"param": "agent"})
+                return {**sim.observe_agent(p["agent"]), "simTimeSecs": sim.sim_time_secs()}
             return {**sim.observe(), "simTimeSecs": sim.sim_time_secs()}
         if method == P.METHOD_ACT:
             return {**sim.act(p["fn"], p["args"]), "simTimeSecs": sim.sim_time_secs()}
+        if method == P.METHOD_ACT_JOINTLY:
+            if not sim.joint_actions:
+                raise SimError(P.UNSUPPORTED, f"simulator '{sim.name}' does not run joint actions (act_jointly is an optional capability)")
+            return {**sim.act_jointly(p["actions"]), "simTimeSecs": sim.sim_time_secs()}
         if method == P.METHOD_EXECUTE:
             if p["language"] not in sim.code_languages:
                 raise SimError(P.UNSUPPORTED, f"simulator '{sim.name}' does not run {p['language']} (runs: {', '.join(sim.code_languages) or 'nothing'})", {"param": "language"})

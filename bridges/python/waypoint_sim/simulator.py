@@ -17,6 +17,10 @@ class Simulator:
     robots: list[dict[str, Any]] = []
     #: Languages execute() runs, e.g. ["python"]; leave empty if Waypoint should run the agent's code.
     code_languages: list[str] = []
+    #: True if observe_agent() gives each agent its own partial view (RoCo, LLaMAR).
+    agent_views: bool = False
+    #: True if act_jointly() runs several agents' actions in the same simulator steps.
+    joint_actions: bool = False
 
     # Set by the server so an adapter can report progress while a call runs.
     _notify: Optional[Callable[[str, dict[str, Any]], None]] = None
@@ -27,7 +31,8 @@ class Simulator:
         raise NotImplementedError
 
     def reset(self, task: str, seed: int, api: Optional[str]) -> dict[str, Any]:
-        """Build the scene. Return {"task": TaskInfo, "observation": {...}, "api": [ApiFunctionSpec], "workspace": {...}}."""
+        """Build the scene. Return {"task": TaskInfo, "observation": {...}, "api": [ApiFunctionSpec], "workspace": {...},
+        "agents"?: [names of the robots / agents in order]}."""
         raise NotImplementedError
 
     def observe(self) -> dict[str, Any]:
@@ -67,6 +72,16 @@ class Simulator:
     def execute(self, code: str, language: str, timeout_secs: Optional[float]) -> dict[str, Any]:
         """{"ok", "exitCode", "stdout", "error"?: {"type", "message", "line"?}, "apiCalls": [{"fn","args","ok","error"?}]}"""
         raise Unsupported(f"simulator '{self.name}' does not run code (execute is an optional capability)")
+
+    def observe_agent(self, agent: str) -> dict[str, Any]:
+        """One agent's partial view (same shape as observe()). Override it and set agent_views = True to offer it."""
+        raise Unsupported(f"simulator '{self.name}' has no per-agent views")
+
+    def act_jointly(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Several agents' actions ({"agent", "name", "args"}) in the same simulator steps.
+        Return {"results": [{"agent", "name", "ok", "output"?, "error"?}, ...] (one per action, in order),
+        "collisions"?: [...]}. Override it and set joint_actions = True to offer it."""
+        raise Unsupported(f"simulator '{self.name}' does not run joint actions")
 
     def close(self) -> None:
         pass

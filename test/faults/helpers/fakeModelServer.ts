@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ChatMessage } from '../../../src/protocol/trace.js';
 import { defaultReferenceModels, REFERENCE_MODEL_NAME } from '../../../src/core/llm/reference/policy.js';
 import { registerAllPolicies } from '../../../src/core/llm/reference/policies/index.js';
-import { findRoleMarker } from '../../../src/core/llm/roleMarker.js';
+import { roleFromPrompt } from '../../helpers/roleFromPrompt.js';
 
 export type Reply =
   /** 200 with this text as the first choice's content. */
@@ -26,7 +26,7 @@ export type Reply =
 export interface ModelCall {
   /** 1-based over the server's lifetime. */
   index: number;
-  /** "malmm/coder" etc. from the prompt's role marker; undefined without one. */
+  /** "malmm/coder" etc., recognised from the system prompt's opening (a real endpoint gets no role metadata). */
   role: string | undefined;
   /** 1-based count of calls for this role. */
   roleIndex: number;
@@ -74,12 +74,12 @@ export async function startFakeModelServer(behave: (call: ModelCall) => Reply = 
     if (!req.url?.endsWith('/chat/completions')) return sendJson(res, 404, { error: { message: `no route ${req.url}` } });
     const body = JSON.parse(raw) as { messages: { role: ChatMessage['role']; content: string; name?: string }[] };
     const messages: ChatMessage[] = body.messages.map((m) => ({ role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) }));
-    const marker = findRoleMarker(messages);
-    const role = marker ? `${marker.architecture}/${marker.role}` : undefined;
+    const ref = roleFromPrompt(messages);
+    const role = ref ? `${ref.arch}/${ref.role}` : undefined;
     const roleIndex = (perRole.get(role ?? '') ?? 0) + 1;
     perRole.set(role ?? '', roleIndex);
     const auth = req.headers.authorization;
-    const call: ModelCall = { index: calls.length + 1, role, roleIndex, messages, authorization: Array.isArray(auth) ? auth[0] : auth, reference: () => policy.answer(messages) };
+    const call: ModelCall = { index: calls.length + 1, role, roleIndex, messages, authorization: Array.isArray(auth) ? auth[0] : auth, reference: () => policy.answer(messages, ref ? { meta: ref } : {}) };
     calls.push(call);
     for (const w of waiters.filter((w) => w.n <= calls.length)) w.resolve();
     const reply = behave(call);

@@ -11,6 +11,8 @@ import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
 import { startReferenceServer } from '../../../../src/core/llm/reference/server.js';
 import { launchRun } from '../../../../src/core/runs/launch.js';
+import type { ChatMessage } from '../../../../src/protocol/trace.js';
+import { roleFromPrompt } from '../../../helpers/roleFromPrompt.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 
@@ -21,14 +23,6 @@ function allFiles(dir: string): string[] {
   });
 }
 
-// The fake endpoint tells roles apart by the first words of their system prompts, as a model would; it then asks
-// the reference server (with the role header) for the answer.
-const ROLE_BY_OPENING: [string, string][] = [
-  ['You supervise a team', 'supervisor'],
-  ['You are the Planner', 'planner'],
-  ['You are the Coder', 'coder'],
-  ['You control a robot arm', 'agent'],
-];
 
 test('the API key is sent to the endpoint and never written to the trace or the cache; no role marker or role header reaches it', async () => {
   const KEY = 'sk-waypoint-secret-7f3a9c';
@@ -47,8 +41,9 @@ test('the API key is sent to the endpoint and never written to the trace or the 
       req.on('end', () => r(b));
     });
     bodies.push(body);
-    const system = req.method === 'POST' ? String((JSON.parse(body) as { messages: { content: string }[] }).messages[0]?.content ?? '') : '';
-    const role = ROLE_BY_OPENING.find(([opening]) => system.startsWith(opening))?.[1] ?? 'unknown';
+    // The fake endpoint tells roles apart by the opening of their system prompts, as a model would, then asks the
+    // reference server (with the role header) for the answer.
+    const role = req.method === 'POST' ? (roleFromPrompt((JSON.parse(body) as { messages: ChatMessage[] }).messages)?.role ?? 'unknown') : 'unknown';
     const up = await fetch(upstream.url.replace(/\/v1$/, '') + req.url, {
       method: req.method,
       body: req.method === 'POST' ? body : undefined,

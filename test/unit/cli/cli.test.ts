@@ -79,3 +79,22 @@ test('tasks lists one task per line, name first', () => {
   assert.doesNotMatch(malmm, /^sort_cubes /m, 'a 3-arm RoCo task is not offered to MALMM');
   assert.equal(run('tasks', '--arch', 'nope').status, 2);
 });
+
+test('archs lists every architecture with its limits by the seed names; --limit is checked against them; --sim is validated', () => {
+  const a = run('archs');
+  assert.equal(a.status, 0, a.stderr);
+  assert.match(a.stdout, /^malmm — MALMM:/m);
+  assert.match(a.stdout, /maxTurns +150 +an integer >= 1; Speaker turns/);
+  assert.match(a.stdout, /maxConsecutiveErrors +5 /);
+  const json = JSON.parse(run('archs', '--json').stdout) as { architectures: { id: string; limits: { id: string }[] }[] };
+  assert.deepEqual(json.architectures.find((x) => x.id === 'malmm')?.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
+  const unknown = run('run', '--task', 'stack_blocks_2', '--limit', 'maxRounds=3');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stdout + unknown.stderr, /unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors/);
+  const malformed = run('run', '--limit', 'maxTurns');
+  assert.equal(malformed.status, 2);
+  assert.match(malformed.stderr, /--limit takes name=value/);
+  const sim = run('run', '--sim', 'tcp://localhost:9');
+  assert.equal(sim.status, 2);
+  assert.match(sim.stderr, /unknown simulator 'tcp:\/\/localhost:9': expected embedded, stdio:<command line> or ws:\/\/host:port/);
+});

@@ -13,6 +13,7 @@ import { ArmController } from './robot/armController.js';
 import { ConfigChecker } from './robot/configChecker.js';
 import { applyGrasp, gripperCommandedOpen } from './robot/gripper.js';
 import { SceneModel } from './sceneModel.js';
+import type { KeyframeState } from './sceneExport.js';
 import type { SceneSpec } from './scene/sceneSpec.js';
 import { SimState, type GraspState } from './simState.js';
 import type { ObjectPlacement, TaskGoal, TaskMonitor, TaskView } from './tasks/taskDefinition.js';
@@ -116,6 +117,13 @@ export class EpisodeRuntime {
     const { mj, model } = this.scene;
     mj.mj_getState(model, this.state.data, this.stateBuffer, this.stateSpec);
     return Array.from(this.stateBuffer.GetView() as Float64Array);
+  }
+
+  /** The current state as a keyframe can hold it (copies; see sceneExport.ts). */
+  keyframeState(): KeyframeState {
+    const d = this.state.data;
+    const copy = (v: unknown) => Array.from(v as Float64Array);
+    return { timeSecs: d.time, qpos: copy(d.qpos), qvel: copy(d.qvel), act: copy(d.act), ctrl: copy(d.ctrl), mpos: copy(d.mocap_pos), mquat: copy(d.mocap_quat) };
   }
 
   restore(physics: number[], grasps: (GraspState | null)[]): void {

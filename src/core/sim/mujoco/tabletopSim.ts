@@ -9,6 +9,7 @@ import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
 import { EpisodeRuntime } from './episodeRuntime.js';
+import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, taskInfos } from './tasks/registry.js';
 import type { TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
@@ -180,6 +181,16 @@ export class TabletopSimulator implements Simulator {
   async geometry(): Promise<SceneGeometryInfo> {
     this.episode();
     return this.runtime!.scene.geometry();
+  }
+
+  /**
+   * The scene as a standalone MJCF file: the XML this simulator compiled, with the current state as keyframe 0
+   * (after reset: the seed's settled layout). Refused while an arm holds something (see sceneExport.ts).
+   */
+  sceneMjcf(): string {
+    const { task, seed } = this.episode();
+    const rt = this.runtime!;
+    return sceneWithKeyframe(rt.scene.built.xml, rt.keyframeState(), { taskId: task.info.id, seed, mujocoVersion: this.mj.mj_versionString(), activeGrasps: rt.state.grasps.filter(Boolean).length });
   }
 
   simTimeSecs(): number {

@@ -10,6 +10,8 @@ import { tasksCommand } from './tasks.js';
 import { serveModelCommand, serveSimCommand } from './serve.js';
 import { compareCommand, COMPARE_OPTIONS } from './compare.js';
 import { archsCommand } from './archs.js';
+import { exportCommand, EXPORT_OPTIONS } from './export.js';
+import { sceneCommand, SCENE_OPTIONS } from './scene.js';
 
 const USAGE = `waypoint — prompt engineering and trajectory debugging for LLM robot agents
 
@@ -24,6 +26,12 @@ Usage:
                                         paired sweep: each seed with the ablation on and off, then a table
   waypoint tasks [--arch <id>]          list tasks
   waypoint archs [--json]               architectures: roles, topologies, robot API, limits, end reasons
+  waypoint scene <task> [--seed N] [--mjcf out.xml]
+                                        the task's MuJoCo scene (MJCF, keyframe 0 = the state after reset)
+  waypoint export <run> --mcap out.mcap [--ros2]
+                                        the run as MCAP for Foxglove / Lichtblick (--ros2: ROS 2 transforms, for Rerun)
+  waypoint export <run | sweep> --inspect out.json
+                                        an Inspect AI eval log (each episode a sample)
   waypoint serve-model [--port N]       serve the reference model (scripted, not an LLM) on 127.0.0.1
   waypoint serve-sim [--ws --port N]    serve the embedded simulator over the simulator protocol (stdio default)
 
@@ -71,6 +79,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'archs':
       return archsCommand(parseArgs({ args: rest, options: { json: { type: 'boolean' } }, strict: true }).values);
+    case 'scene': {
+      const p = parseArgs({ args: rest, options: SCENE_OPTIONS, allowPositionals: true, strict: true });
+      return sceneCommand(p.positionals[0], p.values);
+    }
+    case 'export': {
+      const p = parseArgs({ args: rest, options: EXPORT_OPTIONS, allowPositionals: true, strict: true });
+      return exportCommand(p.positionals[0], p.values);
+    }
     case 'tasks':
       return tasksCommand(parseArgs({ args: rest, options: { arch: { type: 'string' } }, strict: true }).values);
     case 'serve-model':

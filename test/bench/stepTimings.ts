@@ -72,7 +72,7 @@ export function jsStages(mj: Mujoco, m: MjModel, d: MjData, steps: number): { us
       // Collision alone, on a scratch copy (it clears the constraint rows, so never on the simulated data).
       if (k % 10 === 0) {
         mj.mj_getState(m, d, buf, spec);
-        mj.mj_setState(m, scratch, buf.GetView() as Float64Array, spec);
+        mj.mj_setState(m, scratch, buf.GetView() as unknown as number[], spec);
         mj.mj_fwdPosition(m, scratch);
         const c0 = now();
         mj.mj_collision(m, scratch);

@@ -1,0 +1,78 @@
+// `waypoint export <run | sweep> --mcap out.mcap [--ros2] | --inspect out.json`: a run as MCAP (Foxglove,
+// Lichtblick; --ros2 writes the transforms as ROS 2 messages for Rerun), or a run or a paired sweep as an Inspect AI
+// eval log. A damaged trace is exported as far as it was read, and the command says what is missing and exits 2.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { SweepFile } from '../protocol/sweep.js';
+import { exportSweepInspect, exportTrace, type ExportFormat, type ExportResult } from '../core/export/exportTrace.js';
+import { findPackageRoot } from '../core/node/packageRoot.js';
+import { RUNS_DIR, TRACE_FILE } from '../core/runs/runStore.js';
+import { SWEEPS_DIR, SWEEP_FILE } from '../core/sweep/pairedSweep.js';
+import { outputPathProblem } from './outputPath.js';
+
+export const EXPORT_OPTIONS = { mcap: { type: 'string' }, inspect: { type: 'string' }, ros2: { type: 'boolean' }, workspace: { type: 'string' } } as const;
+
+type Target = { kind: 'run'; path: string } | { kind: 'sweep'; path: string };
+
+const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
+
+/** A trace file, a run folder, a sweep.json or its folder, or a run / sweep id of the workspace. */
+export function resolveExportTarget(target: string, workspace: string): Target | null {
+  const p = resolve(target);
+  if (isFile(p)) return p.endsWith(SWEEP_FILE) ? { kind: 'sweep', path: p } : { kind: 'run', path: p };
+  if (isFile(join(p, TRACE_FILE))) return { kind: 'run', path: join(p, TRACE_FILE) };
+  if (isFile(join(p, SWEEP_FILE))) return { kind: 'sweep', path: join(p, SWEEP_FILE) };
+  if (/^[\w.-]+$/.test(target)) {
+    const run = join(workspace, RUNS_DIR, target, TRACE_FILE);
+    if (isFile(run)) return { kind: 'run', path: run };
+    const sweep = join(workspace, SWEEPS_DIR, target, SWEEP_FILE);
+    if (isFile(sweep)) return { kind: 'sweep', path: sweep };
+  }
+  return null;
+}
+
+function waypointVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function exportCommand(target: string | undefined, a: { mcap?: string; inspect?: string; ros2?: boolean; workspace?: string }): Promise<number> {
+  const fail = (message: string) => {
+    process.stderr.write(`waypoint export: ${message}\n`);
+    return 2;
+  };
+  if (!target) return fail('give a run id, a trace.jsonl, a run folder or a sweep, e.g. `waypoint export <run-id> --mcap run.mcap`');
+  if ((a.mcap === undefined) === (a.inspect === undefined)) return fail('give exactly one of --mcap <file.mcap> or --inspect <file.json>');
+  if (a.ros2 && a.mcap === undefined) return fail('--ros2 goes with --mcap');
+  const out = (a.mcap ?? a.inspect)!;
+  const problem = outputPathProblem(out);
+  if (problem) return fail(problem);
+  const ws = resolve(a.workspace ?? process.cwd());
+  const t = resolveExportTarget(target, ws);
+  if (!t) return fail(`no run or sweep '${target}': give a run id or sweep id of ${ws}, a trace.jsonl, a run folder or a sweep.json`);
+  const format: ExportFormat = a.inspect !== undefined ? 'inspect' : a.ros2 ? 'mcap-ros2' : 'mcap';
+  let result: ExportResult;
+  try {
+    if (t.kind === 'sweep') {
+      if (format !== 'inspect') return fail(`${t.path} is a sweep; MCAP holds one run: export its runs one by one (their ids are in the sweep), or use --inspect`);
+      const parsed = SweepFile.safeParse(JSON.parse(await readFile(t.path, 'utf8')));
+      if (!parsed.success) return fail(`${t.path} is not a sweep file: ${parsed.error.issues[0]?.path.join('.') || '(root)'}: ${parsed.error.issues[0]?.message}`);
+      result = await exportSweepInspect(parsed.data, async (p) => (isFile(p) ? readFile(p, 'utf8') : null), waypointVersion());
+    } else {
+      result = await exportTrace(await readFile(t.path, 'utf8'), t.path, format, waypointVersion());
+    }
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  await writeFile(resolve(out), result.bytes);
+  process.stdout.write(`export: ${resolve(out)} (${result.summary})\n`);
+  for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
+  if (result.lost.length > 0) {
+    return fail(`exported what was read to ${out}, but not everything: ${result.lost.join('; ')}`);
+  }
+  return 0;
+}

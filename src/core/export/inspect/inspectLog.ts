@@ -4,10 +4,13 @@
 //   simulator's success  -> the sample's score `success` ('C' / 'I', Inspect's correct / incorrect), explained
 //                           by the end reason; accuracy and stderr over the samples in the results
 //   role call            -> model event (exact input messages, the answer or its error, usage, latency, cache)
-//   each agent's turn    -> a span (type 'agent') named after the role; code runs in an 'executor' span
+//   each agent's turn    -> a span (type 'agent') named after the agent (RoCo's Alice) or else the role; code
+//                           runs in an 'executor' span
 //   code block           -> tool event 'python' (code in, exit status and stdout out)
 //   robot API call       -> tool event named after the function (positional args under `args`)
-//   check, engine error  -> info events
+//   structured action    -> one tool event per agent's part, in that agent's span
+//   check, engine error, snapshot, restore -> info events
+// api_call events are not repeated: code_execution.apiCalls holds the same calls with their results.
 // Timestamps are wall clock: the episode's startedAt plus each event's tMs. Unknown event types are skipped.
 import type { ChatMessage, EventOf, TraceEvent } from '../../../protocol/trace.js';
 
@@ -82,6 +85,7 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
   const originMs = start ? Date.parse(start.startedAt) || 0 : 0;
   const model = modelName(start);
   const calls = new Map<string, EventOf<'role_call'>>();
+  const actions = new Map<string, EventOf<'action'>>();
   const out: Json[] = [];
   const modelUsage: Record<string, Json> = {};
   const roleUsage: Record<string, Json> = {};
@@ -110,11 +114,11 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
     switch (e.type) {
       case 'role_call':
         calls.set(e.callId, e);
-        openSpan(e, e.role);
+        openSpan(e, e.agent ?? e.role);
         break;
       case 'model_response': {
         const call = calls.get(e.callId);
-        openSpan(e, e.role);
+        openSpan(e, call?.agent ?? e.agent ?? e.role);
         const u = usage(e.usage);
         addUsage(modelUsage, model, u);
         addUsage(roleUsage, e.role, u);
@@ -161,6 +165,27 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
         });
         break;
       }
+      case 'action':
+        actions.set(e.actionId, e);
+        break;
+      case 'action_result': {
+        const asked = actions.get(e.actionId)?.actions ?? [];
+        e.results.forEach((res, i) => {
+          openSpan(e, res.agent);
+          const args = asked.find((a, j) => a.agent === res.agent && (j === i || a.name === res.name))?.args ?? [];
+          out.push({
+            event: 'tool', ...base(e), type: 'function', id: `${e.actionId}-${i}`, function: res.name, arguments: { args: args as unknown },
+            result: res.value === undefined || res.value === null ? (res.output ?? (res.ok ? 'ok' : '')) : res.value, events: [],
+            ...(res.ok ? {} : { error: { type: 'unknown', message: res.error ?? 'failed' } }),
+            agent: res.agent, metadata: { turn: e.turn, action_id: e.actionId, ...(res.metrics ? { motion: res.metrics } : {}) },
+          });
+        });
+        break;
+      }
+      case 'snapshot':
+      case 'restore':
+        out.push({ event: 'info', ...base(e), source: `simulator/${e.type}`, data: { id: e.id, ...(e.label ? { label: e.label } : {}), ...(e.simTimeSecs !== undefined ? { sim_time_s: e.simTimeSecs } : {}) } });
+        break;
       case 'check':
         out.push({ event: 'info', ...base(e), source: `check/${e.name}`, data: { turn: e.turn, name: e.name, ok: e.ok, message: e.message } });
         break;

@@ -9,9 +9,11 @@
 //   /role/<role>      foxglove.Log              each role call's answer (or its error), one channel per role
 //   /code             foxglove.Log              each executed code block and its outcome
 //   /api_calls        waypoint.ApiCall          each robot API call with its arguments, result and metrics
+//   /actions          waypoint.ApiCall          each agent's part of a structured action (RoCo, actctx, ...)
 //   /checks           waypoint.Check            check verdicts (collision, success, ...)
 //   /metrics/motion   waypoint.MotionMetrics    per action: M_I, M_E, M_T, path length, jerk, clearance (plottable)
 //   /errors           foxglove.Log              engine errors
+//   /engine           foxglove.Log              simulator snapshots and restores (the sim clock may jump back)
 // Time: simulated time from the episode's start (simClock.ts). A metadata record 'waypoint.run' says so and
 // carries the run's header and result. Event types this file does not know are skipped (counted in `skipped`).
 import { McapWriter, type IWritable } from '@mcap/core';
@@ -87,7 +89,8 @@ function frameNamer(): (body: string) => string {
   };
 }
 
-const KNOWN = new Set(['episode_start', 'scene', 'role_call', 'model_response', 'parsed_output', 'chat_message', 'code_execution', 'observation', 'trajectory', 'check', 'error', 'episode_end']);
+// api_call events repeat what code_execution.apiCalls holds (written before the call, for the debugger).
+const KNOWN = new Set(['episode_start', 'scene', 'role_call', 'model_response', 'parsed_output', 'chat_message', 'code_execution', 'observation', 'trajectory', 'check', 'api_call', 'action', 'action_result', 'snapshot', 'restore', 'error', 'episode_end']);
 
 export async function exportMcap(events: readonly TraceEvent[], options: McapExportOptions = {}): Promise<McapExportResult> {
   const origin = originNs(events);
@@ -126,6 +129,14 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
     }
   };
 
+  const actions = new Map<string, EventOf<'action'>>();
+  const motion = (turn: number, m: NonNullable<EventOf<'code_execution'>['apiCalls'][number]['metrics']>, agent?: string) => {
+    const done = toNs(origin, m.startSecs + m.durationSecs);
+    json('/metrics/motion', done, {
+      timestamp: stamp(done), turn, action: agent ? `${agent}: ${m.action}` : m.action, m_i: m.mI, m_e: m.mE, m_t: m.mT, duration_s: m.durationSecs, path_length_m: m.pathLengthM,
+      peak_jerk_mps3: m.peakJerkMps3, min_clearance_m: m.minClearanceM, closest_pair: m.closestPair ? m.closestPair.join(' <-> ') : '', collisions: m.collisionCount, max_held_tilt_rad: m.maxHeldTiltRad ?? 0,
+    });
+  };
   let skippedGeoms = 0;
   let skippedEvents = 0;
   let staticSent = false;
@@ -172,19 +183,29 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
         for (const c of e.apiCalls) {
           const at = c.metrics ? toNs(origin, c.metrics.startSecs) : t;
           json('/api_calls', at, { timestamp: stamp(at), turn: e.turn, fn: c.fn, args_json: JSON.stringify(c.args), ok: c.ok, error: c.error ?? '', value_json: c.value === undefined ? '' : JSON.stringify(c.value) });
-          if (c.metrics) {
-            const m = c.metrics;
-            const done = toNs(origin, m.startSecs + m.durationSecs);
-            json('/metrics/motion', done, {
-              timestamp: stamp(done), turn: e.turn, action: m.action, m_i: m.mI, m_e: m.mE, m_t: m.mT, duration_s: m.durationSecs, path_length_m: m.pathLengthM,
-              peak_jerk_mps3: m.peakJerkMps3, min_clearance_m: m.minClearanceM, closest_pair: m.closestPair ? m.closestPair.join(' <-> ') : '', collisions: m.collisionCount, max_held_tilt_rad: m.maxHeldTiltRad ?? 0,
-            });
-          }
+          if (c.metrics) motion(e.turn, c.metrics);
         }
         break;
       }
       case 'check':
         json('/checks', t, { timestamp: stamp(t), turn: e.turn, name: e.name, ok: e.ok, message: e.message });
+        break;
+      case 'action':
+        actions.set(e.actionId, e);
+        break;
+      case 'action_result': {
+        const asked = actions.get(e.actionId)?.actions ?? [];
+        e.results.forEach((res, i) => {
+          const args = asked.find((a, j) => a.agent === res.agent && (j === i || a.name === res.name))?.args ?? [];
+          const at = res.metrics ? toNs(origin, res.metrics.startSecs) : t;
+          json('/actions', at, { timestamp: stamp(at), turn: e.turn, fn: `${res.agent}: ${res.name}`, args_json: JSON.stringify(args), ok: res.ok, error: res.error ?? '', value_json: res.value === undefined ? '' : JSON.stringify(res.value) });
+          if (res.metrics) motion(e.turn, res.metrics, res.agent);
+        });
+        break;
+      }
+      case 'snapshot':
+      case 'restore':
+        log('/engine', t, LEVEL.INFO, 'simulator', `${e.type} ${e.id}${e.label ? ` (${e.label})` : ''}${e.simTimeSecs !== undefined ? ` at sim t=${e.simTimeSecs} s` : ''}`);
         break;
       case 'error':
         log('/errors', t, LEVEL.ERROR, e.kind, `${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`);
@@ -193,7 +214,7 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
         log('/transcript', t, e.success ? LEVEL.INFO : LEVEL.WARNING, 'episode', `episode ended: ${e.success ? 'success' : 'failure'} (${e.reason})${e.message ? `: ${e.message}` : ''}`);
         break;
       default:
-        break; // role_call, parsed_output, observation, episode_start: in the role logs, metadata or state channels
+        break; // role_call, parsed_output, observation, api_call, episode_start: in the role logs, metadata, state or /api_calls
     }
   }
 
@@ -207,7 +228,7 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
   const logSchema = { name: 'foxglove.Log', encoding: 'jsonschema', data: JSON.stringify(Log), messageEncoding: 'json' };
   const own = (name: keyof typeof WAYPOINT_SCHEMAS) => ({ name: `waypoint.${name}`, encoding: 'jsonschema', data: JSON.stringify(WAYPOINT_SCHEMAS[name]), messageEncoding: 'json' });
   const schemaFor = (topic: string) =>
-    schemas[topic] ?? (topic === '/robot/state' ? own('RobotState') : topic === '/api_calls' ? own('ApiCall') : topic === '/checks' ? own('Check') : topic === '/metrics/motion' ? own('MotionMetrics') : logSchema);
+    schemas[topic] ?? (topic === '/robot/state' ? own('RobotState') : topic === '/api_calls' || topic === '/actions' ? own('ApiCall') : topic === '/checks' ? own('Check') : topic === '/metrics/motion' ? own('MotionMetrics') : logSchema);
 
   const out = new MemoryWritable();
   const writer = new McapWriter({ writable: out, useStatistics: true, useChunks: true, useChunkIndex: true, useMessageIndex: true, useSummaryOffsets: true, useMetadataIndex: true });

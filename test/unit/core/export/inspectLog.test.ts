@@ -102,3 +102,19 @@ test('Inspect log: a paired sweep is one log, each episode a sample seed-<n>/<on
   assert.deepEqual(log.samples.map((s) => s.metadata.ablation_on), [true, false, true]);
   assert.equal(log.results.scores[0]!.metrics.accuracy.value, 2 / 3);
 });
+
+test("Inspect log: v2 structured actions become tool events in each agent's span; snapshots are info events", () => {
+  const extra = [
+    { seq: 1001, tMs: 901, type: 'action', turn: 9, actionId: 'a1', joint: true, actions: [{ agent: 'Alice', name: 'PICK', args: ['red block'] }, { agent: 'Bob', name: 'WAIT', args: [] }] },
+    { seq: 1002, tMs: 950, type: 'action_result', turn: 9, actionId: 'a1', durationMs: 40, results: [{ agent: 'Alice', name: 'PICK', ok: true }, { agent: 'Bob', name: 'WAIT', ok: false, error: 'Bob cannot wait here' }] },
+    { seq: 1003, tMs: 960, type: 'restore', turn: 9, id: 's1' },
+  ] as unknown as TraceEvent[];
+  const end = events[events.length - 1]!;
+  const log = toInspectLog([{ events: [...events.slice(0, -1), ...extra, end] }], { waypointVersion: '0.1.0' }) as { samples: Sample[] };
+  assertValid(log);
+  const ev = log.samples[0]!.events;
+  const spans = new Map(ev.filter((e) => e.event === 'span_begin').map((e) => [e.id, e.name]));
+  const tools = ev.filter((e) => e.event === 'tool' && (e.function === 'PICK' || e.function === 'WAIT'));
+  assert.deepEqual(tools.map((t) => [t.function, spans.get(t.span_id!), Boolean(t.error)]), [['PICK', 'Alice', false], ['WAIT', 'Bob', true]]);
+  assert.ok(ev.some((e) => e.event === 'info' && (e as { source?: string }).source === 'simulator/restore'));
+});

@@ -119,11 +119,31 @@ test('MCAP (ROS 2): transforms are CDR tf2_msgs/msg/TFMessage on /tf and /tf_sta
 
 test('MCAP: a trace without body poses gets an end-effector frame; event types it does not know are skipped, not fatal', async () => {
   const plain = withMotionMetrics(buildMalmmTrace());
-  const future = { seq: 9999, tMs: 1, type: 'snapshot', turn: 3 } as unknown as TraceEvent;
+  const future = { seq: 9999, tMs: 1, type: 'hologram', turn: 3 } as unknown as TraceEvent;
   const r = await exportMcap([...plain, future]);
   assert.equal(r.skippedEvents, 1);
   const { messages } = await read(r.bytes);
   const tf = messages.filter((m) => m.topic === '/tf').map((m) => JSON.parse(new TextDecoder().decode(m.data)) as { transforms: { child_frame_id: string }[] });
   assert.equal(tf.length, samples.length);
   assert.ok(tf.every((t) => t.transforms.length === 1 && t.transforms[0]!.child_frame_id === 'end_effector'));
+});
+
+test("MCAP: schema v2 events: each agent's part of a structured action on /actions (metrics on /metrics/motion), snapshots on /engine, api_call not repeated", async () => {
+  const metrics = { action: 'PICK', startSecs: 0.5, durationSecs: 1, samples: 50, mI: 0.3, mE: 0.5, mT: 0.8, pathLengthM: 0.4, peakJerkMps3: 2, minClearanceM: 0.1, closestPair: null, collisionCount: 0, maxHeldTiltRad: null };
+  const extra = [
+    { seq: 1000, tMs: 900, type: 'api_call', turn: 6, role: 'coder', index: 0, fn: 'execute_trajectory', args: [[0.3, 0.1, 0.9], 0] },
+    { seq: 1001, tMs: 901, type: 'action', turn: 9, actionId: 'a1', joint: true, actions: [{ agent: 'Alice', name: 'PICK', args: ['red block'] }, { agent: 'Bob', name: 'WAIT', args: [] }] },
+    { seq: 1002, tMs: 950, type: 'action_result', turn: 9, actionId: 'a1', durationMs: 40, results: [{ agent: 'Alice', name: 'PICK', ok: true, metrics }, { agent: 'Bob', name: 'WAIT', ok: false, error: 'Bob cannot wait here' }] },
+    { seq: 1003, tMs: 960, type: 'snapshot', turn: 9, id: 's1', label: 'before turn 10', simTimeSecs: 1.5 },
+  ] as unknown as TraceEvent[];
+  const r = await exportMcap([...events, ...extra]);
+  assert.equal(r.skippedEvents, 0);
+  const { messages } = await read(r.bytes);
+  const dec = (topic: string) => messages.filter((m) => m.topic === topic).map((m) => JSON.parse(new TextDecoder().decode(m.data)) as Record<string, unknown>);
+  const acts = dec('/actions');
+  assert.deepEqual(acts.map((a) => [a.fn, a.args_json, a.ok, a.error]), [['Alice: PICK', '["red block"]', true, ''], ['Bob: WAIT', '[]', false, 'Bob cannot wait here']]);
+  assert.ok(dec('/metrics/motion').some((m) => m.action === 'Alice: PICK' && m.m_t === 0.8));
+  assert.match(String(dec('/engine')[0]?.message), /snapshot s1 \(before turn 10\) at sim t=1.5 s/);
+  const calls = events.flatMap((e) => (e.type === 'code_execution' ? e.apiCalls : []));
+  assert.equal(dec('/api_calls').length, calls.length, 'the api_call event is not a second copy of the call');
 });

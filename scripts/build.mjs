@@ -19,6 +19,7 @@ const entries = [
   { in: 'src/extension/main.ts', out: 'dist/extension.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/extension/live/workerEntry.ts', out: 'dist/runWorker.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/extension/vendor/languageClient.ts', out: 'dist/languageClient.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
+  { in: 'src/extension/vendor/exporter.ts', out: 'dist/exporter.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/lsp/main.ts', out: 'dist/lsp.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/dap/main.ts', out: 'dist/dap.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'webview/runViewer/main.ts', out: 'dist/webview/runViewer.js', format: 'iife', platform: 'browser', target: 'es2022' },

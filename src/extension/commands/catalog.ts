@@ -15,7 +15,7 @@ export const COMMAND_CATALOG = {
   cancelLiveRuns: { title: 'Cancel Live Runs', icon: '$(debug-stop)' },
   openRun: { title: 'Open Run…', icon: '$(go-to-file)' },
   deleteRun: { title: 'Delete Run', needs: ['folder'], icon: '$(trash)' },
-  exportRun: { title: 'Export Run Trace…', icon: '$(export)' },
+  exportRun: { title: 'Export Run…', icon: '$(export)' },
   refreshRuns: { title: 'Refresh Runs', icon: '$(refresh)' },
   refreshAgents: { title: 'Refresh Agents', icon: '$(refresh)' },
   toggleAblation: { title: 'Toggle Ablation', needs: ['folder'] },

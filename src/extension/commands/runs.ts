@@ -1,6 +1,6 @@
 // Run commands: open (by run id, trace path, tree item or picker; any trace, a colleague's included), delete,
-// export (a copy of the trace file) and cancel.
-import { copyFile, rm, stat } from 'node:fs/promises';
+// export (the trace itself, MCAP for Foxglove / Lichtblick / Rerun, or an Inspect AI log) and cancel.
+import { copyFile, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNS_DIR, TRACE_FILE, type RunSummary } from '../../core/runs/runStore.js';
@@ -78,19 +78,52 @@ export async function deleteRun(ctx: Ctx, arg?: unknown): Promise<void> {
   ctx.fireRunsChanged();
 }
 
-export async function exportRun(ctx: Ctx, arg?: unknown): Promise<string | undefined> {
+type ExportChoice = 'trace' | 'mcap' | 'mcap-ros2' | 'inspect';
+
+const EXPORT_CHOICES: { id: ExportChoice; label: string; detail: string; ext: string; filter: string }[] = [
+  { id: 'mcap', label: 'MCAP for Foxglove / Lichtblick', detail: 'frame transforms, scene, transcript, role calls, API calls, checks, motion metrics', ext: 'mcap', filter: 'MCAP' },
+  { id: 'mcap-ros2', label: 'MCAP with ROS 2 transforms (Rerun)', detail: 'the same, with /tf as tf2_msgs/msg/TFMessage in CDR, which Rerun draws', ext: 'mcap', filter: 'MCAP' },
+  { id: 'inspect', label: 'Inspect AI eval log', detail: 'opens in inspect view and the Inspect extension: role calls as model events, API calls as tool events', ext: 'json', filter: 'Inspect log' },
+  { id: 'trace', label: 'Waypoint trace (JSONL)', detail: 'a copy of the trace file: every view of the run, anywhere Waypoint runs', ext: 'trace.jsonl', filter: 'Waypoint trace' },
+];
+
+/**
+ * Export a run (Runs view context menu, or a run id / trace path). `options` lets tests and scripts skip the two
+ * pickers: `{format, target}`. Returns the written path.
+ */
+export async function exportRun(ctx: Ctx, arg?: unknown, options?: { format?: ExportChoice; target?: string }): Promise<string | undefined> {
   const path = await resolveTrace(ctx, arg);
   if (!path) throw new Error('Export Run needs a run (use the Runs view context menu)');
+  if (options?.format && !EXPORT_CHOICES.some((c) => c.id === options.format)) throw new Error(`unknown export format '${options.format}'; one of ${EXPORT_CHOICES.map((c) => c.id).join(', ')}`);
   const id = dirname(path).split(/[\\/]/).pop() ?? 'run';
-  const target = await vscode.window.showSaveDialog({
-    title: 'Export the run\'s trace',
-    defaultUri: vscode.Uri.file(join(ctx.workspaceRoot() ?? dirname(path), `${id}.trace.jsonl`)),
-    filters: { 'Waypoint trace': ['jsonl'] },
-  });
-  if (!target) return undefined;
-  await copyFile(path, target.fsPath);
-  void vscode.window.showInformationMessage(`Waypoint: trace exported to ${target.fsPath}`);
-  return target.fsPath;
+  const choice = options?.format
+    ? EXPORT_CHOICES.find((c) => c.id === options.format)!
+    : await vscode.window.showQuickPick(EXPORT_CHOICES.map((c) => ({ ...c, description: `.${c.ext}` })), { title: `Export run ${id}`, placeHolder: 'Format' });
+  if (!choice) return undefined;
+  let target = options?.target;
+  if (!target) {
+    const picked = await vscode.window.showSaveDialog({
+      title: `Export run as ${choice.label}`,
+      defaultUri: vscode.Uri.file(join(ctx.workspaceRoot() ?? dirname(path), `${id}.${choice.ext}`)),
+      filters: { [choice.filter]: [choice.ext.split('.').pop()!] },
+    });
+    if (!picked) return undefined;
+    target = picked.fsPath;
+  }
+  if (ctx.liveRuns.has(path)) void vscode.window.showWarningMessage('Waypoint: this run is still in progress; the export holds the events written so far.');
+  if (choice.id === 'trace') {
+    await copyFile(path, target);
+    void vscode.window.showInformationMessage(`Waypoint: trace exported to ${target}`);
+    return target;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own (see vendor/exporter.ts)
+  const { exportTrace } = require(ctx.asset('dist', 'exporter.js')) as typeof import('../vendor/exporter.js');
+  const result = await exportTrace(await readFile(path, 'utf8'), path, choice.id, String((ctx.context.extension.packageJSON as { version?: string }).version ?? 'unknown'));
+  await writeFile(target, result.bytes);
+  ctx.output.info(`export: ${target} (${result.summary})${result.notes.map((n) => `\n  note: ${n}`).join('')}`);
+  if (result.lost.length) void vscode.window.showWarningMessage(`Waypoint: exported what was read to ${target}, but not everything: ${result.lost.join('; ')}`);
+  else void vscode.window.showInformationMessage(`Waypoint: exported ${choice.label} to ${target}`);
+  return target;
 }
 
 export function cancelLiveRuns(ctx: Ctx): number {

@@ -41,7 +41,7 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
     cancelLiveRuns: { enabled: (ctx) => async () => (await import('./runs.js')).cancelLiveRuns(ctx) },
     openRun: { enabled: (ctx) => async (arg) => (await import('./runs.js')).openRun(ctx, arg) },
     deleteRun: { enabled: (ctx) => async (arg) => (await import('./runs.js')).deleteRun(ctx, arg) },
-    exportRun: { enabled: (ctx) => async (arg) => (await import('./runs.js')).exportRun(ctx, arg) },
+    exportRun: { enabled: (ctx) => async (arg, options) => (await import('./runs.js')).exportRun(ctx, arg, options as { format?: 'trace' | 'mcap' | 'mcap-ros2' | 'inspect'; target?: string } | undefined) },
     refreshRuns: { enabled: () => () => f.runs.refresh() },
     refreshAgents: { enabled: () => () => f.agents.refresh() },
     toggleAblation: { enabled: (ctx) => async (uri, id) => (await import('./variants.js')).toggleAblation(ctx, uri, id) },

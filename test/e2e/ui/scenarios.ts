@@ -1,9 +1,11 @@
 // UI scenarios in code-server driven by Playwright: the example workspace, the MALMM Coder prompt, `▶ Run live
 // test` to a successful episode in the run viewer, the Monaco retry diff and the trajectory chart on a trace with an
-// executor error, and an ablation toggle by its CodeLens. Each step has a deadline and a screenshot; a step whose
-// prerequisite failed is reported as skipped, a feature that does not exist yet as a gap.
+// executor error, an export from the Runs view's context menu (MCAP, read back), and an ablation toggle by its
+// CodeLens. Each step has a deadline and a screenshot; a step whose prerequisite failed is reported as skipped, a
+// feature that does not exist yet as a gap.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { McapIndexedReader } from '@mcap/core';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { readTrace } from '../../../src/core/trace/reader.js';
@@ -207,6 +209,31 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       await shots.take(page, '05-trajectory-chart');
       await frame.locator('vscode-tab-header[data-tab="turn"]').click();
       return `${series!.length} series, ${points} points`;
+    });
+
+    await step('Runs view: right-click a run → Export Run… → MCAP for Foxglove; the file reads back', ['open the example workspace'], 60_000, async () => {
+      const target = join(ctx.workspace, 'exported-from-runs-view.mcap');
+      await runCommand(page, 'Waypoint: Focus on Runs View');
+      const row = page.locator('.pane-body .monaco-list-row', { hasText: ctx.fixtureRunLabel }).first();
+      await row.waitFor({ timeout: 15_000 });
+      await row.click({ button: 'right' });
+      await page.locator('.monaco-menu .action-item .action-label', { hasText: 'Export Run…' }).first().click({ timeout: 10_000 });
+      await pickQuickItem(page, 'MCAP for Foxglove', 'MCAP for Foxglove / Lichtblick');
+      // The save dialog is VS Code's own (a quick input holding a path) in the browser.
+      const input = page.locator('.quick-input-widget input');
+      await page.locator('.quick-input-widget', { hasText: 'Export run as' }).waitFor({ timeout: 10_000 });
+      await input.fill(target);
+      await page.keyboard.press('Enter');
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(target) && Date.now() < deadline) await page.waitForTimeout(200);
+      if (!existsSync(target)) throw new Error(`no file at ${target} after the save dialog`);
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'exported MCAP for Foxglove' }).first().waitFor({ timeout: 15_000 });
+      const bytes = readFileSync(target);
+      const reader = await McapIndexedReader.Initialize({ readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
+      const counts = [...(reader.statistics?.channelMessageCounts ?? [])].map(([id, n]) => `${reader.channelsById.get(id)!.topic} ${n}`);
+      if (!counts.some((c) => c.startsWith('/tf '))) throw new Error(`no /tf channel in the export: ${counts.join(', ')}`);
+      await shots.take(page, '05b-runs-view-export');
+      return `${bytes.byteLength} bytes: ${counts.join(', ')}`;
     });
 
     await step('flip an ablation by its CodeLens; .waypoint/variants.yaml changes', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 45_000, async () => {

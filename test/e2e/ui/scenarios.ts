@@ -217,7 +217,10 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       const row = page.locator('.pane-body .monaco-list-row', { hasText: ctx.fixtureRunLabel }).first();
       await row.waitFor({ timeout: 15_000 });
       await row.click({ button: 'right' });
-      await page.locator('.monaco-menu .action-item .action-label', { hasText: 'Export Run…' }).first().click({ timeout: 10_000 });
+      // The workbench's context menu ignores a synthetic click right after it opens: hover the item, then Enter.
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Export Run…' }).first();
+      await item.hover({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
       await pickQuickItem(page, 'MCAP for Foxglove', 'MCAP for Foxglove / Lichtblick');
       // The save dialog is VS Code's own (a quick input holding a path) in the browser.
       const input = page.locator('.quick-input-widget input');

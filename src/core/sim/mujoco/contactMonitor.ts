@@ -18,7 +18,19 @@ export class ContactMonitor {
   private linkCache = new Map<string, string[]>();
   private armPairCache = new Map<string, [string, string][]>();
 
+  /** MuJoCo's live sensordata view, kept between steps (fetching it is an Embind call); refetched when WASM
+   * memory growth detached it (its length drops to 0) or the data object changed. */
+  private sensorView: Float64Array | null = null;
+  private sensorViewOf: SimState['data'] | null = null;
+
   constructor(private readonly scene: SceneModel) {}
+
+  private sensordata(state: SimState): Float64Array {
+    const v = this.sensorView;
+    if (v && v.length > 0 && this.sensorViewOf === state.data) return v;
+    this.sensorViewOf = state.data;
+    return (this.sensorView = state.data.sensordata as Float64Array);
+  }
 
   /** Start a call. `allowed[arm]` lists objects the arm may touch (the held object, the one being grasped). */
   begin(allowed: Set<number>[]): void {
@@ -35,7 +47,7 @@ export class ContactMonitor {
   }
 
   afterStep(state: SimState): void {
-    const s = state.data.sensordata as Float64Array;
+    const s = this.sensordata(state);
     for (const { sensor, adr } of this.scene.sensors) {
       if (s[adr]! === 0) continue;
       if (sensor.kind === 'arms') {

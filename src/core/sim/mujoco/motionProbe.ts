@@ -94,10 +94,9 @@ export class MotionProbe {
   }
 
   /** Called after every physics step; samples on the grid while an action is measured. */
-  afterStep(state: SimState): void {
+  afterStep(state: SimState, started = state.stepCount - 1): void {
     if (!this.recorder.active) return;
     // Same grid as the trajectory recorder: the step that started on the grid.
-    const started = state.stepCount - 1;
     if (started > 0 && started % this.stepsPerSample === 0) this.recorder.add(this.measure(state));
   }
 

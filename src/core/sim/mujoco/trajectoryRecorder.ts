@@ -18,10 +18,9 @@ export class TrajectoryRecorder {
   }
 
   /** Called after every physics step of a motion; samples when the step count hits the rate grid. */
-  afterStep(state: SimState): void {
+  afterStep(state: SimState, started = state.stepCount - 1): void {
     // mj_step leaves body poses and sensors as they were at the start of the step, so a sample belongs to the
     // step that started on the grid. Step 0 is skipped: reset() already recorded t = 0.
-    const started = state.stepCount - 1;
     if (started > 0 && started % this.stepsPerSample === 0) this.sample(state, started * state.scene.timestepSecs);
   }
 

@@ -194,7 +194,7 @@ async function main(): Promise<void> {
         });
         const total = STAGES.reduce((t, st) => t + js.usPerStep[st]!, 0);
         const totalN = nat ? STAGES.reduce((t, st) => t + nat.usPerStep[st]!, 0) : null;
-        lines.push(`  ${s.taskId} stages, us per step mujoco-js${nat ? '/native (wasm slower by)' : ''}: ${parts.join(', ')}; sum ${total.toFixed(1)}${totalN ? `/${totalN.toFixed(1)}` : ''}`);
+        lines.push(`  ${s.taskId} mj_step stages, median us per step, mujoco-js${nat ? '/native (wasm slower by)' : ''}: ${parts.join(', ')}; sum ${total.toFixed(1)}${totalN ? `/${totalN.toFixed(1)}` : ''}`);
       } finally {
         d.delete();
         m.delete();

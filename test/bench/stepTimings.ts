@@ -1,5 +1,5 @@
 // mujoco-js side of the simulator benchmark: mj_step rate from keyframe 0, and mj_step taken apart into
-// mj_forward's stages plus the integrator. Mirrors nativeMujoco.py line by line (same calls, same order, same
+// mj_forward's stages plus the integrator (median microseconds per stage). Mirrors nativeMujoco.py line by line (same calls, same order, same
 // clock reads), so a per-stage ratio says where the WebAssembly build loses time.
 import type { MjData, MjModel } from 'mujoco-js';
 import type { Mujoco } from '../../src/core/sim/mujoco/wasm.js';
@@ -34,7 +34,8 @@ export function jsRate(mj: Mujoco, m: MjModel, d: MjData, steps: number): Rate {
 
 export function jsStages(mj: Mujoco, m: MjModel, d: MjData, steps: number): { usPerStep: Record<string, number>; ncon: number } {
   mj.mj_resetDataKeyframe(m, d, 0);
-  const acc: Record<string, number> = Object.fromEntries([...STAGES, 'collision'].map((s) => [s, 0]));
+  // Per-step samples; the median is reported, so steps during which the process was descheduled do not count.
+  const acc: Record<string, number[]> = Object.fromEntries([...STAGES, 'collision'].map((s) => [s, []]));
   const scratch = new mj.MjData(m);
   const spec = mj.mjtState.mjSTATE_INTEGRATION.value;
   const buf = new mj.DoubleBuffer(mj.mj_stateSize(m, spec));
@@ -62,13 +63,13 @@ export function jsStages(mj: Mujoco, m: MjModel, d: MjData, steps: number): { us
       const t8 = now();
       mj.mj_implicit(m, d);
       const t9 = now();
-      acc.position! += t1 - t0;
-      acc.sensors! += t2 - t1 + (t4 - t3) + (t8 - t7);
-      acc.velocity! += t3 - t2;
-      acc.actuation! += t5 - t4;
-      acc.acceleration! += t6 - t5;
-      acc.constraint! += t7 - t6;
-      acc.integrate! += t9 - t8;
+      acc.position!.push(t1 - t0);
+      acc.sensors!.push(t2 - t1 + (t4 - t3) + (t8 - t7));
+      acc.velocity!.push(t3 - t2);
+      acc.actuation!.push(t5 - t4);
+      acc.acceleration!.push(t6 - t5);
+      acc.constraint!.push(t7 - t6);
+      acc.integrate!.push(t9 - t8);
       // Collision alone, on a scratch copy (it clears the constraint rows, so never on the simulated data).
       if (k % 10 === 0) {
         mj.mj_getState(m, d, buf, spec);
@@ -76,10 +77,11 @@ export function jsStages(mj: Mujoco, m: MjModel, d: MjData, steps: number): { us
         mj.mj_fwdPosition(m, scratch);
         const c0 = now();
         mj.mj_collision(m, scratch);
-        acc.collision! += (now() - c0) * 10;
+        acc.collision!.push(now() - c0);
       }
     }
-    return { usPerStep: Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, (v / steps) * 1e6])), ncon: d.ncon };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return { usPerStep: Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, median(v) * 1e6])), ncon: d.ncon };
   } finally {
     buf.delete();
     scratch.delete();

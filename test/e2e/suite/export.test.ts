@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
+import { decompress as lz4Decompress } from 'lz4js';
 import * as vscode from 'vscode';
 import { activeExtension, e2eEnv, within } from './helpers.js';
 
 async function topics(file: string): Promise<Map<string, { count: number; schema: string }>> {
   const bytes = readFileSync(file);
-  const reader = await McapIndexedReader.Initialize({ readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
+  const reader = await McapIndexedReader.Initialize({ decompressHandlers: { lz4: (buf: Uint8Array, size: bigint) => lz4Decompress(buf, Number(size)) }, readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
   const out = new Map<string, { count: number; schema: string }>();
   for (const [id, n] of reader.statistics?.channelMessageCounts ?? []) {
     const c = reader.channelsById.get(id)!;

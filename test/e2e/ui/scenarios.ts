@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
+import { decompress as lz4Decompress } from 'lz4js';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { readTrace } from '../../../src/core/trace/reader.js';
@@ -232,7 +233,7 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       if (!existsSync(target)) throw new Error(`no file at ${target} after the save dialog`);
       await page.locator('.notifications-toasts .notification-list-item', { hasText: 'exported MCAP for Foxglove' }).first().waitFor({ timeout: 15_000 });
       const bytes = readFileSync(target);
-      const reader = await McapIndexedReader.Initialize({ readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
+      const reader = await McapIndexedReader.Initialize({ decompressHandlers: { lz4: (buf: Uint8Array, size: bigint) => lz4Decompress(buf, Number(size)) }, readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
       const counts = [...(reader.statistics?.channelMessageCounts ?? [])].map(([id, n]) => `${reader.channelsById.get(id)!.topic} ${n}`);
       if (!counts.some((c) => c.startsWith('/tf '))) throw new Error(`no /tf channel in the export: ${counts.join(', ')}`);
       await shots.take(page, '05b-runs-view-export');

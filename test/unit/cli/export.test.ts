@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { McapIndexedReader } from '@mcap/core';
+import { decompress as lz4Decompress } from 'lz4js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readTrace } from '../../../src/core/trace/reader.js';
 
@@ -26,7 +27,7 @@ before(() => {
 
 async function mcap(file: string) {
   const bytes = readFileSync(file);
-  const reader = await McapIndexedReader.Initialize({ readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
+  const reader = await McapIndexedReader.Initialize({ decompressHandlers: { lz4: (buf: Uint8Array, size: bigint) => lz4Decompress(buf, Number(size)) }, readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });
   const counts = new Map<string, number>();
   const first = new Map<string, Uint8Array>();
   for await (const m of reader.readMessages()) {

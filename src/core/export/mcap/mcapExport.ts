@@ -14,9 +14,11 @@
 //   /metrics/motion   waypoint.MotionMetrics    per action: M_I, M_E, M_T, path length, jerk, clearance (plottable)
 //   /errors           foxglove.Log              engine errors
 //   /engine           foxglove.Log              simulator snapshots and restores (the sim clock may jump back)
-// Time: simulated time from the episode's start (simClock.ts). A metadata record 'waypoint.run' says so and
+// Chunks are LZ4-compressed (MCAP's 'lz4', the LZ4 frame format; every MCAP reader decodes it): JSON transforms
+// shrink several times. Time: simulated time from the episode's start (simClock.ts). A metadata record 'waypoint.run' says so and
 // carries the run's header and result. Event types this file does not know are skipped (counted in `skipped`).
 import { McapWriter, type IWritable } from '@mcap/core';
+import { compress as lz4 } from 'lz4js';
 import { FrameTransforms, Log, SceneUpdate } from '@foxglove/schemas/jsonschema.js';
 import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
 import { originNs, stamp, timeline, toNs } from '../simClock.js';
@@ -231,7 +233,13 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
     schemas[topic] ?? (topic === '/robot/state' ? own('RobotState') : topic === '/api_calls' || topic === '/actions' ? own('ApiCall') : topic === '/checks' ? own('Check') : topic === '/metrics/motion' ? own('MotionMetrics') : logSchema);
 
   const out = new MemoryWritable();
-  const writer = new McapWriter({ writable: out, useStatistics: true, useChunks: true, useChunkIndex: true, useMessageIndex: true, useSummaryOffsets: true, useMetadataIndex: true });
+  const writer = new McapWriter({
+    writable: out, useStatistics: true, useChunks: true, useChunkIndex: true, useMessageIndex: true, useSummaryOffsets: true, useMetadataIndex: true,
+    compressChunk: (data) => {
+      const packed = lz4(data);
+      return packed.byteLength < data.byteLength ? { compression: 'lz4', compressedData: packed } : { compression: '', compressedData: data };
+    },
+  });
   await writer.start({ profile: options.ros2Transforms ? 'ros2' : '', library: 'waypoint' });
   const schemaIds = new Map<string, number>();
   const channelIds = new Map<string, number>();

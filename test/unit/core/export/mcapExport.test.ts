@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { McapIndexedReader } from '@mcap/core';
+import { decompress as lz4Decompress } from 'lz4js';
 import { parse } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -23,6 +24,7 @@ function withBodies(events: readonly TraceEvent[]): TraceEvent[] {
 
 async function read(bytes: Uint8Array) {
   const reader = await McapIndexedReader.Initialize({
+    decompressHandlers: { lz4: (buf: Uint8Array, size: bigint) => lz4Decompress(buf, Number(size)) },
     readable: { size: async () => BigInt(bytes.byteLength), read: async (offset: bigint, length: bigint) => bytes.subarray(Number(offset), Number(offset + length)) },
   });
   const messages: { topic: string; logTime: bigint; data: Uint8Array }[] = [];
@@ -62,6 +64,7 @@ test('MCAP (JSON): channels, Foxglove schemas, message counts and sim-time times
   assert.equal(n('/checks'), count('check'));
   assert.equal(n('/code'), count('code_execution'));
   assert.equal(reader.statistics?.messageCount, BigInt(messages.length));
+  assert.ok(reader.chunkIndexes.length > 0 && reader.chunkIndexes.every((c) => c.compression === 'lz4' && c.compressedSize < c.uncompressedSize), 'chunks are LZ4-compressed');
   // Timestamps: the episode start plus sim time; in order; each state sample at its own sample time.
   const state = messages.filter((m) => m.topic === '/robot/state');
   assert.deepEqual(state.map((m) => m.logTime), samples.map((s) => originNs + BigInt(Math.round(s.tSecs * 1e9))));

@@ -54,11 +54,12 @@ function iso(originMs: number, tMs: number): string {
   return new Date(originMs + tMs).toISOString();
 }
 
-/** Inspect model names are provider/model. */
+/** Inspect model names are provider/model; the reference policies say what they are in the name too. */
 function modelName(start: EventOf<'episode_start'> | undefined): string {
   if (!start) return 'waypoint/unknown';
   const m = start.model;
-  return m.model.includes('/') ? m.model : `${m.provider}/${m.model}`;
+  const name = m.model.includes('/') ? m.model : `${m.provider}/${m.model}`;
+  return /not an LLM/i.test(m.label) ? `${name} (scripted, not an LLM)` : name;
 }
 
 function chat(m: ChatMessage): Json {

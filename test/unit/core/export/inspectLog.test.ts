@@ -37,6 +37,7 @@ test(`Inspect log: a run validates against Inspect ${version.inspect_ai}'s EvalL
   const log = toInspectLog([{ events }], { waypointVersion: '0.1.0' }) as { samples: Sample[]; results: { scores: { metrics: { accuracy: { value: number } } }[] }; status: string };
   assertValid(log);
   assert.equal(log.status, 'success');
+  assert.match((log as unknown as { eval: { model: string } }).eval.model, /\(scripted, not an LLM\)$/, 'the reference policy is labelled as such in Inspect too');
   const s = log.samples[0]!;
   const n = (kind: string) => s.events.filter((e) => e.event === kind).length;
   assert.equal(n('model'), events.filter((e) => e.type === 'model_response').length, 'each role call a model event');

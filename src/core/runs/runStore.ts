@@ -1,12 +1,14 @@
 // Runs live under <workspace>/.waypoint/runs/<run-id>/trace.jsonl. The trace alone describes a run; listing
-// reads each trace's first and last events.
+// reads the small summary.json the writer leaves beside a finished trace, and parses the trace only for a run
+// without one (interrupted, still running, or recorded before summaries existed).
 import { randomBytes } from 'node:crypto';
 import type { TraceEvent } from '../../protocol/trace.js';
 import type { HostIO } from '../host.js';
 import { readTrace } from '../trace/reader.js';
+import { parseSummaryFile, SUMMARY_FILE, TRACE_FILE, type RunSummaryFile } from '../trace/summaryFile.js';
 
+export { SUMMARY_FILE, TRACE_FILE };
 export const RUNS_DIR = '.waypoint/runs';
-export const TRACE_FILE = 'trace.jsonl';
 
 export function runDir(workspace: string, runId: string): string {
   return `${workspace}/${RUNS_DIR}/${runId}`;
@@ -47,11 +49,36 @@ export async function listRuns(io: HostIO, workspace: string): Promise<RunSummar
   for (const runId of ids) {
     const path = `${base}/${runId}/${TRACE_FILE}`;
     if (!(await io.exists(path))) continue;
+    const summaryPath = `${base}/${runId}/${SUMMARY_FILE}`;
+    const file = (await io.exists(summaryPath)) ? parseSummaryFile(await io.readText(summaryPath).catch(() => '')) : undefined;
+    if (file) {
+      out.push(fromSummaryFile(runId, path, file));
+      continue;
+    }
     const { events, warnings } = readTrace(await io.readText(path));
     out.push(summarize(runId, path, events, warnings.length));
   }
   // Newest first: run ids start with a UTC timestamp.
   return out.sort((a, b) => (a.runId < b.runId ? 1 : -1));
+}
+
+/** A run's listing from its summary file: the same fields `summarize` reads from the trace (a finished trace). */
+export function fromSummaryFile(runId: string, path: string, s: RunSummaryFile): RunSummary {
+  return {
+    runId,
+    path,
+    arch: s.arch,
+    agentVariant: s.agentVariant,
+    variant: s.variant,
+    task: s.task,
+    seed: s.seed,
+    model: s.model,
+    startedAt: s.startedAt,
+    success: s.success,
+    reason: s.reason,
+    turns: s.turns,
+    warnings: 0,
+  };
 }
 
 export function summarize(runId: string, path: string, events: TraceEvent[], warnings: number): RunSummary {

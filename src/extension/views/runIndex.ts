@@ -1,10 +1,12 @@
-// Fast run listing for the Runs tree: a run's summary needs only the trace's first event (episode_start) and
-// last event (episode_end), so this reads the head and the tail of each trace instead of whole files (a trace
-// with trajectories runs to megabytes). Same RunSummary as core's listRuns, built by its `summarize`.
-import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// Fast run listing for the Runs tree: a finished run has a summary.json beside its trace (a few hundred bytes);
+// otherwise a run's summary needs only the trace's first event (episode_start) and last event (episode_end), so
+// this reads the head and the tail of the trace instead of the whole file (a trace with trajectories runs to
+// megabytes). Same RunSummary as core's listRuns, built by its `fromSummaryFile` and `summarize`.
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { TraceEvent } from '../../protocol/trace.js';
-import { RUNS_DIR, summarize, TRACE_FILE, type RunSummary } from '../../core/runs/runStore.js';
+import { fromSummaryFile, RUNS_DIR, summarize, SUMMARY_FILE, TRACE_FILE, type RunSummary } from '../../core/runs/runStore.js';
+import { parseSummaryFile } from '../../core/trace/summaryFile.js';
 
 const CHUNK = 64 * 1024;
 const MAX_LINE = 8 * 1024 * 1024;
@@ -52,8 +54,16 @@ function parseEvent(line: string | undefined): TraceEvent | undefined {
   }
 }
 
-/** Summary of one trace from its first and last lines; undefined when the file is missing or empty. */
+/** Summary of one run from its summary.json, else from its trace's first and last lines; undefined when the trace is missing or empty. */
 export async function readRunSummary(path: string, runId: string): Promise<RunSummary | undefined> {
+  const file = parseSummaryFile(await readFile(join(dirname(path), SUMMARY_FILE), 'utf8').catch(() => ''));
+  if (file) {
+    try {
+      if ((await stat(path)).isFile()) return fromSummaryFile(runId, path, file);
+    } catch {
+      return undefined;
+    }
+  }
   let fd;
   try {
     fd = await open(path, 'r');

@@ -45,3 +45,16 @@ test('a run in progress (no episode_end yet) lists with its start only; a missin
   assert.equal(runs[0].warnings, 0);
   assert.deepEqual(await listRunSummaries(join(ws, 'nowhere')), []);
 });
+
+test('a run with a summary.json lists from it without opening the trace; a broken one falls back to the trace', async () => {
+  const path = put('20260106-000000-f', fixture);
+  const full = readTrace(fixture);
+  const fromTrace = summarize('20260106-000000-f', path, full.events, 0);
+  // A summary that disagrees with the trace on purpose, to see which one was read.
+  const summary = { summaryVersion: 1, runId: '20260106-000000-f', arch: 'malmm', agentVariant: 'sa', variant: 'v2', task: 'pick_place', seed: 9, model: 'm', startedAt: '2026-01-06T00:00:00.000Z', success: false, reason: 'turn_cap', turns: 60, events: 99, schemaVersion: 2 };
+  writeFileSync(join(ws, '.waypoint/runs/20260106-000000-f/summary.json'), JSON.stringify(summary));
+  const s = await readRunSummary(path, '20260106-000000-f');
+  assert.deepEqual([s?.agentVariant, s?.variant, s?.seed, s?.success, s?.reason, s?.turns, s?.warnings], ['sa', 'v2', 9, false, 'turn_cap', 60, 0]);
+  writeFileSync(join(ws, '.waypoint/runs/20260106-000000-f/summary.json'), '{"summaryVersion":1');
+  assert.deepEqual(await readRunSummary(path, '20260106-000000-f'), fromTrace);
+});

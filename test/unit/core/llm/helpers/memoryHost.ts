@@ -23,7 +23,7 @@ export class MemoryHost implements HostIO {
   }
   async list(dir: string): Promise<string[]> {
     const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    return [...this.files.keys()].filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split('/')[0]!).sort();
+    return [...new Set([...this.files.keys()].filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split('/')[0]!))].sort();
   }
   async mkdirp(dir: string): Promise<void> {
     this.dirs.add(dir);

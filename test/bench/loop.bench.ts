@@ -3,8 +3,11 @@
 //     start-up, i.e. from the first turn to the end, excluding the one-off Pyodide and MuJoCo loading;
 //  2. the engine's own overhead per agent turn: the same episode replayed with the model, the simulator and the
 //     code sandbox replaced by instant stand-ins, so what remains is prompt rendering, parsing, routing, the
-//     controller and writing the trace to disk.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//     controller and writing the trace to disk;
+//  3. the demo trace's size on disk, against the same events written one JSON object per line as schema v1 did
+//     (every role_call with its whole history, every sample as an object, full precision): the simulator is wrapped
+//     to keep the samples it produced before the writer rounded them.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getArchitecture } from '../../src/core/agents/registry.js';
@@ -19,7 +22,7 @@ import type { CodeSandbox, RunCodeRequest, RunCodeResult } from '../../src/core/
 import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
 import { readTrace } from '../../src/core/trace/reader.js';
 import { JsonlTraceWriter } from '../../src/core/trace/writer.js';
-import type { TraceEvent } from '../../src/protocol/trace.js';
+import { TrajectorySample, type TraceEvent } from '../../src/protocol/trace.js';
 import { FakeSim } from '../unit/core/engine/helpers/fakeSim.js';
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-loop-'));
@@ -38,12 +41,27 @@ class InstantSandbox implements CodeSandbox {
 
 async function main() {
   // 1. The demo episode through every real component.
+  const rawSamples: TrajectorySample[][] = [];
+  const createSimulator = async () => {
+    const sim = await createTabletopSimulator();
+    const drain = sim.drainTrajectory.bind(sim);
+    sim.drainTrajectory = async () => {
+      const t = await drain();
+      if (t.samples.length) rawSamples.push(TrajectorySample.array().parse(t.samples));
+      return t;
+    };
+    return sim;
+  };
   const demo = await launchRun(
     { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: promptRoot, model: { kind: 'reference' } },
-    { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+    { io: nodeIO, clock: nodeClock, createSimulator, createSandbox: () => createPyodideSandbox() },
   );
   if (!demo.success) throw new Error(`demo episode failed: ${demo.reason}`);
   const events = readTrace(readFileSync(demo.tracePath, 'utf8')).events;
+  const traceBytes = statSync(demo.tracePath).size;
+  let k = 0;
+  const v1Bytes = events.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e.type === 'trajectory' ? { ...e, samples: rawSamples[k++] } : e)) + 1, 0);
+  if (k !== rawSamples.length) throw new Error(`${rawSamples.length} drained trajectories but ${k} trajectory events`);
   const firstTurn = events.find((e) => e.type === 'chat_message')!;
   const end = events.at(-1) as Extract<TraceEvent, { type: 'episode_end' }>;
   const afterStartupMs = end.tMs - firstTurn.tMs;
@@ -84,6 +102,7 @@ async function main() {
   console.log(`demo wall time including start-up: ${(end.metrics.durationMs / 1000).toFixed(3)} s`);
   console.log(`overhead per turn: ${overheadMs.toFixed(3)} ms (goal < 2 ms; ${turns} replayed turns, trace written to disk)`);
   console.log(`ratio (overhead / demo time per turn): ${(overheadMs / (afterStartupMs / end.metrics.turns)).toFixed(3)}`);
+  console.log(`demo trace bytes: ${traceBytes} (was ${v1Bytes}; ${(v1Bytes / traceBytes).toFixed(1)}x smaller, goal >= 5x; the same events as schema v1 JSONL)`);
 }
 
 main()

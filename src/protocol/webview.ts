@@ -16,7 +16,9 @@ export type ViewerWarning = z.infer<typeof ViewerWarning>;
 // A trajectory crosses the host/view boundary with its samples as columns of Float64Array: postMessage copies
 // typed arrays as bytes, which for 100k samples is ~100x cheaper than cloning and validating 100k objects.
 // packTrajectory/unpackTrajectory convert exactly; a trajectory whose samples differ in qpos/bodies length
-// stays unpacked.
+// stays unpacked. A run with more samples than the view needs arrives as an overview (each packed trajectory
+// holds a subset of its samples, `total` says how many it has) and the view asks for the full samples of a time
+// window when the user zooms (trajectoryWindow request, answered by a trajectoryWindow message).
 
 const F64 = z.instanceof(Float64Array);
 const Int = z.number().int().nonnegative();
@@ -27,9 +29,14 @@ export const PackedTrajectory = z
     tMs: z.number().nonnegative(),
     type: z.literal('trajectory_packed'),
     turn: z.number().int(),
+    round: Int.optional(),
+    step: Int.optional(),
+    agent: z.string().optional(),
     rateHz: z.number(),
     /** Number of samples. */
     n: Int,
+    /** Samples of the trace event when this holds a subset of them (an overview); absent when it holds them all. */
+    total: Int.optional(),
     tSecs: F64,
     /** [x, y, z, yaw] per sample. */
     ee: F64,
@@ -52,6 +59,7 @@ export const PackedTrajectory = z
       if (!col) continue;
       for (let i = 0; i < col.length; i++) if (!Number.isFinite(col[i])) return bad('non-finite number in a column');
     }
+    if (p.total !== undefined && p.total < n) bad('total is less than n');
     if (n > 0 && (p.grasped.length === 0 || p.grasped[0].from !== 0)) bad('grasped runs must start at sample 0');
     for (let i = 1; i < p.grasped.length; i++) if (p.grasped[i].from <= p.grasped[i - 1].from || p.grasped[i].from >= n) bad('grasped runs out of order');
     for (const c of p.contacts ?? []) if (c.index >= n) bad('contact index out of range');
@@ -84,10 +92,15 @@ export function packTrajectory(e: TrajectoryEvent): PackedTrajectory | undefined
     if (x.contacts) contacts.push({ index: i, pairs: x.contacts.map((c) => [c[0], c[1]] as [string, string]) });
   }
   return {
-    seq: e.seq, tMs: e.tMs, type: 'trajectory_packed', turn: e.turn, rateHz: e.rateHz, n, tSecs, ee, gripperWidth: width, qposWidth: qw, qpos, grasped,
+    seq: e.seq, tMs: e.tMs, type: 'trajectory_packed', turn: e.turn, ...counters(e), rateHz: e.rateHz, n, tSecs, ee, gripperWidth: width, qposWidth: qw, qpos, grasped,
     ...(bodies ? { bodiesWidth: bw, bodies } : {}),
     ...(contacts.length ? { contacts } : {}),
   };
+}
+
+/** The counters every event may carry (round, step, agent), as present. */
+export function counters(e: { round?: number; step?: number; agent?: string }): Pick<PackedTrajectory, 'round' | 'step' | 'agent'> {
+  return { ...(e.round !== undefined ? { round: e.round } : {}), ...(e.step !== undefined ? { step: e.step } : {}), ...(e.agent !== undefined ? { agent: e.agent } : {}) };
 }
 
 /** The trace event a packed trajectory stands for (inverse of packTrajectory). */
@@ -109,7 +122,7 @@ export function unpackTrajectory(p: PackedTrajectory): TrajectoryEvent {
     if (c) sample.contacts = c;
     samples[i] = sample;
   }
-  return { seq: p.seq, tMs: p.tMs, type: 'trajectory', turn: p.turn, rateHz: p.rateHz, samples };
+  return { seq: p.seq, tMs: p.tMs, type: 'trajectory', turn: p.turn, ...counters(p), rateHz: p.rateHz, samples };
 }
 
 /** Events as the host should send them: trajectories packed where possible, everything else unchanged. */
@@ -141,6 +154,8 @@ export const InitMessage = z.object({
   live: z.boolean().optional(),
   /** Turn to select after loading (e.g. the debugger's current turn). */
   selectTurn: Turn.optional(),
+  /** The trajectories are an overview: `sent` of the run's `total` samples (the full ones come per zoom window). */
+  overview: z.object({ total: Int, sent: Int }).optional(),
 });
 
 /** Events appended to a live run since the last init/append, in sequence order. */
@@ -162,7 +177,41 @@ export const ResponseMessage = z.object({
   error: z.string().optional(),
 });
 
-export const HostToView = z.discriminatedUnion('type', [InitMessage, AppendMessage, SelectTurnMessage, ResponseMessage]);
+const I32 = z.instanceof(Int32Array);
+
+/**
+ * Answers a trajectoryWindow request: the run's samples with time in [tFrom, tTo] (the view's monotonic time axis),
+ * every one of them when `full`, else min/max-decimated to the requested buckets (every spike kept). Columns are
+ * the plot series; `turn` is each sample's turn. `ok: false` carries a one-line error and no columns.
+ */
+export const TrajectoryWindowMessage = z
+  .object({
+    type: z.literal('trajectoryWindow'),
+    requestId: RequestId,
+    ok: z.boolean(),
+    error: z.string().optional(),
+    tFrom: z.number(),
+    tTo: z.number(),
+    /** Samples of the run inside the window. */
+    count: Int,
+    full: z.boolean(),
+    t: F64,
+    x: F64,
+    y: F64,
+    z: F64,
+    yawRad: F64,
+    gripperWidth: F64,
+    turn: I32,
+  })
+  .superRefine((w, ctx) => {
+    const n = w.t.length;
+    if ([w.x, w.y, w.z, w.yawRad, w.gripperWidth, w.turn].some((c) => c.length !== n)) ctx.addIssue({ code: 'custom', message: 'window columns differ in length' });
+    for (const c of [w.t, w.x, w.y, w.z, w.yawRad, w.gripperWidth]) for (let i = 0; i < n; i++) if (!Number.isFinite(c[i])) return ctx.addIssue({ code: 'custom', message: 'non-finite number in a window column' });
+    for (let i = 1; i < n; i++) if (w.t[i] < w.t[i - 1]) return ctx.addIssue({ code: 'custom', message: 'window times are not sorted' });
+  });
+export type TrajectoryWindowMessage = z.infer<typeof TrajectoryWindowMessage>;
+
+export const HostToView = z.discriminatedUnion('type', [InitMessage, AppendMessage, SelectTurnMessage, ResponseMessage, TrajectoryWindowMessage]);
 export type HostToView = z.infer<typeof HostToView>;
 
 // Same rules as HostToView, checked in two steps: the envelope with `events` left open, then each event on its
@@ -172,6 +221,7 @@ const Envelope = z.discriminatedUnion('type', [
   AppendMessage.extend({ events: z.array(z.unknown()) }),
   SelectTurnMessage,
   ResponseMessage,
+  TrajectoryWindowMessage,
 ]);
 
 export type HostToViewParse = { success: true; data: HostToView } | { success: false; error: string };
@@ -216,6 +266,17 @@ export const OpenPromptMessage = z.object({
   line: z.number().int().positive().optional(),
 });
 
+/** Request: the full samples of a time window (the user zoomed into a plot of an overview). */
+export const TrajectoryWindowRequest = z.object({
+  type: z.literal('trajectoryWindow'),
+  requestId: RequestId,
+  tFrom: z.number(),
+  tTo: z.number(),
+  /** Plot width in pixels: more samples than 4 per bucket come min/max-decimated. */
+  buckets: z.number().int().min(1).max(16384),
+});
+export type TrajectoryWindowRequest = z.infer<typeof TrajectoryWindowRequest>;
+
 /** The view received a message that failed validation and ignored it. */
 export const InvalidMessageReport = z.object({
   type: z.literal('invalidMessage'),
@@ -224,7 +285,7 @@ export const InvalidMessageReport = z.object({
   message: z.string().max(2000),
 });
 
-export const ViewToHost = z.discriminatedUnion('type', [ReadyMessage, TurnSelectedMessage, OpenPromptMessage, InvalidMessageReport]);
+export const ViewToHost = z.discriminatedUnion('type', [ReadyMessage, TurnSelectedMessage, OpenPromptMessage, TrajectoryWindowRequest, InvalidMessageReport]);
 export type ViewToHost = z.infer<typeof ViewToHost>;
 
 /** Only UI state goes into the webview's setState (the trace itself is reloaded by run id). */

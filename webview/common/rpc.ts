@@ -1,16 +1,19 @@
 // The view side of the host <-> view contract: every incoming message is validated with the HostToView schema
 // (invalid ones are ignored and reported to the host); requests carry a requestId and settle on the matching
-// `response`, or fail after a timeout.
-import { parseHostToView, VIEW_REQUEST_TIMEOUT_MS, type HostToView, type ViewToHost } from '../../src/protocol/webview.js';
+// answer (`response`, or `trajectoryWindow` for a window request), or fail after a timeout.
+import { parseHostToView, VIEW_REQUEST_TIMEOUT_MS, type HostToView, type TrajectoryWindowMessage, type ViewToHost } from '../../src/protocol/webview.js';
 import type { WebviewApi } from './vscode.js';
 
-type Incoming = Exclude<HostToView, { type: 'response' }>;
+type Reply = Extract<HostToView, { type: 'response' | 'trajectoryWindow' }>;
+type Incoming = Exclude<HostToView, Reply>;
 type RequestBody = Extract<ViewToHost, { requestId: string }> extends infer R ? (R extends unknown ? Omit<R, 'requestId'> : never) : never;
+/** What a request resolves to: the window for a trajectoryWindow request, the plain response otherwise. */
+type ReplyTo<B> = B extends { type: 'trajectoryWindow' } ? TrajectoryWindowMessage : Extract<Reply, { type: 'response' }>;
 
 export interface Channel {
   post(message: ViewToHost): void;
-  /** Sends a request and resolves when the host answers ok; rejects with the host's error or on timeout. */
-  request(body: RequestBody, timeoutMs?: number): Promise<void>;
+  /** Sends a request and resolves with the host's answer when it is ok; rejects with the host's error or on timeout. */
+  request<B extends RequestBody>(body: B, timeoutMs?: number): Promise<ReplyTo<B>>;
   readonly invalidCount: number;
   /** Time spent validating the last valid message (ms), for the benchmark. */
   readonly lastValidateMs: number;
@@ -18,7 +21,7 @@ export interface Channel {
 }
 
 export function openChannel(api: WebviewApi<unknown>, onMessage: (m: Incoming) => void, onInvalid: (why: string) => void): Channel {
-  const pending = new Map<string, { resolve: () => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
+  const pending = new Map<string, { resolve: (reply: Reply) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   let nextId = 1;
   let invalid = 0;
   let lastValidateMs = 0;
@@ -38,12 +41,12 @@ export function openChannel(api: WebviewApi<unknown>, onMessage: (m: Incoming) =
       return;
     }
     const m = parsed.data;
-    if (m.type === 'response') {
+    if (m.type === 'response' || m.type === 'trajectoryWindow') {
       const p = pending.get(m.requestId);
       if (!p) return;
       pending.delete(m.requestId);
       clearTimeout(p.timer);
-      if (m.ok) p.resolve();
+      if (m.ok) p.resolve(m);
       else p.reject(new Error(m.error ?? 'the host could not complete the request'));
       return;
     }
@@ -52,14 +55,14 @@ export function openChannel(api: WebviewApi<unknown>, onMessage: (m: Incoming) =
   window.addEventListener('message', listener);
   return {
     post: (message) => api.postMessage(message),
-    request(body, timeoutMs = VIEW_REQUEST_TIMEOUT_MS) {
+    request<B extends RequestBody>(body: B, timeoutMs = VIEW_REQUEST_TIMEOUT_MS): Promise<ReplyTo<B>> {
       const requestId = `r${nextId++}`;
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<ReplyTo<B>>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(requestId);
           reject(new Error(`no answer from the host to '${body.type}' in ${timeoutMs} ms`));
         }, timeoutMs);
-        pending.set(requestId, { resolve, reject, timer });
+        pending.set(requestId, { resolve: (reply) => resolve(reply as ReplyTo<B>), reject, timer });
         api.postMessage({ ...body, requestId } as ViewToHost);
       });
     },

@@ -20,6 +20,10 @@ export interface ViewerDebugHook {
   /** The "Motion scores per action" chart's labels and datasets as drawn. */
   motionChart(): MotionChartData | undefined;
   seriesLength(): number;
+  /** The time plots' zoom, the toolbar text, and the host window drawn for it. */
+  plotsZoom(): ReturnType<RunViewer['plots']['zoomState']>;
+  /** Resolves once the current zoom is drawn at full resolution (at once when no window is needed). */
+  plotsWindowDrawn(): Promise<void>;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
   diffLineChanges(): Promise<number>;
   flush(): void;
@@ -47,6 +51,8 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     chart: (name) => viewer.plots.data(name),
     motionChart: () => viewer.motionChart.data(),
     seriesLength: () => viewer.proj.series.length,
+    plotsZoom: () => viewer.plots.zoomState(),
+    plotsWindowDrawn: () => viewer.plots.windowDrawn,
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,
     flush: () => viewer.render(),

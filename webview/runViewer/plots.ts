@@ -1,13 +1,16 @@
 // Chart.js plots of the trajectory projection: end-effector x/y/z vs time with turn boundaries, the top-down
 // x-y path with object positions, and gripper width. Each series is decimated to the canvas width (min/max per
 // pixel bucket) before it reaches Chart.js, so a 100k-sample run draws a few thousand points. Hovering a point
-// highlights its turn in the timeline; clicking selects it.
+// highlights its turn in the timeline; clicking selects it. Dragging across a time plot zooms both time plots to
+// that span (double-click or "Reset zoom" goes back); for a run sent as an overview the full samples of the span
+// come from the host (WindowSource), and until they arrive the overview's samples of the span are drawn.
 import {
   Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip,
   type ActiveElement, type ChartEvent, type Plugin,
 } from 'chart.js';
 import { decimateMinMax, decimatePath } from '../../src/core/trace/projections/decimate.js';
 import type { TrajectorySeriesBuilder } from '../../src/core/trace/projections/trajectorySeries.js';
+import type { TrajectoryWindowMessage } from '../../src/protocol/webview.js';
 import { h } from '../common/dom.js';
 
 Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, Tooltip, Legend);
@@ -18,6 +21,24 @@ type Pt = { x: number; y: number };
 export interface PlotHandlers {
   hoverTurn(turn: number | undefined): void;
   selectTurn(turn: number): void;
+}
+
+/** The host's full samples of a time span, for a run the view holds as an overview. */
+export type WindowSource = (tFrom: number, tTo: number, buckets: number) => Promise<TrajectoryWindowMessage>;
+
+export interface Zoom {
+  min: number;
+  max: number;
+}
+
+/** Time-plot columns as drawn: the local series, or a window the host sent. */
+interface TimeColumns {
+  t: ArrayLike<number>;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  z: ArrayLike<number>;
+  width: ArrayLike<number>;
+  turn: ArrayLike<number>;
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -43,22 +64,40 @@ function palette() {
 export class Plots {
   readonly root: HTMLElement;
   private charts = new Map<PlotName, Chart>();
-  /** Per chart and dataset: the sample index behind each drawn point (for hover -> turn). */
-  private indexMaps = new Map<PlotName, (Int32Array | undefined)[]>();
+  /** Per chart and dataset: the turn of each drawn point (for hover -> turn). */
+  private turnMaps = new Map<PlotName, (Int32Array | undefined)[]>();
   private series: TrajectorySeriesBuilder | undefined;
   private drawnVersion = -1;
   private drawnWidth = -1;
+  private drawnKey = '';
   selectedTurn: number | undefined;
   hoverTurn: number | undefined;
   private resizeObserver: ResizeObserver;
+  /** The time span both time plots show, when zoomed. */
+  zoom: Zoom | undefined;
+  /** Set for a run held as an overview: where the full samples of a zoomed span come from. */
+  private windowSource: WindowSource | undefined;
+  private overview: { total: number; sent: number } | undefined;
+  /** The host's samples for the current zoom (undefined until they arrive, or when the view holds every sample). */
+  private window: TrajectoryWindowMessage | undefined;
+  private windowRequests = 0;
+  /** Resolves when the current zoom is drawn at full resolution (for tests and the benchmark). */
+  windowDrawn: Promise<void> = Promise.resolve();
+  private readonly status: HTMLElement;
+  private readonly resetButton: HTMLElement;
+  private drag: { name: PlotName; x0: number; box: HTMLElement } | undefined;
+  private suppressClick = false;
 
   constructor(private readonly handlers: PlotHandlers) {
     const canvas = (name: PlotName, title: string, cls: string) =>
       h('figure', { class: `plot ${cls}` }, h('figcaption', null, title), h('div', { class: 'plot-canvas' }, h('canvas', { 'data-plot': name, 'aria-label': title })));
+    this.status = h('span', { class: 'plots-status' });
+    this.resetButton = h('vscode-button', { class: 'plots-reset hidden', secondary: true, title: 'Show the whole run (or double-click a time plot)', onclick: () => this.setZoom(undefined) }, 'Reset zoom');
     this.root = h(
       'div',
       { class: 'plots' },
       h('p', { class: 'plots-empty hidden' }, 'No trajectory samples in this trace yet.'),
+      h('div', { class: 'plots-toolbar' }, this.status, this.resetButton),
       canvas('position', 'End-effector position (m) vs sim time (s), turn boundaries dashed', 'wide'),
       canvas('path', 'Top-down path (x-y, m) with objects: ○ start, ■ latest', 'square'),
       canvas('gripper', 'Gripper width (m) vs sim time (s)', 'narrow'),
@@ -67,6 +106,80 @@ export class Plots {
       if (this.series && this.width() !== this.drawnWidth) this.update(this.series);
     });
     this.resizeObserver.observe(this.root);
+    for (const name of ['position', 'gripper'] as const) this.enableZoom(name);
+    window.addEventListener('mouseup', (e) => this.endDrag(e));
+  }
+
+  /** A new run (init): its overview state and where windows come from; the zoom is reset. */
+  reset(overview: { total: number; sent: number } | undefined, source: WindowSource | undefined): void {
+    this.overview = overview;
+    this.windowSource = overview ? source : undefined;
+    this.zoom = undefined;
+    this.window = undefined;
+    this.drawnKey = '';
+  }
+
+  /** Zooms both time plots to [min, max] seconds (undefined: the whole run). */
+  setZoom(zoom: Zoom | undefined): void {
+    if (zoom && !(zoom.max > zoom.min)) return;
+    this.zoom = zoom;
+    this.window = undefined;
+    if (zoom && this.windowSource) {
+      const req = ++this.windowRequests;
+      const source = this.windowSource;
+      this.windowDrawn = source(zoom.min, zoom.max, this.width())
+        .then((w) => {
+          if (req !== this.windowRequests) return;
+          this.window = w;
+          if (this.series) this.update(this.series);
+        })
+        .catch((err: Error) => {
+          if (req === this.windowRequests) this.status.textContent = `Could not load the full samples of this span: ${err.message}`;
+        });
+    } else {
+      this.windowDrawn = Promise.resolve();
+    }
+    if (this.series) this.update(this.series);
+  }
+
+  private enableZoom(name: PlotName): void {
+    const holder = this.root.querySelector<HTMLElement>(`canvas[data-plot="${name}"]`)!.parentElement!;
+    const xOf = (e: MouseEvent) => e.clientX - holder.getBoundingClientRect().left;
+    holder.addEventListener('mousedown', (e) => {
+      const chart = this.charts.get(name);
+      if (!chart || e.button !== 0) return;
+      const x = xOf(e);
+      if (x < chart.chartArea.left || x > chart.chartArea.right) return;
+      const box = h('div', { class: 'plot-zoom-box' });
+      box.style.left = `${x}px`;
+      box.style.top = `${chart.chartArea.top}px`;
+      box.style.height = `${chart.chartArea.bottom - chart.chartArea.top}px`;
+      holder.appendChild(box);
+      this.drag = { name, x0: x, box };
+    });
+    holder.addEventListener('mousemove', (e) => {
+      if (!this.drag || this.drag.name !== name) return;
+      const a = Math.min(this.drag.x0, xOf(e)), b = Math.max(this.drag.x0, xOf(e));
+      this.drag.box.style.left = `${a}px`;
+      this.drag.box.style.width = `${b - a}px`;
+    });
+    holder.addEventListener('dblclick', () => this.setZoom(undefined));
+  }
+
+  private endDrag(e: MouseEvent): void {
+    const d = this.drag;
+    if (!d) return;
+    this.drag = undefined;
+    d.box.remove();
+    const chart = this.charts.get(d.name);
+    if (!chart) return;
+    const x1 = e.clientX - chart.canvas.getBoundingClientRect().left;
+    if (Math.abs(x1 - d.x0) < 5) return;
+    this.suppressClick = true;
+    setTimeout(() => (this.suppressClick = false), 0);
+    const a = chart.scales.x.getValueForPixel(Math.min(d.x0, x1));
+    const b = chart.scales.x.getValueForPixel(Math.max(d.x0, x1));
+    if (a !== undefined && b !== undefined) this.setZoom({ min: a, max: b });
   }
 
   private width(): number {
@@ -81,25 +194,37 @@ export class Plots {
     const empty = series.length === 0 && series.objectMarkers().length === 0;
     this.root.querySelector('.plots-empty')!.classList.toggle('hidden', !empty);
     const width = this.width();
-    if (series.version === this.drawnVersion && width === this.drawnWidth && this.charts.size === 3) {
+    const zoom = this.zoom;
+    const key = `${zoom?.min},${zoom?.max},${this.window ? 'w' : ''}`;
+    if (series.version === this.drawnVersion && width === this.drawnWidth && key === this.drawnKey && this.charts.size === 3) {
       this.redraw();
       return;
     }
     this.drawnVersion = series.version;
     this.drawnWidth = width;
+    this.drawnKey = key;
     const col = palette();
-    const t = series.t;
-    const ts = (ys: Float64Array, label: string, color: string) => {
-      const idx = decimateMinMax(t, ys, width);
+    // The zoomed span at full resolution once the host sent it; otherwise what the view holds.
+    const w0 = this.window;
+    const src: TimeColumns = w0 ? { t: w0.t, x: w0.x, y: w0.y, z: w0.z, width: w0.gripperWidth, turn: w0.turn } : { t: series.t, x: series.x, y: series.y, z: series.z, width: series.gripperWidth, turn: series.turn };
+    const t = src.t;
+    const ts = (ys: ArrayLike<number>, label: string, color: string) => {
+      const idx = decimateMinMax(t, ys, width, zoom?.min, zoom?.max);
       const data: Pt[] = new Array(idx.length);
-      for (let k = 0; k < idx.length; k++) data[k] = { x: t[idx[k]], y: ys[idx[k]] };
-      return { idx, ds: { label, data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 } };
+      const turns = new Int32Array(idx.length);
+      for (let k = 0; k < idx.length; k++) {
+        data[k] = { x: t[idx[k]], y: ys[idx[k]] };
+        turns[k] = src.turn[idx[k]];
+      }
+      return { turns, ds: { label, data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 } };
     };
-    const x = ts(series.x, 'x', col.x), y = ts(series.y, 'y', col.y), z = ts(series.z, 'z', col.z);
-    const tRange = t.length ? { min: t[0], max: t[t.length - 1] } : { min: 0, max: 1 };
-    this.set('position', [x.ds, y.ds, z.ds], [x.idx, y.idx, z.idx], col, true, [tRange]);
-    const w = ts(series.gripperWidth, 'gripper width', col.width);
-    this.set('gripper', [w.ds], [w.idx], col, true, [tRange]);
+    const x = ts(src.x, 'x', col.x), y = ts(src.y, 'y', col.y), z = ts(src.z, 'z', col.z);
+    const st = series.t;
+    const tRange = zoom ?? (st.length ? { min: st[0], max: st[st.length - 1] } : { min: 0, max: 1 });
+    this.set('position', [x.ds, y.ds, z.ds], [x.turns, y.turns, z.turns], col, true, [tRange]);
+    const w = ts(src.width, 'gripper width', col.width);
+    this.set('gripper', [w.ds], [w.turns], col, true, [tRange]);
+    this.describe();
 
     const pidx = decimatePath(series.x, series.y, width);
     const path: Pt[] = Array.from(pidx, (i) => ({ x: series.x[i], y: series.y[i] }));
@@ -111,7 +236,28 @@ export class Plots {
       { label: 'objects (start)', data: objs.map((o) => ({ x: o.initial[0], y: o.initial[1] })), showLine: false, pointStyle: 'circle', pointRadius: 5, borderColor: col.objects, backgroundColor: 'transparent', borderWidth: 1.5 },
       { label: 'objects (latest)', data: objs.map((o) => ({ x: o.latest[0], y: o.latest[1] })), showLine: false, pointStyle: 'rect', pointRadius: 5, borderColor: col.objects, backgroundColor: col.objects },
     ];
-    this.set('path', datasets, [pidx, undefined, undefined, undefined], col, false, squareRange([...path, ...datasets[2].data, ...datasets[3].data]));
+    this.set('path', datasets, [Int32Array.from(pidx, (i) => series.turn[i]), undefined, undefined, undefined], col, false, squareRange([...path, ...datasets[2].data, ...datasets[3].data]));
+  }
+
+  /** The toolbar line: what the plots show (all samples, an overview, a zoomed span at full resolution or not). */
+  private describe(): void {
+    const n = (k: number) => k.toLocaleString('en-US');
+    const zoom = this.zoom;
+    this.resetButton.classList.toggle('hidden', !zoom);
+    const span = zoom ? `${zoom.min.toFixed(2)}–${zoom.max.toFixed(2)} s: ` : '';
+    let text: string;
+    if (!zoom) {
+      text = this.overview
+        ? `Overview: ${n(this.overview.sent)} of the run's ${n(this.overview.total)} samples (every spike and turn boundary kept); drag across a time plot to see a span at full resolution.`
+        : 'Drag across a time plot to zoom in; double-click to zoom out.';
+    } else if (!this.overview) {
+      text = `${span}every sample of the span (the view holds the whole run).`;
+    } else if (!this.window) {
+      text = `${span}loading the span's full samples…`;
+    } else {
+      text = this.window.full ? `${span}all ${n(this.window.count)} samples of the span.` : `${span}${n(this.window.count)} samples, drawn min/max per pixel (every spike kept); zoom further for single samples.`;
+    }
+    this.status.textContent = text;
   }
 
   private selectedPath(series: TrajectorySeriesBuilder): Pt[] {
@@ -126,8 +272,8 @@ export class Plots {
     return out;
   }
 
-  private set(name: PlotName, datasets: object[], idx: (Int32Array | undefined)[], col: ReturnType<typeof palette>, timeAxis: boolean, range?: { min: number; max: number }[]): void {
-    this.indexMaps.set(name, idx);
+  private set(name: PlotName, datasets: object[], turns: (Int32Array | undefined)[], col: ReturnType<typeof palette>, timeAxis: boolean, range?: { min: number; max: number }[]): void {
+    this.turnMaps.set(name, turns);
     const existing = this.charts.get(name);
     if (existing) {
       existing.data.datasets = datasets as never;
@@ -163,6 +309,7 @@ export class Plots {
         },
         onHover: (_e: ChartEvent, els: ActiveElement[]) => this.handlers.hoverTurn(this.turnOf(name, els[0]?.datasetIndex, els[0]?.index)),
         onClick: (_e: ChartEvent, els: ActiveElement[]) => {
+          if (this.suppressClick) return; // the end of a zoom drag
           const turn = this.turnOf(name, els[0]?.datasetIndex, els[0]?.index);
           if (turn !== undefined) this.handlers.selectTurn(turn);
         },
@@ -174,11 +321,8 @@ export class Plots {
   }
 
   private turnOf(name: PlotName, datasetIndex: number | undefined, index: number | undefined): number | undefined {
-    if (datasetIndex === undefined || index === undefined || !this.series) return undefined;
-    const map = this.indexMaps.get(name)?.[datasetIndex];
-    if (!map) return undefined;
-    const sample = map[index];
-    return sample === undefined ? undefined : this.series.turn[sample];
+    if (datasetIndex === undefined || index === undefined) return undefined;
+    return this.turnMaps.get(name)?.[datasetIndex]?.[index];
   }
 
   /** Dashed lines at each execution turn's first sample, and bands for the selected and hovered turns. */
@@ -191,6 +335,10 @@ export class Plots {
         const { ctx, chartArea: a, scales } = chart;
         const xs = scales.x;
         ctx.save();
+        // Zoomed in, most spans lie outside the plot: draw inside it only.
+        ctx.beginPath();
+        ctx.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
+        ctx.clip();
         let lastLabelX = -Infinity;
         for (const span of s.spans) {
           const x0 = xs.getPixelForValue(span.tStartSecs);
@@ -254,6 +402,15 @@ export class Plots {
     }
     this.charts.get('position')?.draw();
     this.charts.get('gripper')?.draw();
+  }
+
+  /** The zoom and what it shows (for the test hook). */
+  zoomState(): { zoom?: Zoom; status: string; window?: { count: number; full: boolean; points: number } } {
+    return {
+      ...(this.zoom ? { zoom: { ...this.zoom } } : {}),
+      status: this.status.textContent ?? '',
+      ...(this.window ? { window: { count: this.window.count, full: this.window.full, points: this.window.t.length } } : {}),
+    };
   }
 
   /** Datasets as drawn (for the test hook). */

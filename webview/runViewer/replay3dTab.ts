@@ -83,6 +83,8 @@ export class Replay3dTab {
   index = 0;
   playing = false;
   speed = 1;
+  /** Set when the run arrived as an overview: the replay plays the overview's samples. */
+  overview: { total: number; sent: number } | undefined;
   private playT = 0;
   private lastFrameMs = 0;
   private raf = 0;
@@ -214,6 +216,7 @@ export class Replay3dTab {
       else if (!this.scene3d.scene) notes.push('This trace has no scene geometry (no `scene` event): only the end-effector path and waypoints are drawn.');
       else if (!this.scene3d.hasPoses()) notes.push('The samples carry no body poses: bodies stay where the scene event put them; the end-effector path and waypoints move.');
       if (this.scene3d.length !== n) notes.push(`3D samples (${this.scene3d.length}) and plot samples (${n}) disagree; the replay may be off.`);
+      if (this.overview) notes.push(`This long run plays from an overview: ${this.overview.sent.toLocaleString('en-US')} of its ${this.overview.total.toLocaleString('en-US')} samples (the Plots tab shows any span at full resolution).`);
       this.showMessage(notes.join(' '));
     }
     if (this.visible && this.view && this.series) {

@@ -88,7 +88,7 @@ export class RunViewer {
     this.channel = channel;
   }
 
-  handle(m: Exclude<HostToView, { type: 'response' }>): void {
+  handle(m: Exclude<HostToView, { type: 'response' | 'trajectoryWindow' }>): void {
     switch (m.type) {
       case 'init': {
         this.timings.initReceivedMs = performance.now();
@@ -98,6 +98,9 @@ export class RunViewer {
         this.warnings = [...m.warnings];
         this.live = m.live ?? false;
         this.timings.validateMs = this.channel?.lastValidateMs ?? NaN;
+        const channel = this.channel;
+        this.plots.reset(m.overview, channel ? (tFrom, tTo, buckets) => channel.request({ type: 'trajectoryWindow', tFrom, tTo, buckets }) : undefined);
+        this.replay.overview = m.overview;
         this.proj.append(m.events);
         this.replay.reset(this.proj.series);
         this.replay.append(m.events, this.proj.series);

@@ -1,14 +1,15 @@
 // Host side of the run viewer webview (webview/runViewer): one panel per trace, created or revealed, revived after
-// a reload by the serializer. The view posts `ready`; the host answers `init` with the trace (trajectories packed)
-// and, for a live run, `append` batches as events arrive. Every message from the view is parsed with the zod
-// schema of src/protocol/webview.ts before it is acted on.
+// a reload by the serializer. The view posts `ready`; the host answers `init` with the trace (trajectories packed,
+// decoded straight from the trace's columns; a run with very many samples as an overview, whose full samples the
+// view asks for per zoom window) and, for a live run, `append` batches as events arrive. Every message from the
+// view is parsed with the zod schema of src/protocol/webview.ts before it is acted on.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { readTrace } from '../../core/trace/reader.js';
 import { RUNS_DIR, TRACE_FILE } from '../../core/runs/runStore.js';
-import type { TraceEvent } from '../../protocol/trace.js';
-import { packEvents, RunViewerUiState, ViewToHost, type HostToView, type ViewerWarning } from '../../protocol/webview.js';
+import { loadTraceForView, type ViewLoad } from '../../core/trace/viewData.js';
+import type { EventOf } from '../../protocol/trace.js';
+import { packEvents, RunViewerUiState, ViewToHost, type HostToView, type ViewerWarning, type ViewEvent } from '../../protocol/webview.js';
 import type { Ctx } from '../ctx.js';
 import type { LiveRun } from '../live/liveRun.js';
 import { Disposable } from './disposable.js';
@@ -28,7 +29,9 @@ export class RunViewerPanel extends Disposable {
   private live: LiveRun | undefined;
   private sentSeq = -1;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private events: readonly TraceEvent[] = [];
+  private events: readonly ViewEvent[] = [];
+  /** The recorded trace as sent (kept to answer zoom windows of an overview); undefined for a live run. */
+  private loaded: ViewLoad | undefined;
 
   /** Opens the viewer on a trace (a run of this workspace, a colleague's file, or a run in progress). */
   static createOrShow(ctx: Ctx, tracePath: string, live?: LiveRun): RunViewerPanel {
@@ -105,7 +108,7 @@ export class RunViewerPanel extends Disposable {
     });
   }
 
-  get start(): Extract<TraceEvent, { type: 'episode_start' }> | undefined {
+  get start(): EventOf<'episode_start'> | undefined {
     const start = this.events.find((e) => e.type === 'episode_start');
     return start?.type === 'episode_start' ? start : undefined;
   }
@@ -141,7 +144,8 @@ export class RunViewerPanel extends Disposable {
 
   private flush(): void {
     if (!this.ready || this.isDisposed) return;
-    const events = this.live?.events ?? this.events;
+    const events = this.live?.events;
+    if (!events) return;
     const fresh = events.filter((e) => e.seq > this.sentSeq);
     const runId = this.runId;
     if (fresh.length === 0 || !runId) return;
@@ -155,13 +159,16 @@ export class RunViewerPanel extends Disposable {
 
   private async sendInit(): Promise<void> {
     let warnings: ViewerWarning[] = [];
+    let overview: Extract<HostToView, { type: 'init' }>['overview'];
+    this.loaded = undefined;
     if (this.live) {
-      this.events = this.live.events;
+      this.events = packEvents(this.live.events);
     } else {
       try {
-        const read = readTrace(await readFile(this.tracePath, 'utf8'));
-        this.events = read.events;
-        warnings = read.warnings;
+        this.loaded = loadTraceForView(await readFile(this.tracePath, 'utf8'));
+        this.events = this.loaded.events;
+        warnings = this.loaded.warnings;
+        overview = this.loaded.overview;
       } catch (err) {
         warnings = [{ kind: 'unreadable', message: `cannot read ${this.tracePath}: ${err instanceof Error ? err.message : String(err)}` }];
         this.events = [];
@@ -171,7 +178,7 @@ export class RunViewerPanel extends Disposable {
     const runId = this.runId ?? basename(join(this.tracePath, '..'));
     if (this.runId) await this.remember(this.runId);
     this.sentSeq = events.length ? events[events.length - 1].seq : -1;
-    this.post({ type: 'init', runId, events: packEvents(events), warnings, live: this.live !== undefined });
+    this.post({ type: 'init', runId, events, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}) });
   }
 
   /** Remembers where a trace outside this workspace's runs folder lives, so a reload can restore its panel. */
@@ -207,6 +214,14 @@ export class RunViewerPanel extends Disposable {
       case 'openPrompt': {
         const error = await this.openPrompt(m.path, m.line);
         this.post({ type: 'response', requestId: m.requestId, ok: error === undefined, ...(error ? { error } : {}) });
+        return;
+      }
+      case 'trajectoryWindow': {
+        if (!this.loaded) {
+          this.post({ type: 'response', requestId: m.requestId, ok: false, error: 'this run is live: the view already holds every sample' });
+          return;
+        }
+        this.post({ type: 'trajectoryWindow', requestId: m.requestId, ok: true, ...this.loaded.window(m.tFrom, m.tTo, m.buckets) });
         return;
       }
     }

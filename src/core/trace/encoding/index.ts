@@ -7,7 +7,7 @@ import { MessageEncoder } from './messages.js';
 import { encodeTrajectory } from './trajectory.js';
 
 export { ContentStore, MESSAGE_HASH_CHARS, type ContentProblem } from './messages.js';
-export { columnCount, decodeTrajectoryColumns, decodeTrajectorySamples, TRAJECTORY_DIGITS, type DecodedTrajectory, type TrajectoryColumns } from './trajectory.js';
+export { columnCount, decodeTrajectoryBodies, decodeTrajectoryColumns, decodeTrajectorySamples, TRAJECTORY_DIGITS, type DecodedTrajectory, type TrajectoryColumns } from './trajectory.js';
 export { ColumnDecodeError } from './varint.js';
 
 /** Record lines (content, not events) carry this key instead of `type`. */

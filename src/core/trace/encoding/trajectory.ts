@@ -96,14 +96,14 @@ export function encodeTrajectory(e: TrajectoryEvent): { line: Record<string, unk
 export interface DecodedTrajectory {
   /** Number of samples decoded (the picked ones, with `pick`). */
   n: number;
-  tSecs: Float64Array;
-  ee: Float64Array;
-  gripperWidth: Float64Array;
+  tSecs: Float64Array<ArrayBuffer>;
+  ee: Float64Array<ArrayBuffer>;
+  gripperWidth: Float64Array<ArrayBuffer>;
   qposWidth: number;
-  qpos: Float64Array;
+  qpos: Float64Array<ArrayBuffer>;
   grasped: { from: number; value: string | null }[];
   bodiesWidth?: number;
-  bodies?: Float64Array;
+  bodies?: Float64Array<ArrayBuffer>;
   contacts?: { index: number; pairs: [string, string][] }[];
 }
 
@@ -126,11 +126,11 @@ export function columnCount(columns: unknown): number {
 
 /**
  * Decodes a trajectory line's columns straight into typed arrays (no per-sample objects). Options: `qpos: false`
- * skips the joint positions (qposWidth 0; no view draws them), `pick` decodes only those sample indices
+ * skips the joint positions (qposWidth 0; no view draws them), `bodies: false` the body poses, `pick` decodes only those sample indices
  * (ascending; grasped runs and contacts are re-indexed to the picked samples, contacts of other samples dropped).
  * Throws ColumnDecodeError, naming what is wrong, on malformed columns.
  */
-export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean; pick?: Int32Array } = {}): DecodedTrajectory {
+export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean; bodies?: boolean; pick?: Int32Array } = {}): DecodedTrajectory {
   const n = columnCount(columns);
   const c = columns as Record<string, unknown>;
   const pick = opts.pick;
@@ -169,9 +169,9 @@ export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean
     }
   }
 
-  let bodies: Float64Array | undefined;
+  let bodies: Float64Array<ArrayBuffer> | undefined;
   let bodiesWidth: number | undefined;
-  if (c.bodies !== undefined) {
+  if (c.bodies !== undefined && opts.bodies !== false) {
     bodiesWidth = groupWidth(c.bodies, 'bodies');
     bodies = new Float64Array(rows * bodiesWidth);
     decodeGroup(c.bodies, n, bodiesWidth, bodies, pick);
@@ -205,6 +205,17 @@ export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean
   }
   if (contacts?.length) out.contacts = contacts;
   return out;
+}
+
+/** The body poses of a trajectory line's columns (all samples, or the picked ones); undefined when it has none. */
+export function decodeTrajectoryBodies(columns: unknown, pick?: Int32Array): { bodiesWidth: number; bodies: Float64Array<ArrayBuffer> } | undefined {
+  const n = columnCount(columns);
+  const g = (columns as Record<string, unknown>).bodies;
+  if (g === undefined) return undefined;
+  const bodiesWidth = groupWidth(g, 'bodies');
+  const bodies = new Float64Array((pick ? pick.length : n) * bodiesWidth);
+  decodeGroup(g, n, bodiesWidth, bodies, pick);
+  return { bodiesWidth, bodies };
 }
 
 /** Rebuilds a trajectory line's samples, as the writer returned them (throws ColumnDecodeError). */

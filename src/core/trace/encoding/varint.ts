@@ -56,7 +56,7 @@ export function decodeDeltas(base64: string, n: number, order: DeltaOrder, scale
   const len = bytes.length;
   let p = 0, k1 = 0, k2 = 0;
   let j = 0;
-  let next = pick ? (pick.length ? pick[0] : -1) : 0;
+  let next = pick ? (pick.length ? pick[0] : -1) : -1;
   for (let i = 0; i < n; i++) {
     if (p >= len) throw new ColumnDecodeError(`column ends after ${i} of ${n} values`);
     let b = bytes[p++];
@@ -71,13 +71,13 @@ export function decodeDeltas(base64: string, n: number, order: DeltaOrder, scale
         mul *= 128;
       } while (b >= 128);
     }
+    // zigzag back: 0, 1, 2, 3 ... -> 0, -1, 1, -2 ...
     const d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
     const k = order === 1 ? k1 + d : d + 2 * k1 - k2;
     k2 = k1;
     k1 = k;
-    if (!pick) {
-      out[offset + i * stride] = k / scale;
-    } else if (i === next) {
+    if (pick === undefined) out[offset + i * stride] = k / scale;
+    else if (i === next) {
       out[offset + j * stride] = k / scale;
       j++;
       next = j < pick.length ? pick[j] : -1;

@@ -157,7 +157,8 @@ export class RunSummaryBuilder {
         if (e.samples.length) this.lastSimT = Math.max(this.lastSimT, e.samples[e.samples.length - 1].tSecs);
         break;
       case 'trajectory_packed':
-        m.trajectorySamples += e.n;
+        // An overview holds a subset: count the run's samples.
+        m.trajectorySamples += e.total ?? e.n;
         if (e.n) this.lastSimT = Math.max(this.lastSimT, e.tSecs[e.n - 1]);
         break;
       case 'episode_end':

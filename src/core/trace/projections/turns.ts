@@ -146,7 +146,7 @@ export class TurnTimelineBuilder {
         d.trajectorySamples += e.samples.length;
         break;
       case 'trajectory_packed':
-        d.trajectorySamples += e.n;
+        d.trajectorySamples += e.total ?? e.n;
         break;
     }
     this.dirty.add(turn);

@@ -240,7 +240,9 @@ export function fuzzCases(): void {
         const text = lines.slice(0, cut).join('\n') + '\n' + lines[cut].slice(0, Math.floor(lines[cut].length / 2));
         const r = readTrace(text);
         tally.fuzzInputs++;
-        assert.equal(r.events.length, cut);
+        // Every complete event line before the cut (content records, which the compact encoding writes before the
+        // event that refers to them, are not events).
+        assert.equal(r.events.length, lines.slice(0, cut).filter((l) => l.trim() && 'type' in JSON.parse(l)).length);
         assert.deepEqual(r.warnings.map((w) => [w.kind, w.line]), lines[cut].length > 1 ? [['truncated_last_line', cut + 1]] : []);
       }
       tally.recorded++;

@@ -10,13 +10,18 @@
 //   plots    the Plots tab drawn (decimated to the canvas width);
 //   zoom     a drag over 2% of the position plot until the span is drawn at full resolution (for an overview,
 //            the host's window of full samples).
-// Goals: open < 500 ms for 100k samples, < 1500 ms for 1M. One line per size.
+// Goals: open < 500 ms for 100k samples, < 1500 ms for 1M. One line per size. On a shared, loaded machine the wall
+// times stretch; the line also gives the CPU time spent by the page's main thread (Chromium's TaskDuration, up to
+// the first render) and by the host, which contention changes much less.
 // Run: node --import tsx test/bench/viewer.bench.ts [samples ...]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
+import { readTrace } from '../../src/core/trace/reader.js';
+import { loadTraceForView } from '../../src/core/trace/viewData.js';
+import { packEvents } from '../../src/protocol/webview.js';
 import { ROOT } from '../webview/buildViewer.js';
 import { chromiumMissing, launch } from '../webview/browser.js';
 import { serveHostPage } from '../webview/hostPage.js';
@@ -51,19 +56,45 @@ function traceFor(samples: number): string {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The host's part before and after the compact encoding, in CPU ms (median of 3): the same events as a schema v1
+ * file read with readTrace + packEvents (what the panel did), against loadTraceForView on the compact file.
+ */
+function hostBeforeAfter(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  const v1 = readTrace(text).events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const cpu = (f: () => void) => {
+    const xs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c0 = process.cpuUsage();
+      f();
+      const c = process.cpuUsage(c0);
+      xs.push((c.user + c.system) / 1000);
+    }
+    return median(xs).toFixed(0);
+  };
+  const before = cpu(() => packEvents(readTrace(v1).events));
+  const after = cpu(() => loadTraceForView(text));
+  return `host CPU before/after the compact encoding: ${before} / ${after} ms (${(v1.length / 1e6).toFixed(1)} MB as schema v1)`;
+}
 const browser = await launch();
 try {
   for (const samples of sizes) {
     const path = traceFor(samples);
     const host = await serveHostPage(path, `bench-${label(samples)}`, { minified: true });
-    const runs: { open: number; host: number; page: number; validate: number; plots: number; zoom: number }[] = [];
+    const runs: { open: number; host: number; hostCpu: number; pageCpu: number; page: number; validate: number; plots: number; zoom: number }[] = [];
     let overview = '';
     let zoomInfo = '';
     try {
       for (let i = 0; i < 5; i++) {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
         await page.goto(host.url);
         await page.waitForFunction(() => window.__waypointViewer?.ready === true, undefined, { timeout: 60_000 });
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        const pageCpu = 1000 * (metrics.find((x) => x.name === 'TaskDuration')?.value ?? NaN);
         const t = await page.evaluate(() => window.__waypointViewer!.timings);
         const plots = await page.evaluate(async () => {
           const t0 = performance.now();
@@ -90,18 +121,20 @@ try {
         const z = await page.evaluate(() => window.__waypointViewer!.plotsZoom());
         if (!z.zoom) throw new Error('the drag did not zoom');
         zoomInfo = z.window ? `${z.window.count} samples in the span, ${z.window.full ? 'all drawn' : `${z.window.points} drawn min/max`}` : 'from the samples the view holds';
-        runs.push({ open: t.firstRenderMs, host: host.lastReadyMs, page: t.scriptStartMs, validate: t.validateMs, plots, zoom: zoomEnd - t0 });
+        runs.push({ open: t.firstRenderMs, host: host.lastReadyMs, hostCpu: host.lastReadyCpuMs, pageCpu, page: t.scriptStartMs, validate: t.validateMs, plots, zoom: zoomEnd - t0 });
         await page.close();
       }
     } finally {
       await host.close();
     }
     const m = (k: keyof (typeof runs)[number]) => median(runs.map((r) => r[k])).toFixed(0);
+    const compare = samples <= 100_000 ? `; ${hostBeforeAfter(path)}` : '';
     const goal = GOAL_MS[samples];
     console.log(
       `viewer.bench [${label(samples)}] ${host.lastLoad?.totalSamples ?? '?'} samples (real page, minified bundle, host reading a ${(statSync(path).size / 1e6).toFixed(1)} MB trace; median of ${runs.length}): ` +
-        `open ${m('open')} ms${goal ? ` (goal < ${goal} ms)` : ''} [page load ${m('page')}, host read+decode ${m('host')}, validation ${m('validate')}, ${(host.lastReadyBytes / 1e6).toFixed(1)} MB sent]; ` +
-        `plots ${m('plots')} ms; zoom to full resolution ${m('zoom')} ms (${zoomInfo}); ${overview.startsWith('Overview') ? overview.split(';')[0] : 'every sample sent'}; load average ${loadavg()[0].toFixed(1)}`,
+        `open ${m('open')} ms${goal ? ` (goal < ${goal} ms)` : ''} [page load ${m('page')}, host read+decode ${m('host')}, validation ${m('validate')}, ${(host.lastReadyBytes / 1e6).toFixed(1)} MB sent; ` +
+        `CPU: page main thread ${m('pageCpu')} ms (includes the bundle), host ${m('hostCpu')} ms]; ` +
+        `plots ${m('plots')} ms; zoom to full resolution ${m('zoom')} ms (${zoomInfo}); ${overview.startsWith('Overview') ? overview.split(';')[0] : 'every sample sent'}${compare}; load average ${loadavg()[0].toFixed(1)}`,
     );
   }
 } finally {

@@ -69,6 +69,7 @@ export function decodeDeltas(base64: string, n: number, order: DeltaOrder, scale
         b = bytes[p++];
         z += (b & 127) * mul;
         mul *= 128;
+        if (mul > 2 ** 63) throw new ColumnDecodeError(`column value too large (sample ${i} of ${n})`);
       } while (b >= 128);
     }
     // zigzag back: 0, 1, 2, 3 ... -> 0, -1, 1, -2 ...

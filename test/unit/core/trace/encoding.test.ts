@@ -88,6 +88,8 @@ test('a column group round-trips to its rounded values, also decoding only picke
   for (let j = 0; j < pick.length; j++) for (let c = 0; c < w; c++) assert.equal(some[j * w + c], values[pick[j] * w + c]);
   assert.throws(() => decodeGroup(g, n + 1, w, new Float64Array((n + 1) * w)), ColumnDecodeError);
   assert.throws(() => decodeGroup({ e: 5, v: ['1!!!'] }, 2, 1, new Float64Array(2)), ColumnDecodeError);
+  // A run of continuation bytes must not decode to Infinity.
+  assert.throws(() => decodeGroup({ e: 5, v: ['1' + Buffer.alloc(200, 0xff).toString('base64')] }, 1, 1, new Float64Array(1)), /too large/);
 });
 
 test('round trip: the reader returns exactly the events the writer returned (messages, images, columns)', async () => {
@@ -244,4 +246,26 @@ test('the committed v1 fixture opens as before and shows the same transcript, al
   // The writer stamps its own times; everything else in the timeline is the same.
   const rows = (evs: readonly TraceEvent[]) => projectTimeline(evs).map((r) => ({ ...r, tMs: 0 }));
   assert.deepEqual(rows(again.events), rows(old.events), 'the run viewer timeline is the same');
+});
+
+test('waypoint show prints a missing message hash as a warning and the rest of the transcript', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { Writable } = await import('node:stream');
+  const { showCommand } = await import('../../../../src/cli/show.js');
+  const { text } = await writeAll([start, call(1, [system, { role: 'user', content: 'Stack the blocks.' }]), { type: 'chat_message', turn: 1, speaker: 'Planner', content: 'Step 1: look' }]);
+  const lines = text.split('\n');
+  const hash = JSON.parse(lines[2]).hash as string;
+  const dir = mkdtempSync(join(tmpdir(), 'waypoint-show-'));
+  try {
+    const file = join(dir, 'cut.jsonl');
+    writeFileSync(file, lines.filter((_, i) => i !== 2).join('\n'));
+    let out = '';
+    const sink = new Writable({ write(chunk, _enc, done) { out += String(chunk); done(); } });
+    assert.equal(await showCommand(file, { workspace: dir }, sink), 0);
+    assert.match(out, new RegExp(`warning: line 3: role_call c1 refers to message ${hash}, which is not in the trace`));
+    assert.match(out, /Planner\n\s+Step 1: look/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -5,7 +5,7 @@
 //   "2<base64>"           the same with second-order differences (smooth motion, constant time steps);
 //   "f<base64>"           raw little-endian float64 values, exact (a value too large to round to e digits).
 import { Buffer } from 'node:buffer';
-import { ColumnDecodeError, decodeDeltas, encodeDeltas, MAX_COLUMN_INT } from './varint.js';
+import { ColumnDecodeError, decodeDeltas, encodeDeltas, encodedLength, MAX_COLUMN_INT } from './varint.js';
 
 export interface ColumnGroup {
   /** Decimal digits kept: a value is stored as round(value * 10^e). */
@@ -34,9 +34,9 @@ export function encodeColumn(vals: Float64Array, digits: number): number | strin
     if (ks[i] !== ks[0]) constant = false;
   }
   if (constant && n > 0) return vals[0];
-  const first = encodeDeltas(ks, 1);
-  const second = encodeDeltas(ks, 2);
-  return second.length < first.length ? '2' + second : '1' + first;
+  const first = encodedLength(ks, 1);
+  const second = encodedLength(ks, 2);
+  return second < first ? '2' + encodeDeltas(ks, 2, second) : '1' + encodeDeltas(ks, 1, first);
 }
 
 /** Encodes `width` interleaved columns of `values` (n * width numbers) and rounds `values` in place. */

@@ -8,40 +8,51 @@ export const MAX_COLUMN_INT = 2 ** 50;
 
 export type DeltaOrder = 1 | 2;
 
-class ByteSink {
-  bytes = new Uint8Array(256);
-  length = 0;
-  push(b: number): void {
-    if (this.length === this.bytes.length) {
-      const next = new Uint8Array(this.bytes.length * 2);
-      next.set(this.bytes);
-      this.bytes = next;
-    }
-    this.bytes[this.length++] = b;
-  }
+/** Zigzag: 0, -1, 1, -2, 2 ... -> 0, 1, 2, 3, 4 ... */
+function zigzag(d: number): number {
+  return d >= 0 ? 2 * d : -2 * d - 1;
 }
 
-function pushVarint(out: ByteSink, d: number): void {
-  // zigzag: 0, -1, 1, -2, 2 ... -> 0, 1, 2, 3, 4 ...
-  let z = d >= 0 ? 2 * d : -2 * d - 1;
+/** Bytes of z as a LEB128 varint. */
+function varintBytes(z: number): number {
+  if (z < 128) return 1;
+  if (z < 16384) return 2;
+  if (z < 2097152) return 3;
+  let n = 1;
   while (z >= 128) {
-    out.push((z % 128) + 128);
     z = Math.floor(z / 128);
+    n++;
   }
-  out.push(z);
+  return n;
+}
+
+/** The difference of `order` at sample i (with k[-1] = k[-2] = 0). */
+function delta(ks: ArrayLike<number>, i: number, order: DeltaOrder): number {
+  const k1 = i > 0 ? ks[i - 1] : 0;
+  if (order === 1) return ks[i] - k1;
+  return ks[i] - 2 * k1 + (i > 1 ? ks[i - 2] : 0);
+}
+
+/** Bytes the varints of `ks`'s differences of `order` take (to pick the shorter order before encoding). */
+export function encodedLength(ks: ArrayLike<number>, order: DeltaOrder): number {
+  let n = 0;
+  for (let i = 0; i < ks.length; i++) n += varintBytes(zigzag(delta(ks, i, order)));
+  return n;
 }
 
 /** Encodes integers `ks` (each |k| <= MAX_COLUMN_INT) with differences of the given order; returns base64. */
-export function encodeDeltas(ks: ArrayLike<number>, order: DeltaOrder): string {
-  const out = new ByteSink();
-  let k1 = 0, k2 = 0;
+export function encodeDeltas(ks: ArrayLike<number>, order: DeltaOrder, byteLength = encodedLength(ks, order)): string {
+  const out = Buffer.allocUnsafe(byteLength);
+  let p = 0;
   for (let i = 0; i < ks.length; i++) {
-    const k = ks[i];
-    pushVarint(out, order === 1 ? k - k1 : k - 2 * k1 + k2);
-    k2 = k1;
-    k1 = k;
+    let z = zigzag(delta(ks, i, order));
+    while (z >= 128) {
+      out[p++] = (z % 128) + 128;
+      z = Math.floor(z / 128);
+    }
+    out[p++] = z;
   }
-  return Buffer.from(out.bytes.buffer, 0, out.length).toString('base64');
+  return out.toString('base64', 0, p);
 }
 
 export class ColumnDecodeError extends Error {}

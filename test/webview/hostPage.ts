@@ -40,14 +40,24 @@ export function encodeHostMessage(message: HostToView): Buffer {
 
 /** The page's side of the stand-in: fetch the host's answer, rebuild typed arrays over the body, post it in. */
 const STAND_IN = `(() => {
+  // Typed arrays sit at the top level of the message and of its events (the only places the host puts them), so
+  // only those are looked at: a JSON.parse reviver would visit every value of a large trace.
   const decode = (buf) => {
     const hl = new DataView(buf).getUint32(0, true);
     const dataStart = Math.ceil((4 + hl) / 8) * 8;
-    return JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, hl)), (k, v) => {
-      if (!v || !Array.isArray(v.$bin)) return v;
-      const [kind, off, len] = v.$bin;
-      return kind === 'f64' ? new Float64Array(buf, dataStart + off, len) : new Int32Array(buf, dataStart + off, len);
-    });
+    const msg = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, hl)));
+    const fix = (o) => {
+      for (const k in o) {
+        const v = o[k];
+        if (v && typeof v === 'object' && Array.isArray(v.$bin)) {
+          const [kind, off, len] = v.$bin;
+          o[k] = kind === 'f64' ? new Float64Array(buf, dataStart + off, len) : new Int32Array(buf, dataStart + off, len);
+        }
+      }
+    };
+    fix(msg);
+    if (Array.isArray(msg.events)) for (const e of msg.events) if (e && e.type === 'trajectory_packed') fix(e);
+    return msg;
   };
   const deliver = (res) => res.arrayBuffer().then((buf) => window.postMessage(decode(buf), '*', [buf]));
   window.__waypointHostLog = [];

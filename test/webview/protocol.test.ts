@@ -46,6 +46,20 @@ test('projections of packed events equal those of the trace events', () => {
   assert.deepEqual(b.summary.summary(), a.summary.summary());
 });
 
+const win = {
+  requestId: 'r2', ok: true, tFrom: 1, tTo: 3, count: 3, full: true,
+  t: Float64Array.of(1, 2, 3), x: Float64Array.of(0.1, 0.2, 0.3), y: Float64Array.of(0, 0, 0), z: Float64Array.of(1, 1, 1),
+  yawRad: Float64Array.of(0, 0, 0), gripperWidth: Float64Array.of(0.08, 0.08, 0.05), turn: Int32Array.of(1, 1, 2),
+};
+
+test('packing keeps the counters of schema v2 (round, step, agent)', () => {
+  const e = { ...traj[0], round: 2, step: 5, agent: 'Alice' };
+  const p = packTrajectory(e)!;
+  assert.deepEqual([p.round, p.step, p.agent], [2, 5, 'Alice']);
+  assert.ok(PackedTrajectory.safeParse(p).success);
+  assert.deepEqual(unpackTrajectory(p), e);
+});
+
 test('parseHostToView accepts exactly what HostToView accepts', () => {
   const packed = packEvents(events);
   const cases: unknown[] = [
@@ -54,6 +68,13 @@ test('parseHostToView accepts exactly what HostToView accepts', () => {
     { type: 'append', runId: 'r', events: packed.slice(3, 9) },
     { type: 'selectTurn', turn: 3 },
     { type: 'response', requestId: 'r1', ok: false, error: 'nope' },
+    { type: 'init', runId: 'r', events: packed.map((e) => (e.type === 'trajectory_packed' ? { ...e, total: e.n + 100 } : e)), warnings: [], overview: { total: 9999, sent: 10 } },
+    { type: 'init', runId: 'r', events: packed.map((e) => (e.type === 'trajectory_packed' ? { ...e, total: e.n - 1 } : e)), warnings: [] },
+    { type: 'trajectoryWindow', ...win },
+    { type: 'trajectoryWindow', ...win, x: win.x.slice(1) },
+    { type: 'trajectoryWindow', ...win, t: Float64Array.of(2, 1, 3) },
+    { type: 'trajectoryWindow', ...win, z: Float64Array.of(0, Infinity, 0) },
+    { type: 'trajectoryWindow', ...win, turn: [1, 1, 2] },
     { type: 'init', runId: 'r', events: [{ ...events[0], seq: -1 }], warnings: [] },
     { type: 'init', runId: '', events: [], warnings: [] },
     { type: 'append', runId: 'r', events: 'x' },
@@ -82,4 +103,17 @@ test('ViewToHost: requests carry a requestId, reports are bounded', () => {
   assert.ok(ViewToHost.safeParse({ type: 'ready' }).success);
   assert.ok(ViewToHost.safeParse({ type: 'ready', runId: 'r' }).success);
   assert.equal(ViewToHost.safeParse({ type: 'invalidMessage', message: 'x'.repeat(3000) }).success, false);
+  assert.ok(ViewToHost.safeParse({ type: 'trajectoryWindow', requestId: 'r3', tFrom: 1.5, tTo: 9, buckets: 1200 }).success);
+  assert.equal(ViewToHost.safeParse({ type: 'trajectoryWindow', requestId: 'r3', tFrom: 1.5, tTo: 9, buckets: 0 }).success, false);
+  assert.equal(ViewToHost.safeParse({ type: 'trajectoryWindow', tFrom: 1.5, tTo: 9, buckets: 10 }).success, false);
+});
+
+test('a trajectory window must be sorted, finite, equally long, with Int32 turns; an overview total is at least n', () => {
+  assert.ok(parseHostToView({ type: 'trajectoryWindow', ...win }).success);
+  for (const patch of [{ x: win.x.slice(1) }, { t: Float64Array.of(2, 1, 3) }, { z: Float64Array.of(0, Infinity, 0) }, { turn: [1, 1, 2] }]) {
+    assert.equal(parseHostToView({ type: 'trajectoryWindow', ...win, ...patch }).success, false, JSON.stringify(Object.keys(patch)));
+  }
+  const p = packTrajectory(traj[0])!;
+  assert.ok(PackedTrajectory.safeParse({ ...p, total: p.n + 5 }).success);
+  assert.equal(PackedTrajectory.safeParse({ ...p, total: p.n - 1 }).success, false);
 });

@@ -2,7 +2,7 @@
 // (a webview can be sent anything; a trace can come from anyone), so each side parses every message it receives
 // with these schemas and ignores (and reports) what does not validate.
 import { z } from 'zod';
-import { TraceEvent } from './trace.js';
+import { ChatMessage, RoleCall, TraceEvent } from './trace.js';
 
 /** A partial failure found while reading a trace (mirrors core/trace/reader.ts TraceWarning, kind kept open). */
 export const ViewerWarning = z.object({
@@ -130,6 +130,39 @@ export function packEvents(events: readonly TraceEvent[]): ViewEvent[] {
   return events.map((e) => (e.type === 'trajectory' ? (packTrajectory(e) ?? e) : e));
 }
 
+// ---- shared messages ----
+// A role_call repeats the chat so far (MALMM sends the whole history every call), so an init message lists each
+// distinct chat message once (`messages`) and role_calls refer to them by index: a long run's init shrinks from
+// megabytes to the size of its distinct messages, and each message is validated once.
+
+/** A role_call whose messages are indices into the init message's `messages` table. */
+export const SharedRoleCall = RoleCall.extend({ messages: z.array(Int) });
+export type SharedRoleCall = z.infer<typeof SharedRoleCall>;
+/** What an init message's `events` may hold on the wire. */
+export type WireEvent = ViewEvent | SharedRoleCall;
+
+/** Replaces each role_call's messages by indices into one table of the distinct messages. */
+export function shareMessages(events: readonly ViewEvent[]): { events: WireEvent[]; messages: ChatMessage[] } {
+  const messages: ChatMessage[] = [];
+  const index = new Map<string, number>();
+  const out = events.map((e): WireEvent => {
+    if (e.type !== 'role_call') return e;
+    return {
+      ...e,
+      messages: e.messages.map((m) => {
+        const key = JSON.stringify(m);
+        let i = index.get(key);
+        if (i === undefined) {
+          i = messages.push(m) - 1;
+          index.set(key, i);
+        }
+        return i;
+      }),
+    };
+  });
+  return { events: out, messages };
+}
+
 // ---- messages ----
 
 // A run id names a folder under .waypoint/runs: never a path (no separators, no '.' or '..').
@@ -148,8 +181,10 @@ export const ViewEventSchema = z.union([TraceEvent, PackedTrajectory]);
 export const InitMessage = z.object({
   type: z.literal('init'),
   runId: RunId,
-  /** In sequence order; trajectories may be packed (packEvents). */
-  events: z.array(ViewEventSchema),
+  /** In sequence order; trajectories may be packed (packEvents), role_calls may refer to `messages` by index. */
+  events: z.array(z.union([TraceEvent, PackedTrajectory, SharedRoleCall])),
+  /** The run's distinct chat messages (shareMessages); present when role_calls refer to them by index. */
+  messages: z.array(ChatMessage).optional(),
   warnings: z.array(ViewerWarning),
   live: z.boolean().optional(),
   /** Turn to select after loading (e.g. the debugger's current turn). */
@@ -224,9 +259,15 @@ const Envelope = z.discriminatedUnion('type', [
   TrajectoryWindowMessage,
 ]);
 
-export type HostToViewParse = { success: true; data: HostToView } | { success: false; error: string };
+/** A host message as the view handles it: init's shared messages resolved into each role_call. */
+export type ViewMessage = HostToView extends infer M ? (M extends { type: 'init' } ? Omit<M, 'events' | 'messages'> & { events: ViewEvent[] } : M) : never;
 
-/** Validates a message from the host: accepted exactly when HostToView.safeParse accepts it. */
+export type HostToViewParse = { success: true; data: ViewMessage } | { success: false; error: string };
+
+/**
+ * Validates a message from the host: accepted exactly when HostToView.safeParse accepts it and every message
+ * index is in range; the role_calls of an init come back with their messages resolved (shared objects).
+ */
 export function parseHostToView(data: unknown): HostToViewParse {
   const env = Envelope.safeParse(data);
   if (!env.success) {
@@ -234,19 +275,34 @@ export function parseHostToView(data: unknown): HostToViewParse {
     return { success: false, error: `${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'schema mismatch'}` };
   }
   const m = env.data;
-  if (m.type !== 'init' && m.type !== 'append') return { success: true, data: m };
+  if (m.type !== 'init' && m.type !== 'append') return { success: true, data: m as ViewMessage };
+  const table = m.type === 'init' ? m.messages : undefined;
   const events: ViewEvent[] = new Array(m.events.length);
   for (let i = 0; i < m.events.length; i++) {
     const raw = m.events[i];
-    const packed = typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'trajectory_packed';
-    const r = packed ? PackedTrajectory.safeParse(raw) : TraceEvent.safeParse(raw);
+    const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+    const refs = m.type === 'init' && type === 'role_call' ? (raw as { messages?: unknown }).messages : undefined;
+    const shared = Array.isArray(refs) && refs.length > 0 && refs.every((x) => typeof x === 'number');
+    // A shared role_call: the event is checked without its messages, each index against the table (checked once).
+    const r = type === 'trajectory_packed' ? PackedTrajectory.safeParse(raw) : TraceEvent.safeParse(shared ? { ...(raw as object), messages: [] } : raw);
     if (!r.success) {
+      if (shared) {
+        const sr = SharedRoleCall.safeParse(raw);
+        if (!sr.success) return { success: false, error: `events.${i}: ${sr.error.issues[0]?.path.join('.')}: ${sr.error.issues[0]?.message ?? 'invalid role_call'}` };
+      }
       const issue = r.error.issues[0];
       return { success: false, error: `events.${i}${issue?.path.length ? '.' + issue.path.join('.') : ''}: ${issue?.message ?? 'invalid trace event'}` };
     }
-    events[i] = r.data;
+    if (shared) {
+      const ids = refs as number[];
+      const bad = ids.findIndex((k) => !Number.isInteger(k) || k < 0 || !table || k >= table.length);
+      if (bad >= 0) return { success: false, error: `events.${i}.messages.${bad}: message index ${ids[bad]} is not in the init's ${table?.length ?? 0} messages` };
+      (r.data as { messages: ChatMessage[] }).messages = ids.map((k) => table![k]);
+    }
+    events[i] = r.data as ViewEvent;
   }
-  return { success: true, data: { ...m, events } as HostToView };
+  const { messages: _table, ...rest } = m as typeof m & { messages?: unknown };
+  return { success: true, data: { ...rest, events } as ViewMessage };
 }
 
 // ---- view -> host ----

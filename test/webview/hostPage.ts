@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadTraceForView, type ViewLoad, type ViewLoadOptions } from '../../src/core/trace/viewData.js';
 import { renderWebviewPage } from '../../src/extension/panels/webviewPage.js';
 import { viewerCsp } from '../../src/extension/panels/viewerHtml.js';
-import { TrajectoryWindowRequest, type HostToView } from '../../src/protocol/webview.js';
+import { shareMessages, TrajectoryWindowRequest, type HostToView } from '../../src/protocol/webview.js';
 import { loadViewerAssets } from './buildViewer.js';
 
 /** Serialises a host message: [u32 header length][header JSON][pad to 8][typed arrays' bytes]. */
@@ -109,7 +109,8 @@ export async function serveHostPage(tracePath: string, runId: string, options: V
         const c0 = process.cpuUsage();
         const load = loadTraceForView(await readFile(tracePath, 'utf8'), options);
         state.lastLoad = load;
-        const body = encodeHostMessage({ type: 'init', runId, events: load.events, warnings: load.warnings, ...(load.overview ? { overview: load.overview } : {}) });
+        const shared = shareMessages(load.events);
+        const body = encodeHostMessage({ type: 'init', runId, events: shared.events, messages: shared.messages, warnings: load.warnings, ...(load.overview ? { overview: load.overview } : {}) });
         state.lastReadyMs = performance.now() - t0;
         const c = process.cpuUsage(c0);
         state.lastReadyCpuMs = (c.user + c.system) / 1000;

@@ -2,7 +2,7 @@
 // packed trajectories round-trip and validate.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HostToView, packEvents, packTrajectory, PackedTrajectory, parseHostToView, unpackTrajectory, ViewToHost } from '../../src/protocol/webview.js';
+import { HostToView, packEvents, packTrajectory, PackedTrajectory, parseHostToView, shareMessages, unpackTrajectory, ViewToHost } from '../../src/protocol/webview.js';
 import { projectRun } from '../../src/core/trace/projections/runProjection.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
 
@@ -116,4 +116,28 @@ test('a trajectory window must be sorted, finite, equally long, with Int32 turns
   const p = packTrajectory(traj[0])!;
   assert.ok(PackedTrajectory.safeParse({ ...p, total: p.n + 5 }).success);
   assert.equal(PackedTrajectory.safeParse({ ...p, total: p.n - 1 }).success, false);
+});
+
+test('an init with shared messages parses into the same events as one with every message inline', () => {
+  const packed = packEvents(events);
+  const shared = shareMessages(packed);
+  const calls = events.filter((e) => e.type === 'role_call');
+  const refs = calls.reduce((n, e) => n + (e.type === 'role_call' ? e.messages.length : 0), 0);
+  assert.ok(shared.messages.length * 5 < refs, `${shared.messages.length} distinct messages for ${refs} references`);
+  const size = (evs: readonly object[]) => JSON.stringify(evs.filter((e) => (e as { type: string }).type !== 'trajectory_packed')).length;
+  const sharedSize = size(shared.events) + JSON.stringify(shared.messages).length;
+  assert.ok(sharedSize * 2 < size(packed), `${sharedSize} vs ${size(packed)} characters`);
+  const a = parseHostToView({ type: 'init', runId: 'r', events: shared.events, messages: shared.messages, warnings: [] });
+  const b = parseHostToView({ type: 'init', runId: 'r', events: packed, warnings: [] });
+  assert.ok(a.success && b.success);
+  assert.deepEqual(a.success && a.data, b.success && b.data);
+  assert.ok(HostToView.safeParse({ type: 'init', runId: 'r', events: shared.events, messages: shared.messages, warnings: [] }).success);
+  // An index outside the table, a table missing, or indices in an append are refused with a clear path.
+  const i = shared.events.findIndex((e) => e.type === 'role_call');
+  const broken = shared.events.map((e, k) => (k === i ? { ...e, messages: [0, shared.messages.length] } : e));
+  const r1 = parseHostToView({ type: 'init', runId: 'r', events: broken, messages: shared.messages, warnings: [] });
+  assert.equal(r1.success, false);
+  assert.match(!r1.success ? r1.error : '', new RegExp(`^events\\.${i}\\.messages\\.1: message index ${shared.messages.length} is not in the init's ${shared.messages.length} messages`));
+  assert.equal(parseHostToView({ type: 'init', runId: 'r', events: shared.events, warnings: [] }).success, false);
+  assert.equal(parseHostToView({ type: 'append', runId: 'r', events: shared.events.slice(i, i + 1) }).success, false);
 });

@@ -1,11 +1,11 @@
 // The view side of the host <-> view contract: every incoming message is validated with the HostToView schema
 // (invalid ones are ignored and reported to the host); requests carry a requestId and settle on the matching
 // answer (`response`, or `trajectoryWindow` for a window request), or fail after a timeout.
-import { parseHostToView, VIEW_REQUEST_TIMEOUT_MS, type HostToView, type TrajectoryWindowMessage, type ViewToHost } from '../../src/protocol/webview.js';
+import { parseHostToView, VIEW_REQUEST_TIMEOUT_MS, type TrajectoryWindowMessage, type ViewMessage, type ViewToHost } from '../../src/protocol/webview.js';
 import type { WebviewApi } from './vscode.js';
 
-type Reply = Extract<HostToView, { type: 'response' | 'trajectoryWindow' }>;
-type Incoming = Exclude<HostToView, Reply>;
+type Reply = Extract<ViewMessage, { type: 'response' | 'trajectoryWindow' }>;
+type Incoming = Exclude<ViewMessage, Reply>;
 type RequestBody = Extract<ViewToHost, { requestId: string }> extends infer R ? (R extends unknown ? Omit<R, 'requestId'> : never) : never;
 /** What a request resolves to: the window for a trajectoryWindow request, the plain response otherwise. */
 type ReplyTo<B> = B extends { type: 'trajectoryWindow' } ? TrajectoryWindowMessage : Extract<Reply, { type: 'response' }>;

@@ -1,7 +1,7 @@
 // The run viewer: owns the projection of the run's events and the UI state (selected/hovered turn, tab), and
 // renders header, timeline, detail, plots and summary from the projection. Rendering is batched per frame.
 import { RunProjection } from '../../src/core/trace/projections/runProjection.js';
-import type { HostToView, RunViewerUiState, ViewerWarning } from '../../src/protocol/webview.js';
+import type { RunViewerUiState, ViewerWarning, ViewMessage } from '../../src/protocol/webview.js';
 import type { Channel } from '../common/rpc.js';
 import type { WebviewApi } from '../common/vscode.js';
 import { h } from '../common/dom.js';
@@ -88,7 +88,7 @@ export class RunViewer {
     this.channel = channel;
   }
 
-  handle(m: Exclude<HostToView, { type: 'response' | 'trajectoryWindow' }>): void {
+  handle(m: Exclude<ViewMessage, { type: 'response' | 'trajectoryWindow' }>): void {
     switch (m.type) {
       case 'init': {
         this.timings.initReceivedMs = performance.now();

@@ -3,7 +3,7 @@
 // same viewer as in the editor, so the CLI report and the browser tests exercise the real UI. The page runs
 // under a CSP like the webview's: no network, scripts by nonce only.
 import type { TraceEvent } from '../../protocol/trace.js';
-import { packEvents, type ViewerWarning } from '../../protocol/webview.js';
+import { packEvents, shareMessages, type ViewerWarning } from '../../protocol/webview.js';
 
 export interface ViewerAssets {
   /** dist/webview/runViewer.js */
@@ -101,7 +101,8 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
   // Trajectories go in packed (as the extension host sends them); their Float64Array columns are stored as
   // base64 blocks (little-endian, as on every platform VS Code runs on) and referenced from the JSON by index.
   const bins: string[] = [];
-  const data = scriptSafeJson({ type: 'init', runId: o.runId, events: packEvents(o.events), warnings: o.warnings }, (_k, v) =>
+  const shared = shareMessages(packEvents(o.events));
+  const data = scriptSafeJson({ type: 'init', runId: o.runId, events: shared.events, messages: shared.messages, warnings: o.warnings }, (_k, v) =>
     v instanceof Float64Array ? { $bin: bins.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) - 1 } : v,
   );
   // The host stand-in: answers `ready` with the inlined trace, refuses requests a static page cannot serve.

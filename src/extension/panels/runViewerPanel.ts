@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { RUNS_DIR, TRACE_FILE } from '../../core/runs/runStore.js';
 import { loadTraceForView, type ViewLoad } from '../../core/trace/viewData.js';
 import type { EventOf } from '../../protocol/trace.js';
-import { packEvents, RunViewerUiState, ViewToHost, type HostToView, type ViewerWarning, type ViewEvent } from '../../protocol/webview.js';
+import { packEvents, RunViewerUiState, shareMessages, ViewToHost, type HostToView, type ViewerWarning, type ViewEvent } from '../../protocol/webview.js';
 import type { Ctx } from '../ctx.js';
 import type { LiveRun } from '../live/liveRun.js';
 import { Disposable } from './disposable.js';
@@ -178,7 +178,9 @@ export class RunViewerPanel extends Disposable {
     const runId = this.runId ?? basename(join(this.tracePath, '..'));
     if (this.runId) await this.remember(this.runId);
     this.sentSeq = events.length ? events[events.length - 1].seq : -1;
-    this.post({ type: 'init', runId, events, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}) });
+    // Each distinct chat message once; role_calls refer to it (a long run's init shrinks by megabytes).
+    const shared = shareMessages(events);
+    this.post({ type: 'init', runId, events: shared.events, messages: shared.messages, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}) });
   }
 
   /** Remembers where a trace outside this workspace's runs folder lives, so a reload can restore its panel. */

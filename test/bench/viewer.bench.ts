@@ -10,7 +10,8 @@
 //   plots    the Plots tab drawn (decimated to the canvas width);
 //   zoom     a drag over 2% of the position plot until the span is drawn at full resolution (for an overview,
 //            the host's window of full samples).
-// Goals: open < 500 ms for 100k samples, < 1500 ms for 1M. One line per size. On a shared, loaded machine the wall
+// Goals: open < 500 ms for 100k samples, < 1500 ms for 1M. One line per size, after one for the committed small
+// fixture (650 samples, schema v1): the page's floor, what opening any run costs. On a shared, loaded machine the wall
 // times stretch; the line also gives the CPU time spent by the page's main thread (Chromium's TaskDuration, up to
 // the first render) and by the host, which contention changes much less.
 // Run: node --import tsx test/bench/viewer.bench.ts [samples ...]
@@ -26,10 +27,11 @@ import { ROOT } from '../webview/buildViewer.js';
 import { chromiumMissing, launch } from '../webview/browser.js';
 import { serveHostPage } from '../webview/hostPage.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-if (sizes.length === 0) sizes.push(100_000, 1_000_000);
+// 0: the committed 650-sample fixture (schema v1), the page's floor: what any run costs to open.
+const sizes = process.argv.slice(2).map(Number).filter((n) => n >= 0);
+if (sizes.length === 0) sizes.push(0, 100_000, 1_000_000);
 const GOAL_MS: Record<number, number> = { 100_000: 500, 1_000_000: 1500 };
-const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+const label = (n: number) => (n === 0 ? 'fixture' : n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
 if (chromiumMissing) {
   console.log(`viewer.bench: skipped, ${chromiumMissing}`);
@@ -47,6 +49,7 @@ function fingerprint(): string {
 }
 
 function traceFor(samples: number): string {
+  if (samples === 0) return join(ROOT, 'test/fixtures/traces/malmm-pick-place.jsonl');
   const path = join(ROOT, 'test/output/bench-traces', `viewer-${samples}-${fingerprint()}.jsonl`);
   if (existsSync(path)) return path;
   process.stderr.write(`viewer.bench: writing a ${label(samples)}-sample trace (once; cached in test/output/bench-traces) ...\n`);
@@ -128,7 +131,7 @@ try {
       await host.close();
     }
     const m = (k: keyof (typeof runs)[number]) => median(runs.map((r) => r[k])).toFixed(0);
-    const compare = samples <= 100_000 ? `; ${hostBeforeAfter(path)}` : '';
+    const compare = samples > 0 && samples <= 100_000 ? `; ${hostBeforeAfter(path)}` : '';
     const goal = GOAL_MS[samples];
     console.log(
       `viewer.bench [${label(samples)}] ${host.lastLoad?.totalSamples ?? '?'} samples (real page, minified bundle, host reading a ${(statSync(path).size / 1e6).toFixed(1)} MB trace; median of ${runs.length}): ` +

@@ -102,7 +102,7 @@ async function main() {
   console.log(`demo wall time including start-up: ${(end.metrics.durationMs / 1000).toFixed(3)} s`);
   console.log(`overhead per turn: ${overheadMs.toFixed(3)} ms (goal < 2 ms; ${turns} replayed turns, trace written to disk)`);
   console.log(`ratio (overhead / demo time per turn): ${(overheadMs / (afterStartupMs / end.metrics.turns)).toFixed(3)}`);
-  console.log(`demo trace bytes: ${traceBytes} (was ${v1Bytes}; ${(v1Bytes / traceBytes).toFixed(1)}x smaller, goal >= 5x; the same events as schema v1 JSONL)`);
+  console.log(`demo trace bytes: ${traceBytes} (was ${v1Bytes}): ${(v1Bytes / traceBytes).toFixed(1)}x smaller (goal >= 5x; "was" is the same events as schema v1 wrote them)`);
 }
 
 main()

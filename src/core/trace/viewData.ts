@@ -93,6 +93,7 @@ export function loadTraceForView(text: string, options: ViewLoadOptions = {}): V
   // Decode every trajectory's plotted columns once, and build the run's series (the time axis as the view builds
   // it) from them: the overview's picks and the zoom windows are taken from it.
   const series = new TrajectorySeriesBuilder();
+  series.reserve(scanned.reduce((n, e) => n + (isColumnar(e) ? e.n : e.type === 'trajectory' ? e.samples.length : 0), 0), true);
   const slots = new Map<TraceEvent | ColumnarTrajectory, Slot>();
   for (const e of scanned) {
     if (isColumnar(e)) {

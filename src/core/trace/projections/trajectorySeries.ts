@@ -133,11 +133,13 @@ export class TrajectorySeriesBuilder {
     this.version++;
   }
 
-  private reserve(n: number): void {
+  /** Makes room for n samples in all (a reader that knows the run's size avoids growing the columns step by step). */
+  reserve(n: number, exact = false): void {
     const cap = this.cols.t.data.length;
     if (n <= cap) return;
     let next = cap;
     while (next < n) next *= 2;
+    if (exact) next = n;
     for (const c of Object.values(this.cols)) c.grow(next);
     const tc = new Int32Array(next);
     tc.set(this.turnCol);

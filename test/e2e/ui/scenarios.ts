@@ -226,11 +226,31 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       // The save dialog is VS Code's own (a quick input holding a path) in the browser.
       const input = page.locator('.quick-input-widget input');
       await page.locator('.quick-input-widget', { hasText: 'Export run as' }).waitFor({ timeout: 10_000 });
-      await input.fill(target);
+      // The dialog writes its default path into the input once its folder listing loads; a value typed before that is
+      // overwritten (CI saw the export land at the default path). Wait for the default, then type and check it stuck.
+      const waitValue = async (ok: (v: string) => boolean, what: string) => {
+        const until = Date.now() + 10_000;
+        for (;;) {
+          const v = await input.inputValue();
+          if (ok(v)) return v;
+          if (Date.now() > until) throw new Error(`the save dialog's input never held ${what} (it holds '${v}')`);
+          await page.waitForTimeout(100);
+        }
+      };
+      await waitValue((v) => v.endsWith('.mcap'), 'the default .mcap path');
+      for (let attempt = 0; ; attempt++) {
+        await input.fill(target);
+        await page.waitForTimeout(300);
+        if ((await input.inputValue()) === target) break;
+        if (attempt === 4) await waitValue((v) => v === target, target);
+      }
       await page.keyboard.press('Enter');
       const deadline = Date.now() + 20_000;
       while (!existsSync(target) && Date.now() < deadline) await page.waitForTimeout(200);
-      if (!existsSync(target)) throw new Error(`no file at ${target} after the save dialog`);
+      if (!existsSync(target)) {
+        const said = await page.locator('.notifications-toasts .notification-list-item').allTextContents().catch(() => []);
+        throw new Error(`no file at ${target} after the save dialog; notifications: ${said.join(' | ') || 'none'}`);
+      }
       await page.locator('.notifications-toasts .notification-list-item', { hasText: 'exported MCAP for Foxglove' }).first().waitFor({ timeout: 15_000 });
       const bytes = readFileSync(target);
       const reader = await McapIndexedReader.Initialize({ decompressHandlers: { lz4: (buf: Uint8Array, size: bigint) => lz4Decompress(buf, Number(size)) }, readable: { size: async () => BigInt(bytes.byteLength), read: async (o: bigint, l: bigint) => bytes.subarray(Number(o), Number(o + l)) } });

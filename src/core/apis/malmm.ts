@@ -31,6 +31,7 @@ export const MALMM_API: ApiFunctionSpec[] = [
     name: 'task_completed',
     params: [],
     signature: 'task_completed() -> None',
-    doc: 'Call only when the task has been completed (or after five consecutive errors). Ends the episode.',
+    // Giving up after repeated errors is the Coder prompt's rule (ablation coder.five_error_stop), not part of the function.
+    doc: 'Call only when the task has been completed. Ends the episode.',
   },
 ];

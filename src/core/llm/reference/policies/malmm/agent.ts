@@ -40,11 +40,12 @@ export function agentAnswer(messages: ChatMessage[], context: PolicyContext): st
     const mine = latestPlan(u.conv, 'self');
     // Judged once the plan has run or an object was just released; in between the agent just goes on.
     const released = /\bopen_gripper\s*\(/.test(u.conv.executions.at(-1)?.code ?? '');
-    if (mine && mine.steps.length > 0 && (released || stepsDoneAfter(u.conv, mine.at) >= mine.steps.length)) {
+    const judging = !mine || mine.steps.length === 0 || released || stepsDoneAfter(u.conv, mine.at) >= mine.steps.length;
+    if (mine && mine.steps.length > 0 && judging) {
       const c = checkText(u.conv, mine.at, mine.text, goals, view.scene);
       if (c) out.push(c);
     }
-    if (open.length === 0 || (goals.some((g) => g.done) && u.flaws.happens('prematureDone'))) {
+    if (open.length === 0 || (judging && goals.some((g) => g.done) && u.flaws.happens('prematureDone'))) {
       out.push('Every goal is done; the task is complete.');
       return fenced(u.flaws, out.join('\n'), 'task_completed()');
     }

@@ -66,7 +66,10 @@ export function writeBlock(steps: readonly Step[], conv: Conversation, rules: Pr
   if (justFailedOnName) reuse = flaws.happens('nameErrorNotFixed');
   else if (!rules.defineInSameBlock) reuse = !seenNameError || (flaws.enabled && flaws.roll('relapse') < RELAPSE_RATE);
   else reuse = flaws.happens('nameError');
-  return codeBlock(steps, { earlier: earlierDefinitions(conv), reuse: () => reuse, complete });
+  // A long block may use a waypoint under a name it never assigned: every step after the first is a chance.
+  let undefinedAt: number | undefined;
+  for (let i = 1; i < steps.length && undefinedAt === undefined; i++) if (steps[i]!.kind === 'move' && flaws.happens('nameErrorInBlock', i)) undefinedAt = i;
+  return codeBlock(steps, { earlier: earlierDefinitions(conv), reuse: () => reuse, complete, ...(undefinedAt !== undefined ? { undefinedAt } : {}) });
 }
 
 /** An answer with its code block; under reference-flawed the fence sometimes loses its `python` tag (a format slip). */

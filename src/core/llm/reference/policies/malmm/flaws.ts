@@ -12,6 +12,8 @@ import type { PolicyContext } from '../../policy.js';
 export const FLAW_RATES = {
   /** Per code block written after an earlier one: a value defined in an earlier block is used without defining it. */
   nameError: 0.1,
+  /** Per step after the first in one block: the step uses a name the block never assigns (long blocks fail midway). */
+  nameErrorInBlock: 0.02,
   /** After a NameError is reported: the retry still leaves the name undefined. */
   nameErrorNotFixed: 0.3,
   /** Per grasp in a plan: the yaw's sign is flipped. */
@@ -28,14 +30,31 @@ export const FLAW_RATES = {
 
 export type FlawKind = keyof typeof FLAW_RATES;
 
+const UNSCALED: ReadonlySet<FlawKind> = new Set(['nameErrorNotFixed']);
+
+/**
+ * The rates hold for a request of this many characters (system prompt and chat); a longer request slips
+ * proportionally more often (factor clamped to [1, 4]): the long-context effect the seeds
+ * describe, where one agent that reads everything forgets more than a specialised one.
+ */
+export const CONTEXT_REF_CHARS = 12_000;
+export const CONTEXT_FACTOR_RANGE: readonly [number, number] = [1, 4];
+
+export function contextFactor(chars: number): number {
+  return Math.min(CONTEXT_FACTOR_RANGE[1], Math.max(CONTEXT_FACTOR_RANGE[0], chars / CONTEXT_REF_CHARS));
+}
+
 export class Flaws {
   readonly #key: string;
+  /** The context-length factor applied to every rate of this request. */
+  readonly scale: number;
   constructor(
     readonly enabled: boolean,
     messages: readonly ChatMessage[],
     context: Pick<PolicyContext, 'seed' | 'meta'>,
   ) {
     const chat = messages.filter((m) => m.role !== 'system').map((m) => `${m.role}\u0000${m.content}`);
+    this.scale = contextFactor(messages.reduce((n, m) => n + m.content.length, 0));
     this.#key = sha([context.meta?.role ?? '', context.meta?.agent ?? '', String(context.seed ?? ''), ...chat].join('\u0001'));
   }
 
@@ -46,7 +65,9 @@ export class Flaws {
 
   /** Whether mistake `kind` happens at opportunity `index` (never under the competent profile). */
   happens(kind: FlawKind, index = 0, scale = 1): boolean {
-    return this.enabled && this.roll(kind, index) < FLAW_RATES[kind] * scale;
+    // Recovering is not harder in a long conversation: only making a mistake is scaled by the context length.
+    const context = UNSCALED.has(kind) ? 1 : this.scale;
+    return this.enabled && this.roll(kind, index) < FLAW_RATES[kind] * context * scale;
   }
 }
 

@@ -59,6 +59,8 @@ export interface Placement {
   yaw: number;
   /** "on the green block", "into the blue container". */
   phrase: string;
+  /** Where the object's centre is expected to come to rest (it falls to the bottom of a container). */
+  restZ?: number;
 }
 
 export type Action =
@@ -167,7 +169,8 @@ function prepare(scene: Scene, steps: Step[], m: Motion, goingTo: Vec3, clearZ: 
 function pickAndPlace(action: Extract<Action, { kind: 'transfer' | 'lift' }>, scene: Scene, m: Motion, slips: Slips): Step[] {
   const o = find(scene, action.object);
   const g = graspOf(o, m);
-  if (slips.wrongYaw) g.yaw = -g.yaw;
+  // Degrees written where radians are due: the wrist turns to a meaningless angle.
+  if (slips.wrongYaw) g.yaw = Math.round((g.yaw * 180) / Math.PI * 10) / 10;
   if (slips.inventedCoordinates) g.pos = [round1(g.pos[0]), round1(g.pos[1]), g.pos[2]];
   const holding = scene.grasped === o.name;
   const steps: Step[] = [];
@@ -280,7 +283,7 @@ export function imagine(scene: Scene, action: Action, m: Motion): Scene {
   if (!o) return s;
   if (action.kind === 'transfer') {
     const g = graspOf(o, m);
-    o.pos = [action.to.xy[0], action.to.xy[1], action.to.surfaceZ + o.height / 2];
+    o.pos = [action.to.xy[0], action.to.xy[1], action.to.restZ ?? action.to.surfaceZ + o.height / 2];
     s.ee = [action.to.xy[0] + g.offset[0], action.to.xy[1] + g.offset[1], action.to.surfaceZ + m.release + g.hang + m.safe];
     s.grasped = null;
     s.gripperOpen = true;

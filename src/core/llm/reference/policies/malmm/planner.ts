@@ -32,15 +32,19 @@ export function plannerAnswer(messages: ChatMessage[], context: PolicyContext): 
     return cannot((err as Error).message);
   }
   const open = goals.filter((g) => !g.done);
+  // A judgement point: no plan yet, the plan has run, or an object was just released.
+  let judging = true;
   if (check && mine && mine.steps.length > 0) {
     const done = stepsDoneAfter(u.conv, mine.at);
-    if (done >= mine.steps.length) {
+    const released = /\bopen_gripper\s*\(/.test(u.conv.executions.at(-1)?.code ?? '');
+    judging = done >= mine.steps.length || released;
+    if (judging) {
       const c = checkText(u.conv, mine.at, mine.text, goals, view.scene);
       if (c) out.push(c);
     } else if (done > 0) out.push(`Steps 1-${done} of my plan have run; planning the rest from the current state.`);
   }
   const someDone = goals.some((g) => g.done);
-  if (open.length === 0 || (someDone && u.flaws.happens('prematureDone'))) {
+  if (open.length === 0 || (judging && someDone && u.flaws.happens('prematureDone'))) {
     const why = check ? 'the state shows every goal done' : 'every planned step has run';
     out.push(`All goals are done (${why}): ${goals.map((g) => g.label).join('; ')}.`, COMPLETE_LINE);
     return out.join('\n');

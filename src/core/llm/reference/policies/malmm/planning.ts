@@ -103,11 +103,13 @@ export function writePlan(u: Understanding, view: TaskView, goals: readonly Goal
   for (const [i, first] of goals.entries()) {
     // Each later goal is read again from the scene the earlier ones are expected to leave (a cup already nested).
     const g = i === 0 ? first : (u.task!.goals(v).find((x) => x.label === first.label) ?? first);
+    // A goal planned i goals ahead of the state the planner has seen is (1 + i) times as likely to go wrong, and a
+    // plan written without first describing the scene invents coordinates twice as often.
+    const ahead = 1 + i;
     const slips: Slips = {
-      wrongYaw: u.flaws.happens('wrongYaw', i),
-      missingLift: u.flaws.happens('missingLift', i),
-      // A plan written without first describing the scene invents coordinates twice as often.
-      inventedCoordinates: u.flaws.happens('inventedCoordinates', i, u.rules.spatialDescription ? 1 : 2),
+      wrongYaw: u.flaws.happens('wrongYaw', i, ahead),
+      missingLift: u.flaws.happens('missingLift', i, ahead),
+      inventedCoordinates: u.flaws.happens('inventedCoordinates', i, ahead * (u.rules.spatialDescription ? 1 : 2)),
     };
     const s = stepsFor(g.action, v.scene, u.motion, slips);
     parts.push(`${GOAL_PREFIX}${g.label}.`);

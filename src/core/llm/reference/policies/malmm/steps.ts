@@ -74,6 +74,8 @@ export interface BlockOptions {
   reuse: (name: string) => boolean;
   /** Adds `task_completed()` at the end. */
   complete?: boolean;
+  /** The step (index in the block) whose waypoint is used under a name the block never assigns. */
+  undefinedAt?: number;
 }
 
 /**
@@ -96,9 +98,12 @@ export function codeBlock(steps: readonly Step[], options: BlockOptions): { code
     here.set(name, value);
   };
   const target = steps.find((s): s is Extract<Step, { kind: 'close' }> => s.kind === 'close')?.object;
-  for (const s of steps) {
+  for (const [i, s] of steps.entries()) {
     lines.push(`# ${s.say}`);
-    if (s.kind === 'move') {
+    if (s.kind === 'move' && i === options.undefinedAt) {
+      define('yaw', f4(s.yaw));
+      lines.push('execute_trajectory(target_position, yaw)');
+    } else if (s.kind === 'move') {
       if (target && s === steps[0]) define('object_name', JSON.stringify(target));
       define('yaw', f4(s.yaw));
       define('position', vec(s.pos));

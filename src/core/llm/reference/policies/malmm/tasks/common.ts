@@ -59,5 +59,6 @@ export function slotXY(d: SceneObject, i: number, n: number, w: number): [number
 /** The placement of `o` into/onto `d` at slot i of n. */
 export function placement(scene: Scene, o: SceneObject, d: SceneObject, i: number, n: number): Placement {
   const xy = slotXY(d, i, n, Math.max(o.width, o.length));
-  return { xy, surfaceZ: surfaceAt(scene, xy, o.name), yaw: d.yaw, phrase: prepositionFor(d) };
+  const into = !isFlat(d) && (isContainer(d) || isHollow(d));
+  return { xy, surfaceZ: surfaceAt(scene, xy, o.name), yaw: d.yaw, phrase: prepositionFor(d), ...(into ? { restZ: bottom(d) + 0.01 + o.height / 2 } : {}) };
 }

@@ -17,6 +17,7 @@ const USAGE = `waypoint — prompt engineering and trajectory debugging for LLM 
 
 Usage:
   waypoint demo                         MALMM on stack_blocks, solved by the reference model over a local endpoint
+  waypoint demo --flawed                the same with reference-flawed: a failed block and its fixed retry
   waypoint run --arch malmm --task stack_blocks --seed 0 --model reference
   waypoint run ... --model openai:<name> --base-url <url> [--api-key-env OPENAI_API_KEY]
   waypoint runs                         list past runs (newest first)

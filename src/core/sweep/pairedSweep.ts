@@ -10,6 +10,7 @@ import { EpisodeController } from '../engine/controller.js';
 import { messageOf } from '../engine/episode.js';
 import { ABLATION_ID } from '../prompt/render.js';
 import { loadVariants, resolveVariant, VARIANTS_FILE } from '../prompt/variants.js';
+import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
 import { resolvePromptPaths } from '../runs/promptPaths.js';
 import { compareSides } from './stats.js';
@@ -65,7 +66,7 @@ export function sweepPath(workspace: string, id: string): string {
 }
 
 function modelLabel(spec: ModelSpec): string {
-  return spec.kind === 'reference' ? 'reference (scripted, not an LLM)' : (spec.label ?? `${spec.model} @ ${spec.baseUrl}`);
+  return spec.kind === 'reference' ? referenceLabel(spec.profile ?? 'reference') : (spec.label ?? `${spec.model} @ ${spec.baseUrl}`);
 }
 
 async function checkInput(o: PairedSweepOptions, deps: LaunchDeps): Promise<string> {

@@ -1,7 +1,8 @@
 // The reference model served over a local OpenAI-compatible HTTP endpoint, so offline runs exercise the same
 // client path (openai SDK over HTTP) as a real model. It is a scripted policy, not an LLM, and says so in every
 // response: the `model` field, `system_fingerprint`, `/v1/models` `owned_by`, and an `x-waypoint-model` header.
-// Sampling parameters (temperature, seed) are accepted and ignored: answers are deterministic.
+// Answers are deterministic: temperature is accepted and ignored; the request's seed reaches the policies, where
+// only the reference-flawed profile uses it (with the conversation) to draw its seeded mistakes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';

@@ -13,7 +13,7 @@ export const FLAW_RATES = {
   /** Per code block written after an earlier one: a value defined in an earlier block is used without defining it. */
   nameError: 0.1,
   /** Per step after the first in one block: the step uses a name the block never assigns (long blocks fail midway). */
-  nameErrorInBlock: 0.02,
+  nameErrorInBlock: 0.04,
   /** After a NameError is reported: the retry still leaves the name undefined. */
   nameErrorNotFixed: 0.3,
   /** Per grasp in a plan: the yaw's sign is flipped. */
@@ -25,12 +25,13 @@ export const FLAW_RATES = {
   /** Per pick in a plan: the grasp's x and y are rounded to one decimal instead of read from the state. */
   inventedCoordinates: 0.07,
   /** Per answer of the Coder, the single agent or the Supervisor: the answer breaks the output format. */
-  formatSlip: 0.05,
+  formatSlip: 0.03,
 } as const;
 
 export type FlawKind = keyof typeof FLAW_RATES;
 
-const UNSCALED: ReadonlySet<FlawKind> = new Set(['nameErrorNotFixed']);
+// Recovering is not harder in a long conversation, and a format slip is a matter of habit, not of context.
+const UNSCALED: ReadonlySet<FlawKind> = new Set(['nameErrorNotFixed', 'formatSlip']);
 
 /**
  * The rates hold for a request of this many characters (system prompt and chat); a longer request slips
@@ -65,7 +66,6 @@ export class Flaws {
 
   /** Whether mistake `kind` happens at opportunity `index` (never under the competent profile). */
   happens(kind: FlawKind, index = 0, scale = 1): boolean {
-    // Recovering is not harder in a long conversation: only making a mistake is scaled by the context length.
     const context = UNSCALED.has(kind) ? 1 : this.scale;
     return this.enabled && this.roll(kind, index) < FLAW_RATES[kind] * context * scale;
   }

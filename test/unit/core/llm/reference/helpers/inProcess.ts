@@ -49,6 +49,11 @@ export class InProcessRunner {
     return new InProcessRunner(sim, sandbox, server, promptRoot);
   }
 
+  /** The tasks of the shared simulator. */
+  tasks(): ReturnType<Simulator['tasks']> {
+    return this.sim.tasks();
+  }
+
   async run(r: EpisodeRequest): Promise<EpisodeOutcome> {
     const arch = getArchitecture('malmm');
     const profile = r.profile ?? 'reference';

@@ -1,0 +1,73 @@
+// npm run bench:reference — the reference-flawed profile's FIXTURE success rates (not a finding about language
+// models): MALMM's four topologies and every ablation of the built-in prompts, over seeds 0..N-1 of one task, all
+// episodes in one process (one simulator, one sandbox, one reference server). Prints a markdown table for
+// docs/reference-model.md. Options: --task stack_blocks --seeds 20 --profile reference-flawed --only <id,...>
+//   --topologies-only. Takes about 15-40 minutes for the full table on a 2-core machine.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ReferenceProfile } from '../../src/core/llm/reference/policy.js';
+import { listAblationIds } from '../../src/core/prompt/render.js';
+import { InProcessRunner, type EpisodeRequest } from '../unit/core/llm/reference/helpers/inProcess.js';
+
+const { values: a } = parseArgs({
+  options: {
+    task: { type: 'string', default: 'stack_blocks' },
+    seeds: { type: 'string', default: '20' },
+    profile: { type: 'string', default: 'reference-flawed' },
+    only: { type: 'string' },
+    'topologies-only': { type: 'boolean', default: false },
+  },
+});
+const seeds = Number(a.seeds);
+const profile = a.profile as ReferenceProfile;
+
+interface Row {
+  label: string;
+  variant: string;
+  off: string[];
+}
+
+const rows: Row[] = ['malmm', 'ma', 'sa', 'sa_nofeedback'].map((v) => ({ label: `topology ${v}`, variant: v, off: [] }));
+if (!a['topologies-only']) {
+  const dir = join(process.cwd(), 'prompts', 'malmm');
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.prompt')).sort()) {
+    for (const id of listAblationIds(readFileSync(join(dir, f), 'utf8'))) {
+      // The single agent's ablations act on SA; the others on the full MALMM team.
+      rows.push({ label: `${id} off`, variant: id.startsWith('sa.') ? 'sa' : 'malmm', off: [id] });
+    }
+  }
+}
+const only = a.only?.split(',');
+const todo = only ? rows.filter((r) => only.some((o) => r.label.includes(o))) : rows;
+
+const runner = await InProcessRunner.start();
+const t0 = performance.now();
+console.log(`reference model FIXTURE rates: profile ${profile}, task ${a.task}, seeds 0-${seeds - 1}, MALMM`);
+console.log('| run | variant | successes | rate | mean turns | code errors / episode | format errors / episode | end reasons |');
+console.log('|---|---|---|---|---|---|---|---|');
+try {
+  for (const row of todo) {
+    let ok = 0;
+    let turns = 0;
+    let codeErrors = 0;
+    let formatErrors = 0;
+    const reasons = new Map<string, number>();
+    for (let seed = 0; seed < seeds; seed++) {
+      const req: EpisodeRequest = { task: a.task!, seed, profile, variant: row.variant, off: row.off };
+      const { result } = await runner.run(req);
+      if (result.success) ok++;
+      const m = result.end.metrics;
+      turns += m.turns;
+      codeErrors += m.codeErrors;
+      formatErrors += m.formatErrors;
+      const key = `${result.success ? 'ok' : 'fail'}:${result.reason}`;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
+    const why = [...reasons].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+    console.log(`| ${row.label} | ${row.variant} | ${ok}/${seeds} | ${Math.round((100 * ok) / seeds)}% | ${(turns / seeds).toFixed(1)} | ${(codeErrors / seeds).toFixed(2)} | ${(formatErrors / seeds).toFixed(2)} | ${why} |`);
+  }
+} finally {
+  await runner.close();
+}
+console.log(`${todo.length} rows x ${seeds} seeds in ${((performance.now() - t0) / 60000).toFixed(1)} min`);

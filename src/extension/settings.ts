@@ -3,7 +3,7 @@
 // are reported as issues (shown once in the output channel), never thrown.
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 
-export type ModelProvider = 'reference' | 'openai' | 'vscode-lm';
+export type ModelProvider = 'reference' | 'reference-flawed' | 'openai' | 'vscode-lm';
 
 export interface ModelSettingsConfig {
   provider: ModelProvider;
@@ -73,7 +73,7 @@ export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabl
  */
 export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint'];
 
-const PROVIDERS: readonly ModelProvider[] = ['reference', 'openai', 'vscode-lm'];
+const PROVIDERS: readonly ModelProvider[] = ['reference', 'reference-flawed', 'openai', 'vscode-lm'];
 
 export function parseSettings(get: (key: SettingKey) => unknown): { settings: WaypointSettings; issues: SettingsIssue[] } {
   const issues: SettingsIssue[] = [];

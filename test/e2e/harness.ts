@@ -99,7 +99,9 @@ export async function main(argv: string[]): Promise<number> {
     }
 
     if (only.includes('ui')) {
-      const ws = stageWorkspace(runDir, 'ws-ui', { fixtureRun: true });
+      // The UI's live run uses the flawed reference profile, so its run viewer has a real retry to show (stack_blocks
+      // seed 0: a NameError, then the fixed block); the mocha suite keeps the competent default.
+      const ws = stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed' } });
       log('\n== UI scenarios (Playwright, headless Chromium) ==');
       const t = Date.now();
       const url = workbenchUrl(main.origin, ws, [['extensionDevelopmentPath', EXT_DIR]]);

@@ -1,7 +1,7 @@
 // What both e2e runners need before VS Code starts: where things are, the bundled mocha suite, fresh copies of
 // the example workspace.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, stop as stopEsbuild } from 'esbuild';
@@ -42,7 +42,7 @@ export async function bundleSuite(): Promise<void> {
 }
 
 /** A fresh copy of the example workspace (tests write runs and flip variants in it). */
-export function stageWorkspace(parent: string, name: string, opts: { fixtureRun?: boolean; empty?: boolean } = {}): string {
+export function stageWorkspace(parent: string, name: string, opts: { fixtureRun?: boolean; empty?: boolean; settings?: Record<string, unknown> } = {}): string {
   const ws = join(parent, name);
   rmSync(ws, { recursive: true, force: true });
   if (opts.empty) {
@@ -56,6 +56,10 @@ export function stageWorkspace(parent: string, name: string, opts: { fixtureRun?
   if (opts.fixtureRun) {
     mkdirSync(join(ws, '.waypoint', 'runs', FIXTURE_RUN_ID), { recursive: true });
     cpSync(FIXTURE_TRACE, join(ws, '.waypoint', 'runs', FIXTURE_RUN_ID, 'trace.jsonl'));
+  }
+  if (opts.settings) {
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify(opts.settings, null, 2));
   }
   return ws;
 }

@@ -98,7 +98,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
   };
   const simulator = s.simulator.kind === 'embedded' ? { kind: 'embedded' as const } : { kind: 'protocol' as const, endpoint: s.simulator.endpoint };
   const label = `${arch.id} · ${launch.task} · seed ${launch.seed}`;
-  ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? 'reference' : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
+  ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
 
   const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, log: (l) => ctx.output.info(l) });
   run.onStarted(({ tracePath }) => {

@@ -7,7 +7,8 @@ import type { LmBridge } from '../lm/lmBridge.js';
 
 export async function modelWireForRun(ctx: Ctx, bridge: LmBridge): Promise<LaunchWire['model'] | undefined> {
   const s = ctx.config.settings;
-  if (s.model.provider === 'reference') return { kind: 'reference' };
+  // The scripted reference policy, competent or with its seeded mistakes (docs/reference-model.md).
+  if (s.model.provider === 'reference' || s.model.provider === 'reference-flawed') return { kind: 'reference', profile: s.model.provider };
   if (s.model.provider === 'openai') {
     const key = await ctx.keys.forRun(s.model.baseUrl);
     if (key.cancelled) return undefined;

@@ -2,9 +2,10 @@
 // over Node's IPC channel. Both sides parse what they receive: the child is ours, but a process boundary is
 // where a version mismatch or a bug shows up, and it should show up as one clear line.
 import { z } from 'zod';
+import { REFERENCE_PROFILES } from '../../core/llm/reference/policy.js';
 
 const ModelSpecWire = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('reference'), baseUrl: z.string().optional() }),
+  z.object({ kind: z.literal('reference'), baseUrl: z.string().optional(), profile: z.enum(REFERENCE_PROFILES).optional() }),
   z.object({
     kind: z.literal('openai'),
     model: z.string().min(1),

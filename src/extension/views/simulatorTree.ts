@@ -22,9 +22,11 @@ export function simulatorStatusLines(ctx: Ctx): StatusLine[] {
   const model =
     m.provider === 'reference'
       ? { label: 'Model: reference', description: 'scripted, not an LLM', tooltip: 'The reference policy: a scripted stand-in served over the OpenAI API, for trying the loop without a model.' }
-      : m.provider === 'openai'
-        ? { label: `Model: ${m.name}`, description: m.baseUrl, tooltip: `OpenAI-compatible endpoint ${m.baseUrl}. The API key is kept in SecretStorage ("Waypoint: Set API Key").` }
-        : { label: 'Model: VS Code chat model', description: [m.vscodeLm.vendor, m.vscodeLm.family].filter(Boolean).join('/') || 'any', tooltip: 'A chat model from VS Code\'s Language Model API (vscode.lm); no API key needed.' };
+      : m.provider === 'reference-flawed'
+        ? { label: 'Model: reference-flawed', description: 'scripted, seeded mistakes', tooltip: 'The reference policy with seeded mistakes (NameErrors, wrong yaw, premature completion...): a fixture that gives failure views and retry diffs something to show offline. Not an LLM; its rates say nothing about language models.' }
+        : m.provider === 'openai'
+          ? { label: `Model: ${m.name}`, description: m.baseUrl, tooltip: `OpenAI-compatible endpoint ${m.baseUrl}. The API key is kept in SecretStorage ("Waypoint: Set API Key").` }
+          : { label: 'Model: VS Code chat model', description: [m.vscodeLm.vendor, m.vscodeLm.family].filter(Boolean).join('/') || 'any', tooltip: 'A chat model from VS Code\'s Language Model API (vscode.lm); no API key needed.' };
   lines.push({ id: 'model', ...model, icon: 'sparkle' });
   if (!ctx.trusted) lines.push({ id: 'trust', label: 'Restricted Mode', description: 'no runs', tooltip: 'This workspace is not trusted: Waypoint runs no generated code and starts no simulator. Traces can still be opened.', icon: 'shield' });
   const live = ctx.liveRuns.size;

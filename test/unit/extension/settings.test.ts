@@ -39,6 +39,12 @@ test('valid values are taken, trimmed and normalised', () => {
   assert.equal(settings.run.codeTimeoutSecs, 2.5);
 });
 
+test('provider reference-flawed is a valid choice (the scripted policy with seeded mistakes)', () => {
+  const { settings, issues } = from({ 'model.provider': 'reference-flawed' });
+  assert.deepEqual(issues, []);
+  assert.equal(settings.model.provider, 'reference-flawed');
+});
+
 test('invalid values fall back to the default and each is reported with its key', () => {
   const { settings, issues } = from({
     'model.provider': 'anthropic',

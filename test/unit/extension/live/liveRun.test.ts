@@ -37,6 +37,20 @@ test('a run streams every trace event, in order, and reports the trace end', asy
   assert.equal(result.killed, false);
 });
 
+test('provider reference-flawed: the run child serves the seeded-mistake profile, labelled as such', async () => {
+  // Stack blocks seed 0 under the flawed profile: the Coder reuses a name from an earlier block, the Executor reports
+  // a NameError, and a later block fixes it (docs/reference-model.md). The competent profile never errs here.
+  const run = LiveRun.start(base({ model: { kind: 'reference', profile: 'reference-flawed' } }));
+  const result = await run.done;
+  const { events } = readTrace(readFileSync(result.tracePath!, 'utf8'));
+  const start = events[0];
+  assert.equal(start?.type, 'episode_start');
+  if (start?.type === 'episode_start') assert.match(start.model.label, /reference-flawed \(scripted, not an LLM/);
+  const errors = events.filter((e) => e.type === 'code_execution' && !e.ok);
+  assert.ok(errors.some((e) => e.type === 'code_execution' && e.error?.type === 'NameError'), `a NameError among ${errors.length} failed blocks`);
+  assert.equal(result.reason, 'task_completed');
+});
+
 test('cancel ends the run and the trace with episode_end cancelled', async () => {
   const run = LiveRun.start({ ...base(), cancelGraceMs: 700 });
   run.onEvents((events) => {

@@ -124,8 +124,10 @@ export type TrajectorySample = z.infer<typeof TrajectorySample>;
 
 /**
  * Motion metrics of one robot action (Action Contextualization's motion scores and more). M_I: minimum over the
- * motion of the inverse condition number of the arm Jacobian; M_E: minimum link-to-environment distance over the
- * normalising distance (0.3 m), at most 1; M_T = M_I + M_E (-2 when the action did not move).
+ * motion of the inverse condition number of the arm Jacobian; M_E: minimum link-to-environment distance over
+ * d_bar (`dBarM`: the largest link-to-environment distance since the plan's execution began, a running maximum as
+ * in the authors' code; traces before it carry no dBarM and divided by a fixed 0.3 m); M_T = M_I + M_E (-2 when the
+ * action did not move).
  */
 export const ActionMetrics = z.object({
   action: z.string(),
@@ -141,6 +143,8 @@ export const ActionMetrics = z.object({
   closestPair: z.tuple([z.string(), z.string()]).nullable(),
   collisionCount: z.number().int(),
   maxHeldTiltRad: z.number().nullable(),
+  /** d_bar in metres, the normaliser of M_E (absent in older traces). */
+  dBarM: z.number().optional(),
 });
 export type ActionMetrics = z.infer<typeof ActionMetrics>;
 

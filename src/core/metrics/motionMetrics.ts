@@ -3,18 +3,18 @@
 //   M_I = min over the motion of delta(t) = 1 / cond(J(q(t)))        (dexterity; 1 isotropic, 0 singular)
 //   M_E = min over the motion and the links of d_i(t) / d_bar         (clearance, normalised)
 //   M_T = M_I + M_E, and a plan's quality Q = mean of M_T over its actions.
+// d_bar is the paper's "maximum distance from any robot link to the workspace's border": the largest distance
+// from a moving link to any point of the environment's geometry, kept as a running maximum since the plan's
+// execution began, as the authors' code keeps it (their `_max_prox`). The simulator measures each sample's
+// largest distance (`farthestM`); this module takes the running maximum.
 // Plus plain kinematic numbers: path length, duration, peak jerk, minimum clearance, collisions, held-object tilt.
 // Pure: the simulator measures, this module only reduces. Units SI.
 import type { ActionMetrics } from '../../protocol/trace.js';
 
 export type Vec3 = [number, number, number];
 
-/**
- * d_bar: the clearance that counts as "fully clear". The paper divides by the largest link distance to the
- * region of interest's border; here the region of interest is a fixed 0.3 m around each link (distances are
- * measured up to it), so M_E = 1 means nothing within 0.3 m of any moving link.
- */
-export const CLEARANCE_NORM_M = 0.3;
+/** Link-to-environment distances are measured exactly up to this; beyond it a sample reports this value. */
+export const CLEARANCE_RANGE_M = 1.0;
 /** The repo's sentinel for an action that never moved (e.g. IK failed): M_I = M_E = -1, M_T = -2. */
 export const NO_MOTION_SCORE = -2;
 
@@ -23,8 +23,10 @@ export interface MotionSample {
   tSecs: number;
   /** Smallest inverse condition number over the arms that are measured. */
   dexterity: number;
-  /** Smallest distance between a moving link and the environment, metres, capped at CLEARANCE_NORM_M; < 0 is penetration. */
+  /** Smallest distance between a moving link and the environment, metres, capped at CLEARANCE_RANGE_M; < 0 is penetration. */
   clearanceM: number;
+  /** Largest distance from a moving link to a point of the environment's geometry, metres (for d_bar); 0 if not measured. */
+  farthestM?: number;
   /** The link and the thing at that distance, when within the cap. */
   closest: [string, string] | null;
   /** Tool centre point of each arm, world frame. */
@@ -68,19 +70,27 @@ export class ActionMetricsRecorder {
     this.current?.samples.push(sample);
   }
 
-  /** Finishes the action. `gridDtSecs` is the sample grid's spacing, used for jerk. */
-  end(collisionCount: number, gridDtSecs: number): ActionMetrics {
+  /**
+   * Finishes the action. `gridDtSecs` is the sample grid's spacing, used for jerk; `priorDBarM` the running d_bar
+   * before this action (0 at the start of a plan's execution).
+   */
+  end(collisionCount: number, gridDtSecs: number, priorDBarM = 0): ActionMetrics {
     const cur = this.current;
     this.current = null;
     if (!cur) throw new Error('ActionMetricsRecorder.end() without begin()');
-    return actionMetrics(cur.action, cur.samples, collisionCount, gridDtSecs);
+    return actionMetrics(cur.action, cur.samples, collisionCount, gridDtSecs, priorDBarM);
   }
 }
 
-export function actionMetrics(action: string, samples: readonly MotionSample[], collisionCount: number, gridDtSecs: number): ActionMetrics {
+/**
+ * Reduces an action's samples. d_bar = the larger of `priorDBarM` (the running maximum before the action) and the
+ * samples' largest link-environment distance; M_E = (smallest link-environment distance) / d_bar.
+ */
+export function actionMetrics(action: string, samples: readonly MotionSample[], collisionCount: number, gridDtSecs: number, priorDBarM = 0): ActionMetrics {
   const first = samples[0];
   const last = samples[samples.length - 1];
   const durationSecs = first && last ? round6(last.tSecs - first.tSecs) : 0;
+  const dBarM = samples.reduce((m, s) => Math.max(m, s.farthestM ?? 0), Math.max(0, priorDBarM));
   if (!first || durationSecs <= 0) {
     return {
       action,
@@ -92,10 +102,11 @@ export function actionMetrics(action: string, samples: readonly MotionSample[], 
       mT: NO_MOTION_SCORE,
       pathLengthM: 0,
       peakJerkMps3: 0,
-      minClearanceM: first ? first.clearanceM : CLEARANCE_NORM_M,
+      minClearanceM: first ? first.clearanceM : CLEARANCE_RANGE_M,
       closestPair: first?.closest ?? null,
       collisionCount,
       maxHeldTiltRad: first?.heldTiltRad ?? null,
+      dBarM,
     };
   }
   let mI = Infinity;
@@ -118,7 +129,8 @@ export function actionMetrics(action: string, samples: readonly MotionSample[], 
     pathLengthM += pathLength(track);
     peakJerkMps3 = Math.max(peakJerkMps3, peakJerk(samples.map((s) => s.tSecs), track, gridDtSecs));
   }
-  const mE = Math.min(1, minClearance / CLEARANCE_NORM_M);
+  // Without a measured d_bar (a simulator that does not report farthestM) the range stands in for it.
+  const mE = minClearance / (dBarM > 0 ? dBarM : CLEARANCE_RANGE_M);
   return {
     action,
     startSecs: round6(first.tSecs),
@@ -133,6 +145,7 @@ export function actionMetrics(action: string, samples: readonly MotionSample[], 
     closestPair,
     collisionCount,
     maxHeldTiltRad: tilt,
+    dBarM,
   };
 }
 
@@ -181,7 +194,7 @@ export function summarizeEpisode(actions: readonly ActionMetrics[]): EpisodeMetr
     durationSecs: round6(actions.reduce((s, a) => s + a.durationSecs, 0)),
     pathLengthM: actions.reduce((s, a) => s + a.pathLengthM, 0),
     peakJerkMps3: actions.reduce((m, a) => Math.max(m, a.peakJerkMps3), 0),
-    minClearanceM: moved.reduce((m, a) => Math.min(m, a.minClearanceM), CLEARANCE_NORM_M),
+    minClearanceM: moved.reduce((m, a) => Math.min(m, a.minClearanceM), CLEARANCE_RANGE_M),
     collisionCount: actions.reduce((s, a) => s + a.collisionCount, 0),
     maxHeldTiltRad: tilt,
     minMI: moved.length > 0 ? moved.reduce((m, a) => Math.min(m, a.mI), 1) : null,

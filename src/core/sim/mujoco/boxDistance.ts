@@ -99,3 +99,63 @@ export function boxBoxDistance(a: Box, b: Box): number {
   for (const [i, j] of EDGES) for (const [k, l] of EDGES) best = Math.min(best, segSeg(ca[i]!, ca[j]!, cb[k]!, cb[l]!));
   return best;
 }
+
+/** The closest point of box `b` to point `p` (p itself when inside). */
+function closestOnBox(p: readonly number[], b: Box): [number, number, number] {
+  const d = [p[0]! - b.c[0]!, p[1]! - b.c[1]!, p[2]! - b.c[2]!];
+  const out: [number, number, number] = [b.c[0]!, b.c[1]!, b.c[2]!];
+  for (let i = 0; i < 3; i++) {
+    const ax = axis(b, i);
+    const l = Math.max(-b.h[i]!, Math.min(b.h[i]!, dot(d, ax)));
+    out[0] += ax[0] * l;
+    out[1] += ax[1] * l;
+    out[2] += ax[2] * l;
+  }
+  return out;
+}
+
+/** Closest points of segments p0-p1 and q0-q1. */
+function segSegPoints(p0: number[], p1: number[], q0: number[], q1: number[]): [number[], number[]] {
+  const d1 = [p1[0]! - p0[0]!, p1[1]! - p0[1]!, p1[2]! - p0[2]!];
+  const d2 = [q1[0]! - q0[0]!, q1[1]! - q0[1]!, q1[2]! - q0[2]!];
+  const r = [p0[0]! - q0[0]!, p0[1]! - q0[1]!, p0[2]! - q0[2]!];
+  const a = dot(d1, d1);
+  const e = dot(d2, d2);
+  const f = dot(d2, r);
+  const c = dot(d1, r);
+  const b = dot(d1, d2);
+  const denom = a * e - b * b;
+  let s = denom > 1e-12 ? Math.min(1, Math.max(0, (b * f - c * e) / denom)) : 0;
+  let t = (b * s + f) / e;
+  if (t < 0) {
+    t = 0;
+    s = Math.min(1, Math.max(0, -c / a));
+  } else if (t > 1) {
+    t = 1;
+    s = Math.min(1, Math.max(0, (b - c) / a));
+  }
+  return [[p0[0]! + d1[0]! * s, p0[1]! + d1[1]! * s, p0[2]! + d1[2]! * s], [q0[0]! + d2[0]! * t, q0[1]! + d2[1]! * t, q0[2]! + d2[2]! * t]];
+}
+
+/**
+ * Distance between two boxes with a witness point on each (`pa` on a, `pb` on b). Overlapping boxes give the
+ * negative overlap and their centres as witnesses (the direction between them is what a caller can use).
+ */
+export function boxBoxWitness(a: Box, b: Box): { distance: number; pa: number[]; pb: number[] } {
+  const sep = separation(a, b);
+  if (sep <= 0) return { distance: sep, pa: [a.c[0]!, a.c[1]!, a.c[2]!], pb: [b.c[0]!, b.c[1]!, b.c[2]!] };
+  const ca = corners(a);
+  const cb = corners(b);
+  let best = { distance: Infinity, pa: ca[0]! as number[], pb: cb[0]! as number[] };
+  const consider = (pa: number[], pb: number[]) => {
+    const d = Math.hypot(pa[0]! - pb[0]!, pa[1]! - pb[1]!, pa[2]! - pb[2]!);
+    if (d < best.distance) best = { distance: d, pa, pb };
+  };
+  for (const p of ca) consider(p, closestOnBox(p, b));
+  for (const p of cb) consider(closestOnBox(p, a), p);
+  for (const [i, j] of EDGES) for (const [k, l] of EDGES) {
+    const [x, y] = segSegPoints(ca[i]!, ca[j]!, cb[k]!, cb[l]!);
+    consider(x, y);
+  }
+  return best;
+}

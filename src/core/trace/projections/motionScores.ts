@@ -1,5 +1,5 @@
-// Motion scores per robot action (Action Contextualization, Sec. III-D): each `code_execution` API call that
-// carries `metrics` becomes one row (M_I dexterity, M_E clearance, M_T = M_I + M_E, clearance, collisions, tilt),
+// Motion scores per robot action (Action Contextualization, Sec. III-D): each `code_execution` API call and each
+// structured action's result (`action_result`) that carries `metrics` becomes one row (M_I dexterity, M_E clearance, M_T = M_I + M_E, clearance, collisions, tilt),
 // and the run gets Q = mean M_T over its actions. "Plan" = the episode for now (one trace, one plan).
 // Actions that never moved carry the simulator's sentinel (M_I = M_E = -1, M_T = -2); they count in Q, as in
 // src/core/metrics/motionMetrics.ts (an infeasible action makes the plan worse), but not in min M_I / clearance.
@@ -9,7 +9,7 @@ import type { ViewEvent } from '../../../protocol/webview.js';
 export interface MotionAction {
   /** 0-based position among the run's scored actions (the chart's x). */
   index: number;
-  /** Turn of the code_execution event (the Executor turn). */
+  /** Turn of the code_execution or action_result event. */
   turn: number;
   seq: number;
   /** Position of the call inside the execution's apiCalls. */
@@ -64,6 +64,21 @@ export class MotionScoreBuilder {
   version = 0;
 
   add(e: TraceEvent | ViewEvent): void {
+    if (e.type === 'action') {
+      this.pendingActions.set(e.actionId, e.actions);
+      return;
+    }
+    if (e.type === 'action_result') {
+      // Structured actions (ctx.act): each agent's result with metrics is one action.
+      const asked = this.pendingActions.get(e.actionId);
+      this.pendingActions.delete(e.actionId);
+      e.results.forEach((r, i) => {
+        if (!r.metrics) return;
+        this.actions.push(toAction(this.actions.length, e.turn, e.seq, i, r.name, asked?.[i]?.args ?? [], r.ok, r.metrics));
+        this.version++;
+      });
+      return;
+    }
     if (e.type !== 'code_execution') return;
     e.apiCalls.forEach((c, callIndex) => {
       if (!c.metrics) return;
@@ -71,6 +86,9 @@ export class MotionScoreBuilder {
       this.version++;
     });
   }
+
+  /** Arguments of structured actions waiting for their result. */
+  private readonly pendingActions = new Map<string, { args: unknown[] }[]>();
 
   forTurn(turn: number): MotionAction[] {
     return this.actions.filter((a) => a.turn === turn);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   actionMetrics,
-  CLEARANCE_NORM_M,
+  CLEARANCE_RANGE_M,
   NO_MOTION_SCORE,
   pathLength,
   peakJerk,
@@ -20,7 +20,7 @@ function minJerk(dist: number, T: number): MotionSample[] {
   for (let k = 0; k * DT <= T + 1e-9; k++) {
     const tau = (k * DT) / T;
     const x = dist * tau ** 3 * (10 - 15 * tau + 6 * tau * tau);
-    out.push({ tSecs: k * DT, dexterity: 0.1 - 0.05 * tau, clearanceM: 0.2 - 0.1 * tau, closest: ['hand', 'table'], ee: [[x, 0, 1]], heldTiltRad: null });
+    out.push({ tSecs: k * DT, dexterity: 0.1 - 0.05 * tau, clearanceM: 0.2 - 0.1 * tau, farthestM: 1.2 + 0.2 * tau, closest: ['hand', 'table'], ee: [[x, 0, 1]], heldTiltRad: null });
   }
   return out;
 }
@@ -34,10 +34,12 @@ test('peak jerk of a minimum-jerk move matches 60 D / T^3 (1 - 6 tau + 6 tau^2) 
   assert.ok(Math.abs(m.peakJerkMps3 - expected) / expected < 0.02, `peak jerk ${m.peakJerkMps3} vs ${expected}`);
   assert.ok(Math.abs(m.pathLengthM - 0.3) < 1e-9);
   assert.equal(m.durationSecs, 1);
-  // delta falls linearly to 0.05, clearance to 0.1 m: M_I, M_E, M_T are their minima.
+  // delta falls linearly to 0.05, clearance to 0.1 m, the farthest distance rises to 1.4 m: M_I = 0.05 and
+  // M_E = 0.1 / 1.4 (d_bar = the largest farthest distance seen).
   assert.ok(Math.abs(m.mI - 0.05) < 1e-9);
   assert.ok(Math.abs(m.minClearanceM - 0.1) < 1e-9);
-  assert.ok(Math.abs(m.mE - 0.1 / CLEARANCE_NORM_M) < 1e-9);
+  assert.ok(Math.abs(m.dBarM! - 1.4) < 1e-9);
+  assert.ok(Math.abs(m.mE - 0.1 / 1.4) < 1e-9);
   assert.equal(m.mT, m.mI + m.mE);
   assert.deepEqual(m.closestPair, ['hand', 'table']);
   assert.equal(m.maxHeldTiltRad, null);
@@ -54,15 +56,22 @@ test('jerk skips samples off the grid; a constant-velocity path has none', () =>
   assert.equal(pathLength([[0, 0, 0], [3, 4, 0], [3, 4, 12]]), 17);
 });
 
-test('clearance is capped, penetration makes M_E negative, held tilt is the maximum', () => {
-  const base: MotionSample = { tSecs: 0, dexterity: 0.08, clearanceM: CLEARANCE_NORM_M, closest: null, ee: [[0, 0, 1]], heldTiltRad: 0.01 };
-  const m = actionMetrics('x', [base, { ...base, tSecs: 0.02, clearanceM: -0.004, closest: ['left finger', 'table'], heldTiltRad: 0.2 }, { ...base, tSecs: 0.04 }], 1, DT);
-  assert.ok(Math.abs(m.mE - -0.004 / CLEARANCE_NORM_M) < 1e-12);
+test('d_bar is a running maximum across actions; penetration makes M_E negative; held tilt is the maximum', () => {
+  const base: MotionSample = { tSecs: 0, dexterity: 0.08, clearanceM: CLEARANCE_RANGE_M, farthestM: 0.9, closest: null, ee: [[0, 0, 1]], heldTiltRad: 0.01 };
+  // The plan's earlier actions saw a link 1.5 m from the far corner: that d_bar still holds.
+  const m = actionMetrics('x', [base, { ...base, tSecs: 0.02, clearanceM: -0.004, closest: ['left finger', 'table'], heldTiltRad: 0.2 }, { ...base, tSecs: 0.04 }], 1, DT, 1.5);
+  assert.equal(m.dBarM, 1.5);
+  assert.ok(Math.abs(m.mE - -0.004 / 1.5) < 1e-12);
   assert.deepEqual(m.closestPair, ['left finger', 'table']);
   assert.equal(m.maxHeldTiltRad, 0.2);
   assert.equal(m.collisionCount, 1);
-  const far = actionMetrics('x', [base, { ...base, tSecs: 0.02 }], 0, DT);
-  assert.equal(far.mE, 1);
+  // A first action: d_bar is its own largest distance.
+  const first = actionMetrics('x', [base, { ...base, tSecs: 0.02, clearanceM: 0.3, farthestM: 1.2 }], 0, DT);
+  assert.equal(first.dBarM, 1.2);
+  assert.ok(Math.abs(first.mE - 0.3 / 1.2) < 1e-12);
+  // A simulator that reports no farthest distance: the measuring range stands in for d_bar.
+  const bare = actionMetrics('x', [{ ...base, farthestM: undefined, clearanceM: 0.25 }, { ...base, farthestM: undefined, tSecs: 0.02, clearanceM: 0.25 }], 0, DT);
+  assert.ok(Math.abs(bare.mE - 0.25 / CLEARANCE_RANGE_M) < 1e-12);
 });
 
 test('an action that never moved scores the sentinel -2 and counts in Q', () => {

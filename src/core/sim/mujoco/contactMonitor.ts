@@ -110,6 +110,11 @@ export class ContactMonitor {
     return this.collisions;
   }
 
+  /** Collisions seen so far in this call (a controller stops on the first new one). */
+  soFar(): readonly Collision[] {
+    return this.collisions;
+  }
+
   /**
    * Contact pairs right now, as labels: object-object and object-fixture pairs, finger-object pairs, and other
    * arm links (named through the slow lookup, cached per call). Sorted, so traces do not depend on contact order.

@@ -11,6 +11,7 @@ import { quatToEuler, yawQuat } from './math3.js';
 import { PhysicsRunner } from './physicsRunner.js';
 import { ArmController } from './robot/armController.js';
 import { ConfigChecker } from './robot/configChecker.js';
+import { ObstacleField } from './robot/obstacleField.js';
 import { applyGrasp, gripperCommandedOpen } from './robot/gripper.js';
 import { SceneModel } from './sceneModel.js';
 import type { KeyframeState } from './sceneExport.js';
@@ -29,6 +30,8 @@ export class EpisodeRuntime {
   readonly runner: PhysicsRunner;
   readonly probe: MotionProbe;
   readonly checker: ConfigChecker;
+  /** Link-obstacle distances and their joint-space gradients (Action Contextualization's modulated DS). */
+  readonly obstacles: ObstacleField;
   readonly arms: ArmController[] = [];
   /** Motion metrics of every measured action since reset (restored with snapshots). */
   actionMetrics: ActionMetrics[] = [];
@@ -50,6 +53,7 @@ export class EpisodeRuntime {
     this.recorder = new TrajectoryRecorder(scene.timestepSecs, this.contacts);
     this.probe = new MotionProbe(scene, this.contacts);
     this.checker = new ConfigChecker(scene);
+    this.obstacles = new ObstacleField(scene);
     this.runner = new PhysicsRunner(state, this.contacts, this.recorder, this.probe);
     this.stateSpec = mj.mjtState.mjSTATE_INTEGRATION.value;
     this.stateBuffer = new mj.DoubleBuffer(mj.mj_stateSize(scene.model, this.stateSpec));
@@ -103,6 +107,8 @@ export class EpisodeRuntime {
     this.recorder.sample(this.state);
     this.actionMetrics = [];
     this.apiMemory = {};
+    this.probe.dBarM = 0;
+    for (const s of this.probe.measureAlso) s.clear();
   }
 
   /** The episode's goal and monitor; the monitor samples on the 50 Hz grid from now on. */
@@ -146,7 +152,7 @@ export class EpisodeRuntime {
   }
 
   apiContext(): RobotApiContext {
-    return { scene: this.scene, state: this.state, arms: this.arms, contacts: this.contacts, actionMetrics: this.actionMetrics, checker: this.checker, memory: this.apiMemory, ...(this.goal ? { goal: this.goal } : {}) };
+    return { scene: this.scene, state: this.state, arms: this.arms, contacts: this.contacts, actionMetrics: this.actionMetrics, checker: this.checker, obstacles: this.obstacles, probe: this.probe, memory: this.apiMemory, ...(this.goal ? { goal: this.goal } : {}) };
   }
 
   /** Brings derived quantities (body poses, sensors) up to date after a call, for observations and checks. */
@@ -200,6 +206,7 @@ export class EpisodeRuntime {
     for (const arm of this.arms) arm.dispose();
     this.probe.dispose();
     this.checker.dispose();
+    this.obstacles.dispose();
     this.stateBuffer.delete();
     this.state.dispose();
     this.scene.dispose();

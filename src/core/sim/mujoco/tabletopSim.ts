@@ -32,6 +32,8 @@ interface SnapshotData {
   monitor?: unknown;
   /** The robot API's per-episode memory. */
   apiMemory?: Record<string, unknown>;
+  /** d_bar of M_E so far (absent in older snapshots: 0, as after a reset). */
+  dBarM?: number;
 }
 
 /** The goal's own RNG stream: a task that gains a goal keeps its layouts. */
@@ -208,6 +210,7 @@ export class TabletopSimulator implements Simulator {
       actionMetrics: this.runtime!.actionMetrics.map((m) => ({ ...m })),
       ...(this.runtime!.monitor ? { monitor: structuredClone(this.runtime!.monitor.state()) } : {}),
       apiMemory: structuredClone(this.runtime!.apiMemory),
+      dBarM: this.runtime!.probe.dBarM,
     };
     return { kind: SNAPSHOT_KIND, data };
   }
@@ -222,6 +225,8 @@ export class TabletopSimulator implements Simulator {
     runtime.restore(data.physics, data.grasps);
     runtime.actionMetrics = (data.actionMetrics ?? []).map((m) => ({ ...m }));
     runtime.apiMemory = structuredClone(data.apiMemory ?? {});
+    runtime.probe.dBarM = typeof data.dBarM === 'number' ? data.dBarM : 0;
+    for (const m of runtime.probe.measureAlso) m.clear();
     const monitor = task.monitor?.();
     if (monitor && data.monitor !== undefined) monitor.load(structuredClone(data.monitor));
     runtime.setEpisode(task.goal?.(goalRng(data.seed)), monitor);
@@ -241,6 +246,16 @@ export class TabletopSimulator implements Simulator {
    */
   private observation(): Observation {
     const state: WorldState = this.runtime!.worldState();
+    // Task locations and fixtures say so (Action Contextualization's label lists: objects vs locations).
+    const task = this.current?.task;
+    if (task?.locations && !task.multiArm) {
+      const locs = new Map((task.locations ?? []).map((l) => [l.name, l.kind]));
+      state.objects = state.objects.map((o, i) => {
+        const kind = locs.get(o.name);
+        const fixed = this.runtime!.scene.objects[i]!.kind === 'fixed';
+        return kind || fixed ? { ...o, props: { ...o.props, ...(kind ? { location: kind } : {}), ...(fixed ? { fixed: true } : {}) } } : o;
+      });
+    }
     const setup = this.current?.task.multiArm;
     const text = setup ? sharedSceneText(this.runtime!.scene, this.runtime!.state, setup) : formatMalmmState(state);
     return { text, state };

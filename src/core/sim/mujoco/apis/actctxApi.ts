@@ -106,6 +106,7 @@ export const actctxApi: RobotApi = {
       case 'at_location': {
         const o = objectArg(ctx, fn, 'object', args[0]);
         if (!o.ok) return o;
+        if (args[1] === 'robot') return atLocation(ctx, o.value, 'robot', -1, call);
         const l = locationArg(ctx, fn, args[1]);
         if (!l.ok) return l;
         return atLocation(ctx, o.value, l.value.loc, l.value.index, call);

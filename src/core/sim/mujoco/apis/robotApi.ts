@@ -6,6 +6,8 @@ import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
 import type { ContactMonitor, Collision } from '../contactMonitor.js';
 import type { ArmController } from '../robot/armController.js';
 import type { ConfigChecker } from '../robot/configChecker.js';
+import type { ObstacleField } from '../robot/obstacleField.js';
+import type { MotionProbe } from '../motionProbe.js';
 import type { SceneModel } from '../sceneModel.js';
 import type { SimState } from '../simState.js';
 import type { TaskDefinition, TaskGoal } from '../tasks/taskDefinition.js';
@@ -22,6 +24,10 @@ export interface RobotApiContext {
   goal?: TaskGoal;
   /** Static collision checks of arm configurations (scratch data; never moves the simulation). */
   checker: ConfigChecker;
+  /** Link-obstacle distances with joint-space gradients (the modulated joint-space DS of actctx skills). */
+  obstacles: ObstacleField;
+  /** The motion-metrics probe (skills say which grasp target still counts in M_E). */
+  probe: MotionProbe;
   /** Per-episode memory of the API (e.g. the last skill's outcome for the checks); plain JSON, reset with the episode. */
   memory: Record<string, unknown>;
 }

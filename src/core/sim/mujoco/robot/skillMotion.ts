@@ -1,12 +1,11 @@
-// Motions with Action Contextualization's knobs: a speed scale, a proximity stop (obstacle_clearance: the motion
-// halts when a link comes closer than that to anything but the target, as the paper's modulated controller
-// would start avoiding it), a full tool orientation (side grasps), and a choice between a straight tool line
-// that keeps the orientation and a joint-space line that does not (the `orientation` parameter).
+// Planned tool motions with a speed scale, an optional stop rule, a full tool orientation (side grasps), and a
+// choice between a straight tool line that keeps the orientation and a joint-space line that does not. RoCo's
+// actions use these; Action Contextualization's skills run the joint-space dynamical system (jointDs.ts).
 import { topDownMat } from '../math3.js';
 import type { ArmController } from './armController.js';
 import type { ConfigChecker } from './configChecker.js';
 import { planJointPath } from './rrtConnect.js';
-import type { ToolTarget } from './ik.js';
+import type { IkSolution, ToolTarget } from './ik.js';
 import { executePath, planPath, type JointPath } from './motion.js';
 
 export interface SkillMoveOptions {
@@ -37,20 +36,21 @@ function rotationGap(A: number[], B: number[]): number {
   return Math.acos(Math.max(-1, Math.min(1, (tr - 1) / 2)));
 }
 
-export function moveSkill(ctrl: ArmController, goal: ToolTarget, what: string, opts: SkillMoveOptions): SkillMove {
+/**
+ * IK for a tool target from the arm's current configuration: top-down targets through the controller's own search
+ * (seeds, and yaw + pi for the symmetric gripper), full orientations (side grasps) seeded and biased with the side
+ * configuration turned toward the target. Returns the target as solved (its yaw may be flipped).
+ */
+export function solveToolTarget(ctrl: ArmController, goal: ToolTarget): { sol: IkSolution | null; target: ToolTarget } {
   let target = goal;
-  const state = ctrl.runner.state;
   const arm = ctrl.arm;
-  const qNow = state.armQ(ctrl.armIndex);
-  // Side poses are far from the top-down home: seed (and bias) them with the side configuration, its shoulder
-  // turned toward the target.
+  const qNow = ctrl.runner.state.armQ(ctrl.armIndex);
   const base = arm.layout.spec;
   const facing = Math.atan2(target.pos[1] - base.basePos[1], target.pos[0] - base.basePos[0]) - base.baseYawRad;
   const side = arm.layout.sideSeedQ.map((v, i) => (i === 0 ? Math.max(-2.8, Math.min(2.8, facing)) : v));
   const seeds = [qNow, side, arm.layout.sideSeedQ, ctrl.homeQ];
-  let best = null as ReturnType<typeof ctrl.ik.solve> | null;
+  let best: IkSolution | null = null;
   if (!target.R) {
-    // Top-down: the controller's own search (seeds, and yaw + pi for the symmetric gripper).
     const r = ctrl.solveTarget(target);
     best = r.sol;
     target = { pos: target.pos, yawRad: r.yawRad };
@@ -64,6 +64,16 @@ export function moveSkill(ctrl: ArmController, goal: ToolTarget, what: string, o
       if (!best || sol.posErrM < best.posErrM) best = sol;
     }
   }
+  return { sol: best, target };
+}
+
+export function moveSkill(ctrl: ArmController, goal: ToolTarget, what: string, opts: SkillMoveOptions): SkillMove {
+  const state = ctrl.runner.state;
+  const arm = ctrl.arm;
+  const qNow = state.armQ(ctrl.armIndex);
+  const solved = solveToolTarget(ctrl, goal);
+  const best = solved.sol;
+  const target = solved.target;
   if (!best || !best.converged) {
     return { ok: false, error: `${what}: the target [${target.pos.map((v) => v.toFixed(3)).join(', ')}] is out of reach (IK residual ${best?.posErrM.toFixed(4)} m, ${best?.rotErrRad.toFixed(3)} rad)` };
   }

@@ -1,14 +1,40 @@
 // Action Contextualization's checks (Table III and Appendix A of the paper), evaluated on ground truth. Each
-// returns a value (bool, or the collided label for collision_free) and prints `check(args) -> value`.
+// returns a value (bool, or the collided label for collision_free) and prints `check(args) -> value (why)`.
+// Definitions (paper first; the authors' code where the paper is silent or cannot work as written):
+//   can_grasp(object, grasp)  the paper: gripper-object distance under obstacle_clearance. The approach pose stops
+//                             short of the object by a fixed stand-off (the authors' code therefore allows
+//                             clearance + 0.5 m); here: the hand or fingers within the preceding skill's clearance
+//                             + CAN_GRASP_MARGIN_M (the stand-off plus 1 cm), and, as in the authors' code, a mock
+//                             pick finds an IK solution for the grasp pose; or the hand already holds it.
+//   holding()                 the paper: at least two finger contacts with the held object (both pads touch it).
+//   at_location(obj, loc)     the paper: the smallest distance between the object's and the location's geometry is
+//                             under 10 cm ('robot' as the location: the hand holds it, as in the authors' code).
+//                             Looser than the task's own success check (inside / resting on), as in the paper.
+//   collision_free()          the label of the first thing the arm touched during the preceding skill (the held
+//                             object and a pick's target do not count), '' if nothing (the paper's prompt).
+//   timeout()                 True unless a controller run of the preceding skill hit 300 s (the authors' TIMEOUT).
+//   check_motion_health()     the paper's Check 5: the preceding action's M_T > 0 and finite.
+//   can_reach(goal, grasp)    the paper: an IK solution exists from the current configuration: for an object its
+//                             grasp pose, for a location the place pose above it at 0.3, 0.2 or 0.1 m.
+import type { DoubleBuffer } from 'mujoco-js';
+import { boxBoxDistance } from '../../boxDistance.js';
+import { topDownMat } from '../../math3.js';
+import { fingerContacts } from '../../robot/gripper.js';
+import { solveToolTarget } from '../../robot/skillMotion.js';
 import { inside, localOf, type ViewObject } from '../../tasks/checks.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import type { RobotApiContext, SimCallResult } from '../robotApi.js';
 import { graspPlan, locationPoint, type GraspKind } from './graspPoses.js';
-import { SKILL_TIMEOUT_SECS, type LastSkill } from './skills.js';
+import { APPROACH_OFFSET_M, PLACE_OFFSETS_M, type LastSkill } from './skills.js';
 
 const ARM = 0;
-/** can_grasp: the gripper must be this close to the object (after approach it is ~0.1 m away). */
-export const GRASP_RANGE_M = 0.2;
+/** can_grasp: how much farther than the clearance the hand may be (the approach stand-off plus 1 cm). */
+export const CAN_GRASP_MARGIN_M = APPROACH_OFFSET_M + 0.01;
+/** at_location: object-location distance under this (the paper's 10 cm). */
+export const AT_LOCATION_M = 0.1;
+/** can_grasp before any skill: the default clearance of the authors' controller. */
+const DEFAULT_CLEARANCE_M = 0.02;
+const GEOM_BOX = 6;
 
 function py(v: boolean | string): string {
   return typeof v === 'boolean' ? (v ? 'True' : 'False') : `'${v}'`;
@@ -18,57 +44,85 @@ export function checkResult(call: string, value: boolean | string, why?: string)
   return { ok: true, value, output: `${call} -> ${py(value)}${why ? ` (${why})` : ''}` };
 }
 
-function view(ctx: RobotApiContext, i: number): ViewObject {
-  const pose = ctx.state.objectPose(i);
-  const speed = ctx.state.objectSpeed(i);
-  return { name: ctx.scene.objects[i]!.name, pos: pose.pos, quat: pose.quat, size: [...ctx.scene.built.spec.objects[i]!.size] as [number, number, number], linearSpeed: speed.linear, angularSpeed: speed.angular };
+function last(ctx: RobotApiContext): LastSkill | null {
+  return (ctx.memory['last'] as LastSkill | undefined) ?? null;
 }
 
-/** Whether the grasp pose is reachable (IK) and free of collisions other than with the object itself. */
-function graspFeasible(ctx: RobotApiContext, object: number, grasp: GraspKind): { ok: boolean; why: string } {
-  const plan = graspPlan(ctx, object, grasp);
-  const arm = ctx.arms[ARM]!;
-  const sol = arm.ik.solve(ctx.state.armQ(ARM), plan.grasp, { rest: arm.homeQ });
-  const sol2 = sol.converged ? sol : arm.ik.solve(arm.homeQ, plan.grasp, { rest: arm.homeQ });
-  if (!sol2.converged) return { ok: false, why: `no IK solution for a ${grasp} grasp` };
-  const allowed = ctx.scene.arms.map(() => new Set<number>());
-  allowed[ARM]!.add(object);
-  const hits = ctx.checker.collisions(ctx.state, ctx.scene.arms.map((_, a) => (a === ARM ? sol2.q : null)), allowed);
-  if (hits.length > 0) return { ok: false, why: `the ${grasp} grasp pose would hit ${hits.map((h) => `${h.a}/${h.b}`).join(', ')}` };
-  return { ok: true, why: '' };
+/** Smallest distance between two sets of geoms (boxes exactly, the rest through mj_geomDistance), capped at `capM`. */
+function geomSetDistance(ctx: RobotApiContext, a: readonly number[], b: readonly number[], capM: number): number {
+  const { mj, model } = ctx.scene;
+  const d = ctx.state.data;
+  const type = model.geom_type as Int32Array;
+  const size = model.geom_size as Float64Array;
+  const xpos = d.geom_xpos as Float64Array;
+  const xmat = d.geom_xmat as Float64Array;
+  const box = (g: number) => ({ c: xpos.subarray(3 * g, 3 * g + 3), R: xmat.subarray(9 * g, 9 * g + 9), h: size.subarray(3 * g, 3 * g + 3) });
+  let best = capM;
+  for (const g of a)
+    for (const h of b) {
+      const dist = type[g] === GEOM_BOX && type[h] === GEOM_BOX ? boxBoxDistance(box(g), box(h)) : mj.mj_geomDistance(model, d, g, h, best, null as unknown as DoubleBuffer);
+      best = Math.min(best, dist);
+    }
+  return best;
+}
+
+function handGeoms(ctx: RobotApiContext): number[] {
+  const m = ctx.scene.model;
+  const bodyOf = m.geom_bodyid as Int32Array;
+  const arm = ctx.scene.arms[ARM]!;
+  const hand = new Set<number>([arm.handBody]);
+  arm.layout.fingerBodies.forEach((_, k) => hand.add(arm.bodyIds[arm.bodyIds.length - 2 + k]!));
+  const contype = m.geom_contype as Int32Array;
+  const out: number[] = [];
+  for (let g = 0; g < m.ngeom; g++) if (hand.has(bodyOf[g]!) && contype[g]! !== 0) out.push(g);
+  return out;
+}
+
+function solidGeoms(ctx: RobotApiContext, object: number): number[] {
+  const contype = ctx.scene.model.geom_contype as Int32Array;
+  const conaff = ctx.scene.model.geom_conaffinity as Int32Array;
+  return ctx.scene.objects[object]!.geoms.filter((g) => contype[g]! !== 0 || conaff[g]! !== 0);
+}
+
+/** A mock pick: does the grasp pose have an IK solution from here? */
+function graspReachable(ctx: RobotApiContext, object: number, grasp: GraspKind): boolean {
+  return solveToolTarget(ctx.arms[ARM]!, graspPlan(ctx, object, grasp).grasp).sol?.converged === true;
 }
 
 export function canGrasp(ctx: RobotApiContext, object: number, grasp: GraspKind, call: string): SimCallResult {
   const g = ctx.state.grasps[ARM];
   if (g && g.object === object) return checkResult(call, true, 'holding it');
-  if (g) return checkResult(call, false, `holding ${ctx.scene.objects[g.object]!.name}`);
-  const tcp = ctx.state.tcp(ARM).pos;
-  const o = ctx.state.objectPose(object).pos;
-  const d = Math.hypot(tcp[0] - o[0], tcp[1] - o[1], tcp[2] - o[2]);
-  if (d > GRASP_RANGE_M) return checkResult(call, false, `the gripper is ${d.toFixed(3)} m away`);
-  const f = graspFeasible(ctx, object, grasp);
-  return checkResult(call, f.ok, f.ok ? undefined : f.why);
+  const clearance = last(ctx)?.clearanceM ?? DEFAULT_CLEARANCE_M;
+  const limit = clearance + CAN_GRASP_MARGIN_M;
+  const d = geomSetDistance(ctx, handGeoms(ctx), solidGeoms(ctx, object), 1);
+  if (d > limit) return checkResult(call, false, `the hand is ${d.toFixed(3)} m from it; within ${limit.toFixed(3)} m is close enough`);
+  if (!graspReachable(ctx, object, grasp)) return checkResult(call, false, `no IK solution for a ${grasp} grasp`);
+  return checkResult(call, true, `the hand is ${d.toFixed(3)} m from it`);
 }
 
 export function holding(ctx: RobotApiContext, call: string): SimCallResult {
   const g = ctx.state.grasps[ARM];
-  return checkResult(call, g !== null && g !== undefined, g ? ctx.scene.objects[g.object]!.name : undefined);
+  if (!g) return checkResult(call, false, 'nothing in the hand');
+  const [l, r] = fingerContacts(ctx.state, ARM, g.object);
+  const name = ctx.scene.objects[g.object]!.name;
+  return checkResult(call, l && r, l && r ? name : `only ${l ? 'the left' : r ? 'the right' : 'no'} finger touches ${name}`);
 }
 
-export function atLocation(ctx: RobotApiContext, object: number, loc: LocationSpec, locIndex: number, call: string): SimCallResult {
-  return checkResult(call, objectAtLocation(view(ctx, object), view(ctx, locIndex), loc));
+export function atLocation(ctx: RobotApiContext, object: number, loc: LocationSpec | 'robot', locIndex: number, call: string): SimCallResult {
+  if (loc === 'robot') {
+    const g = ctx.state.grasps[ARM];
+    return checkResult(call, g?.object === object, g ? `the hand holds ${ctx.scene.objects[g.object]!.name}` : 'nothing in the hand');
+  }
+  const d = geomSetDistance(ctx, solidGeoms(ctx, object), solidGeoms(ctx, locIndex), 1);
+  return checkResult(call, d < AT_LOCATION_M, `${Math.max(0, d).toFixed(3)} m apart`);
 }
 
-/** In a container (inside its walls, below its rim) or resting on a surface's top (within its footprint). */
+/** In a container (inside its walls, below its rim) or resting on a surface's top (within its footprint): the tasks' success check. */
 export function objectAtLocation(o: ViewObject, place: ViewObject, loc: LocationSpec): boolean {
   if (loc.kind === 'container') return inside(o, place, loc.wallM ?? 0.01);
   const l = localOf(o.pos, place);
   const top = place.size[2] / 2;
   return Math.abs(l[0]) <= place.size[0] / 2 && Math.abs(l[1]) <= place.size[1] / 2 && Math.abs(l[2] - o.size[2] / 2 - top) < 0.02;
-}
-
-function last(ctx: RobotApiContext): LastSkill | null {
-  return (ctx.memory['last'] as LastSkill | undefined) ?? null;
 }
 
 export function collisionFree(ctx: RobotApiContext, call: string): SimCallResult {
@@ -78,8 +132,8 @@ export function collisionFree(ctx: RobotApiContext, call: string): SimCallResult
 
 export function timeout(ctx: RobotApiContext, call: string): SimCallResult {
   const l = last(ctx);
-  const ok = !l || l.durationSecs <= SKILL_TIMEOUT_SECS;
-  return checkResult(call, ok, l ? `${l.action} took ${l.durationSecs.toFixed(2)} s of ${SKILL_TIMEOUT_SECS} s` : 'no action yet');
+  const ok = !l || !l.timedOut;
+  return checkResult(call, ok, l ? `${l.action} took ${l.durationSecs.toFixed(2)} s${l.timedOut ? '; a controller run hit 300 s' : ''}` : 'no action yet');
 }
 
 export function motionHealth(ctx: RobotApiContext, call: string): SimCallResult {
@@ -90,13 +144,13 @@ export function motionHealth(ctx: RobotApiContext, call: string): SimCallResult 
 }
 
 export function canReach(ctx: RobotApiContext, goal: { object: number } | { loc: LocationSpec; index: number }, grasp: GraspKind, call: string): SimCallResult {
-  const arm = ctx.arms[ARM]!;
-  let target;
-  if ('object' in goal) target = graspPlan(ctx, goal.object, grasp).grasp;
-  else {
-    const p = locationPoint(ctx, goal.loc, goal.index);
-    target = { pos: [p[0], p[1], p[2] + 0.15] as [number, number, number], yawRad: 0 };
+  if ('object' in goal) {
+    const ok = graspReachable(ctx, goal.object, grasp);
+    return checkResult(call, ok, ok ? undefined : `no IK solution for a ${grasp} grasp`);
   }
-  const sol = arm.ik.solve(arm.homeQ, target, { rest: arm.homeQ });
-  return checkResult(call, sol.converged, sol.converged ? undefined : `IK residual ${sol.posErrM.toFixed(3)} m`);
+  const p = locationPoint(ctx, goal.loc, goal.index);
+  const spec = ctx.scene.built.spec.objects[goal.index]!;
+  const top = ctx.state.objectPose(goal.index).pos[2] + spec.size[2] / 2;
+  const ok = PLACE_OFFSETS_M.some((v) => solveToolTarget(ctx.arms[ARM]!, { pos: [p[0], p[1], top + 0.1 + v], yawRad: 0, R: topDownMat(0) }).sol?.converged === true);
+  return checkResult(call, ok, ok ? undefined : `no IK solution above ${goal.loc.name}`);
 }

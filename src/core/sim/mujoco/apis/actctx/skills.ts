@@ -1,23 +1,54 @@
-// Action Contextualization's skills (Table I of the paper): approach, pick, place, drop, with speed,
-// obstacle_clearance, grasp ('top'/'side') and orientation. Each skill is one measured action; what happened
-// (collisions, proximity stop, duration) is kept in the API memory for the checks that follow it.
+// Action Contextualization's skills (Table I of the paper), composed as the authors' code composes them, each
+// motion a run of the modulated joint-space DS (robot/jointDs.ts) with the call's speed, obstacle_clearance and
+// orientation:
+//   approach(object, s, c, grasp)  one run to the pre-grasp pose: 'top' = tool above the object's top by c + 6 cm,
+//                                  'side' = tool beside it, back along the line from the base by radius + c + 6 cm;
+//                                  everything is avoided, the target too; touching it is a collision.
+//   pick(object, s, c, grasp)      fine approach to the grasp pose (the target left out of the avoidance and
+//                                  allowed to touch), close the hand, and if it holds, fly off 0.2 m straight up.
+//   place(location, o, s, c)       above the release spot at 0.3, 0.2 or 0.1 m over the location's top (the first
+//                                  with an IK solution), down until the held object is 5 mm over the floor or top,
+//                                  open, fly off 0.3 m up. orientation o > 0 keeps the tool's tilt (goal and path);
+//                                  o = 0 turns it back to top-down.
+//   drop(location, s, c)           above the location, DROP_ABOVE_M over its top with the table left out of the
+//                                  avoidance, open.
+// A collision stops the skill where it is; nothing after it runs (the authors' `_in_collision`). While the arm
+// holds something, a motion that pulls harder than the grip can hold makes it slip (gripLoad.ts).
+// What happened is kept in the API memory for the checks that follow.
 import { topDownMat } from '../../math3.js';
 import type { ToolTarget } from '../../robot/ik.js';
-import { moveSkill, type SkillMove } from '../../robot/skillMotion.js';
+import { runJointDs, type DsRun, type DsSettings } from '../../robot/jointDs.js';
+import { solveToolTarget } from '../../robot/skillMotion.js';
+import type { Vec3 } from '../../scene/sceneSpec.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApiContext, type SimCallResult } from '../robotApi.js';
-import { graspPlan, locationPoint, PREGRASP_M, SIDE_PREGRASP_M, type GraspKind } from './graspPoses.js';
+import { gripperCommandedOpen } from '../../robot/gripper.js';
+import { graspPlan, locationPoint, type GraspKind } from './graspPoses.js';
+import { watchGrip } from './gripLoad.js';
 
-/** A skill taking longer than this (simulated) fails timeout(). */
-export const SKILL_TIMEOUT_SECS = 30;
 const ARM = 0;
+/** Pre-grasp stand-off beyond the clearance (m): the finger tips stop about c + 4.6 cm from the object. */
+export const APPROACH_OFFSET_M = 0.06;
+export const PICK_FLY_OFF_M = 0.2;
+export const PLACE_FLY_OFF_M = 0.3;
+export const PLACE_OFFSETS_M = [0.3, 0.2, 0.1] as const;
+/** drop: how high above the location's top the held object is let go. */
+export const DROP_ABOVE_M = 0.15;
 
+/** What the preceding skill did, for collision_free(), timeout(), can_grasp(). */
 export interface LastSkill {
   action: string;
   /** Things the arm hit (labels), in order. */
   collided: string[];
   durationSecs: number;
-  stoppedBy: string | null;
+  /** A controller run hit the 300 s timeout. */
+  timedOut: boolean;
+  /** The skill's obstacle_clearance (can_grasp's distance), m. */
+  clearanceM: number;
+  /** How each controller run ended, in order. */
+  runs: string[];
+  /** Objects that slipped out of the hand. */
+  slipped: string[];
 }
 
 export interface SkillParams {
@@ -25,186 +56,210 @@ export interface SkillParams {
   clearance: number;
 }
 
-function speedScale(speed: number): number {
-  // 0.5 is the planner's normal pace (the paper's prompts suggest mid values); 1 is twice as fast.
-  return Math.min(1, Math.max(0.05, speed)) / 0.5;
+interface SkillRun {
+  lines: string[];
+  runs: DsRun[];
+  slipped: string[];
+}
+
+function toolPose(ctx: RobotApiContext): { pos: Vec3; R: number[] } {
+  const arm = ctx.arms[ARM]!;
+  const tcp = ctx.state.tcp(ARM);
+  return { pos: tcp.pos, R: arm.ik.forward(ctx.state.armQ(ARM)).R };
+}
+
+function massOf(ctx: RobotApiContext, object: number): number {
+  return ctx.scene.built.spec.objects[object]!.massKg;
 }
 
 /**
- * The obstacle_clearance stop: ends a motion when a link gets within `c` of anything not skipped and is still
- * getting closer (a motion that leads away from something already close may go on).
+ * One DS run to a tool target. Unreachable (no IK solution): the arm does not move. A run after a collision in
+ * the same skill does not start.
  */
-function proximityStop(ctx: RobotApiContext, c: number, skip: Set<number>): () => string | null {
-  const probe = ctx.arms[ARM]!.runner.probe!;
-  // Measured when the motion starts (runMoves builds the stop right before each move).
-  let prev = c > 0 ? probe.clearance(ctx.state, { arms: [ARM], skipTable: true, skip }).distance : Infinity;
-  return () => {
-    if (c <= 0) return null;
-    const { distance, closest } = probe.clearance(ctx.state, { arms: [ARM], skipTable: true, skip });
-    const closing = distance < prev - 1e-4;
-    prev = distance;
-    return distance < c && closing && closest ? `the ${closest[0]} came within ${c.toFixed(3)} m (obstacle_clearance) of ${closest[1]}` : null;
-  };
-}
-
-/** A move of a skill; `turn` marks turning the wrist in place (collision-checked, but no proximity stop). */
-type Step = { target: ToolTarget; keep: boolean; skip: Set<number>; what: string; turn?: boolean };
-
-/** Runs moves in order; stops at the first that fails or is stopped. Returns the last outcome. */
-function runMoves(ctx: RobotApiContext, steps: Step[], p: SkillParams): SkillMove | null {
-  let last: SkillMove | null = null;
-  for (const s of steps) {
-    const allowed = heldObjects(ctx);
-    s.skip.forEach((o) => allowed[ARM]!.add(o));
-    last = moveSkill(ctx.arms[ARM]!, s.target, s.what, {
-      speedScale: speedScale(p.speed),
-      keepOrientation: s.keep,
-      ...(s.turn ? {} : { stop: proximityStop(ctx, p.clearance, s.skip) }),
-      avoid: { checker: ctx.checker, allowed },
-    });
-    if (!last.ok || last.stoppedBy) return last;
+function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: string, s: DsSettings): DsRun | null {
+  if (run.runs.some((r) => r.end === 'collision')) return null;
+  const ctrl = ctx.arms[ARM]!;
+  const solved = solveToolTarget(ctrl, target);
+  if (!solved.sol || !solved.sol.converged) {
+    run.lines.push(`${what}: the goal [${target.pos.map((v) => v.toFixed(3)).join(', ')}] has no IK solution (residual ${solved.sol?.posErrM.toFixed(3)} m); the arm did not move`);
+    return null;
   }
-  return last;
+  const goalR = solved.target.R ?? topDownMat(solved.target.yawRad);
+  const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o));
+  const r = runJointDs(ctrl, ctx.obstacles, { q: solved.sol.q, pos: solved.target.pos, R: goalR }, s, {
+    collisions: () => ctx.contacts.soFar(),
+    afterStep: () => {
+      const name = grip.afterStep();
+      if (name) {
+        run.slipped.push(name);
+        run.lines.push(`${what}: the ${name} slipped out of the hand (the motion pulled ${grip.peakLoadMps2.toFixed(1)} m/s^2 on it)`);
+      }
+      return null;
+    },
+  });
+  run.runs.push(r);
+  if (process.env.AC_DEBUG) console.log(`  [ds] ${what} end=${r.end} t=${r.durationSecs.toFixed(2)} err=${r.posErrM.toFixed(4)} peakLoad=${grip.peakLoadMps2.toFixed(2)} closest=${r.closestTo}@${r.closestM.toFixed(3)} mod=${r.modulatedSecs.toFixed(2)}`);
+  if (r.end === 'collision') run.lines.push(`${what}: collided with ${r.collidedWith}; the controller stopped`);
+  else if (r.end === 'locked') run.lines.push(`${what}: stopped ${r.posErrM.toFixed(3)} m from the goal (locked after ${r.durationSecs.toFixed(1)} s${r.closestTo ? `; closest to ${r.closestTo} at ${r.closestM.toFixed(3)} m` : ''})`);
+  else if (r.end === 'timeout') run.lines.push(`${what}: timed out after ${r.durationSecs.toFixed(0)} s, ${r.posErrM.toFixed(3)} m from the goal`);
+  return r;
 }
 
-function describeMove(m: SkillMove | null, done: string): string {
-  if (!m) return done;
-  if (!m.ok) return m.error;
-  if (m.stoppedBy) return `stopped ${m.posErrM.toFixed(3)} m short: ${m.stoppedBy}`;
-  return done;
+function settings(p: SkillParams, orientation: number, ignore: Set<number>, ignoreTable = false): DsSettings {
+  return { speed: p.speed, clearanceM: p.clearance, orientation, ignore, ignoreTable };
 }
 
-/** Wraps a skill: collisions watched, outcome remembered for the checks. */
-function skill(ctx: RobotApiContext, action: string, allowed: Set<number>[], body: () => { lines: string[]; stoppedBy: string | null }): SimCallResult {
+/** Wraps a skill: collisions watched (the arm may touch `allowed`), outcome remembered for the checks. */
+function skill(ctx: RobotApiContext, action: string, allowed: Set<number>[], p: SkillParams, body: (run: SkillRun) => void): SimCallResult {
   const t0 = ctx.state.timeSecs;
-  const w = watchCollisions(ctx, allowed, body);
+  const run: SkillRun = { lines: [], runs: [], slipped: [] };
+  const w = watchCollisions(ctx, allowed, () => body(run));
+  ctx.probe.measureAlso[ARM]!.clear();
   const last: LastSkill = {
     action,
     collided: [...new Set(w.collisions.map((c) => c.b))],
     durationSecs: Math.round((ctx.state.timeSecs - t0) * 1e6) / 1e6,
-    stoppedBy: w.value.stoppedBy,
+    timedOut: run.runs.some((r) => r.end === 'timeout'),
+    clearanceM: p.clearance,
+    runs: run.runs.map((r) => r.end),
+    slipped: run.slipped,
   };
   ctx.memory['last'] = last;
-  return okResult([...w.value.lines, ...w.warnings], w.collisions);
+  return okResult([...run.lines, ...w.warnings], w.collisions);
 }
 
-function toolPose(ctx: RobotApiContext): ToolTarget {
-  const arm = ctx.arms[ARM]!;
-  const tcp = ctx.state.tcp(ARM);
-  return { pos: tcp.pos, yawRad: tcp.yawRad, R: arm.ik.forward(ctx.state.armQ(ARM)).R };
-}
-
-function near(a: ToolTarget, b: ToolTarget, tol: number): boolean {
-  return Math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1], a.pos[2] - b.pos[2]) < tol;
-}
-
-/** A height from which the tool can cross the scene: 8 cm over the tallest thing that is not held. */
-function transitZ(ctx: RobotApiContext, hang = 0): number {
-  const held = new Set(ctx.state.grasps.filter((g) => g !== null).map((g) => g!.object));
-  let top = ctx.scene.built.spec.table.topZ;
-  ctx.scene.objects.forEach((_, i) => {
-    if (held.has(i)) return;
-    top = Math.max(top, ctx.state.objectPose(i).pos[2] + ctx.scene.built.spec.objects[i]!.size[2] / 2);
-  });
-  return Math.max(ctx.state.tcp(ARM).pos[2], top + 0.08 + hang);
-}
-
-function approachSteps(ctx: RobotApiContext, object: number, grasp: GraspKind): Step[] {
+/** The pre-grasp pose of an approach (see the header). */
+export function approachPose(ctx: RobotApiContext, object: number, grasp: GraspKind, clearance: number): ToolTarget {
   const plan = graspPlan(ctx, object, grasp);
-  const now = toolPose(ctx);
-  const z = Math.max(transitZ(ctx), plan.pre.pos[2]);
-  const tcp = ctx.state.tcp(ARM);
-  const up: ToolTarget = { pos: [now.pos[0], now.pos[1], z], yawRad: tcp.yawRad, ...(now.R && Math.abs(now.R[8]! + 1) > 1e-3 ? { R: now.R } : {}) };
-  // Side: turn the palm's long side (along the closing direction) across the approach before coming down.
-  const sideYaw = Math.atan2(plan.grasp.pos[1] - plan.pre.pos[1], plan.grasp.pos[0] - plan.pre.pos[0]);
-  const over: ToolTarget = { pos: [plan.pre.pos[0], plan.pre.pos[1], z], yawRad: grasp === 'top' ? plan.pre.yawRad : sideYaw };
-  const s = new Set<number>();
-  // Up, across at a safe height, then down to the pre-grasp pose. For a side grasp the tool comes down
-  // top-down to 3 cm above the pre-grasp pose, turns there (a joint-space move in place) and drops the rest.
-  const steps: Step[] = [
-    { target: up, keep: true, skip: s, what: 'approach' },
-    { target: over, keep: true, skip: s, what: 'approach' },
-  ];
-  if (grasp === 'side') {
-    const turnZ = plan.pre.pos[2] + 0.03;
-    steps.push({ target: { ...over, pos: [over.pos[0], over.pos[1], turnZ] }, keep: true, skip: s, what: 'approach' });
-    steps.push({ target: { ...plan.pre, pos: [plan.pre.pos[0], plan.pre.pos[1], turnZ] }, keep: false, skip: s, what: 'approach', turn: true });
+  const spec = ctx.scene.built.spec.objects[object]!;
+  const pose = ctx.state.objectPose(object);
+  if (grasp === 'top') {
+    const top = pose.pos[2] + spec.size[2] / 2;
+    return { ...plan.grasp, pos: [plan.grasp.pos[0], plan.grasp.pos[1], top + clearance + APPROACH_OFFSET_M] };
   }
-  steps.push({ target: plan.pre, keep: true, skip: s, what: 'approach' });
-  return steps;
+  const base = ctx.scene.arms[ARM]!.layout.spec.basePos;
+  const dx = pose.pos[0] - base[0];
+  const dy = pose.pos[1] - base[1];
+  const n = Math.hypot(dx, dy) || 1;
+  const back = Math.max(spec.size[0], spec.size[1]) / 2 + clearance + APPROACH_OFFSET_M;
+  return { ...plan.grasp, pos: [pose.pos[0] - (dx / n) * back, pose.pos[1] - (dy / n) * back, plan.grasp.pos[2]] };
+}
+
+/** An empty hand opens before it reaches for something (the authors' hand returns to its open pose). */
+function openIfEmpty(ctx: RobotApiContext): void {
+  if (!ctx.state.grasps[ARM] && !gripperCommandedOpen(ctx.state, ARM)) ctx.arms[ARM]!.open();
 }
 
 export function approach(ctx: RobotApiContext, object: number, p: SkillParams, grasp: GraspKind, call: string): SimCallResult {
   const name = ctx.scene.objects[object]!.name;
-  return skill(ctx, call, heldObjects(ctx), () => {
-    const m = runMoves(ctx, approachSteps(ctx, object, grasp), p);
-    const done = `at the ${grasp} pre-grasp pose, ${grasp === 'top' ? PREGRASP_M : SIDE_PREGRASP_M} m from ${name}`;
-    return { lines: [`${call}: ${describeMove(m, done)}`], stoppedBy: m && m.ok ? m.stoppedBy : null };
+  const allowed = heldObjects(ctx);
+  return skill(ctx, call, allowed, p, (run) => {
+    openIfEmpty(ctx);
+    const ignore = new Set(allowed[ARM]);
+    const r = dsTo(ctx, run, approachPose(ctx, object, grasp, p.clearance), call, settings(p, 0, ignore));
+    if (r && r.end === 'reached') run.lines.unshift(`${call}: at the ${grasp} pre-grasp pose of ${name}`);
   });
 }
 
 export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp: GraspKind, call: string): SimCallResult {
   const name = ctx.scene.objects[object]!.name;
-  if (ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), () => ({ lines: [`${call}: the gripper already holds ${ctx.scene.objects[ctx.state.grasps[ARM]!.object]!.name}`], stoppedBy: null }));
+  const held = ctx.state.grasps[ARM];
+  if (held) return skill(ctx, call, heldObjects(ctx), p, (run) => run.lines.push(`${call}: the hand already holds ${ctx.scene.objects[held.object]!.name}`));
   const allowed = heldObjects(ctx);
   allowed[ARM]!.add(object);
-  return skill(ctx, call, allowed, () => {
+  return skill(ctx, call, allowed, p, (run) => {
+    openIfEmpty(ctx);
+    // Fine approach: the target is not avoided (touching it is allowed) but its distance counts in M_E.
+    ctx.probe.measureAlso[ARM]!.add(object);
     const plan = graspPlan(ctx, object, grasp);
-    const steps: Step[] = near(toolPose(ctx), plan.pre, 0.02) ? [] : approachSteps(ctx, object, grasp);
-    // The fine approach may come close to the target itself.
-    steps.push({ target: plan.grasp, keep: true, skip: new Set([object]), what: 'pick' });
-    const m = runMoves(ctx, steps, p);
-    if (!m || !m.ok || m.stoppedBy) return { lines: [`${call}: ${describeMove(m, '')}; nothing grasped`], stoppedBy: m && m.ok ? m.stoppedBy : null };
+    const r = dsTo(ctx, run, plan.grasp, call, settings(p, 0, new Set([object])));
+    ctx.probe.measureAlso[ARM]!.delete(object);
+    if (!r || r.end === 'collision') {
+      run.lines.push(`${call}: nothing grasped`);
+      return;
+    }
     const g = ctx.arms[ARM]!.closeOn(object);
-    if (!g.grasped) return { lines: [`${call}: closed the gripper but did not grasp ${name}`], stoppedBy: null };
-    const up = runMoves(ctx, plan.lift.map((target) => ({ target, keep: true, skip: new Set([object]), what: 'pick' })), p);
-    return { lines: [`${call}: grasped ${name}${up && up.ok && !up.stoppedBy ? ' and lifted it' : ` (lift: ${describeMove(up, '')})`}`], stoppedBy: null };
+    if (!g.grasped) {
+      run.lines.push(`${call}: closed the hand but did not grasp ${name}${r.end !== 'reached' ? ` (${r.posErrM.toFixed(3)} m short of the grasp pose)` : ''}`);
+      return;
+    }
+    const tool = toolPose(ctx);
+    const up = dsTo(ctx, run, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + PICK_FLY_OFF_M], yawRad: 0, R: tool.R }, call, settings(p, 0, new Set([object])));
+    run.lines.unshift(`${call}: grasped ${name}${up && up.end === 'reached' ? ` and lifted it ${PICK_FLY_OFF_M} m` : ''}`);
   });
 }
 
-/** Moves the held object over `loc`; `down` lowers it onto the location (place) or not (drop). */
-function carry(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, p: SkillParams, keepOrientation: boolean, down: boolean, call: string): { lines: string[]; stoppedBy: string | null } {
+/** Where the held object goes down at a location, and the tool's height above the object's bottom. */
+function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: number): { point: Vec3; hang: number; locTop: number } {
   const g = ctx.state.grasps[ARM]!;
-  const now = toolPose(ctx);
+  const tool = toolPose(ctx);
   const obj = ctx.state.objectPose(g.object);
   const size = ctx.scene.built.spec.objects[g.object]!.size;
-  // Keeping the orientation carries the tool as it is; otherwise it turns back to top-down (same yaw) on the way.
-  const carried: ToolTarget = keepOrientation ? now : { pos: now.pos, yawRad: ctx.state.tcp(ARM).yawRad };
-  // How far the tool will be above the held object's bottom once in the carried orientation.
-  const Rt = carried.R ?? topDownMat(carried.yawRad);
-  const R0 = now.R!;
-  const d = [obj.pos[0] - now.pos[0], obj.pos[1] - now.pos[1], obj.pos[2] - now.pos[2]];
-  const local = [0, 1, 2].map((c) => R0[c]! * d[0]! + R0[3 + c]! * d[1]! + R0[6 + c]! * d[2]!);
-  const dz = Rt[6]! * local[0]! + Rt[7]! * local[1]! + Rt[8]! * local[2]!;
-  const hang = -(dz - size[2] / 2);
+  // The held object's bottom below the tool: its centre's offset along world z plus half its height (upright).
+  const hang = tool.pos[2] - obj.pos[2] + size[2] / 2;
   const point = locationPoint(ctx, loc, locIndex, g.object);
   const locSpec = ctx.scene.built.spec.objects[locIndex]!;
   const locTop = ctx.state.objectPose(locIndex).pos[2] + locSpec.size[2] / 2;
-  const release = down ? point[2] + hang + 0.005 : locTop + hang + 0.12;
-  const transit = Math.max(now.pos[2], locTop + hang + 0.08, release);
-  const skip = new Set([g.object, locIndex]);
-  const at = (x: number, y: number, z: number): ToolTarget => ({ ...carried, pos: [x, y, z] });
-  const steps: Step[] = [
-    { target: { ...carried, pos: [now.pos[0], now.pos[1], transit] }, keep: keepOrientation, skip, what: call },
-    { target: at(point[0], point[1], transit), keep: keepOrientation, skip, what: call },
-  ];
-  if (release < transit - 1e-3) steps.push({ target: at(point[0], point[1], release), keep: true, skip, what: call });
-  const m = runMoves(ctx, steps, p);
-  if (!m || !m.ok || m.stoppedBy) return { lines: [`${call}: ${describeMove(m, '')}; still holding ${ctx.scene.objects[g.object]!.name}`], stoppedBy: m && m.ok ? m.stoppedBy : null };
-  const name = ctx.scene.objects[g.object]!.name;
-  ctx.arms[ARM]!.open();
-  settleObjects(ctx, ARM);
-  if (down) runMoves(ctx, [{ target: at(point[0], point[1], release + 0.1), keep: true, skip, what: call }], p);
-  return { lines: [`${call}: released ${name} ${down ? 'on' : 'over'} ${loc.name}`], stoppedBy: null };
+  return { point, hang, locTop };
+}
+
+/** The tool orientation a carry ends in: kept (o > 0, the authors' yaw-only goal) or top-down at the current yaw. */
+function carryOrientation(ctx: RobotApiContext, orientation: number): number[] {
+  const tool = toolPose(ctx);
+  if (orientation > 0) return tool.R;
+  return topDownMat(ctx.state.tcp(ARM).yawRad);
 }
 
 export function place(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, orientation: number, p: SkillParams, call: string): SimCallResult {
-  if (!ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), () => ({ lines: [`${call}: nothing is held`], stoppedBy: null }));
-  // orientation >= 0.5: keep the object's orientation on the way (straight tool line); below: joint-space line.
-  return skill(ctx, call, heldObjects(ctx), () => carry(ctx, loc, locIndex, p, orientation >= 0.5, true, call));
+  if (!ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), p, (run) => run.lines.push(`${call}: nothing is held`));
+  const allowed = heldObjects(ctx);
+  return skill(ctx, call, allowed, p, (run) => {
+    const held = ctx.state.grasps[ARM]!.object;
+    const name = ctx.scene.objects[held]!.name;
+    const { point, hang, locTop } = releaseGeometry(ctx, loc, locIndex);
+    const R = carryOrientation(ctx, orientation);
+    const ignore = new Set([held]);
+    // Above the spot: the first vertical offset with an IK solution.
+    let above: ToolTarget | null = null;
+    for (const v of PLACE_OFFSETS_M) {
+      const t: ToolTarget = { pos: [point[0], point[1], locTop + hang + v], yawRad: 0, R };
+      const sol = solveToolTarget(ctx.arms[ARM]!, t);
+      if (sol.sol?.converged) {
+        above = t;
+        break;
+      }
+    }
+    if (!above) {
+      run.lines.push(`${call}: no IK solution above ${loc.name} at ${PLACE_OFFSETS_M.join(', ')} m; the arm did not move`);
+      return;
+    }
+    const r1 = dsTo(ctx, run, above, call, settings(p, orientation, ignore));
+    if (!r1 || r1.end === 'collision' || !ctx.state.grasps[ARM]) return;
+    const release: ToolTarget = { pos: [point[0], point[1], point[2] + hang + 0.005], yawRad: 0, R };
+    const r2 = dsTo(ctx, run, release, call, settings(p, orientation, ignore));
+    if (!r2 || r2.end === 'collision' || !ctx.state.grasps[ARM]) return;
+    ctx.arms[ARM]!.open();
+    settleObjects(ctx, ARM);
+    run.lines.unshift(`${call}: released ${name} ${r2.end === 'reached' ? '' : `${r2.posErrM.toFixed(3)} m from the release pose `}${loc.kind === 'container' ? 'in' : 'on'} ${loc.name}`);
+    // Fly off; the object just let go is not avoided (the authors keep it as the grasped one until then).
+    const tool = toolPose(ctx);
+    dsTo(ctx, run, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + PLACE_FLY_OFF_M], yawRad: 0, R: tool.R }, call, settings(p, 0, new Set([held])));
+  });
 }
 
 export function drop(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, p: SkillParams, call: string): SimCallResult {
-  if (!ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), () => ({ lines: [`${call}: nothing is held`], stoppedBy: null }));
-  return skill(ctx, call, heldObjects(ctx), () => carry(ctx, loc, locIndex, p, false, false, call));
+  if (!ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), p, (run) => run.lines.push(`${call}: nothing is held`));
+  const allowed = heldObjects(ctx);
+  return skill(ctx, call, allowed, p, (run) => {
+    const held = ctx.state.grasps[ARM]!.object;
+    const name = ctx.scene.objects[held]!.name;
+    const pose = ctx.state.objectPose(locIndex);
+    const { hang, locTop } = releaseGeometry(ctx, loc, locIndex);
+    const R = carryOrientation(ctx, 0);
+    const r = dsTo(ctx, run, { pos: [pose.pos[0], pose.pos[1], locTop + hang + DROP_ABOVE_M], yawRad: 0, R }, call, settings(p, 0, new Set([held]), true));
+    if (!r || r.end === 'collision' || !ctx.state.grasps[ARM]) return;
+    ctx.arms[ARM]!.open();
+    settleObjects(ctx, ARM);
+    run.lines.unshift(`${call}: let go of ${name} ${r.end === 'reached' ? 'over' : `${r.posErrM.toFixed(3)} m from the point over`} ${loc.name}`);
+  });
 }

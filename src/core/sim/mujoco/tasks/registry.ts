@@ -9,6 +9,7 @@ import { putBlockTask } from './singleArm/putBlock.js';
 import { rubbishInBinTask } from './singleArm/rubbishInBin.js';
 import { sortByColorTask } from './singleArm/sortByColor.js';
 import { stackCupsTask } from './singleArm/stackCups.js';
+import { acTasks } from './clearing/acScenes.js';
 import { clearTableBinTask, clearTableShelfTask, clearTableSinkTask } from './clearing/clearingScenes.js';
 import { handoverTask } from './multiArm/handover.js';
 import { makeSandwichTask } from './multiArm/makeSandwich.js';
@@ -42,6 +43,7 @@ const DEFINITIONS: TaskDefinition[] = [
   clearTableBinTask(),
   clearTableSinkTask(),
   clearTableShelfTask(),
+  ...acTasks(),
   sortCubesTask(),
   packGroceryTask(),
   makeSandwichTask(),

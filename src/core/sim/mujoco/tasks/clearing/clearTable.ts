@@ -20,12 +20,14 @@ export interface ClearingSpec {
   instruction: string;
   objects: ObjectSpec[];
   locations: LocationSpec[];
-  /** Object name -> location name. */
-  goals: Record<string, string>;
+  /** Object name -> location name, or the locations any of which will do. */
+  goals: Record<string, string | readonly string[]>;
   /** Objects that must end upright. */
   upright?: string[];
   /** A glass with liquid: tracked for spills. */
   fullGlass?: string;
+  /** Which part of the paper the task reproduces (shown in listings). */
+  imitates?: string;
   layout(l: LayoutBuilder): void;
 }
 
@@ -58,7 +60,7 @@ function spillMonitor(glass: string): TaskMonitor {
 export function clearingTask(spec: ClearingSpec): TaskDefinition {
   const glass = spec.fullGlass;
   return {
-    info: { id: spec.id, description: spec.description, instruction: spec.instruction, suite: 'table-clearing', arms: 1, imitates: 'Action Contextualization: table clearing' },
+    info: { id: spec.id, description: spec.description, instruction: spec.instruction, suite: 'table-clearing', arms: 1, imitates: spec.imitates ?? 'Action Contextualization: table clearing' },
     workspace: SINGLE_ARM_WORKSPACE,
     defaultApi: 'actctx',
     apis: ['actctx', 'malmm', 'lmtg'],
@@ -73,10 +75,11 @@ export function clearingTask(spec: ClearingSpec): TaskDefinition {
     check(view) {
       const problems: string[] = [];
       if (held(view).length > 0) problems.push(`${held(view).join(', ')} still grasped`);
-      for (const [name, locName] of Object.entries(spec.goals)) {
-        const loc = spec.locations.find((l) => l.name === locName)!;
+      for (const [name, goal] of Object.entries(spec.goals)) {
+        const names = typeof goal === 'string' ? [goal] : [...goal];
         const o = find(view, name);
-        if (!objectAtLocation(o, find(view, locName), loc)) problems.push(`${name} is not ${loc.kind === 'container' ? 'in' : 'on'} the ${locName}`);
+        const at = names.find((n) => objectAtLocation(o, find(view, n), spec.locations.find((l) => l.name === n)!));
+        if (!at) problems.push(`${name} is not ${names.map((n) => `${spec.locations.find((l) => l.name === n)!.kind === 'container' ? 'in' : 'on'} the ${n}`).join(' or ')}`);
         else if (!atRest(o)) problems.push(`${name} is still moving`);
         if (spec.upright?.includes(name) && tiltOf(o) > 0.2) problems.push(`${name} is not upright`);
       }
@@ -86,7 +89,7 @@ export function clearingTask(spec: ClearingSpec): TaskDefinition {
       }
       const spill = glass ? (view.monitor as { spilled?: string | null } | undefined)?.spilled : null;
       if (glass && spill) problems.push(`the ${glass} spilled: ${spill}`);
-      return verdict(spec.id, problems, `put away: ${Object.entries(spec.goals).map(([o, l]) => `${o} -> ${l}`).join(', ')}`);
+      return verdict(spec.id, problems, `put away: ${Object.entries(spec.goals).map(([o, l]) => `${o} -> ${typeof l === 'string' ? l : l.join(' | ')}`).join(', ')}`);
     },
   };
 }

@@ -1,4 +1,5 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
+export * from './actctxPlan.js';
 export * from './decimate.js';
 export * from './motionScores.js';
 export * from './retryDiffs.js';

@@ -2,6 +2,7 @@
 // The run viewer, the CLI transcript and the HTML report read their view models from here.
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
+import { ActctxPlanBuilder } from './actctxPlan.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
@@ -16,6 +17,8 @@ export class RunProjection {
   readonly series = new TrajectorySeriesBuilder();
   readonly summary = new RunSummaryBuilder();
   readonly motion = new MotionScoreBuilder();
+  /** Action Contextualization's plans, executions and runs (empty for other architectures). */
+  readonly actctx = new ActctxPlanBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -36,6 +39,7 @@ export class RunProjection {
       this.series.add(e);
       this.summary.add(e);
       this.motion.add(e);
+      this.actctx.add(e);
       added++;
     }
     this.eventCount += added;

@@ -49,7 +49,11 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
         `  model ${e.model.label}${e.model.baseUrl ? ` via ${e.model.baseUrl}` : ''}`,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
-        `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive errors or ${e.options.maxTurns} turns`,
+        e.options.maxTurns !== undefined
+          ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive errors or ${e.options.maxTurns} turns`
+          : e.limits && Object.keys(e.limits).length > 0
+            ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`
+            : undefined,
       ]
         .filter((x) => x !== undefined)
         .join('\n');
@@ -81,6 +85,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
       return [
         `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
+        ...(e.archMetrics && Object.keys(e.archMetrics).length > 0 ? [`  ${Object.entries(e.archMetrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(' · ')}`] : []),
         `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${m.simTimeSecs.toFixed(1)} s simulated · ${(m.durationMs / 1000).toFixed(2)} s wall`,
       ].join('\n');
     }

@@ -2,16 +2,18 @@
 // every registered architecture has its prompts, its API family in the catalog and the simulator, and a reference
 // policy for every role.
 import { manifestProblems } from './limits.js';
+import { actctx } from './actctx/index.js';
 import { malmm } from './malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import type { ArchitectureDefinition } from './types.js';
 
 export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {
   malmm,
+  actctx,
 };
 
-/** Ids the product promises; the per-system issues add roco, actctx, llamar, trajgen. */
-export const CANONICAL_ARCHITECTURE_IDS = ['malmm'] as const;
+/** Ids the product promises; the per-system issues add roco, llamar, trajgen. */
+export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'actctx'] as const;
 
 export function getArchitecture(id: string): ArchitectureDefinition {
   const arch = ARCHITECTURES[id];

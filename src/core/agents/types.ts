@@ -69,7 +69,9 @@ export interface EpisodeOptions {
 }
 
 export type RoleCallOutcome =
-  | { ok: true; text: string; callId: string; turn: number; human?: boolean }
+  /** `sent`: the messages the model was given (system, history, the role's request), for architectures that keep
+   * one growing conversation (Action Contextualization) and carry the rendered request into the next call. */
+  | { ok: true; text: string; callId: string; turn: number; human?: boolean; sent?: ChatMessage[] }
   | { ok: false; callId: string; turn: number; message: string };
 
 export interface CodeRunOutcome {

@@ -475,7 +475,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         const where = spec.model.baseUrl ? ` at ${spec.model.baseUrl}` : '';
         throw new EpisodeAbort('model_error', `model ${spec.model.model}${where} failed for role ${role} (${result.error.kind}): ${result.error.message}`);
       }
-      return { ok: true, text: result.text, callId, turn: thisTurn };
+      return { ok: true, text: result.text, callId, turn: thisTurn, sent: renderedPrompt.messages };
     },
 
     async parsed(role, callId, parsedTurn, r) {

@@ -1,6 +1,8 @@
-// Every architecture's scripted policies for the reference model. Later issues add roco, actctx, llamar, trajgen.
+// Every architecture's scripted policies for the reference model. Later issues add roco, llamar, trajgen.
+import { registerActctxPolicies } from './actctx/index.js';
 import { registerMalmmPolicies } from './malmm/index.js';
 
 export function registerAllPolicies(): void {
   registerMalmmPolicies();
+  registerActctxPolicies();
 }

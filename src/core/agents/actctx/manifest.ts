@@ -1,0 +1,82 @@
+// Action Contextualization's declarations (Gupta, Yao et al.): one conversation with a task planner, an
+// evaluation-plan writer, retunes and replans; limits by the paper's (and the authors' code's) budgets.
+import type { ArchitectureManifest } from '../types.js';
+
+export const ACTCTX_MANIFEST: ArchitectureManifest = {
+  id: 'actctx',
+  label: 'Action Contextualization',
+  description:
+    'One conversation writes a task plan of parameterised skills and an evaluation plan of checks; a failing action is retuned (speed, clearance, grasp, orientation) before the plan is replanned; motion scores M_I + M_E judge every action and Q every plan (Gupta, Yao et al.).',
+  paper: 'Action Contextualization: Adaptive Task Planning and Action Tuning using LLMs',
+  api: 'actctx',
+  simulator: 'tabletop',
+  roles: [
+    { id: 'task_plan', label: 'Task plan (Prompt 1)', promptFile: 'task_plan.prompt', description: 'Writes task_plan from the scene description, the label lists and the task.' },
+    { id: 'evaluation_plan', label: 'Evaluation plan (Prompts 2, 7)', promptFile: 'evaluation_plan.prompt', description: 'Writes the checks for each action and their expected outputs.' },
+    { id: 'retune', label: 'Retune (Prompts 3-5, 8, 9)', promptFile: 'retune.prompt', description: 'Changes the arguments of the failed action in place.' },
+    { id: 'replan', label: 'Replan (Prompt 6)', promptFile: 'replan.prompt', description: 'Writes a new task plan after the retunes ran out.' },
+    { id: 'improve', label: 'Retune after success (IV-B)', promptFile: 'improve.prompt', description: 'Changes one action of a successful plan to raise its motion score.' },
+    { id: 'repair', label: 'Syntax repair', promptFile: 'repair.prompt', description: 'Sends back what was wrong with an answer\'s code and asks for it again.' },
+  ],
+  topologies: {
+    actctx: {
+      label: 'Action Contextualization',
+      description: 'Plan, evaluation plan, simulate with checks; retune the failed action, then replan.',
+      roles: ['task_plan', 'evaluation_plan', 'retune', 'replan', 'improve', 'repair'],
+    },
+  },
+  defaultTopology: 'actctx',
+  builtInVariants: {
+    actctx: { description: 'The paper\'s loop (Sec. III, IV-D)', agent: 'actctx' },
+    no_scores: { description: 'Feedback without motion scores', agent: 'actctx', off: ['retune.score_in_feedback', 'replan.score_in_feedback'] },
+    no_history: { description: 'Feedback without the history of tried parameters', agent: 'actctx', off: ['retune.parameter_history', 'replan.parameter_history'] },
+  },
+  limits: [
+    {
+      id: 'retunesPerAction',
+      label: 'Retunes per failure point',
+      type: 'int',
+      default: 3,
+      min: 0,
+      max: 20,
+      description: 'Retunes of a failing action before a replan (IV-D: 3). As in the authors\' code, a retune after which the plan fails later than before does not count.',
+    },
+    { id: 'maxReplans', label: 'Replans', type: 'int', default: 1, min: 0, max: 10, description: 'Replans after the retunes ran out (IV-B: 1; the authors\' scripts use 2 to 7).' },
+    {
+      id: 'planRuns',
+      label: 'Independent runs',
+      type: 'int',
+      default: 1,
+      min: 1,
+      max: 30,
+      description: 'Plan generations from the same start, each in its own conversation from a simulator snapshot; the plan with the highest Q among the validated ones is kept (IV-D: 14).',
+    },
+    {
+      id: 'retuneAfterSuccess',
+      label: 'Retune after success',
+      type: 'bool',
+      default: false,
+      description: 'After a successful plan, keep retuning one action to raise the motion score until the retunes run out (IV-B); the paper advises against it (V-B c).',
+    },
+    { id: 'taskPlanRepairs', label: 'Task plan repairs', type: 'int', default: 3, min: 0, max: 20, description: 'Syntax repairs of a task plan before the run ends as a format failure (the authors\' code: 3).' },
+    { id: 'evaluationPlanRepairs', label: 'Evaluation plan repairs', type: 'int', default: 5, min: 0, max: 20, description: 'Syntax repairs of an evaluation plan (the authors\' code: 5).' },
+    { id: 'retuneRepairs', label: 'Retune repairs', type: 'int', default: 5, min: 0, max: 20, description: 'Syntax repairs of a retune (the authors\' code: 5).' },
+    { id: 'replanRepairs', label: 'Replan repairs', type: 'int', default: 3, min: 0, max: 20, description: 'Syntax repairs of a replan (the authors\' code: 3).' },
+    { id: 'replanLengthChange', label: 'Replan length change', type: 'int', default: 5, min: 0, max: 50, description: 'A replan may have this many actions more or fewer than the plan it replaces (Prompt 6).' },
+  ],
+  endReasons: {
+    plan_validated: 'The chosen plan ran with every check as expected.',
+    budget_exhausted: 'The retunes and replans ran out and the last plan still fails a check.',
+    format_failure: 'An answer could not be read after the repair limit (the paper\'s syntax check-and-repair loop).',
+  },
+  metrics: {
+    planQuality: 'Q of the chosen run\'s final plan: mean M_T over its actions (-2 for an action that never moved).',
+    retunes: 'Retunes in the chosen run (after failures and, with retuneAfterSuccess, after successes).',
+    replans: 'Replans in the chosen run.',
+    trials: 'Plan executions in all runs after the first of each (retunes + replans, Fig. 8b).',
+    runs: 'Independent runs (planRuns).',
+    validatedRuns: 'Runs whose final plan passed every check.',
+    chosenRun: 'The run kept (1-based): a validated one with the highest Q, else the highest Q.',
+    repairs: 'Syntax repairs asked for, all runs.',
+  },
+};

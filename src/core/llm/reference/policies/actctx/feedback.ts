@@ -1,0 +1,121 @@
+// The reference model's answers to Action Contextualization's feedback (scripted, NOT an LLM): a retune reads the
+// failure reason and changes one parameter of the failed action, escalating past what the history shows already
+// failed (clearance, then grasp, then speed); a replan puts first whatever got in the way and keeps the settings that
+// worked; a retune after success nudges the clearance of the last placing action.
+import type { Action, FailureReport, Scene } from './conversation.js';
+import { py } from './planner.js';
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Index of speed, clearance, grasp and orientation in each action's arguments. */
+function slots(action: string): { speed: number; clearance: number; grasp?: number; orientation?: number } {
+  if (action === 'place') return { orientation: 1, speed: 2, clearance: 3 };
+  if (action === 'drop') return { speed: 1, clearance: 2 };
+  return { speed: 1, clearance: 2, grasp: 3 };
+}
+
+function tried(f: FailureReport, action: string, args: readonly (string | number)[]): boolean {
+  const rest = `(${args.slice(1).map(py).join(', ')})`.replace(/\.0(?=[,)])/g, '');
+  return f.failures.some((line) => {
+    const m = /^(\w+): (.*?) (\(.*\)) \| score/.exec(line);
+    return m !== null && m[1] === action && m[2] === String(args[0]) && m[3]!.replace(/\.0(?=[,)])/g, '') === rest;
+  });
+}
+
+/** Candidate changes for the failed action, best first; the first not already tried wins. */
+export function retuneArgs(f: FailureReport): { args: (string | number)[]; why: string } {
+  const s = slots(f.action);
+  const args = [...f.args];
+  const speed = Number(args[s.speed] ?? 0.5);
+  const clearance = Number(args[s.clearance] ?? 0.02);
+  const label = String(args[0]);
+  const reason = f.reason;
+  const collided = /collided with ([^|]*?) \|/.exec(reason)?.[1]?.trim();
+  const candidates: { change: (a: (string | number)[]) => void; why: string }[] = [];
+  const setClear = (v: number, why: string) => candidates.push({ change: (a) => (a[s.clearance] = r3(v)), why });
+  const setSpeed = (v: number, why: string) => candidates.push({ change: (a) => (a[s.speed] = r3(v)), why });
+  const flipGrasp = (why: string) => {
+    if (s.grasp === undefined) return;
+    const g = args[s.grasp] === 'side' ? 'top' : 'side';
+    candidates.push({ change: (a) => (a[s.grasp!] = g), why: `${why}: try a ${g} grasp` });
+  };
+  if (/holding\(\) returned False/.test(reason)) {
+    if (speed > 0.6) setSpeed(0.4, 'the object did not stay in the hand; a fast motion shakes it loose, so move slower');
+    if (clearance > 0.006) setClear(0.005, 'the fingers may have stopped short of the object; let them come closer');
+    flipGrasp('the grasp did not hold');
+    setSpeed(Math.max(0.2, speed / 2), 'move slower still');
+  }
+  if (collided) {
+    if (collided === label) setClear(clearance + 0.02, `the hand touched the ${label} itself; keep more distance from it`);
+    else {
+      setClear(Math.min(0.08, Math.max(clearance * 2, clearance + 0.02)), `the robot touched the ${collided}; steer around it from farther away`);
+      setClear(Math.min(0.1, clearance + 0.04), `still too close to the ${collided}; more clearance`);
+      flipGrasp(`the ${collided} is in the way of this grasp`);
+      setSpeed(Math.max(0.2, speed / 2), 'slow down so the avoidance has time to act');
+    }
+  }
+  if (/can_grasp\([^)]*\) returned False/.test(reason)) {
+    setClear(Math.max(0.005, clearance / 2), 'the hand stopped too far from the object; a smaller clearance lets it come closer');
+    flipGrasp('the object could not be grasped this way');
+  }
+  if (/can_reach\([^)]*\) returned False/.test(reason)) flipGrasp('the object is out of reach this way');
+  if (/at_location\([^)]*\) returned False/.test(reason)) {
+    setClear(Math.max(0.005, clearance / 2), 'the object did not end up at the location; let the hand come closer to it');
+    setSpeed(Math.max(0.2, speed * 0.6), 'move slower so the object is set down where it should be');
+  }
+  if (/check_motion_health/.test(reason)) setSpeed(Math.max(0.2, speed * 0.6), 'the motion was unsafe for the robot; slow down');
+  if (/timeout/.test(reason)) setSpeed(Math.min(1, speed * 1.5), 'the action took too long; speed up');
+  if (/could not run/.test(reason)) flipGrasp('the action could not run');
+  // Fallbacks so that a retune always changes something.
+  setClear(Math.max(0.005, clearance * 0.75), 'try a slightly smaller clearance');
+  setSpeed(Math.max(0.1, speed * 0.8), 'try a slightly lower speed');
+  for (const c of candidates) {
+    const next = [...args];
+    c.change(next);
+    if (next.some((v, i) => v !== args[i]) && !tried(f, f.action, next)) return { args: next, why: c.why };
+  }
+  const next = [...args];
+  candidates[candidates.length - 1]!.change(next);
+  return { args: next, why: candidates[candidates.length - 1]!.why };
+}
+
+export function retuneAnswer(f: FailureReport): string {
+  const { args, why } = retuneArgs(f);
+  return [
+    `The ${f.action} at index ${f.index} failed (${f.reason.replace(/^The action failed because of: /, '').replace(/ \|\.?$/, '')}). Change: ${why}.`,
+    '```python',
+    `task_plan[${f.index}] = (${f.index}, '${f.action}', (${args.map(py).join(', ')}))`,
+    '```',
+  ].join('\n');
+}
+
+/** Objects named as obstacles in the failure reason that are themselves to be put away. */
+export function inTheWay(f: FailureReport, scene: Scene, targets: readonly string[]): string[] {
+  const named = [...f.reason.matchAll(/collided with ([^|]*?) \|/g)].map((m) => m[1]!.trim());
+  return named.filter((n) => targets.includes(n) && scene.objects.includes(n));
+}
+
+/** The settings that worked for each object's pick (from the SUCCESS lines), for a replan to keep. */
+export function workedSettings(f: FailureReport): Map<string, { speed?: number; clearance?: number; grasp?: string }> {
+  const out = new Map<string, { speed?: number; clearance?: number; grasp?: string }>();
+  for (const line of f.successes) {
+    const m = /^pick: (.*?) \(([^,]+), ([^,]+), '(top|side)'\) \|/.exec(line);
+    if (m) out.set(m[1]!, { speed: Number(m[2]), clearance: Number(m[3]), grasp: m[4]! });
+  }
+  return out;
+}
+
+/** A retune after success: raise the clearance of the last placing action a little. */
+export function improveAnswer(plan: readonly Action[]): string {
+  const place = [...plan].reverse().find((a) => a.action === 'place' || a.action === 'drop') ?? plan[plan.length - 1]!;
+  const s = slots(place.action);
+  const args = [...place.args];
+  const c = Number(args[s.clearance] ?? 0.02);
+  args[s.clearance] = r3(Math.min(0.06, c + 0.01));
+  return [
+    `The ${place.action} at index ${place.index} passes closest to other things; a little more clearance should keep the arm farther from them and raise the score without changing what it does.`,
+    '```python',
+    `task_plan[${place.index}] = (${place.index}, '${place.action}', (${args.map(py).join(', ')}))`,
+    '```',
+  ].join('\n');
+}

@@ -8,9 +8,23 @@ const OPENINGS: [opening: string, arch: string, role: string][] = [
   ['You are the Coder of a robot team', 'malmm', 'coder'],
   ['You control a robot arm', 'malmm', 'agent'],
 ];
+/** Action Contextualization keeps one system prompt for every role; its request (the last user message) tells. */
+const ACTCTX_SYSTEM = 'You are an expert in robotics and machine learning';
+const ACTCTX_REQUESTS: [opening: string, role: string][] = [
+  ['The robot may fail to carry out an action function', 'evaluation_plan'],
+  ['The task plan succeeded', 'improve'],
+  ['The robot failed while carrying out the task_plan, and changing', 'replan'],
+  ['The robot failed while carrying out the task_plan', 'retune'],
+];
 
 export function roleFromPrompt(messages: readonly ChatMessage[]): { arch: string; role: string } | undefined {
   const system = messages.find((m) => m.role === 'system')?.content.trimStart() ?? '';
   const hit = OPENINGS.find(([opening]) => system.startsWith(opening));
-  return hit ? { arch: hit[1], role: hit[2] } : undefined;
+  if (hit) return { arch: hit[1], role: hit[2] };
+  if (!system.startsWith(ACTCTX_SYSTEM)) return undefined;
+  const users = messages.filter((m) => m.role === 'user');
+  const last = users[users.length - 1]?.content.trimStart() ?? '';
+  const req = ACTCTX_REQUESTS.find(([opening]) => last.startsWith(opening));
+  // The first request is the task plan (it opens with the scene); anything else in that conversation is a repair.
+  return { arch: 'actctx', role: req ? req[1] : users.length <= 1 ? 'task_plan' : 'repair' };
 }

@@ -205,7 +205,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       }
     }
     // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
-    const warm = deps.sandbox.warmUp();
+    // (Not for an architecture that runs no code: a slow start-up would fail a run that never needs it.)
+    const runsCode = spec.arch.runsCode !== false;
+    const warm = runsCode ? deps.sandbox.warmUp() : Promise.resolve();
     warm.catch(() => undefined);
     const geometry = await simStep('geometry', () => deps.sim.geometry());
     await emit({ type: 'scene', bodies: geometry.bodies, geoms: geometry.geoms });
@@ -221,7 +223,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     } catch (err) {
       throw new EpisodeAbort('engine_error', `code sandbox failed to start: ${messageOf(err)}`);
     }
-    await deps.sandbox.resetNamespace();
+    if (runsCode) await deps.sandbox.resetNamespace();
 
     const ctx = makeContext({ spec, deps, emit, controller, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks });
     const result = await spec.arch.run(ctx);

@@ -10,6 +10,8 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   paper: 'Action Contextualization: Adaptive Task Planning and Action Tuning using LLMs',
   api: 'actctx',
   simulator: 'tabletop',
+  // Plans are Python literals read with a parser and run action by action; no code runs.
+  runsCode: false,
   roles: [
     { id: 'task_plan', label: 'Task plan (Prompt 1)', promptFile: 'task_plan.prompt', description: 'Writes task_plan from the scene description, the label lists and the task.' },
     { id: 'evaluation_plan', label: 'Evaluation plan (Prompts 2, 7)', promptFile: 'evaluation_plan.prompt', description: 'Writes the checks for each action and their expected outputs.' },

@@ -11,6 +11,7 @@ import {
   type MotionSample,
   type Vec3,
 } from '../../../../src/core/metrics/motionMetrics.js';
+import { pointToGeom } from '../../../../src/core/sim/mujoco/motionProbe.js';
 
 const DT = 0.02;
 
@@ -87,4 +88,22 @@ test('an action that never moved scores the sentinel -2 and counts in Q', () => 
   assert.ok(Math.abs(ep.pathLengthM - 0.2) < 1e-9);
   assert.equal(ep.durationSecs, 0.8);
   assert.equal(summarizeEpisode([]).planQuality, null);
+});
+
+test('M_E for a known configuration, worked out by hand from the definition', () => {
+  // One link: a capsule of radius 0.05 m along z, centre (0, 0, 1.1), half-length 0.1 (segment z 1.0..1.2).
+  // The environment's farthest point: the table corner (0.6, 0.8, 0.75). Closest point of the segment: z = 1.0;
+  // distance = sqrt(0.6^2 + 0.8^2 + 0.25^2) - 0.05 = sqrt(1.0625) - 0.05 = 0.980776 m = d_bar.
+  const I = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const dBar = pointToGeom([0.6, 0.8, 0.75], 3, [0, 0, 1.1], I, [0.05, 0.1, 0]);
+  assert.ok(Math.abs(dBar - 0.980776) < 1e-6, `d_bar ${dBar}`);
+  // The same link 0.01 m from the nearest obstacle: M_E = 0.01 / 0.980776 = 0.0101960.
+  const s: MotionSample = { tSecs: 0, dexterity: 0.1, clearanceM: 0.01, farthestM: dBar, closest: ['link4', 'glass'], ee: [[0, 0, 1]], heldTiltRad: null };
+  const m = actionMetrics('pick', [s, { ...s, tSecs: 0.02 }], 0, DT);
+  assert.ok(Math.abs(m.mE - 0.010196) < 1e-6, `M_E ${m.mE}`);
+  assert.ok(Math.abs(m.mT - (0.1 + 0.010196)) < 1e-6);
+  // A box link (half-extents 0.1, 0.05, 0.02, turned 90 degrees about z) and a point 0.3 m beyond its end along
+  // world y: distance = 0.3 (the box reaches y = 0.1 after the turn).
+  const Rz = [0, -1, 0, 1, 0, 0, 0, 0, 1];
+  assert.ok(Math.abs(pointToGeom([0, 0.4, 0], 6, [0, 0, 0], Rz, [0.1, 0.05, 0.02]) - 0.3) < 1e-12);
 });

@@ -11,8 +11,9 @@
 //   orientation o        keeps the held object's tilt: the velocity's part that changes the tool's rotation about
 //                        the world's horizontal axes is scaled by (1 - o) (a null-space projection: o = 1 allows
 //                        only motions that keep the object as it is).
-// Then the command is clipped to the joint speed limits and followed with a 0.1 s lag (the authors' computed-torque
-// gains track the DS velocity with about that time constant), on top of the position servos.
+// The command is clipped to the joint speed limits and followed with a 0.1 s lag (the authors' computed-torque
+// gains track the DS velocity with about that time constant), on top of the position servos; the modulation acts on
+// the lagged command, so avoidance itself does not lag.
 // The motion ends by the authors' convergence rule: tool within 2.5 mm and 1 degree of the goal and moving slower
 // than 1 mm/s and 0.1 degree/s; or "locked" (after 4 s, not moving); or a timeout (300 s); or a collision
 // (a contact of the arm with anything it may not touch stops the controller, as their 0.5 mm threshold does).
@@ -97,6 +98,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
   const range = MODULATION_ONSET * s.clearanceM;
   const alpha = Math.min(1, dt / DS_VELOCITY_LAG_SECS);
   const vCmd = new Float64Array(n);
+  const vOut = new Float64Array(n);
   const qRef = state.armQ(ctrl.armIndex);
   const t0 = state.timeSecs;
   const collisions0 = hooks.collisions().length;
@@ -109,7 +111,18 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
     const q = state.armQ(ctrl.armIndex);
     // Linear DS toward q*.
     for (let j = 0; j < n; j++) qd[j] = gain * (goal.q[j]! - q[j]!);
-    // Obstacle modulation.
+    // Orientation: scale the part of the velocity that tilts the tool.
+    const J = jac();
+    if (s.orientation > 0) keepTilt(qd, J, s.orientation);
+    // Joint speed limits (uniform scaling keeps the direction).
+    let over = 1;
+    for (let j = 0; j < n; j++) over = Math.max(over, Math.abs(qd[j]!) / JOINT_SPEED_LIMIT[j]!);
+    // Follow with a lag.
+    for (let j = 0; j < n; j++) vCmd[j] = vCmd[j]! + alpha * (qd[j]! / over - vCmd[j]!);
+    // The modulated command (the lag's state stays unmodulated, so the tangential gain is not applied twice).
+    vOut.set(vCmd);
+    // Obstacle modulation, on the velocity actually commanded: applied before the lag, a fast motion would carry
+    // on toward an obstacle for about a lag's worth of travel (5 cm at 0.5 m/s), more than a clearance of 2 cm.
     if (range > 0) {
       const obstacles = field.near(state, ctrl.armIndex, { rangeM: range, ignore: s.ignore, ignoreTable: s.ignoreTable });
       if (obstacles.length > 0) {
@@ -118,21 +131,17 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
           out.closestM = obstacles[0]!.distanceM;
           out.closestTo = obstacles[0]!.label;
         }
-        modulate(qd, obstacles, s.clearanceM);
+        modulate(vOut, obstacles, s.clearanceM);
+        let over2 = 1;
+        for (let j = 0; j < n; j++) over2 = Math.max(over2, Math.abs(vOut[j]!) / JOINT_SPEED_LIMIT[j]!);
+        for (let j = 0; j < n; j++) vOut[j] = vOut[j]! / over2;
       }
     }
-    // Orientation: scale the part of the velocity that tilts the tool.
-    const J = jac();
-    if (s.orientation > 0) keepTilt(qd, J, s.orientation);
-    // Joint speed limits (uniform scaling keeps the direction).
-    let over = 1;
-    for (let j = 0; j < n; j++) over = Math.max(over, Math.abs(qd[j]!) / JOINT_SPEED_LIMIT[j]!);
-    // Follow with a lag; integrate a reference that never runs more than 0.02 rad ahead of the joints.
+    // Integrate a reference that never runs more than 0.02 rad ahead of the joints.
     const ctrlArr = state.data.ctrl as Float64Array;
     for (let j = 0; j < n; j++) {
-      vCmd[j] = vCmd[j]! + alpha * (qd[j]! / over - vCmd[j]!);
-      qRef[j] = Math.max(q[j]! - 0.02, Math.min(q[j]! + 0.02, qRef[j]! + vCmd[j]! * dt));
-      ctrlArr[arm.ctrlAdr[j]!] = Math.max(ranges[j]![0], Math.min(ranges[j]![1], qRef[j]! + lead[j]! * vCmd[j]!));
+      qRef[j] = Math.max(q[j]! - 0.02, Math.min(q[j]! + 0.02, qRef[j]! + vOut[j]! * dt));
+      ctrlArr[arm.ctrlAdr[j]!] = Math.max(ranges[j]![0], Math.min(ranges[j]![1], qRef[j]! + lead[j]! * vOut[j]!));
     }
     runner.step();
     // Collision: the controller stops where it is.

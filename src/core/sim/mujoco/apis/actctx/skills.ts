@@ -17,7 +17,7 @@
 // What happened is kept in the API memory for the checks that follow.
 import { topDownMat } from '../../math3.js';
 import type { ToolTarget } from '../../robot/ik.js';
-import { runJointDs, type DsRun, type DsSettings } from '../../robot/jointDs.js';
+import { MODULATION_ONSET, runJointDs, type DsRun, type DsSettings } from '../../robot/jointDs.js';
 import { solveToolTarget } from '../../robot/skillMotion.js';
 import type { Vec3 } from '../../scene/sceneSpec.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
@@ -99,6 +99,8 @@ function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: str
   });
   run.runs.push(r);
   if (process.env.AC_DEBUG) console.log(`  [ds] ${what} end=${r.end} t=${r.durationSecs.toFixed(2)} err=${r.posErrM.toFixed(4)} peakLoad=${grip.peakLoadMps2.toFixed(2)} closest=${r.closestTo}@${r.closestM.toFixed(3)} mod=${r.modulatedSecs.toFixed(2)}`);
+  // What the modulation did (a reached goal after steering says how close it let the arm come).
+  if (r.end === 'reached' && r.closestTo && r.modulatedSecs > 0) run.lines.push(`${what}: steered around ${r.closestTo} (closest ${r.closestM.toFixed(3)} m; avoidance from ${(MODULATION_ONSET * s.clearanceM).toFixed(3)} m)`);
   if (r.end === 'collision') run.lines.push(`${what}: collided with ${r.collidedWith}; the controller stopped`);
   else if (r.end === 'locked') run.lines.push(`${what}: stopped ${r.posErrM.toFixed(3)} m from the goal (locked after ${r.durationSecs.toFixed(1)} s${r.closestTo ? `; closest to ${r.closestTo} at ${r.closestM.toFixed(3)} m` : ''})`);
   else if (r.end === 'timeout') run.lines.push(`${what}: timed out after ${r.durationSecs.toFixed(0)} s, ${r.posErrM.toFixed(3)} m from the goal`);
@@ -183,9 +185,11 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
       run.lines.push(`${call}: closed the hand but did not grasp ${name}${r.end !== 'reached' ? ` (${r.posErrM.toFixed(3)} m short of the grasp pose)` : ''}`);
       return;
     }
+    // Fly off straight up; a low side grasp may not reach the full height, so lower ones are tried in turn.
     const tool = toolPose(ctx);
-    const up = dsTo(ctx, run, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + PICK_FLY_OFF_M], yawRad: 0, R: tool.R }, call, settings(p, 0, new Set([object])));
-    run.lines.unshift(`${call}: grasped ${name}${up && up.end === 'reached' ? ` and lifted it ${PICK_FLY_OFF_M} m` : ''}`);
+    const lift = [PICK_FLY_OFF_M, PICK_FLY_OFF_M / 2, PICK_FLY_OFF_M / 4].find((h) => solveToolTarget(ctx.arms[ARM]!, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + h], yawRad: 0, R: tool.R }).sol?.converged) ?? PICK_FLY_OFF_M;
+    const up = dsTo(ctx, run, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + lift], yawRad: 0, R: tool.R }, call, settings(p, 0, new Set([object])));
+    run.lines.unshift(`${call}: grasped ${name}${up && up.end === 'reached' ? ` and lifted it ${lift} m` : ''}`);
   });
 }
 

@@ -1,0 +1,179 @@
+// The Action Contextualization loop end to end through the engine, with scripted model answers and a small fake
+// clearing world (the MuJoCo runs go through the CLI): a retune after holding() fails, the syntax repair loop and
+// its format failure, and the multi-run selection.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { getArchitecture } from '../../../../../src/core/agents/registry.js';
+import { parseTaskPlan } from '../../../../../src/core/agents/actctx/plan.js';
+import { EpisodeController } from '../../../../../src/core/engine/controller.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../../src/core/engine/episode.js';
+import { ReplayClient } from '../../../../../src/core/llm/replay.js';
+import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
+import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
+import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
+import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
+import type { TraceEvent } from '../../../../../src/protocol/trace.js';
+import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
+
+const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
+const arch = getArchitecture('actctx');
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'actctx', r.promptFile)]));
+// The loop never runs Python (plans are read as literals with a parser), so the sandbox is one that refuses to.
+const sandbox: CodeSandbox = {
+  // The engine does not start it for an architecture that runs no code (a failing start-up would end the run).
+  warmUp: async () => {
+    throw new Error('the sandbox was started');
+  },
+  run: async () => {
+    throw new Error('Action Contextualization runs no Python');
+  },
+  resetNamespace: async () => undefined,
+  close: async () => undefined,
+};
+
+function spec(limits: Record<string, number | boolean> = {}): EpisodeSpec {
+  return {
+    runId: 'test',
+    arch,
+    task: 'fake_clear',
+    seed: 0,
+    variant: resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
+    promptPaths,
+    options: { ...DEFAULT_EPISODE_OPTIONS, limits },
+    model: { provider: 'replay', model: 'replay', label: 'replay' },
+  };
+}
+
+async function run(s: EpisodeSpec, answers: Record<string, string[]>) {
+  const sink = new MemoryTraceSink();
+  const sim = new FakeClearingSim();
+  const model = new ReplayClient(answers);
+  const result = await runEpisode(s, { io: nodeIO, clock, sim, sandbox, model, sink, controller: new EpisodeController() });
+  return { result, events: sink.events as TraceEvent[], sim, model };
+}
+
+const of = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
+const py = (code: string) => 'Reasoning first.\n```python\n' + code + '\n```';
+
+const plan = (glassSpeed: number) =>
+  py(`task_plan = [
+    (0, 'approach', ('${GLASS}', ${glassSpeed}, 0.02, 'top')),
+    (1, 'pick', ('${GLASS}', ${glassSpeed}, 0.02, 'top')),
+    (2, 'place', ('${SINK}', 0.9, 0.4, 0.02)),
+    (3, 'approach', ('${BALL}', 0.5, 0.02, 'top')),
+    (4, 'pick', ('${BALL}', 0.5, 0.02, 'top')),
+    (5, 'drop', ('${BIN}', 0.5, 0.02)),
+]`);
+const MANDATORY = "'collision_free': (), 'timeout': (), 'check_motion_health': ()";
+const MANDATORY_OUT = "'', True, True";
+const evalPlan = py(`evaluation_plan = [
+    (0, {'can_grasp': ('${GLASS}', 'top'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
+    (1, {'holding': (), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
+    (2, {'at_location': ('${GLASS}', '${SINK}'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
+    (3, {${MANDATORY}}, (${MANDATORY_OUT})),
+    (4, {'holding': (), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
+    (5, {'at_location': ('${BALL}', '${BIN}'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
+]`);
+
+test('a fast pick lets the full glass slip: holding() fails, the retune lowers the speed and the plan passes; trace and plan view show both attempts', async () => {
+  const { result, events, sim } = await run(spec(), {
+    'actctx/task_plan': [plan(0.95)],
+    'actctx/evaluation_plan': [evalPlan],
+    'actctx/retune': [py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.4, 0.02, 'top'))`)],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.success, true);
+  assert.equal(result.end.archMetrics?.retunes, 1);
+  assert.equal(result.end.archMetrics?.replans, 0);
+  assert.equal(result.end.archMetrics?.trials, 1);
+  // The retune request is the paper's failure report: index, action, arguments, score, reason, history.
+  const retuneCall = of(events, 'role_call').find((e) => e.role === 'retune')!;
+  const request = retuneCall.messages[retuneCall.messages.length - 1]!.content as string;
+  assert.match(request, /failure index: 1\nfailed action: pick\ncurrent arguments: \('glass with yellowish liquid', 0\.95, 0\.02, 'top'\)/);
+  assert.match(request, /motion score: 0\.1\d+/);
+  assert.match(request, /failure reason: The action failed because of: holding\(\) returned False, expected True/);
+  assert.match(request, /Earlier failures of this action:\nFAILURE: pick: glass with yellowish liquid \(0\.95, 0\.02, 'top'\) \| score = /);
+  // One conversation: the retune request carries the plan and the evaluation plan before it.
+  assert.ok(retuneCall.messages.some((m) => m.role === 'assistant' && /task_plan = \[/.test(m.content as string)));
+  assert.ok(retuneCall.messages.some((m) => m.role === 'assistant' && /evaluation_plan = \[/.test(m.content as string)));
+  // Both executions, from the same start (the fake world was restored between them).
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.kind, a.success, a.failedIndex]), [['P0', 'plan', false, 1], ['R1', 'retune', true, null]]);
+  const [p0, r1] = view.attempts;
+  assert.equal(p0!.steps.length, 2, 'P0 stopped after the failed pick');
+  assert.deepEqual(p0!.steps[1]!.checks.find((c) => c.name === 'holding'), { name: 'holding', args: '()', expected: 'True', observed: 'False', ok: false });
+  assert.equal(p0!.steps[1]!.named.speed, '0.95');
+  assert.equal(r1!.steps[1]!.named.speed, '0.4');
+  assert.deepEqual(r1!.changes, [{ index: 1, action: 'pick', param: 'speed', before: '0.95', after: '0.4' }]);
+  assert.deepEqual(r1!.steps[1]!.changed, ['speed']);
+  // Scores per action and attempt: the slower pick scores higher (the fake's M_E falls with speed).
+  assert.ok(r1!.steps[1]!.mT! > p0!.steps[1]!.mT!);
+  assert.ok(Math.abs(p0!.steps[1]!.mT! - (p0!.steps[1]!.mI! + p0!.steps[1]!.mE!)) < 1e-12);
+  assert.equal(r1!.steps.length, 6);
+  const q = r1!.steps.reduce((s, x) => s + x.mT!, 0) / 6;
+  assert.ok(Math.abs(r1!.q! - q) < 1e-12);
+  assert.ok(Math.abs(result.end.archMetrics!.planQuality! - q) < 1e-12);
+  // Every skill and every check went through ctx.act (structured actions, one step per action).
+  const acts = of(events, 'action');
+  assert.ok(acts.length >= 8 + 6 + 6 * 4);
+  assert.equal(sim.calls.filter((c) => c.fn === 'pick' && c.args[0] === GLASS).length, 2);
+  const end = of(events, 'episode_end')[0]!;
+  assert.equal(end.archMetrics?.retunes, 1);
+});
+
+test('bad plans get the paper-style feedback, are counted, and after the repair limit end the run as a format failure', async () => {
+  const labels = { objects: [GLASS, BALL], locations: [SINK, BIN] };
+  const bad = [
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 0.5, 0.02, 'top')`),
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 0.5, 0.02))]`),
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 1.5, 0.02, 'top'))]`),
+    py(`task_plan = [(0, 'pick', ('pear', 0.5, 0.02, 'top'))]`),
+  ];
+  const feedback = bad.map((b) => {
+    const p = parseTaskPlan(b, labels);
+    assert.equal(p.ok, false);
+    return (p as { error: string }).error;
+  });
+  assert.match(feedback[0]!, /^I ran your code and it raised the following error: SyntaxError: .*line 1.* Please correct it\.$/);
+  assert.match(feedback[1]!, /TypeError: pick\(\) missing 1 required positional argument: 'grasp'/);
+  assert.match(feedback[2]!, /ValueError: pick\(\): speed must be in \(0, 1\], got 1\.5/);
+  assert.match(feedback[3]!, /ValueError: pick\(\): 'pear' is not one of the objects: 'glass with yellowish liquid', 'crumpled paper ball'/);
+
+  const { result, events } = await run(spec({ taskPlanRepairs: 3 }), { 'actctx/task_plan': [bad[0]!], 'actctx/repair': bad.slice(1) });
+  assert.equal(result.reason, 'format_failure');
+  assert.equal(result.success, false);
+  assert.match(result.message ?? '', /the task_plan could not be read after 3 repairs/);
+  const parsed = of(events, 'parsed_output');
+  assert.deepEqual(parsed.map((p) => [p.role, p.ok]), [['task_plan', false], ['repair', false], ['repair', false], ['repair', false]]);
+  assert.deepEqual(parsed.map((p) => p.error), feedback);
+  // Each repair request is the feedback itself, in the same conversation.
+  const repairs = of(events, 'role_call').filter((e) => e.role === 'repair');
+  assert.deepEqual(repairs.map((r) => r.messages[r.messages.length - 1]!.content), feedback.slice(0, 3));
+  const end = of(events, 'episode_end')[0]!;
+  assert.equal(end.metrics.formatErrors, 4);
+  assert.equal(end.archMetrics?.repairs, 3);
+});
+
+test('a repaired plan runs; the multi-run selection keeps the validated run with the highest Q and the trace keeps every run', async () => {
+  const { result, events } = await run(spec({ planRuns: 2, retunesPerAction: 0, maxReplans: 0 }), {
+    // Run 1: a syntax slip, repaired, then a plan at speed 0.6 (passes). Run 2: speed 0.3 (passes, higher Q).
+    'actctx/task_plan': [py('task_plan = [(0, "pick"'), plan(0.3)],
+    'actctx/repair': [plan(0.6)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.end.archMetrics?.runs, 2);
+  assert.equal(result.end.archMetrics?.validatedRuns, 2);
+  assert.equal(result.end.archMetrics?.chosenRun, 2);
+  assert.equal(result.end.archMetrics?.repairs, 1);
+  const view = projectActctxPlan(events);
+  const runs = view.runs();
+  assert.deepEqual(runs.map((r) => [r.run, r.success, r.chosen]), [[1, true, false], [2, true, true]]);
+  assert.ok(runs[1]!.q! > runs[0]!.q!);
+  const sel = of(events, 'check').find((e) => e.name === 'plan_selection')!;
+  assert.match(sel.message ?? '', /kept run 2 of 2/);
+  // Each run started from the same snapshot: both executions began at t = 0 in the fake world.
+  assert.equal(of(events, 'restore').length >= 3, true);
+});

@@ -1,5 +1,6 @@
 // Read-only inspection hook for tests and benchmarks (window.__waypointViewer). It returns copies, so a page
 // script cannot change the viewer through it; `flush` only renders what is already pending.
+import type { ActctxChartData } from './actctxPlanTab.js';
 import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
 import type { RunViewer } from './viewer.js';
@@ -19,6 +20,8 @@ export interface ViewerDebugHook {
   chart(name: PlotName): { label: string; data: { x: number; y: number }[] }[] | undefined;
   /** The "Motion scores per action" chart's labels and datasets as drawn. */
   motionChart(): MotionChartData | undefined;
+  /** The Plan tab's chart (Q per plan execution, trials per run) as drawn. */
+  actctxChart(): ActctxChartData | undefined;
   seriesLength(): number;
   /** The time plots' zoom, the toolbar text, and the host window drawn for it. */
   plotsZoom(): ReturnType<RunViewer['plots']['zoomState']>;
@@ -50,6 +53,7 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     warnings: () => viewer.warnings.map((w) => ({ ...w })),
     chart: (name) => viewer.plots.data(name),
     motionChart: () => viewer.motionChart.data(),
+    actctxChart: () => viewer.planTab.data(),
     seriesLength: () => viewer.proj.series.length,
     plotsZoom: () => viewer.plots.zoomState(),
     plotsWindowDrawn: () => viewer.plots.windowDrawn,

@@ -5,6 +5,7 @@ import type { RunViewerUiState, ViewerWarning, ViewMessage } from '../../src/pro
 import type { Channel } from '../common/rpc.js';
 import type { WebviewApi } from '../common/vscode.js';
 import { h } from '../common/dom.js';
+import { ActctxPlanTab } from './actctxPlanTab.js';
 import { renderDetail } from './detail.js';
 import { CodeDiffView } from './diff.js';
 import { renderHeader, renderWarnings } from './header.js';
@@ -15,7 +16,7 @@ import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';
 
 type Tab = NonNullable<RunViewerUiState['tab']>;
-const TABS: Tab[] = ['turn', 'plots', 'summary', '3d'];
+const TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan'];
 
 export class RunViewer {
   proj = new RunProjection();
@@ -37,6 +38,8 @@ export class RunViewer {
   readonly motionChart: MotionChart;
   /** 3D replay tab. */
   readonly replay: Replay3dTab;
+  /** Plan tab (Action Contextualization runs only; its header hides otherwise). */
+  readonly planTab: ActctxPlanTab;
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
   private pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
   private frame = 0;
@@ -58,6 +61,8 @@ export class RunViewer {
     const detail = h('div', { class: 'detail-pane' });
     const plotsEl = h('div', { class: 'plots-pane' }, this.plots.root);
     const summary = h('div', { class: 'summary-pane' });
+    const planHeader = h('vscode-tab-header', { slot: 'header', 'data-tab': 'plan' }, 'Plan');
+    this.planTab = new ActctxPlanTab({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) }, planHeader);
     const tabs = h('vscode-tabs', { 'selected-index': String(TABS.indexOf(this.tab)) },
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'turn' }, 'Turn'),
       h('vscode-tab-panel', null, detail),
@@ -66,12 +71,14 @@ export class RunViewer {
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'summary' }, 'Summary'),
       h('vscode-tab-panel', null, summary),
       h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'),
-      h('vscode-tab-panel', null, this.replay.root));
+      h('vscode-tab-panel', null, this.replay.root),
+      planHeader,
+      h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)));
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
       this.tab = TABS[idx] ?? 'turn';
       this.saveState();
-      this.schedule(this.tab === 'plots' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
+      this.schedule(this.tab === 'plots' || this.tab === 'plan' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
       if (this.tab === '3d') this.replay.show();
       else this.replay.hide();
     });
@@ -237,6 +244,7 @@ export class RunViewer {
       this.plots.update(this.proj.series);
       this.motionChart.selectedTurn = this.selectedTurn;
       this.motionChart.update(this.proj.motion);
+      this.planTab.update(this.proj.actctx);
     }
     if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, this.proj.motion, (t) => this.select(t, true), (path) => this.openPrompt(path)));
     this.renders++;

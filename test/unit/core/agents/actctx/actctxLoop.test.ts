@@ -2,87 +2,14 @@
 // clearing world (the MuJoCo runs go through the CLI): a retune after holding() fails, the syntax repair loop and
 // its format failure, and the multi-run selection.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
 import { parseTaskPlan } from '../../../../../src/core/agents/actctx/plan.js';
-import { EpisodeController } from '../../../../../src/core/engine/controller.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../../src/core/engine/episode.js';
-import { ReplayClient } from '../../../../../src/core/llm/replay.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
-import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
 import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import type { TraceEvent } from '../../../../../src/protocol/trace.js';
-import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
-
-const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
-const arch = getArchitecture('actctx');
-const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'actctx', r.promptFile)]));
-// The loop never runs Python (plans are read as literals with a parser), so the sandbox is one that refuses to.
-const sandbox: CodeSandbox = {
-  // The engine does not start it for an architecture that runs no code (a failing start-up would end the run).
-  warmUp: async () => {
-    throw new Error('the sandbox was started');
-  },
-  run: async () => {
-    throw new Error('Action Contextualization runs no Python');
-  },
-  resetNamespace: async () => undefined,
-  close: async () => undefined,
-};
-
-function spec(limits: Record<string, number | boolean> = {}): EpisodeSpec {
-  return {
-    runId: 'test',
-    arch,
-    task: 'fake_clear',
-    seed: 0,
-    variant: resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
-    promptPaths,
-    options: { ...DEFAULT_EPISODE_OPTIONS, limits },
-    model: { provider: 'replay', model: 'replay', label: 'replay' },
-  };
-}
-
-async function run(s: EpisodeSpec, answers: Record<string, string[]>) {
-  const sink = new MemoryTraceSink();
-  const sim = new FakeClearingSim();
-  const model = new ReplayClient(answers);
-  const result = await runEpisode(s, { io: nodeIO, clock, sim, sandbox, model, sink, controller: new EpisodeController() });
-  return { result, events: sink.events as TraceEvent[], sim, model };
-}
-
-const of = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
-const py = (code: string) => 'Reasoning first.\n```python\n' + code + '\n```';
-
-const plan = (glassSpeed: number) =>
-  py(`task_plan = [
-    (0, 'approach', ('${GLASS}', ${glassSpeed}, 0.02, 'top')),
-    (1, 'pick', ('${GLASS}', ${glassSpeed}, 0.02, 'top')),
-    (2, 'place', ('${SINK}', 0.9, 0.4, 0.02)),
-    (3, 'approach', ('${BALL}', 0.5, 0.02, 'top')),
-    (4, 'pick', ('${BALL}', 0.5, 0.02, 'top')),
-    (5, 'drop', ('${BIN}', 0.5, 0.02)),
-]`);
-const MANDATORY = "'collision_free': (), 'timeout': (), 'check_motion_health': ()";
-const MANDATORY_OUT = "'', True, True";
-const evalPlan = py(`evaluation_plan = [
-    (0, {'can_grasp': ('${GLASS}', 'top'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
-    (1, {'holding': (), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
-    (2, {'at_location': ('${GLASS}', '${SINK}'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
-    (3, {${MANDATORY}}, (${MANDATORY_OUT})),
-    (4, {'holding': (), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
-    (5, {'at_location': ('${BALL}', '${BIN}'), ${MANDATORY}}, (True, ${MANDATORY_OUT})),
-]`);
+import { BALL, BIN, GLASS, SINK } from './fakeClearingSim.js';
+import { evalPlan, of, plan, py, retuneExchange, run, spec } from './scripted.js';
 
 test('a fast pick lets the full glass slip: holding() fails, the retune lowers the speed and the plan passes; trace and plan view show both attempts', async () => {
-  const { result, events, sim } = await run(spec(), {
-    'actctx/task_plan': [plan(0.95)],
-    'actctx/evaluation_plan': [evalPlan],
-    'actctx/retune': [py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.4, 0.02, 'top'))`)],
-  });
+  const { result, events, sim } = await retuneExchange();
   assert.equal(result.reason, 'plan_validated', result.message);
   assert.equal(result.success, true);
   assert.equal(result.end.archMetrics?.retunes, 1);

@@ -49,11 +49,14 @@ function inFrontOf(b: ObjectState, a: ObjectState): boolean {
   return along > 0.05 && along < len - 0.03 && across < 0.04;
 }
 
-/** A fixture hanging over an object: above its top, overlapping its footprint. */
+/**
+ * A fixture hanging over an object: reaching well above its top, its footprint over the object's centre. (A lamp's
+ * bounding box runs down its pole to the table, so its bottom says nothing; its top does.)
+ */
 function hangsOver(f: ObjectState, o: ObjectState): boolean {
-  const bottom = f.pos[2] - f.size[2] / 2;
+  const fixtureTop = f.pos[2] + f.size[2] / 2;
   const top = o.pos[2] + o.size[2] / 2;
-  return bottom > top - 0.01 && Math.abs(f.pos[0] - o.pos[0]) < f.size[0] / 2 && Math.abs(f.pos[1] - o.pos[1]) < f.size[1] / 2;
+  return fixtureTop > top + 0.03 && Math.abs(f.pos[0] - o.pos[0]) < f.size[0] / 2 && Math.abs(f.pos[1] - o.pos[1]) < f.size[1] / 2;
 }
 
 function the(name: string): string {

@@ -104,3 +104,19 @@ test('a repaired plan runs; the multi-run selection keeps the validated run with
   // Each run started from the same snapshot: both executions began at t = 0 in the fake world.
   assert.equal(of(events, 'restore').length >= 3, true);
 });
+
+test('retuneAfterSuccess: a passing plan is retuned to raise its score until the retunes run out (IV-B)', async () => {
+  const { result, events } = await run(spec({ retuneAfterSuccess: true, retunesPerAction: 2 }), {
+    'actctx/task_plan': [plan(0.6)],
+    'actctx/evaluation_plan': [evalPlan],
+    'actctx/improve': [py(`task_plan[5] = (5, 'drop', ('${BIN}', 0.3, 0.02))`), py(`task_plan[3] = (3, 'approach', ('${BALL}', 0.3, 0.02, 'top'))`)],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.end.archMetrics?.retunes, 2);
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.kind, a.success]), [['P0', 'plan', true], ['R1', 'improve', true], ['R2', 'improve', true]]);
+  // Each slower action scores higher in the fake world, so Q rises with every retune.
+  assert.ok(view.attempts[1]!.q! > view.attempts[0]!.q! && view.attempts[2]!.q! > view.attempts[1]!.q!);
+  const req = of(events, 'role_call').find((e) => e.role === 'improve')!;
+  assert.match(req.messages[req.messages.length - 1]!.content as string, /The task plan succeeded: it took \d+\.\d\d s and its average motion score is 0\.1\d+/);
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { getArchitecture } from '../../../../../src/core/agents/registry.js';
 import { EpisodeController } from '../../../../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../../src/core/engine/episode.js';
+import type { ModelClient } from '../../../../../src/core/llm/client.js';
 import { ReplayClient } from '../../../../../src/core/llm/replay.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
 import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
@@ -42,9 +43,12 @@ export function spec(limits: Record<string, number | boolean> = {}): EpisodeSpec
 }
 
 export async function run(s: EpisodeSpec, answers: Record<string, string[]>) {
+  return runWith(s, new ReplayClient(answers));
+}
+
+export async function runWith(s: EpisodeSpec, model: ModelClient) {
   const sink = new MemoryTraceSink();
   const sim = new FakeClearingSim();
-  const model = new ReplayClient(answers);
   const result = await runEpisode(s, { io: nodeIO, clock, sim, sandbox, model, sink, controller: new EpisodeController() });
   return { result, events: sink.events as TraceEvent[], sim, model };
 }

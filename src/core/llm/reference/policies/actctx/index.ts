@@ -1,7 +1,7 @@
 // The reference model's Action Contextualization policies (scripted, NOT an LLM), one per role of the one
 // conversation: task plan (Prompt 1), evaluation plan (Prompts 2 and 7), retune (Prompts 3-5, 8, 9), replan
 // (Prompt 6), retune after success, and syntax repair. Each reads only the messages.
-// reference-flawed makes the paper's Fig. 7 mistakes (docs/reference-model.md): it keeps the task's order when a
+// reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order when a
 // full glass stands in the way of another target (the hand meets the glass until a replan puts it first), picks a
 // high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), keeps the default
 // clearance for a wedged paper ball, and sometimes writes the evaluation plan one check per tuple (Mistral's slip,

@@ -49,7 +49,7 @@ function diningObjects(withLamp: boolean): ObjectSpec[] {
     crumpledPaper(L.paper1),
     crumpledPaper(L.paper2),
   ];
-  if (withLamp) objects.push(overheadLamp(L.lamp, 'black', 0.16, [0, 0.07]));
+  if (withLamp) objects.push(overheadLamp(L.lamp, 'black', 0.22, [0, 0.07]));
   return objects;
 }
 
@@ -131,15 +131,15 @@ function diningLayout(l: LayoutBuilder, objects: ObjectSpec[], o: { glassBesideA
   }
   if (o.lamp) {
     // The shade hangs over the half-eaten apple, its pole behind it (away from the robot).
-    l.at(byName(objects, L.lamp), eaten, 0, { z: 0.75 + 0.085 });
+    l.at(byName(objects, L.lamp), eaten, 0, { z: 0.75 + 0.115 });
   }
 }
 
 /** Random placement of the table items (IV-F b): scattered in the middle of the table, clear of each other. */
 function scatteredLayout(l: LayoutBuilder, objects: ObjectSpec[]): void {
   placeLocations(l, objects, true);
-  const region = { x: [-0.17, 0.2] as [number, number], y: [-0.03, 0.24] as [number, number] };
-  for (const name of [L.full, L.eaten, L.empty, L.apple, L.paper1, L.paper2]) l.scatter(byName(objects, name), region, { gapM: 0.07, yawRange: [-Math.PI, Math.PI] });
+  const region = { x: [-0.2, 0.2] as [number, number], y: [-0.15, 0.16] as [number, number] };
+  for (const name of [L.full, L.eaten, L.empty, L.apple, L.paper1, L.paper2]) l.scatter(byName(objects, name), region, { gapM: 0.03, yawRange: [-Math.PI, Math.PI] });
 }
 
 const INSTRUCTION_ONE = (label: string) => `Put away the '${label}' efficiently and quickly.`;

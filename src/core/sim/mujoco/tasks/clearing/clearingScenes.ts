@@ -72,7 +72,7 @@ export function clearTableShelfTask(): TaskDefinition {
   const rack = shelf('storage shelf', 'brown');
   const eaten = sphere('half-eaten apple', 'yellow', 0.035, 0.12);
   const whole = sphere('whole apple', 'red', 0.036, 0.15);
-  const lamp = overheadLamp('overhead lamp', 'black', 0.16, [0, 0.07]);
+  const lamp = overheadLamp('overhead lamp', 'black', 0.22, [0, 0.07]);
   const objects = [rack, eaten, whole, lamp];
   return clearingTask({
     id: 'clear_table_shelf',
@@ -90,7 +90,7 @@ export function clearTableShelfTask(): TaskDefinition {
       const a: [number, number] = [-side * l.uniform(0.04, 0.1), l.uniform(0.22, 0.27)];
       l.at(eaten, a);
       // The shade hangs over the apple; its pole stands behind it (away from the robot).
-      l.at(lamp, a, 0, { z: 0.75 + 0.085 });
+      l.at(lamp, a, 0, { z: 0.75 + 0.115 });
       // The whole apple lies on the lamp's side of the table, away from the side-approach corridor.
       l.scatter(whole, { x: side > 0 ? [-0.26, -0.18] : [0.18, 0.26], y: [-0.02, 0.1] }, { gapM: 0.04 });
     },

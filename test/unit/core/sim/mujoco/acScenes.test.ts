@@ -1,0 +1,65 @@
+// The scenes of Action Contextualization's experiments (acScenes.ts): every task is seedable (layouts move with
+// the seed), doing nothing fails its success check, the planner's context names the paper's labels and what the
+// scene is about (a wedged paper ball, a lamp over the apple), and a scripted plan solves one. The other scripted
+// solutions are the reference model's plans, run through `waypoint run --arch actctx` (see the folder's README).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sceneContext } from '../../../../../src/core/agents/actctx/context.js';
+import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
+import type { Simulator } from '../../../../../src/core/sim/simulator.js';
+import { act, value } from './scripted/actctxSolutions.js';
+
+const AC_TASKS = [
+  'ac_single_whole_apple',
+  'ac_single_half_eaten_apple',
+  'ac_single_empty_glass',
+  'ac_single_full_glass',
+  'ac_single_paper_ball_1',
+  'ac_single_paper_ball_2',
+  'ac_sequential',
+  'ac_robust_random',
+  'ac_robust_lamp',
+];
+let sim: Simulator;
+before(async () => {
+  sim = await createTabletopSimulator();
+});
+after(async () => {
+  await sim.close();
+});
+
+test('every scene of the paper is a task: seedable, its labels the paper\'s, and doing nothing fails', async () => {
+  const ids = sim.tasks().map((t) => t.id);
+  for (const id of AC_TASKS) {
+    assert.ok(ids.includes(id), `${id} is registered`);
+    const layouts: string[] = [];
+    for (const seed of [0, 1]) {
+      const { observation } = await sim.reset(id, seed);
+      const idle = await sim.check();
+      assert.equal(idle.success, false, `${id} seed ${seed}: doing nothing must fail`);
+      const c = sceneContext(observation.state);
+      assert.deepEqual(c.locations, ['large red trash can', 'large white sink', 'storage shelf'], id);
+      for (const o of ['whole apple', 'half-eaten apple', 'glass with yellowish liquid', 'empty glass 1', 'crumpled paper ball 1', 'crumpled paper ball 2']) assert.ok(c.objects.includes(o), `${id}: ${o}`);
+      assert.ok(!c.objects.includes('overhead lamp'), 'a fixture is not an object to put away');
+      assert.doesNotMatch(c.description, /\d\.\d{2}/, 'no coordinates in the description');
+      layouts.push(JSON.stringify(observation.state.objects.map((o) => o.pos)));
+      if (id === 'ac_single_paper_ball_2') assert.match(c.description, /'crumpled paper ball 2' lies [^.]*wedged between the/);
+      if (id === 'ac_robust_lamp') assert.match(c.description, /The overhead lamp is fixed [^.]*; it hangs over the 'half-eaten apple'/);
+      if (id === 'ac_sequential') assert.match(c.description, /'glass with yellowish liquid' lies [^.]*right next to the 'half-eaten apple'/);
+    }
+    assert.notEqual(layouts[0], layouts[1], `${id}: seeds 0 and 1 lay the table out differently`);
+  }
+});
+
+test('ac_single_paper_ball_1: a scripted plan puts the ball in the trash can, with the checks as the paper\'s evaluation plan expects', async () => {
+  await sim.reset('ac_single_paper_ball_1', 0);
+  await act(sim, 'approach', 'crumpled paper ball 1', 0.5, 0.02, 'top');
+  assert.equal(await value(sim, 'can_grasp', 'crumpled paper ball 1', 'top'), true);
+  await act(sim, 'pick', 'crumpled paper ball 1', 0.5, 0.02, 'top');
+  assert.equal(await value(sim, 'holding'), true);
+  await act(sim, 'drop', 'large red trash can', 0.5, 0.02);
+  assert.equal(await value(sim, 'at_location', 'crumpled paper ball 1', 'large red trash can'), true);
+  assert.equal(await value(sim, 'collision_free'), '');
+  const check = await sim.check();
+  assert.equal(check.success, true, check.detail);
+});

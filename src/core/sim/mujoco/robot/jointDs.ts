@@ -74,6 +74,8 @@ export interface DsRun {
   closestTo: string | null;
   /** Simulated seconds during which some obstacle was within 2c. */
   modulatedSecs: number;
+  /** Each obstacle that came within 2c, by label: the smallest distance it reached (m). */
+  passed: Record<string, number>;
   /** Why `stop` ended it (end = 'stopped'). */
   stoppedBy: string | null;
 }
@@ -102,7 +104,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
   const qRef = state.armQ(ctrl.armIndex);
   const t0 = state.timeSecs;
   const collisions0 = hooks.collisions().length;
-  const out: DsRun = { end: 'timeout', durationSecs: 0, posErrM: Infinity, rotErrRad: Infinity, collidedWith: null, closestM: Infinity, closestTo: null, modulatedSecs: 0, stoppedBy: null };
+  const out: DsRun = { end: 'timeout', durationSecs: 0, posErrM: Infinity, rotErrRad: Infinity, collidedWith: null, closestM: Infinity, closestTo: null, modulatedSecs: 0, passed: {}, stoppedBy: null };
   const qd = new Float64Array(n);
   const J = { pos: new Float64Array(21), rot: new Float64Array(21) };
   const jac = () => field.toolJacobian(state, ctrl.armIndex, J);
@@ -131,6 +133,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
           out.closestM = obstacles[0]!.distanceM;
           out.closestTo = obstacles[0]!.label;
         }
+        for (const o of obstacles) out.passed[o.label] = Math.min(out.passed[o.label] ?? Infinity, o.distanceM);
         modulate(vOut, obstacles, s.clearanceM);
         let over2 = 1;
         for (let j = 0; j < n; j++) over2 = Math.max(over2, Math.abs(vOut[j]!) / JOINT_SPEED_LIMIT[j]!);

@@ -100,7 +100,10 @@ function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: str
   run.runs.push(r);
   if (process.env.AC_DEBUG) console.log(`  [ds] ${what} end=${r.end} t=${r.durationSecs.toFixed(2)} err=${r.posErrM.toFixed(4)} peakLoad=${grip.peakLoadMps2.toFixed(2)} closest=${r.closestTo}@${r.closestM.toFixed(3)} mod=${r.modulatedSecs.toFixed(2)}`);
   // What the modulation did (a reached goal after steering says how close it let the arm come).
-  if (r.end === 'reached' && r.closestTo && r.modulatedSecs > 0) run.lines.push(`${what}: steered around ${r.closestTo} (closest ${r.closestM.toFixed(3)} m; avoidance from ${(MODULATION_ONSET * s.clearanceM).toFixed(3)} m)`);
+  if (r.end === 'reached' && r.modulatedSecs > 0) {
+    const passed = Object.entries(r.passed).sort((a, b) => a[1] - b[1]).map(([label, d]) => `${label} (closest ${d.toFixed(3)} m)`);
+    if (passed.length) run.lines.push(`${what}: steered around ${passed.join(', ')}; avoidance from ${(MODULATION_ONSET * s.clearanceM).toFixed(3)} m`);
+  }
   if (r.end === 'collision') run.lines.push(`${what}: collided with ${r.collidedWith}; the controller stopped`);
   else if (r.end === 'locked') run.lines.push(`${what}: stopped ${r.posErrM.toFixed(3)} m from the goal (locked after ${r.durationSecs.toFixed(1)} s${r.closestTo ? `; closest to ${r.closestTo} at ${r.closestM.toFixed(3)} m` : ''})`);
   else if (r.end === 'timeout') run.lines.push(`${what}: timed out after ${r.durationSecs.toFixed(0)} s, ${r.posErrM.toFixed(3)} m from the goal`);

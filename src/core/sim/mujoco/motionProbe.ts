@@ -187,7 +187,9 @@ export class MotionProbe {
           }
         }
         for (const e of this.env[a]!) {
-          if (e.owner >= 0 && ((this.contacts.isAllowed(a, e.owner) && !(options.measureAlso && this.measureAlso[a]!.has(e.owner) && !this.isHeld(state, a, e.owner))) || options.skip?.has(e.owner))) continue;
+          // What the arm holds never counts (also right after a snapshot is restored, when the contact monitor has
+          // not yet been told what this call may touch).
+          if (e.owner >= 0 && (this.isHeld(state, a, e.owner) || (this.contacts.isAllowed(a, e.owner) && !(options.measureAlso && this.measureAlso[a]!.has(e.owner))) || options.skip?.has(e.owner))) continue;
           const h = e.geom;
           const lb = Math.hypot(gx - xpos[3 * h]!, gy - xpos[3 * h + 1]!, gz - xpos[3 * h + 2]!) - rbound[g]! - rbound[h]!;
           if (lb < best) candidates.push({ lb, link, env: e });

@@ -15,6 +15,9 @@ describe('sandbox limits', () => {
   after(() => sandbox.close());
 
   const limits = { timeoutSecs: 2, memoryMiB: 400 };
+  // The memory tests allocate 400 MiB, which takes longer than 2 s on a loaded machine: a time limit there would
+  // stop them first (exit 124) and test nothing about memory.
+  const memoryLimits = { timeoutSecs: 60, memoryMiB: 400 };
   async function assertStillRuns(): Promise<void> {
     const r = await sandbox.run(request('print("alive")', new FakeRobot(), { limits }));
     assert.equal(r.stdout, 'alive\n', JSON.stringify(r.error));
@@ -40,7 +43,7 @@ describe('sandbox limits', () => {
   });
 
   it('stops unbounded Python allocation with a MemoryError at the limit', async () => {
-    const r = await sandbox.run(request('x = []\nwhile True:\n    x.append(bytearray(10**6))', new FakeRobot(), { limits }));
+    const r = await sandbox.run(request('x = []\nwhile True:\n    x.append(bytearray(10**6))', new FakeRobot(), { limits: memoryLimits }));
     assert.equal(r.exitCode, 1);
     assert.equal(r.error?.type, 'MemoryError');
     assert.equal(r.error?.line, 3);
@@ -49,10 +52,10 @@ describe('sandbox limits', () => {
   });
 
   it('reports a single huge allocation as an error', async () => {
-    const huge = await sandbox.run(request('x = bytearray(10**10)', new FakeRobot(), { limits }));
+    const huge = await sandbox.run(request('x = bytearray(10**10)', new FakeRobot(), { limits: memoryLimits }));
     assert.equal(huge.exitCode, 1);
     assert.ok(['MemoryError', 'OverflowError'].includes(huge.error?.type ?? ''), JSON.stringify(huge.error));
-    const big = await sandbox.run(request('x = bytearray(2 * 10**9)', new FakeRobot(), { limits }));
+    const big = await sandbox.run(request('x = bytearray(2 * 10**9)', new FakeRobot(), { limits: memoryLimits }));
     assert.equal(big.exitCode, 1);
     assert.equal(big.error?.type, 'MemoryError');
     await assertStillRuns();
@@ -60,7 +63,7 @@ describe('sandbox limits', () => {
 
   it('kills the process when memory outside the Python heap passes the limit', async () => {
     const code = 'import js\nkeep = []\nwhile True:\n    keep.append(js.Uint8Array.new(2**26).fill(1))';
-    const r = await sandbox.run(request(code, new FakeRobot(), { limits }));
+    const r = await sandbox.run(request(code, new FakeRobot(), { limits: memoryLimits }));
     assert.equal(r.exitCode, 137);
     assert.equal(r.error?.type, 'MemoryError');
     assert.match(r.error?.message ?? '', /^memory limit of 400 MiB exceeded \(\d+ MiB resident\)$/);

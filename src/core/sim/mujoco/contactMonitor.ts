@@ -23,7 +23,16 @@ export class ContactMonitor {
   private sensorView: Float64Array | null = null;
   private sensorViewOf: SimState['data'] | null = null;
 
-  constructor(private readonly scene: SceneModel) {}
+  /** Per arm, the labels of its finger bodies (or its suction cup). */
+  private readonly fingerLabel: string[][];
+
+  constructor(private readonly scene: SceneModel) {
+    this.fingerLabel = scene.arms.map((arm) => {
+      const g = arm.layout.gripper;
+      const bodies = g.kind === 'parallel' ? g.bodies : [g.body];
+      return bodies.map((m) => arm.layout.bodies.find((b) => b.mjcf === m)!.label);
+    });
+  }
 
   private sensordata(state: SimState): Float64Array {
     const v = this.sensorView;
@@ -128,8 +137,7 @@ export class ContactMonitor {
       if (n === 0) continue;
       if (sensor.kind === 'object') out.push([this.scene.objects[sensor.object]!.name, this.scene.otherLabel(sensor.other)]);
       else if (sensor.kind === 'finger') {
-        const arm = this.scene.arms[sensor.arm]!;
-        out.push([arm.layout.bodies.find((b) => b.mjcf === arm.layout.fingerBodies[sensor.side])!.label, this.scene.otherLabel(sensor.other)]);
+        out.push([this.fingerLabel[sensor.arm]![sensor.side]!, this.scene.otherLabel(sensor.other)]);
         const key = `${sensor.arm}:${sensor.other}`;
         fingerHits.set(key, (fingerHits.get(key) ?? 0) + n);
       }
@@ -139,7 +147,7 @@ export class ContactMonitor {
       if (sensor.kind !== 'arm') continue;
       const key = `${sensor.arm}:${sensor.other}`;
       if (s[adr]! <= (fingerHits.get(key) ?? 0)) continue;
-      const links = this.links(state, sensor.arm, sensor.other).filter((l) => !l.endsWith('finger'));
+      const links = this.links(state, sensor.arm, sensor.other).filter((l) => !this.fingerLabel[sensor.arm]!.includes(l));
       for (const l of links) out.push([l, this.scene.otherLabel(sensor.other)]);
     }
     return out.sort((x, y) => (x[0] + '\u0000' + x[1] < y[0] + '\u0000' + y[1] ? -1 : 1));

@@ -38,7 +38,7 @@ export class MotionProbe {
   private readonly recorder = new ActionMetricsRecorder();
   private readonly jacp: DoubleBuffer;
   private readonly jacr: DoubleBuffer;
-  private readonly J = new Float64Array(42);
+  private readonly J = new Float64Array(42); // 6 x (up to 7) joints
   /** Per arm: its moving geoms and the environment it is measured against. */
   private readonly links: { geom: number; label: string }[][];
   private readonly env: EnvGeom[][];
@@ -149,13 +149,14 @@ export class MotionProbe {
     const jp = this.jacp.GetView() as Float64Array;
     const jr = this.jacr.GetView() as Float64Array;
     const nv = model.nv;
+    const n = idx.dofAdr.length;
     for (let r = 0; r < 3; r++)
-      for (let c = 0; c < 7; c++) {
+      for (let c = 0; c < n; c++) {
         const dof = idx.dofAdr[c]!;
-        this.J[r * 7 + c] = jp[r * nv + dof]!;
-        this.J[(r + 3) * 7 + c] = jr[r * nv + dof]!;
+        this.J[r * n + c] = jp[r * nv + dof]!;
+        this.J[(r + 3) * n + c] = jr[r * nv + dof]!;
       }
-    return inverseConditionNumber(this.J, 6, 7);
+    return inverseConditionNumber(this.J.subarray(0, 6 * n), 6, n);
   }
 
   /**

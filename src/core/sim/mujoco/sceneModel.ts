@@ -14,8 +14,8 @@ export interface ArmIndex {
   qposAdr: number[];
   dofAdr: number[];
   ctrlAdr: number[];
-  fingerQposAdr: [number, number];
-  fingerCtrlAdr: [number, number];
+  /** The gripper's addresses: two finger joints and their servos, or the suction cup's on/off control. */
+  gripper: { kind: 'parallel'; qposAdr: [number, number]; dofAdr: [number, number]; ctrlAdr: [number, number]; range: [number, number] } | { kind: 'suction'; ctrlAdr: number; body: number };
   eeSite: number;
   handBody: number;
   /** Body ids of the arm (base first), used to name the link in a collision. */
@@ -83,13 +83,22 @@ export class SceneModel {
     const jntQpos = model.jnt_qposadr as Int32Array;
     const jntDof = model.jnt_dofadr as Int32Array;
     const joint = (n: string) => id(O.mjOBJ_JOINT.value, n);
+    const gripperIndex = (g: ArmLayout['gripper']): ArmIndex['gripper'] =>
+      g.kind === 'parallel'
+        ? {
+            kind: 'parallel',
+            qposAdr: [jntQpos[joint(g.joints[0])]!, jntQpos[joint(g.joints[1])]!],
+            dofAdr: [jntDof[joint(g.joints[0])]!, jntDof[joint(g.joints[1])]!],
+            ctrlAdr: [id(O.mjOBJ_ACTUATOR.value, g.actuators[0]), id(O.mjOBJ_ACTUATOR.value, g.actuators[1])],
+            range: g.range,
+          }
+        : { kind: 'suction', ctrlAdr: id(O.mjOBJ_ACTUATOR.value, g.actuator), body: id(O.mjOBJ_BODY.value, g.body) };
     this.arms = built.arms.map((layout, a) => ({
       layout,
       qposAdr: layout.joints.map((j) => jntQpos[joint(j)]!),
       dofAdr: layout.joints.map((j) => jntDof[joint(j)]!),
       ctrlAdr: layout.actuators.map((n) => id(O.mjOBJ_ACTUATOR.value, n)),
-      fingerQposAdr: [jntQpos[joint(layout.fingerJoints[0])]!, jntQpos[joint(layout.fingerJoints[1])]!],
-      fingerCtrlAdr: [id(O.mjOBJ_ACTUATOR.value, layout.fingerActuators[0]), id(O.mjOBJ_ACTUATOR.value, layout.fingerActuators[1])],
+      gripper: gripperIndex(layout.gripper),
       eeSite: id(O.mjOBJ_SITE.value, layout.eeSite),
       handBody: id(O.mjOBJ_BODY.value, layout.handBody),
       bodyIds: layout.bodies.map((b) => id(O.mjOBJ_BODY.value, b.mjcf)),

@@ -47,11 +47,12 @@ export class SimState {
     return { pos: [p[3 * s]!, p[3 * s + 1]!, p[3 * s + 2]!], yawRad: Math.atan2(R[9 * s + 3]!, R[9 * s]!) };
   }
 
-  /** Distance between the finger pads, metres (0 closed, 0.08 fully open). */
+  /** Distance between the finger pads, metres (0 closed, 0.08 fully open on the Panda); 0 for a suction cup. */
   fingerWidth(arm: number): number {
+    const g = this.scene.arms[arm]!.gripper;
+    if (g.kind === 'suction') return 0;
     const q = this.data.qpos as Float64Array;
-    const [l, r] = this.scene.arms[arm]!.fingerQposAdr;
-    return q[l]! + q[r]!;
+    return q[g.qposAdr[0]]! + q[g.qposAdr[1]]!;
   }
 
   /**

@@ -49,9 +49,12 @@ export class ArmController {
     const ctrl = d.ctrl as Float64Array;
     this.arm.qposAdr.forEach((a, j) => (qpos[a] = this.homeQ[j]!));
     this.arm.ctrlAdr.forEach((a, j) => (ctrl[a] = this.homeQ[j]!));
-    const open = this.arm.layout.fingerRange[1];
-    this.arm.fingerQposAdr.forEach((a) => (qpos[a] = open));
-    this.arm.fingerCtrlAdr.forEach((a) => (ctrl[a] = open));
+    const g = this.arm.gripper;
+    if (g.kind === 'suction') ctrl[g.ctrlAdr] = 0;
+    else {
+      g.qposAdr.forEach((a) => (qpos[a] = g.range[1]));
+      g.ctrlAdr.forEach((a) => (ctrl[a] = g.range[1]));
+    }
   }
 
   /**
@@ -60,7 +63,7 @@ export class ArmController {
    */
   solveTarget(target: ToolTarget): { sol: IkSolution; yawRad: number; flipped: boolean } {
     const qNow = this.runner.state.armQ(this.armIndex);
-    const seeds = [qNow, this.homeQ, this.arm.layout.seedQ];
+    const seeds = [qNow, this.homeQ, this.arm.layout.seedQ, this.facingSeed(target.pos)];
     let best: { sol: IkSolution; yawRad: number; flipped: boolean } | null = null;
     for (const [yawRad, flipped] of [
       [target.yawRad, false],
@@ -73,6 +76,14 @@ export class ArmController {
       }
     }
     return best!;
+  }
+
+  /** The ready configuration with the base joint turned toward `pos` (helps IK far to the side of the arm). */
+  facingSeed(pos: readonly number[]): number[] {
+    const spec = this.arm.layout.spec;
+    const turn = wrapAngle(Math.atan2(pos[1]! - spec.basePos[1], pos[0]! - spec.basePos[0]) - spec.baseYawRad);
+    const [lo, hi] = this.arm.layout.jointRanges[0]!;
+    return this.arm.layout.seedQ.map((v, i) => (i === 0 ? Math.min(hi - 0.05, Math.max(lo + 0.05, v + turn)) : v));
   }
 
   /** Plans and executes a motion of the tool to `target`. Unreachable targets fail without moving. */

@@ -5,44 +5,58 @@
 // snapshots, because MuJoCo keeps it in the model (eq_data), not in mjData.
 import { quatConj, quatMul, quatRotate } from '../math3.js';
 import type { PhysicsRunner } from '../physicsRunner.js';
-import type { SceneModel } from '../sceneModel.js';
 import type { GraspState, Quat, SimState } from '../simState.js';
 import type { Vec3 } from '../scene/sceneSpec.js';
 
 const FINGER_SETTLE_SPEED = 2e-3;
 
-/** Drives both fingers to `open` (true: 0.08 m opening) and steps until they stop. */
+/** Drives both fingers to `open` (true: fully open) and steps until they stop. A suction cup switches off / on. */
 export function moveFingers(runner: PhysicsRunner, arm: number, open: boolean): void {
-  const a = runner.state.scene.arms[arm]!;
-  const target = open ? a.layout.fingerRange[1] : a.layout.fingerRange[0];
+  moveGrippers(runner, [{ arm, open }]);
+}
+
+/** Sets several grippers at once (robots acting in the same steps) and steps until every finger has stopped. */
+export function moveGrippers(runner: PhysicsRunner, commands: { arm: number; open: boolean }[]): void {
   const ctrl = runner.state.data.ctrl as Float64Array;
-  ctrl[a.fingerCtrlAdr[0]] = target;
-  ctrl[a.fingerCtrlAdr[1]] = target;
-  const dof = a.fingerQposAdr.map((q) => jointDofOfQpos(runner.state.scene, q));
+  const dofs: number[] = [];
+  for (const { arm, open } of commands) {
+    const g = runner.state.scene.arms[arm]!.gripper;
+    if (g.kind === 'suction') {
+      ctrl[g.ctrlAdr] = open ? 0 : 1;
+      continue;
+    }
+    const target = open ? g.range[1] : g.range[0];
+    ctrl[g.ctrlAdr[0]] = target;
+    ctrl[g.ctrlAdr[1]] = target;
+    dofs.push(...g.dofAdr);
+  }
+  if (commands.length === 0) return;
   runner.stepUntil(
     () => {
       const v = runner.state.data.qvel as Float64Array;
-      return Math.abs(v[dof[0]!]!) < FINGER_SETTLE_SPEED && Math.abs(v[dof[1]!]!) < FINGER_SETTLE_SPEED;
+      return dofs.every((d) => Math.abs(v[d]!) < FINGER_SETTLE_SPEED);
     },
     0.12,
     0.8,
   );
 }
 
-/** True if the gripper is commanded open (the servo target, not the measured width). */
+/** True if the gripper is commanded open (the servo target, not the measured width); a suction cup: suction off. */
 export function gripperCommandedOpen(state: SimState, arm: number): boolean {
-  const a = state.scene.arms[arm]!;
+  const g = state.scene.arms[arm]!.gripper;
   const ctrl = state.data.ctrl as Float64Array;
-  return ctrl[a.fingerCtrlAdr[0]]! > a.layout.fingerRange[1] / 2;
+  if (g.kind === 'suction') return ctrl[g.ctrlAdr]! < 0.5;
+  return ctrl[g.ctrlAdr[0]]! > g.range[1] / 2;
 }
 
-/** Which fingers (left, right) touch `object` now, from the contact sensors. */
+/** Which fingers (left, right) touch `object` now, from the contact sensors. A suction cup counts as both. */
 export function fingerContacts(state: SimState, arm: number, object: number): [boolean, boolean] {
   const s = state.data.sensordata as Float64Array;
   const out: [boolean, boolean] = [false, false];
   for (const { sensor, adr } of state.scene.sensors) {
     if (sensor.kind === 'finger' && sensor.arm === arm && sensor.other === object && s[adr]! > 0) out[sensor.side] = true;
   }
+  if (state.scene.arms[arm]!.gripper.kind === 'suction') out[1] = out[0];
   return out;
 }
 
@@ -92,12 +106,4 @@ export function detach(state: SimState, arm: number): void {
   if (!g) return;
   (state.data.eq_active as Uint8Array)[state.scene.arms[arm]!.graspEq[g.object]!] = 0;
   state.grasps[arm] = null;
-}
-
-function jointDofOfQpos(scene: SceneModel, qposAdr: number): number {
-  const m = scene.model;
-  const qadr = m.jnt_qposadr as Int32Array;
-  const dadr = m.jnt_dofadr as Int32Array;
-  for (let j = 0; j < m.njnt; j++) if (qadr[j] === qposAdr) return dadr[j]!;
-  throw new Error(`no joint with qpos address ${qposAdr}`);
 }

@@ -33,13 +33,14 @@ export const IK_ROT_TOL_RAD = 0.01;
 const DAMPING = 0.02;
 const MAX_STEP_RAD = 0.35;
 const NULLSPACE_GAIN = 0.05;
-const N = 7;
 
 export class TopDownIk {
   private readonly data: MjData;
   private readonly jacp: DoubleBuffer;
   private readonly jacr: DoubleBuffer;
-  private readonly J = new Float64Array(6 * N);
+  /** Arm joints (7 for the Panda, 6 for the UR5E). */
+  private readonly N: number;
+  private readonly J: Float64Array;
   private readonly A = new Float64Array(36);
   private readonly err = new Float64Array(6);
   private readonly rotErr = new Float64Array(3);
@@ -50,6 +51,8 @@ export class TopDownIk {
     private readonly arm: number,
   ) {
     const mj = scene.mj;
+    this.N = scene.arms[arm]!.layout.joints.length;
+    this.J = new Float64Array(6 * this.N);
     this.data = new mj.MjData(scene.model);
     this.jacp = new mj.DoubleBuffer(3 * scene.model.nv);
     this.jacr = new mj.DoubleBuffer(3 * scene.model.nv);
@@ -72,6 +75,7 @@ export class TopDownIk {
     const T = target.R ?? topDownMat(target.yawRad);
     const q = seed.map((v, i) => clamp(v, ranges[i]![0], ranges[i]![1]));
     const nv = this.scene.model.nv;
+    const N = this.N;
     let posErr = Infinity;
     let rotErr = Infinity;
     let it = 0;
@@ -130,7 +134,7 @@ export class TopDownIk {
   private setQ(q: readonly number[]): void {
     const arm = this.scene.arms[this.arm]!;
     const qpos = this.data.qpos as Float64Array;
-    for (let c = 0; c < N; c++) qpos[arm.qposAdr[c]!] = q[c]!;
+    for (let c = 0; c < this.N; c++) qpos[arm.qposAdr[c]!] = q[c]!;
     this.scene.mj.mj_kinematics(this.scene.model, this.data);
     this.scene.mj.mj_comPos(this.scene.model, this.data);
   }

@@ -71,7 +71,8 @@ export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPat
   const segs = path.knots.length - 1;
   const lead = arm.layout.servoLeadSecs;
   const ranges = arm.layout.jointRanges;
-  const qd = new Array<number>(7);
+  const n = arm.qposAdr.length;
+  const qd = new Array<number>(n);
   for (let k = 1; k <= steps; k++) {
     // A fresh view each step: WASM memory may grow (contact lookups allocate), which detaches old views.
     const ctrl = runner.state.data.ctrl as Float64Array;
@@ -84,7 +85,7 @@ export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPat
     const frac = u - i;
     const a = path.knots[i]!;
     const b = path.knots[Math.min(i + 1, segs)]!;
-    for (let j = 0; j < 7; j++) {
+    for (let j = 0; j < n; j++) {
       qd[j] = a[j]! + frac * (b[j]! - a[j]!);
       const vel = (b[j]! - a[j]!) * segs * sDot;
       const c = qd[j]! + lead[j]! * vel;
@@ -94,13 +95,13 @@ export function executePath(runner: PhysicsRunner, arm: ArmIndex, path: JointPat
     if (stop && k % stopEvery === 0 && stop()) {
       const q = runner.state.data.qpos as Float64Array;
       const hold = runner.state.data.ctrl as Float64Array;
-      for (let j = 0; j < 7; j++) hold[arm.ctrlAdr[j]!] = q[arm.qposAdr[j]!]!;
+      for (let j = 0; j < n; j++) hold[arm.ctrlAdr[j]!] = q[arm.qposAdr[j]!]!;
       return false;
     }
   }
   const last = path.knots[segs]!;
   const ctrl = runner.state.data.ctrl as Float64Array;
-  for (let j = 0; j < 7; j++) ctrl[arm.ctrlAdr[j]!] = last[j]!;
+  for (let j = 0; j < n; j++) ctrl[arm.ctrlAdr[j]!] = last[j]!;
   return true;
 }
 

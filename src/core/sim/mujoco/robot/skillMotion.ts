@@ -118,7 +118,7 @@ function straightWithOrientation(ctrl: ArmController, qStart: number[], from: [n
   }
   knots[knots.length - 1] = qGoal;
   let jointTime = 0;
-  for (let j = 0; j < 7; j++) {
+  for (let j = 0; j < qStart.length; j++) {
     let len = 0;
     for (let k = 1; k < knots.length; k++) len += Math.abs(knots[k]![j]! - knots[k - 1]![j]!);
     jointTime = Math.max(jointTime, len / ctrl.arm.layout.maxJointSpeed[j]!);
@@ -128,7 +128,7 @@ function straightWithOrientation(ctrl: ArmController, qStart: number[], from: [n
 
 function polylineDuration(ctrl: ArmController, knots: number[][]): number {
   let t = 0;
-  for (let j = 0; j < 7; j++) {
+  for (let j = 0; j < knots[0]!.length; j++) {
     let len = 0;
     for (let k = 1; k < knots.length; k++) len += Math.abs(knots[k]![j]! - knots[k - 1]![j]!);
     t = Math.max(t, len / ctrl.arm.layout.maxJointSpeed[j]!);
@@ -138,7 +138,7 @@ function polylineDuration(ctrl: ArmController, knots: number[][]): number {
 
 function jointDuration(ctrl: ArmController, a: number[], b: number[]): number {
   let t = 0;
-  for (let j = 0; j < 7; j++) t = Math.max(t, Math.abs(b[j]! - a[j]!) / ctrl.arm.layout.maxJointSpeed[j]!);
+  for (let j = 0; j < a.length; j++) t = Math.max(t, Math.abs(b[j]! - a[j]!) / ctrl.arm.layout.maxJointSpeed[j]!);
   return Math.max(0.3, 1.875 * t);
 }
 

@@ -15,7 +15,31 @@ export interface ArmSpec {
   baseYawRad: number;
   /** Where the tool centre point (between the finger pads) rests after reset; gripper pointing down. */
   homeTcp: { pos: Vec3; yawRad: number };
+  /** Kinematics: a 7-DoF Franka-class arm (default) or a 6-DoF UR5E-class arm. */
+  model?: 'panda' | 'ur5e';
+  /** End effector: the Panda hand (default), a Robotiq-style 2-finger gripper, or a suction cup. */
+  gripper?: 'panda' | 'robotiq' | 'suction';
+  /** Mount the arm's shoulder on a torso with a head standing behind it (RoCo's humanoid, as an arm on a torso). */
+  torso?: boolean;
 }
+
+/** How the end effector of an arm is built: two position-servo fingers, or a suction cup with an on/off control. */
+export type GripperLayout =
+  | {
+      kind: 'parallel';
+      joints: [string, string];
+      actuators: [string, string];
+      bodies: [string, string];
+      /** Travel per finger, metres (opening = 2x). */
+      range: [number, number];
+    }
+  | {
+      kind: 'suction';
+      /** The cup body (its face is the tool centre point). */
+      body: string;
+      /** Adhesion actuator on the cup: control 1 = suction on, 0 = off. */
+      actuator: string;
+    };
 
 /** RGBA, each 0..1. */
 export type Rgba = [number, number, number, number];
@@ -103,19 +127,20 @@ export interface BodyLabel {
 /** Names inside the MJCF for one arm, so controllers can look up ids without knowing the builder. */
 export interface ArmLayout {
   spec: ArmSpec;
+  /** Arm joints, base first (7 for the Panda, 6 for the UR5E). */
   joints: string[];
   actuators: string[];
-  fingerJoints: [string, string];
-  fingerActuators: [string, string];
+  gripper: GripperLayout;
   eeSite: string;
   handBody: string;
-  fingerBodies: [string, string];
+  /** What the agents are told this robot is, e.g. 'UR5E with a suction gripper'. */
+  embodiment: string;
   /** Every body of the arm, base first. */
   bodies: BodyLabel[];
   /** Joint limits [lo, hi] per arm joint, radians. */
   jointRanges: [number, number][];
-  /** Finger travel per finger, metres (opening = 2x). */
-  fingerRange: [number, number];
+  /** Tool centre point in the hand body's frame, metres (the 3D replay draws each arm's tool path from it). */
+  tcpInHand: Vec3;
   /** A joint configuration used to seed IK for the home pose. */
   seedQ: number[];
   /** A configuration with the tool horizontal (side grasps), to seed and bias IK for such poses. */
@@ -135,6 +160,7 @@ export type ContactPairSensor =
   | { kind: 'arm'; sensor: string; arm: number; other: number }
   /** Arm `arm` (whole subtree) against arm `otherArm` (> arm): always a collision. */
   | { kind: 'arms'; sensor: string; arm: number; otherArm: number }
+  /** One finger (side 0 / 1) vs an object; a suction cup is side 0 only. */
   | { kind: 'finger'; sensor: string; arm: number; side: 0 | 1; other: number }
   | { kind: 'object'; sensor: string; object: number; other: number };
 

@@ -4,7 +4,7 @@
 import { armCollision, MAX_ARMS, WORLD_COLLISION } from './collisionGroups.js';
 import { el, renderMjcf, type MjcfElement } from './mjcf.js';
 import { buildObjectBodies, mountKind, objectParts } from './objectBodies.js';
-import { buildPandaArm } from './pandaArm.js';
+import { buildArm } from './arms.js';
 import { FIXTURE_FLOOR, FIXTURE_TABLE, type BodyLabel, type BuiltScene, type ContactPairSensor, type SceneSpec } from './sceneSpec.js';
 
 export const TABLE_BODY = 'table';
@@ -13,7 +13,7 @@ export const FLOOR_GEOM = 'floor';
 export function buildTabletopScene(spec: SceneSpec): BuiltScene {
   const { table } = spec;
   if (spec.arms.length < 1 || spec.arms.length > MAX_ARMS) throw new Error(`scene '${spec.key}': ${spec.arms.length} arms; scenes hold 1-${MAX_ARMS}`);
-  const builtArms = spec.arms.map((a, i) => buildPandaArm(a, armCollision(i, spec.arms.length)));
+  const builtArms = spec.arms.map((a, i) => buildArm(a, armCollision(i, spec.arms.length)));
   const tableThickness = 0.04;
   const legHeight = table.topZ - tableThickness;
   const legs: MjcfElement[] = [
@@ -76,8 +76,11 @@ export function buildTabletopScene(spec: SceneSpec): BuiltScene {
   const objectIds = spec.objects.map((_, i) => i).filter(solid);
   builtArms.forEach((arm, a) => {
     for (const other of [FIXTURE_TABLE, ...objectIds]) add({ kind: 'arm', sensor: name(), arm: a, other }, { subtree1: arm.layout.bodies[0]!.mjcf }, other);
-    for (const side of [0, 1] as const)
-      for (const other of objectIds) add({ kind: 'finger', sensor: name(), arm: a, side, other }, { body1: arm.layout.fingerBodies[side] }, other);
+    const g = arm.layout.gripper;
+    const pads: string[] = g.kind === 'parallel' ? g.bodies : [g.body];
+    pads.forEach((body, side) => {
+      for (const other of objectIds) add({ kind: 'finger', sensor: name(), arm: a, side: side as 0 | 1, other }, { body1: body }, other);
+    });
   });
   for (let a = 0; a < builtArms.length; a++)
     for (let b = a + 1; b < builtArms.length; b++) {

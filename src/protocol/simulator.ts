@@ -220,7 +220,17 @@ export type ActResult = z.infer<typeof ActResult>;
 
 /** Structured actions of several agents, run in the same simulator steps; one result per action, in order. */
 export const ActJointlyParams = z.object({ actions: z.array(AgentAction).min(1) });
-export const ActJointlyResult = z.object({ results: z.array(AgentActionResult), collisions: z.array(Collision).optional(), ...simTime });
+/** A check the simulator ran before acting (RoCo's plan checks); `skipped`: an earlier one failed. */
+export const ActionCheck = z.object({ name: z.string().min(1), ok: z.boolean(), message: z.string().optional(), skipped: z.boolean().optional() });
+export const ActJointlyResult = z.object({
+  results: z.array(AgentActionResult),
+  collisions: z.array(Collision).optional(),
+  /** Checks run before acting, in order; when one failed nothing moved. */
+  checks: z.array(ActionCheck).optional(),
+  /** Facts about how the step ran, copied into the trace (e.g. how a joint motion was planned). */
+  info: z.record(z.string(), z.unknown()).optional(),
+  ...simTime,
+});
 export type ActJointlyResult = z.infer<typeof ActJointlyResult>;
 
 export const DrainTrajectoryResult = z.object({ rateHz: z.number().positive(), samples: z.array(TrajectorySample) });

@@ -10,7 +10,7 @@ import type { ModelClient } from '../llm/client.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
 import type { ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
-import type { ApiCallResult, Observation, ResetOutcome, SimSnapshot, Simulator, TaskInfo } from '../sim/simulator.js';
+import type { ActionCheck, ApiCallResult, Observation, ResetOutcome, SimSnapshot, Simulator, TaskInfo } from '../sim/simulator.js';
 import type { TraceSink } from '../trace/writer.js';
 import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
@@ -571,6 +571,8 @@ function makeContext(p: ContextParts): EpisodeContext {
       const invalid = actions.map((a) => unknownAgent(a.agent));
       let results: AgentActionResult[];
       let collisions: { a: string; b: string; tSecs: number }[] = [];
+      let checks: ActionCheck[] = [];
+      let info: Record<string, unknown> | undefined;
       if (controller.signal.aborted) {
         results = actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error: 'cancelled' }));
       } else if (invalid.some((m) => m !== undefined)) {
@@ -583,6 +585,8 @@ function makeContext(p: ContextParts): EpisodeContext {
         }
         results = r.results;
         collisions = r.collisions ?? [];
+        checks = r.checks ?? [];
+        info = r.info;
       } else if (actions.length === 1) {
         const a = actions[0]!;
         const r = await simStep('call', () => deps.sim.call(a.name, a.args));
@@ -593,12 +597,16 @@ function makeContext(p: ContextParts): EpisodeContext {
         results = actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error: why }));
       }
       results = results.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as AgentActionResult);
-      await emit({ type: 'action_result', turn, actionId, results, durationMs: deps.clock.nowMs() - t, ...(collisions.length > 0 ? { collisions } : {}) });
+      // Checks the simulator ran before acting (RoCo's plan checks): each one's verdict is its own check event too.
+      for (const c of checks.filter((x) => !x.skipped)) {
+        await emit({ type: 'check', turn, name: `plan: ${c.name}`, ok: c.ok, message: c.message ?? 'passed', actionId } as PendingEvent);
+      }
+      await emit({ type: 'action_result', turn, actionId, results, durationMs: deps.clock.nowMs() - t, ...(collisions.length > 0 ? { collisions } : {}), ...(checks.length > 0 ? { checks } : {}), ...(info ? { info } : {}) } as PendingEvent);
       await drainTrajectory();
       for (const c of collisions) {
         await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
       }
-      return { results, collisions };
+      return { results, collisions, checks, ...(info ? { info } : {}) };
     },
 
     async observe(agentName?: string): Promise<Observation> {

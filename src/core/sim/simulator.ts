@@ -41,9 +41,23 @@ export interface ObjectTrack {
   quat: [number, number, number, number][];
 }
 
+/** A named check the simulator ran on a joint action before acting (RoCo's five plan checks), in order. */
+export interface ActionCheck {
+  name: string;
+  ok: boolean;
+  /** Feedback of a failed check. */
+  message?: string;
+  /** Not run because an earlier check failed. */
+  skipped?: boolean;
+}
+
 export interface JointActResult {
   results: AgentActionResult[];
   collisions?: { a: string; b: string; tSecs: number }[];
+  /** Checks run before acting; when one failed nothing moved and every result carries its feedback. */
+  checks?: ActionCheck[];
+  /** Facts about how the step ran, for the trace (e.g. how a joint motion was planned). */
+  info?: Record<string, unknown>;
 }
 
 export type ApiCallResult =

@@ -47,6 +47,14 @@ export class SimState {
     return { pos: [p[3 * s]!, p[3 * s + 1]!, p[3 * s + 2]!], yawRad: Math.atan2(R[9 * s + 3]!, R[9 * s]!) };
   }
 
+  /** Tool centre point position and full orientation (row-major 3x3). */
+  tcpPose(arm: number): { pos: Vec3; R: number[] } {
+    const s = this.scene.arms[arm]!.eeSite;
+    const p = this.data.site_xpos as Float64Array;
+    const R = this.data.site_xmat as Float64Array;
+    return { pos: [p[3 * s]!, p[3 * s + 1]!, p[3 * s + 2]!], R: Array.from(R.subarray(9 * s, 9 * s + 9)) };
+  }
+
   /** Distance between the finger pads, metres (0 closed, 0.08 fully open on the Panda); 0 for a suction cup. */
   fingerWidth(arm: number): number {
     const g = this.scene.arms[arm]!.gripper;

@@ -124,9 +124,20 @@ export class TabletopSimulator implements Simulator {
       if (!plan.ok) return failAll(`${plan.agent}: ${plan.error}`);
       const r = await this.call('execute_plan', [plan.text]);
       if (!r.ok) return failAll(r.error);
-      // A plan that fails a check moves nothing: every robot hears the check's feedback.
-      if (r.value === false) return failAll(r.output ?? 'the plan failed a check');
-      return { results: actions.map((a) => ({ agent: a.agent, name: a.name, ok: true, ...(r.output ? { output: r.output } : {}), ...(r.metrics ? { metrics: r.metrics } : {}) })), ...(r.collisions ? { collisions: r.collisions } : {}) };
+      const checks = r.checks ? { checks: r.checks } : {};
+      const info = { planText: plan.text, ...(r.executed !== undefined ? { executed: r.executed } : {}), ...(r.motion ? { motion: r.motion } : {}) };
+      // A plan that fails a check (or that the multi-arm planner cannot move) moves nothing: every robot hears why.
+      if (r.value === false && r.executed !== true) return { ...failAll(r.output ?? 'the plan failed a check'), ...checks, info };
+      const errs = r.robotErrors ?? {};
+      return {
+        results: actions.map((a) => {
+          const e = errs[a.agent];
+          return { agent: a.agent, name: a.name, ok: !e, ...(e ? { error: e.join('; ') } : {}), ...(r.output ? { output: r.output } : {}), ...(r.metrics ? { metrics: r.metrics } : {}) };
+        }),
+        ...(r.collisions ? { collisions: r.collisions } : {}),
+        ...checks,
+        info,
+      };
     }
     if (actions.length !== 1) return failAll(`the ${api.id} API drives one arm: one action per step`);
     const a = actions[0]!;

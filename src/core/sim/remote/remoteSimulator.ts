@@ -144,7 +144,7 @@ export class RemoteSimulator implements Simulator {
     return async (actions) => {
       const r = await this.rpc.request('act_jointly', { actions }, `act_jointly(${actions.map((a) => `${a.agent}:${a.name}`).join(', ')})`);
       this.simTime = r.simTimeSecs;
-      return { results: r.results, ...(r.collisions ? { collisions: r.collisions } : {}) };
+      return { results: r.results, ...(r.collisions ? { collisions: r.collisions } : {}), ...(r.checks ? { checks: r.checks } : {}), ...(r.info ? { info: r.info } : {}) };
     };
   }
 

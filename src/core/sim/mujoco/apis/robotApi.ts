@@ -38,7 +38,20 @@ export interface RobotApiContext {
  * simulator), `motionFailed` marks a physical failure (e.g. IK) that still counts as an action in the plan score,
  * and `unmeasured` a call of a measured function that turned out not to be an action (a rejected RoCo plan).
  */
-export type SimCallResult = ApiCallResult & { value?: boolean | number | string | null; metrics?: ActionMetrics; motionFailed?: boolean; unmeasured?: boolean };
+export type SimCallResult = ApiCallResult & {
+  value?: boolean | number | string | null;
+  metrics?: ActionMetrics;
+  motionFailed?: boolean;
+  unmeasured?: boolean;
+  /** RoCo: the verdict of each plan check (skipped: an earlier one failed). */
+  checks?: { name: string; ok: boolean; message?: string; skipped?: boolean }[];
+  /** RoCo: the plan passed its checks and was run (false: the multi-arm planner found no path; nothing moved). */
+  executed?: boolean;
+  /** RoCo: how the joint approach was planned. */
+  motion?: { kind: string; iterations: number; checks: number };
+  /** RoCo: failures of single robots during execution, by robot. */
+  robotErrors?: Record<string, string[]>;
+};
 
 export interface RobotApi {
   id: string;

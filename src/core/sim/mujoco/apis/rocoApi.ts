@@ -3,10 +3,9 @@
 // constraints, IK, collision, waypoints); a failing check returns RoCo-style feedback text and nothing moves.
 import { ROCO_API } from '../../../apis/catalog.js';
 import { arityError, str } from './args.js';
-import { checkPlan } from './roco/planChecks.js';
-import { executePlan } from './roco/planExecutor.js';
-import { objectIndex } from './roco/rocoGoals.js';
-import { okResult, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+import { executeJointly } from './roco/jointExecutor.js';
+import { allowedSets, checkPlan, ROCO_CHECKS } from './roco/planChecks.js';
+import { watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 const FUNCTIONS = ROCO_API;
 
@@ -16,23 +15,32 @@ function robots(ctx: RobotApiContext): string[] {
 
 function run(ctx: RobotApiContext, fn: string, text: string, execute: boolean): SimCallResult {
   const verdict = checkPlan(ctx, text);
+  // Checks that did not run (an earlier one failed) are listed as skipped, so every plan shows all five.
+  const ran = new Set(verdict.checks.map((c) => c.name));
+  const checks = [...verdict.checks.map((c) => ({ name: c.name, ok: c.ok, ...(c.feedback ? { message: c.feedback } : {}) })), ...ROCO_CHECKS.filter((c) => !ran.has(c)).map((name) => ({ name, ok: false, skipped: true }))];
   if (!verdict.ok) {
     ctx.memory['lastCheck'] = verdict.check;
-    return { ok: true, value: false, output: `This proposed plan failed: ${verdict.feedback}`, unmeasured: true };
+    return { ok: true, value: false, output: `This proposed plan failed: ${verdict.feedback}`, unmeasured: true, checks };
   }
   ctx.memory['lastCheck'] = 'passed';
-  if (!execute) return { ok: true, value: true, output: `${fn}: the plan passed all checks (parse, task constraints, IK, collision, waypoints)` };
-  if (verdict.actions.every((a) => a.verb === 'WAIT')) return { ok: true, value: true, output: verdict.actions.map((a) => `${a.robot} waited`).join('\n'), unmeasured: true };
+  if (!execute) return { ok: true, value: true, output: `${fn}: the plan passed all checks (parse, task constraints, IK, collision, waypoints)`, checks };
+  if (verdict.actions.every((a) => a.verb === 'WAIT')) return { ok: true, value: true, output: verdict.actions.map((a) => `${a.robot} waited`).join('\n'), unmeasured: true, checks };
   const names = robots(ctx);
-  // Each robot may touch what its action is about.
-  const allowed = ctx.scene.arms.map(() => new Set<number>());
-  verdict.actions.forEach((a) => {
-    const arm = names.indexOf(a.robot);
-    if (a.object) allowed[arm]!.add(objectIndex(ctx, a.object));
-    ctx.state.grasps.forEach((g) => g && allowed[arm]!.add(g.object));
-  });
-  const w = watchCollisions(ctx, allowed, () => executePlan(ctx, verdict.actions, verdict.goals, names, allowed));
-  return { ...okResult([...w.value, ...w.warnings], w.collisions), value: true };
+  const allowed = allowedSets(ctx, verdict.actions, (r) => names.indexOf(r));
+  const w = watchCollisions(ctx, allowed, () => executeJointly(ctx, verdict, names, allowed));
+  const x = w.value;
+  if (x.planFailed) return { ok: true, value: false, output: `This plan failed to execute: ${x.errors.join('; ')}`, unmeasured: true, checks, executed: false };
+  const lines = [...x.log, ...x.errors.map((e) => `failed: ${e}`), ...w.warnings];
+  return {
+    ok: true,
+    value: x.errors.length === 0,
+    ...(lines.length > 0 ? { output: lines.join('\n') } : {}),
+    ...(w.collisions.length > 0 ? { collisions: w.collisions } : {}),
+    checks,
+    executed: true,
+    ...(x.motion ? { motion: x.motion } : {}),
+    robotErrors: Object.fromEntries(names.map((n) => [n, x.errors.filter((e) => e.startsWith(`${n} `) || e.startsWith(`${n}:`))]).filter(([, e]) => (e as string[]).length > 0)),
+  };
 }
 
 export const rocoApi: RobotApi = {

@@ -13,6 +13,8 @@ export type GraspKind = 'top' | 'side';
 export const PREGRASP_M = 0.1;
 /** ...and back along the approach for side grasps (the hand turns there, so it keeps farther out). */
 export const SIDE_PREGRASP_M = 0.16;
+/** How far a suction cup presses into the top face it picks. */
+const SUCTION_PRESS_M = 0.002;
 /** The finger pads reach this far below the tool centre point. */
 const PAD_BELOW_TCP_M = 0.014;
 
@@ -85,8 +87,10 @@ export function graspPlan(ctx: RobotApiContext, object: number, kind: GraspKind,
     const d1 = Math.hypot(ends[1]![0] - ref[0], ends[1]![1] - ref[1]);
     [gx, gy] = (d0 <= d1) === (holder < 0) ? ends[0]! : ends[1]!;
   }
-  const grasp: ToolTarget = { pos: [gx, gy, z], yawRad: foldYaw(yaw) };
-  return { grasp, pre: { ...grasp, pos: [gx, gy, z + PREGRASP_M] }, lift: [{ ...grasp, pos: [gx, gy, z + 0.15] }] };
+  // A suction cup presses on the top face (2 mm in, so the cup surely touches it) instead of closing around it.
+  const zTool = ctx.scene.arms[arm]!.gripper.kind === 'suction' ? top - SUCTION_PRESS_M : z;
+  const grasp: ToolTarget = { pos: [gx, gy, zTool], yawRad: foldYaw(yaw) };
+  return { grasp, pre: { ...grasp, pos: [gx, gy, zTool + PREGRASP_M] }, lift: [{ ...grasp, pos: [gx, gy, zTool + 0.15] }] };
 }
 
 /**

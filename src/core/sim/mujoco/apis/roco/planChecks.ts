@@ -1,39 +1,94 @@
 // RoCo's plan validation, in its order: (1) parse, (2) task constraints, (3) IK of each goal, (4) collisions of
-// all goals together, (5) waypoint validity (each PATH point reachable and collision-free, evenly spaced).
-// The first failing check returns the feedback text that goes back to the agents, worded after RoCo's code.
+// all goals together, (5) waypoint validity (each PATH step of all robots together reachable and collision-free,
+// evenly spaced). The first failing check returns the feedback text that goes back to the agents, worded after
+// RoCo's code; every check that ran is listed with its verdict. A plan that passes carries what the executor
+// needs: the goals, each robot's approach configuration and the joint configurations of the PATH steps (the
+// multi-arm planner's seeds), so what was checked is what runs.
 import type { Vec3 } from '../../scene/sceneSpec.js';
 import type { RobotApiContext } from '../robotApi.js';
-import { parsePlan, type RocoAction } from './planParser.js';
-import { objectIndex, rocoGoal, type RocoGoal } from './rocoGoals.js';
+import { parsePlan, type ExtraVerb, type RocoAction } from './planParser.js';
+import { approachOf, objectIndex, rocoGoal, type RocoGoal } from './rocoGoals.js';
 
 export type RocoCheck = 'parse' | 'task constraints' | 'IK' | 'collision' | 'waypoints';
+export const ROCO_CHECKS: readonly RocoCheck[] = ['parse', 'task constraints', 'IK', 'collision', 'waypoints'];
 
-export type PlanVerdict = { ok: true; actions: RocoAction[]; goals: RocoGoal[]; q: (number[] | null)[] } | { ok: false; check: RocoCheck; feedback: string };
+export interface CheckVerdict {
+  name: RocoCheck;
+  ok: boolean;
+  /** The feedback text of a failed check. */
+  feedback?: string;
+}
+
+export interface CheckedPlan {
+  ok: true;
+  actions: RocoAction[];
+  goals: RocoGoal[];
+  /** Per arm: the configuration at its approach pose (its current one when it has none). */
+  approachQ: number[][];
+  /** Per arm: the yaw its approach was solved with (a half turn from the asked one when only that is reachable). */
+  approachYaw: number[];
+  /** Joint configurations of all arms at each PATH step (the multi-arm planner's seeds). */
+  seeds: number[][][];
+  checks: CheckVerdict[];
+}
+
+export type PlanVerdict = CheckedPlan | { ok: false; check: RocoCheck; feedback: string; checks: CheckVerdict[] };
 
 /** Spread of step lengths (standard deviation) above which a PATH is not evenly spaced. */
 export const PATH_STD_MAX_M = 0.03;
 const ZONE_MARGIN_M = 0.02;
+/** A PATH point this close to where the robot is, or to its approach pose, is that pose (RoCo's paths include both). */
+const SAME_POINT_M = 0.03;
 
 const fmt = (p: readonly number[]) => `(${p.map((v) => v.toFixed(2)).join(', ')})`;
+const dist3 = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 function planText(actions: RocoAction[]): string {
   return actions.map((a) => a.line).join('\n');
 }
 
-function robotsOf(ctx: RobotApiContext): { name: string; reachX: [number, number] }[] {
+export function robotsOf(ctx: RobotApiContext): { name: string; reachX: [number, number] }[] {
   const setup = ctx.task?.multiArm;
   if (setup) return setup.robots;
   return ctx.scene.arms.map((a, i) => ({ name: a.layout.spec.label.trim() || `robot${i + 1}`, reachX: [-Infinity, Infinity] as [number, number] }));
 }
 
+export function extraVerbs(ctx: RobotApiContext): Record<string, ExtraVerb> {
+  return Object.fromEntries(Object.entries(ctx.task?.multiArm?.verbs ?? {}).map(([k, v]) => [k, { args: v.args }]));
+}
+
+/** A robot's PATH without the points that are its start or its approach pose. */
+export function innerPath(path: Vec3[], start: Vec3, approach: Vec3 | null): Vec3[] {
+  return path.filter((p, i) => !(i === 0 && dist3(p, start) < SAME_POINT_M) && !(i === path.length - 1 && approach && dist3(p, approach) < SAME_POINT_M));
+}
+
 export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   const robots = robotsOf(ctx);
   const names = robots.map((r) => r.name);
+  const setup = ctx.task?.multiArm;
+  const checks: CheckVerdict[] = [];
+  const fail = (check: RocoCheck, feedback: string): PlanVerdict => {
+    checks.push({ name: check, ok: false, feedback });
+    return { ok: false, check, feedback, checks };
+  };
+  const pass = (check: RocoCheck) => checks.push({ name: check, ok: true });
   // (1) parse
-  const parsed = parsePlan(text, names);
-  if (!parsed.ok) {
-    return { ok: false, check: 'parse', feedback: `This previous response from [${parsed.robot}] failed to parse!: '${parsed.line}' ${parsed.reason}. Re-format to strictly follow [Action Output Instruction]!` };
+  const parsed = parsePlan(text, names, extraVerbs(ctx));
+  let parseError: { robot: string; line: string; reason: string } | null = parsed.ok ? null : parsed;
+  if (parsed.ok) {
+    const disabled = parsed.actions.find((a) => (setup?.without as string[] | undefined)?.includes(a.verb));
+    const pathless = setup?.path === 'required' ? parsed.actions.find((a) => a.verb !== 'WAIT' && a.path.length === 0) : undefined;
+    const count = setup?.pathPoints;
+    const wrongCount = count ? parsed.actions.find((a) => a.path.length > 0 && a.path.length !== count) : undefined;
+    if (disabled) parseError = { robot: disabled.robot, line: disabled.line, reason: `this task has no ${disabled.verb} action` };
+    else if (pathless) parseError = { robot: pathless.robot, line: pathless.line, reason: `every action except WAIT needs a PATH of ${count ?? 'several'} (x, y, z) waypoints in this task` };
+    else if (wrongCount) parseError = { robot: wrongCount.robot, line: wrongCount.line, reason: `each PATH must contain exactly ${count} coordinates, got ${wrongCount.path.length}` };
   }
+  if (parseError || !parsed.ok) {
+    const e = parseError!;
+    return fail('parse', `This previous response from [${e.robot}] failed to parse!: '${e.line}' ${e.reason}. Re-format to strictly follow [Action Output Instruction]!`);
+  }
+  pass('parse');
   const actions = parsed.actions.sort((a, b) => names.indexOf(a.robot) - names.indexOf(b.robot));
   const header = `[Environment Feedback]:\n- Previous Plan:\n${planText(actions)}\n`;
   const armOf = (robot: string) => names.indexOf(robot);
@@ -64,8 +119,10 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
       goals.push(g);
       const [lo, hi] = robots[arm]!.reachX;
       if (a.verb !== 'WAIT' && (g.zonePoint[0] < lo - ZONE_MARGIN_M || g.zonePoint[0] > hi + ZONE_MARGIN_M)) {
-        const what = a.verb === 'PICK' ? a.object : a.verb === 'PLACE' ? a.target : fmt(g.zonePoint);
-        problems.push(`${a.robot} cannot reach ${what} at x = ${g.zonePoint[0].toFixed(2)}: its reach is x in [${lo.toFixed(2)}, ${hi.toFixed(2)}]`);
+        const what = a.object ?? a.target ?? fmt(g.zonePoint);
+        const shown = a.verb === 'PLACE' ? a.target : what;
+        const reach = setup?.robots[arm]?.reachText ? `it can only reach ${setup.robots[arm]!.reachText}` : `its reach is x in [${lo.toFixed(2)}, ${hi.toFixed(2)}]`;
+        problems.push(`${a.robot} cannot reach ${shown} at x = ${g.zonePoint[0].toFixed(2)}: ${reach}`);
       }
     }
   }
@@ -76,53 +133,94 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
     );
     if (rule) problems.push(rule);
   }
-  if (problems.length > 0) return { ok: false, check: 'task constraints', feedback: `${header}Task Constraints:\n faild, ${problems.join('; ')}` };
-  // (3) IK of every goal (and the pose above it)
-  const q: (number[] | null)[] = ctx.scene.arms.map(() => null);
+  if (problems.length > 0) return fail('task constraints', `${header}Task Constraints:\n faild, ${problems.join('; ')}`);
+  pass('task constraints');
+  // (3) IK of every goal (the approach pose and the pose the main motion ends at)
+  const qNow = ctx.scene.arms.map((_, a) => ctx.state.armQ(a));
+  const approachQ = qNow.map((q) => [...q]);
+  const approachYaw = ctx.scene.arms.map((_, a) => ctx.state.tcp(a).yawRad);
+  const goalQ: (number[] | null)[] = ctx.scene.arms.map(() => null);
   const ikFails: string[] = [];
   actions.forEach((a, i) => {
     if (a.verb === 'WAIT') return;
     const arm = armOf(a.robot);
     const ctrl = ctx.arms[arm]!;
-    for (const t of [goals[i]!.above, goals[i]!.target]) {
-      if (!t) continue;
-      const s = ctrl.solveTarget(t);
-      if (!s.sol.converged) ikFails.push(`${a.robot}'s goal ${fmt(t.pos)}`);
-      else if (t === goals[i]!.target) q[arm] = s.sol.q;
+    const g = goals[i]!;
+    const ap = approachOf(g);
+    if (ap) {
+      const s = ctrl.solveTarget(ap);
+      if (!s.sol.converged) ikFails.push(`${a.robot}'s goal ${fmt(ap.pos)}`);
+      else {
+        approachQ[arm] = s.sol.q;
+        approachYaw[arm] = s.yawRad;
+      }
     }
+    if (g.target !== ap) {
+      const s = ctrl.solveTarget(g.target);
+      if (!s.sol.converged) ikFails.push(`${a.robot}'s goal ${fmt(g.target.pos)}`);
+      else goalQ[arm] = s.sol.q;
+    } else goalQ[arm] = approachQ[arm]!;
   });
-  if (ikFails.length > 0) return { ok: false, check: 'IK', feedback: `${header}- Goal Step:\n - IK failed: on ${ikFails.join(', ')}` };
+  if (ikFails.length > 0) return fail('IK', `${header}- Goal Step:\n - IK failed: on ${ikFails.join(', ')}`);
+  pass('IK');
   // (4) collisions of all goal configurations together
+  const allowed = allowedSets(ctx, actions, armOf);
+  const hits = ctx.checker.collisions(ctx.state, goalQ, allowed);
+  if (hits.length > 0) {
+    return fail('collision', `${header}- Goal Step ${goalsText(actions, goals)}:\n - Collision detected: collided object pairs: ${hits.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+  }
+  pass('collision');
+  // (5) waypoints: every PATH step of all robots together, then each path's spacing
+  const inner = actions.map((a, i) => {
+    const ap = approachOf(goals[i]!);
+    return innerPath(a.path, ctx.state.tcp(armOf(a.robot)).pos, ap ? ap.pos : null);
+  });
+  const withPath = actions.map((a, i) => ({ a, i })).filter(({ i }) => inner[i]!.length > 0);
+  const lengths = new Set(withPath.map(({ i }) => inner[i]!.length));
+  if (lengths.size > 1) {
+    return fail('waypoints', `${header}All PATHs must have the same number of steps: ${withPath.map(({ a, i }) => `${a.robot} has ${inner[i]!.length}`).join(', ')}`);
+  }
+  const steps = withPath.length > 0 ? inner[withPath[0]!.i]!.length : 0;
+  const seeds: number[][][] = [];
+  const warm = qNow.map((q) => [...q]);
+  for (let k = 0; k < steps; k++) {
+    const qs = qNow.map((q0, arm) => q0.map((v, j) => v + ((k + 1) / (steps + 1)) * (approachQ[arm]![j]! - v)));
+    const where: string[] = [];
+    for (const { a, i } of withPath) {
+      const arm = armOf(a.robot);
+      const p = inner[i]![k]!;
+      where.push(`${a.robot} ${fmt(p)}`);
+      const sol = ctx.arms[arm]!.ik.solve(warm[arm]!, { pos: p, yawRad: approachYaw[arm]! }, { rest: ctx.arms[arm]!.homeQ });
+      const fallback = sol.converged ? sol : ctx.arms[arm]!.solveTarget({ pos: p, yawRad: approachYaw[arm]! }).sol;
+      if (!fallback.converged) return fail('waypoints', `${header}- Waypoint Step ${a.robot} ${fmt(p)}:\n - IK failed: on ${a.robot}'s waypoint ${fmt(p)}`);
+      qs[arm] = fallback.q;
+      warm[arm] = fallback.q;
+    }
+    const c = ctx.checker.collisions(ctx.state, qs, allowed);
+    if (c.length > 0) return fail('waypoints', `${header}- Waypoint Step ${where.join('; ')}:\n - Collision detected: collided object pairs: ${c.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+    seeds.push(qs);
+  }
+  const stdMax = setup?.pathStdMaxM ?? PATH_STD_MAX_M;
+  for (const { a, i } of withPath) {
+    const arm = armOf(a.robot);
+    const ap = approachOf(goals[i]!);
+    const spacing = evenness([ctx.state.tcp(arm).pos, ...inner[i]!, ...(ap ? [ap.pos] : [])], stdMax);
+    if (spacing) return fail('waypoints', `${header}You must make ${a.robot}'s path more evenly spaced: ${spacing}`);
+  }
+  pass('waypoints');
+  return { ok: true, actions, goals, approachQ, approachYaw, seeds, checks };
+}
+
+/** What each arm may touch while the plan runs: what its action is about and everything held. */
+export function allowedSets(ctx: RobotApiContext, actions: RocoAction[], armOf: (robot: string) => number): Set<number>[] {
   const allowed = ctx.scene.arms.map(() => new Set<number>());
   actions.forEach((a) => {
     const arm = armOf(a.robot);
-    if (a.object) allowed[arm]!.add(objectIndex(ctx, a.object));
-    if (a.target && a.verb === 'PLACE') allowed[arm]!.add(objectIndex(ctx, a.target));
+    if (a.object && objectIndex(ctx, a.object) >= 0) allowed[arm]!.add(objectIndex(ctx, a.object));
+    if (a.target && a.verb === 'PLACE' && objectIndex(ctx, a.target) >= 0) allowed[arm]!.add(objectIndex(ctx, a.target));
   });
-  const hits = ctx.checker.collisions(ctx.state, q, allowed);
-  if (hits.length > 0) {
-    return { ok: false, check: 'collision', feedback: `${header}- Goal Step ${goalsText(actions, goals)}:\n - Collision detected: collided object pairs: ${hits.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}` };
-  }
-  // (5) waypoints
-  for (const [i, a] of actions.entries()) {
-    if (a.path.length === 0) continue;
-    const arm = armOf(a.robot);
-    const ctrl = ctx.arms[arm]!;
-    const yaw = ctx.state.tcp(arm).yawRad;
-    for (const p of a.path) {
-      const s = ctrl.solveTarget({ pos: p, yawRad: yaw });
-      if (!s.sol.converged) return { ok: false, check: 'waypoints', feedback: `${header}- Waypoint Step ${a.robot} ${fmt(p)}:\n - IK failed: on ${a.robot}'s waypoint ${fmt(p)}` };
-      const c = ctx.checker.collisions(
-        ctx.state,
-        ctx.scene.arms.map((_, k) => (k === arm ? s.sol.q : null)),
-        allowed,
-      );
-      if (c.length > 0) return { ok: false, check: 'waypoints', feedback: `${header}- Waypoint Step ${a.robot} ${fmt(p)}:\n - Collision detected: collided object pairs: ${c.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}` };
-    }
-    const spacing = evenness([ctx.state.tcp(arm).pos, ...a.path, goals[i]!.above?.pos ?? goals[i]!.target.pos]);
-    if (spacing) return { ok: false, check: 'waypoints', feedback: `${header}You must make ${a.robot}'s path more evenly spaced: ${spacing}` };
-  }
-  return { ok: true, actions, goals, q };
+  for (const set of allowed) ctx.state.grasps.forEach((g) => g && set.add(g.object));
+  return allowed;
 }
 
 function goalsText(actions: RocoAction[], goals: RocoGoal[]): string {
@@ -130,13 +228,13 @@ function goalsText(actions: RocoAction[], goals: RocoGoal[]): string {
 }
 
 /** Null when the steps are evenly spaced; else which step is off and the spread. */
-export function evenness(points: Vec3[]): string | null {
+export function evenness(points: Vec3[], stdMaxM = PATH_STD_MAX_M): string | null {
   const d: number[] = [];
-  for (let i = 1; i < points.length; i++) d.push(Math.hypot(points[i]![0] - points[i - 1]![0], points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]));
+  for (let i = 1; i < points.length; i++) d.push(dist3(points[i]!, points[i - 1]!));
   if (d.length < 2) return null;
   const mean = d.reduce((s, x) => s + x, 0) / d.length;
   const std = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / d.length);
-  if (std <= PATH_STD_MAX_M) return null;
+  if (std <= stdMaxM) return null;
   let worst = 0;
   d.forEach((x, i) => Math.abs(x - mean) > Math.abs(d[worst]! - mean) && (worst = i));
   const w = d[worst]!;
@@ -148,7 +246,8 @@ function viewOf(ctx: RobotApiContext) {
     objects: ctx.scene.objects.map((o, i) => {
       const pose = ctx.state.objectPose(i);
       const sp = ctx.state.objectSpeed(i);
-      return { name: o.name, pos: pose.pos, quat: pose.quat, size: [...ctx.scene.built.spec.objects[i]!.size] as Vec3, linearSpeed: sp.linear, angularSpeed: sp.angular };
+      const slideM = ctx.state.slidePos(i);
+      return { name: o.name, pos: pose.pos, quat: pose.quat, size: [...ctx.scene.built.spec.objects[i]!.size] as Vec3, linearSpeed: sp.linear, angularSpeed: sp.angular, ...(slideM === null ? {} : { slideM }) };
     }),
     grasped: ctx.scene.arms.map((_, a) => ctx.state.graspedName(a)),
     tableTopZ: ctx.scene.built.spec.table.topZ,

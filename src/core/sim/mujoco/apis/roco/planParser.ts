@@ -3,10 +3,16 @@
 //   NAME Bob ACTION PLACE pink_polygon panel4
 //   NAME Chad ACTION MOVE (0.3, 0.1, 0.95)
 //   NAME Dave ACTION WAIT
-// PUT <obj> <target> (or PUT <obj> on <target>) is PLACE's sandwich wording. PATH is optional.
+// PUT <obj> <target> (or PUT <obj> on <target>) is PLACE's sandwich wording. PATH is optional. Tasks add verbs
+// (RoCoBench's SWEEP <cube>, DUMP, OPEN <handle>) that take no argument or one object.
 import type { Vec3 } from '../../scene/sceneSpec.js';
 
-export type RocoVerb = 'PICK' | 'PLACE' | 'MOVE' | 'WAIT';
+export type RocoVerb = 'PICK' | 'PLACE' | 'MOVE' | 'WAIT' | (string & {});
+
+/** A task's own verb as the parser needs it: its arguments. */
+export interface ExtraVerb {
+  args: 'none' | 'object';
+}
 
 export interface RocoAction {
   robot: string;
@@ -29,7 +35,7 @@ function points(text: string): Vec3[] {
 }
 
 /** Parses the plan; every robot in `robots` must get exactly one action. */
-export function parsePlan(text: string, robots: string[]): ParsedPlan {
+export function parsePlan(text: string, robots: string[], extra: Record<string, ExtraVerb> = {}): ParsedPlan {
   const body = text.includes('EXECUTE') ? text.slice(text.lastIndexOf('EXECUTE') + 'EXECUTE'.length) : text;
   const lines = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
   const actions: RocoAction[] = [];
@@ -45,6 +51,9 @@ export function parsePlan(text: string, robots: string[]): ParsedPlan {
     if (p) {
       path = points(p[1]!);
       const inner = p[1]!.slice(1, -1).trim();
+      const tuples = inner.match(/\([^)]*\)/g) ?? [];
+      const bad = tuples.find((t) => !new RegExp(`^\\(\\s*${NUM}\\s*,\\s*${NUM}\\s*,\\s*${NUM}\\s*\\)$`, 'i').test(t));
+      if (bad) return { ok: false, robot, line, reason: `PATH point ${bad} is not three numbers (x, y, z)` };
       if (inner.length > 0 && path.length === 0) return { ok: false, robot, line, reason: 'PATH must be a list of (x, y, z) tuples' };
       rest = rest.slice(0, p.index).trim();
     } else if (/\bPATH\b/i.test(rest)) return { ok: false, robot, line, reason: 'PATH must be followed by [(x, y, z), ...]' };
@@ -72,8 +81,17 @@ export function parsePlan(text: string, robots: string[]): ParsedPlan {
         else return { ok: false, robot, line, reason: 'MOVE takes one point (x, y, z) or one object' };
         break;
       }
-      default:
-        return { ok: false, robot, line, reason: `unknown action '${words[0]}'; actions: PICK, PLACE (PUT), MOVE, WAIT` };
+      default: {
+        const x = extra[verb];
+        if (!x) return { ok: false, robot, line, reason: `unknown action '${words[0]}'; actions: ${['PICK', 'PLACE (PUT)', 'MOVE', 'WAIT', ...Object.keys(extra)].join(', ')}` };
+        if (x.args === 'none') {
+          if (args.length > 0) return { ok: false, robot, line, reason: `${verb} takes no arguments` };
+          actions.push({ robot, verb, path, line });
+        } else {
+          if (args.length !== 1) return { ok: false, robot, line, reason: `${verb} takes one object: ${verb} <object>` };
+          actions.push({ robot, verb, object: args[0]!, path, line });
+        }
+      }
     }
   }
   const missing = robots.filter((r) => !actions.some((a) => a.robot === r));

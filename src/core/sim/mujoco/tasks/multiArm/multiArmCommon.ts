@@ -1,6 +1,9 @@
 // Multi-arm tabletop (RoCoBench-style): 2-3 Franka-class arms on one side of the table or facing each other,
 // each with a reach zone (an x interval of the table) that the RoCo API's task-constraint check enforces.
 import type { WorkspaceInfo } from '../../../simulator.js';
+import type { RocoAction } from '../../apis/roco/planParser.js';
+import type { RocoGoal } from '../../apis/roco/rocoGoals.js';
+import type { RobotApiContext } from '../../apis/robotApi.js';
 import type { ArmSpec, ObjectSpec, SceneSpec } from '../../scene/sceneSpec.js';
 import { TABLE, TABLE_TOP_Z, TIMESTEP_SECS } from '../tabletopCommon.js';
 
@@ -10,12 +13,33 @@ export interface RobotSpec {
   name: string;
   /** Table x interval the robot may pick from and place into. */
   reachX: [number, number];
+  /** How the robot's reach is told to the agents when it is not an x interval, e.g. 'panel1, panel2, panel3'. */
+  reachText?: string;
+}
+
+/** A task's own RoCo verb (RoCoBench's SWEEP, DUMP, OPEN): arguments, prompt text, who may use it, its stages. */
+export interface TaskVerb {
+  args: 'none' | 'object';
+  usage: string;
+  doc: string;
+  goal(ctx: RobotApiContext, arm: number, action: RocoAction): RocoGoal;
 }
 
 export interface MultiArmSetup {
   robots: RobotSpec[];
   /** 'shared': every robot sees the whole scene; 'partial': only what lies in its reach zone (and what it holds). */
   observation: 'shared' | 'partial';
+  /** Verbs beyond PICK, PLACE, MOVE, WAIT. */
+  verbs?: Record<string, TaskVerb>;
+  /** Verbs of the base set this task does not offer (Sweep Floor has no PICK or PLACE). */
+  without?: ('PICK' | 'PLACE' | 'MOVE')[];
+  /** 'required': every moving action needs a PATH of `pathPoints` waypoints (RoCoBench Pack Grocery, Move Rope). */
+  path?: 'optional' | 'required';
+  pathPoints?: number;
+  /** The task's rules as the agents are told them (the plan rules enforce them). */
+  rules?: string[];
+  /** Allowed spread (standard deviation, metres) of a PATH's step lengths; default PATH_STD_MAX_M. */
+  pathStdMaxM?: number;
 }
 
 /** Arms in a row along the near edge (y = -0.35), facing +y, `spacingM` apart. */

@@ -34,7 +34,10 @@ export class ArmController {
     this.arm = scene.arms[armIndex]!;
     this.ik = new TopDownIk(scene, armIndex);
     const home = this.arm.layout.spec.homeTcp;
-    const sol = this.ik.solve(this.arm.layout.seedQ, { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ });
+    let sol = this.ik.solve(this.arm.layout.seedQ, { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ, maxIterations: 400 });
+    if (!sol.converged) sol = this.ik.solve(this.facingSeed(home.pos), { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ, maxIterations: 400 });
+    // The gripper is symmetric under a half turn: the other yaw is the same home.
+    if (!sol.converged) sol = this.ik.solve(this.arm.layout.seedQ, { pos: home.pos, yawRad: wrapAngle(home.yawRad + Math.PI) }, { rest: this.arm.layout.seedQ, maxIterations: 400 });
     if (!sol.converged) {
       this.ik.dispose();
       throw new Error(`scene '${scene.built.spec.key}': home pose ${fmtVec(home.pos)} is unreachable (residual ${sol.posErrM.toFixed(4)} m)`);

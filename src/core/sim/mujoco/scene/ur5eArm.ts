@@ -51,7 +51,7 @@ export function buildUr5eArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
     const seg = UR5E.dh[i]!;
     const body = el('body', { name: `${p}link${i + 1}`, pos: [prev.a, 0, prev.d], quat: axisAngleQuat([1, 0, 0], prev.alpha), gravcomp: 1 }, [
       el('joint', { name: `${p}joint${i + 1}`, type: 'hinge', axis: [0, 0, 1], range: UR5E.jointRanges[i]!, armature: 0.1, damping: 1 }),
-      linkGeom(`${p}link${i + 1}_geom`, [seg.a, 0, seg.d], LINK_RADIUS[i + 1]!, bits, UR_RGBA),
+      i === 0 ? shoulderColumn(p, seg.d, bits) : linkGeom(`${p}link${i + 1}_geom`, [seg.a, 0, seg.d], LINK_RADIUS[i + 1]!, bits, UR_RGBA),
       child,
     ]);
     child = body;
@@ -93,3 +93,8 @@ export function buildUr5eArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
   };
 }
 
+
+/** The shoulder column turns with joint 1 but starts above the fixed base plate, clear of the table. */
+function shoulderColumn(p: string, d1: number, bits: CollisionBits): MjcfElement {
+  return el('geom', { name: `${p}link1_geom`, type: 'capsule', fromto: [0, 0, 0.15, 0, 0, d1], size: [LINK_RADIUS[1]!], rgba: UR_RGBA, ...bits });
+}

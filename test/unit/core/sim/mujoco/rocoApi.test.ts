@@ -42,7 +42,7 @@ test('each of the five checks produces its own feedback, in order, and a rejecte
     // (1) parse
     [plan('NAME Alice ACTION FLY', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /^This proposed plan failed: This previous response from \[Alice\] failed to parse!: 'NAME Alice ACTION FLY' unknown action 'FLY'; actions: PICK, PLACE \(PUT\), MOVE, WAIT\. Re-format to strictly follow \[Action Output Instruction\]!$/],
     // (2) task constraints: out of Alice's reach; placing what she does not hold
-    [plan('NAME Alice ACTION PICK blue_square', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /Task Constraints:\n faild, Alice cannot reach blue_square at x = 0\.\d\d: its reach is x in \[-0\.60, -0\.08\]$/],
+    [plan('NAME Alice ACTION PICK blue_square', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /Task Constraints:\n faild, Alice cannot reach blue_square at x = 0\.\d\d: it can only reach panel1, panel2, panel3$/],
     [plan('NAME Alice ACTION PLACE pink_polygon panel2', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /faild, Alice can only PLACE what it holds \(nothing\), not pink_polygon/],
     // (3) IK: a point in Bob's zone but far above his reach
     [plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.0, 0.2, 1.9)', 'NAME Chad ACTION WAIT'), /- Goal Step:\n - IK failed: on Bob's goal \(0\.00, 0\.20, 1\.90\)$/],

@@ -13,6 +13,7 @@ import { moveGrippers, detach, attach, fingerContacts } from '../../robot/grippe
 import { cartesianKnots, executeTogether, settleArms, togetherDuration, type ArmPath } from '../../robot/jointMotion.js';
 import type { ToolTarget } from '../../robot/ik.js';
 import { planMultiArm } from '../../robot/multiArmPlanner.js';
+import { planJointPath } from '../../robot/rrtConnect.js';
 import type { RobotApiContext } from '../robotApi.js';
 import { settleObjects } from '../robotApi.js';
 import type { CheckedPlan } from './planChecks.js';
@@ -66,13 +67,22 @@ export function executeJointly(ctx: RobotApiContext, plan: CheckedPlan, robots: 
       if (failed.has(i) || targets.length === 0) return;
       const ctrl = ctx.arms[arm]!;
       const r = cartesianKnots(ctrl, ctx.state.armQ(arm), ctx.state.tcpPose(arm), targets, `${a.robot} (${a.verb} ${what})`);
-      if (!r.ok) {
+      if (r.ok) {
+        paths.push({ arm, knots: r.knots });
+        toolSecs = Math.max(toolSecs, r.lengthM / 0.3);
+        return;
+      }
+      // The straight tool line leaves the arm's IK branch (near a singularity or a joint limit): a collision-free
+      // joint path to the last pose instead, for a single top-down target.
+      const last = targets[targets.length - 1]!;
+      const goal = targets.length === 1 && !last.R ? ctrl.solveTarget(last) : null;
+      const jp = goal?.sol.converged ? planJointPath({ checker: ctx.checker, state: ctx.state, arm, ranges: ctrl.arm.layout.jointRanges, allowed }, ctx.state.armQ(arm), goal.sol.q, seed + arm) : null;
+      if (!jp?.ok) {
         errors.push(r.error);
         failed.add(i);
         return;
       }
-      paths.push({ arm, knots: r.knots });
-      toolSecs = Math.max(toolSecs, r.lengthM / 0.3);
+      paths.push({ arm, knots: jp.knots });
     });
     executeTogether(runner, paths, togetherDuration(runner, paths, toolSecs));
     if (paths.length > 0) settleArms(runner, paths.map((p) => p.arm));

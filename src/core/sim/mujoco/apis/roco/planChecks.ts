@@ -115,7 +115,7 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   if (problems.length === 0) {
     for (const a of actions) {
       const arm = armOf(a.robot);
-      const g = rocoGoal(ctx, arm, a, a.verb === 'PLACE' ? objectIndex(ctx, a.object!) : null);
+      const g = adoptPathEnd(rocoGoal(ctx, arm, a, a.verb === 'PLACE' ? objectIndex(ctx, a.object!) : null), a.path);
       goals.push(g);
       const [lo, hi] = robots[arm]!.reachX;
       if (a.verb !== 'WAIT' && (g.zonePoint[0] < lo - ZONE_MARGIN_M || g.zonePoint[0] > hi + ZONE_MARGIN_M)) {
@@ -209,6 +209,20 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   }
   pass('waypoints');
   return { ok: true, actions, goals, approachQ, approachYaw, seeds, checks };
+}
+
+/**
+ * A PATH that ends straight above the action's target (within 3 cm across, 3 to 30 cm higher) ends the approach
+ * there: the agent's last waypoint is where the straight descent starts, as in RoCo, where paths end atop the
+ * target. Otherwise the approach ends at the default 10 cm above.
+ */
+function adoptPathEnd(g: RocoGoal, path: Vec3[]): RocoGoal {
+  const last = path[path.length - 1];
+  if (!last || !g.above || g.contact.length === 0) return g;
+  const t = g.target.pos;
+  const dz = last[2] - t[2];
+  if (Math.hypot(last[0] - t[0], last[1] - t[1]) > 0.03 || dz < 0.03 || dz > 0.3) return g;
+  return { ...g, above: { ...g.above, pos: [t[0], t[1], last[2]] } };
 }
 
 /** What each arm may touch while the plan runs: what its action is about and everything held. */

@@ -74,8 +74,15 @@ export function rocoGoal(ctx: RobotApiContext, arm: number, a: RocoAction, held:
     // Tool height above the object's bottom: from the grasp if held now, else the planned top-down grasp.
     const hang = g && g.object === heldIdx ? tcp.pos[2] - (pose.pos[2] - spec.size[2] / 2) : graspPlan(ctx, heldIdx, 'top', arm).grasp.pos[2] - (pose.pos[2] - spec.size[2] / 2);
     let surface: Vec3;
-    if (loc) surface = locationPoint(ctx, loc, ti, heldIdx, arm);
-    else {
+    if (loc) {
+      surface = locationPoint(ctx, loc, ti, heldIdx, arm);
+      // A PATH ending over the location's inner area chooses the spot (RoCo's agents pick a slot of the bin).
+      const last = a.path[a.path.length - 1];
+      const lp = ctx.state.objectPose(ti).pos;
+      const ls = ctx.scene.built.spec.objects[ti]!.size;
+      const margin = (loc.wallM ?? 0) + Math.min(spec.size[0], spec.size[1]) / 2;
+      if (!loc.single && last && Math.abs(last[0] - lp[0]) <= ls[0] / 2 - margin && Math.abs(last[1] - lp[1]) <= ls[1] / 2 - margin) surface = [last[0], last[1], surface[2]];
+    } else {
       const t = ctx.state.objectPose(ti).pos;
       surface = [t[0], t[1], t[2] + ctx.scene.built.spec.objects[ti]!.size[2] / 2];
     }

@@ -5,7 +5,7 @@ import { cube, targetArea } from '../sceneObjects.js';
 import { atRest, find, held, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
 import type { TaskDefinition, TaskView } from '../taskDefinition.js';
-import { armsInRow, MULTI_ARM_WORKSPACE, multiArmScene } from './multiArmCommon.js';
+import { armsInRow, HUMANOID_SUCTION, MULTI_ARM_WORKSPACE, multiArmScene, UR5E_SUCTION } from './multiArmCommon.js';
 
 const H = 0.035;
 export const RECIPES: Record<string, string[]> = {
@@ -41,7 +41,7 @@ export function makeSandwichTask(): TaskDefinition {
   return {
     info: {
       id: 'make_sandwich',
-      description: 'Two arms (left: Dave, right: Chad) stack four ingredients on a shared cutting board in the recipe\'s order, one PUT per round.',
+      description: 'Two robots with suction grippers (left: Dave, a humanoid; right: Chad, a UR5E) stack four ingredients on a shared cutting board in the recipe\'s order, one PUT per round.',
       instruction: 'Make a sandwich on the cutting_board: stack bread_slice1, lettuce, tomato, bread_slice2 from the bottom up.',
       suite: 'multi-arm',
       arms: 2,
@@ -56,9 +56,10 @@ export function makeSandwichTask(): TaskDefinition {
         { name: 'Chad', reachX: [-0.1, 0.6] },
       ],
       observation: 'partial',
+      rules: ['PICK only the next item of the recipe, and only with an empty gripper.', 'Only one robot can PUT each round.', 'PUT each item on the one below it (the first on cutting_board).'],
     },
     locations: [{ name: 'cutting_board', kind: 'surface', single: true }],
-    scene: multiArmScene('make-sandwich', armsInRow(['Dave', 'Chad'], 0.6), objects),
+    scene: multiArmScene('make-sandwich', armsInRow(['Dave', 'Chad'], 0.6, [HUMANOID_SUCTION, UR5E_SUCTION]), objects),
     layout(rng) {
       const l = new LayoutBuilder(rng);
       l.at(board, [0, l.uniform(0.22, 0.28)], 0, { z: 0.75 + 0.005 });

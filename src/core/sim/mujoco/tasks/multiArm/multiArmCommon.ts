@@ -42,23 +42,38 @@ export interface MultiArmSetup {
   pathStdMaxM?: number;
 }
 
+/** The kind of robot at a seat: kinematics, gripper, torso (see ArmSpec). */
+export type Embodiment = Pick<ArmSpec, 'model' | 'gripper' | 'torso'>;
+
+/** RoCoBench's robots by the names its code gives them (Alice is usually the UR5E with the Robotiq gripper). */
+export const UR5E_ROBOTIQ: Embodiment = { model: 'ur5e', gripper: 'robotiq' };
+export const UR5E_SUCTION: Embodiment = { model: 'ur5e', gripper: 'suction' };
+export const PANDA: Embodiment = { model: 'panda', gripper: 'panda' };
+/** RoCo's 20-DoF humanoid is approximated by a Franka-class arm with a suction cup on a torso. */
+export const HUMANOID_SUCTION: Embodiment = { model: 'panda', gripper: 'suction', torso: true };
+
+/** How far a torso lifts the arm's shoulder above the table. */
+const TORSO_SHOULDER_M = 0.2;
+
 /** Arms in a row along the near edge (y = -0.35), facing +y, `spacingM` apart. */
-export function armsInRow(names: string[], spacingM: number): ArmSpec[] {
+export function armsInRow(names: string[], spacingM: number, kinds: Embodiment[] = []): ArmSpec[] {
   const n = names.length;
   return names.map((name, i) => {
     const x = (i - (n - 1) / 2) * spacingM;
+    const kind = kinds[i] ?? {};
     return {
       prefix: `${name.toLowerCase()}_`,
       label: `${name} `,
-      basePos: [x, -0.35, TABLE_TOP_Z],
+      basePos: [x, -0.35, TABLE_TOP_Z + (kind.torso ? TORSO_SHOULDER_M : 0)],
       baseYawRad: Math.PI / 2,
       homeTcp: { pos: [x, 0.0, 1.1], yawRad: 0 },
+      ...kind,
     };
   });
 }
 
 /** Two arms facing each other across the table (x = -+0.55), each reaching its own half plus the middle. */
-export function armsFacing(names: [string, string]): ArmSpec[] {
+export function armsFacing(names: [string, string], kinds: Embodiment[] = []): ArmSpec[] {
   return names.map((name, i) => {
     const sign = i === 0 ? -1 : 1;
     return {
@@ -66,7 +81,8 @@ export function armsFacing(names: [string, string]): ArmSpec[] {
       label: `${name} `,
       basePos: [sign * 0.55, 0.05, TABLE_TOP_Z],
       baseYawRad: i === 0 ? 0 : Math.PI,
-      homeTcp: { pos: [sign * 0.2, 0.05, 1.1], yawRad: Math.PI / 2 },
+      homeTcp: { pos: [sign * 0.2, 0.05, 1.1], yawRad: 0 },
+      ...(kinds[i] ?? {}),
     };
   });
 }
@@ -80,4 +96,12 @@ export const MULTI_ARM_WORKSPACE: WorkspaceInfo = {
   xRange: [-0.55, 0.55],
   yRange: [-0.2, 0.45],
   axes: 'x increases to the right (along the row of robots), y increases away from the near edge, z points up; metres; yaw in radians about +z',
+};
+
+/** Two robots facing each other along x (armsFacing). */
+export const FACING_WORKSPACE: WorkspaceInfo = {
+  tableTopZ: TABLE_TOP_Z,
+  xRange: [-0.45, 0.45],
+  yRange: [-0.3, 0.45],
+  axes: 'Alice stands at x = -0.55 and Bob at x = +0.55, facing each other; x points from Alice toward Bob, y to Alice\'s left, z up; metres; yaw in radians about +z',
 };

@@ -1,11 +1,13 @@
-// pack_grocery (RoCoBench Pack Grocery): two arms side by side pack four groceries into a bin between them;
-// each reaches the bin and its own side. Success: every item inside the bin, released, at rest.
+// pack_grocery (RoCoBench Pack Grocery): Alice (UR5E + Robotiq gripper) and Bob (Franka Panda) face each other
+// across the table and pack four groceries lying close together into a bin; both reach everything, so their
+// paths must be coordinated, and every move carries a PATH of four waypoints (RoCo's code forces paths for this
+// task). Shared observation. Success: every item inside the bin, released, at rest.
 import { mjcfSafe } from '../../scene/sceneSpec.js';
 import { container, cube, cylinder, sphere } from '../sceneObjects.js';
 import { atRest, find, held, inside, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
 import type { TaskDefinition } from '../taskDefinition.js';
-import { armsInRow, MULTI_ARM_WORKSPACE, multiArmScene } from './multiArmCommon.js';
+import { armsFacing, FACING_WORKSPACE, multiArmScene, PANDA, UR5E_ROBOTIQ } from './multiArmCommon.js';
 
 export function packGroceryTask(): TaskDefinition {
   const bin = container('bin', 'grey', [0.32, 0.22, 0.06], { fixed: true, wallM: 0.01 });
@@ -19,29 +21,37 @@ export function packGroceryTask(): TaskDefinition {
   return {
     info: {
       id: 'pack_grocery',
-      description: 'Two arms pack four groceries (apple, banana, milk, soda can) into a bin between them; each reaches its own side and the bin.',
+      description: 'Two arms facing each other (UR5E + Robotiq gripper, Franka Panda) pack four groceries (apple, banana, milk, soda can) into a bin with coordinated waypoint paths.',
       instruction: 'Pack the apple, the banana, the milk and the soda_can into the bin.',
       suite: 'multi-arm',
       arms: 2,
       imitates: 'RoCo / RoCoBench Pack Grocery',
     },
-    workspace: MULTI_ARM_WORKSPACE,
+    workspace: FACING_WORKSPACE,
     defaultApi: 'roco',
     apis: ['roco'],
     multiArm: {
       robots: [
-        { name: 'Alice', reachX: [-0.6, 0.17] },
-        { name: 'Bob', reachX: [-0.17, 0.6] },
+        { name: 'Alice', reachX: [-0.6, 0.6], reachText: 'every item and the bin' },
+        { name: 'Bob', reachX: [-0.6, 0.6], reachText: 'every item and the bin' },
       ],
       observation: 'shared',
+      path: 'required',
+      pathPoints: 4,
+      rules: [
+        'Every PICK and PLACE needs a PATH of exactly four (x, y, z) waypoints from your gripper to above the target; the last one is the target.',
+        'Keep grippers above the table and below z = 1.3; keep your path away from the other robot.',
+        'Only PICK with an empty gripper, only PLACE what you hold; both robots must not PICK the same item.',
+      ],
     },
     locations: [{ name: 'bin', kind: 'container', wallM: 0.01 }],
-    scene: multiArmScene('pack-grocery', armsInRow(['Alice', 'Bob'], 0.5), objects),
+    scene: multiArmScene('pack-grocery', armsFacing(['Alice', 'Bob'], [UR5E_ROBOTIQ, PANDA]), objects),
     layout(rng) {
       const l = new LayoutBuilder(rng);
-      l.at(bin, [0, l.uniform(0.24, 0.3)]);
+      l.at(bin, [l.uniform(-0.04, 0.04), l.uniform(0.3, 0.36)]);
+      // The groceries lie close together in front of the bin, two on each robot's half.
       const order = l.shuffle(items);
-      order.forEach((o, i) => l.scatter(o, { x: i < 2 ? [-0.45, -0.18] : [0.18, 0.45], y: [-0.05, 0.12] }, { gapM: 0.03, yawRange: [-0.4, 0.4] }));
+      order.forEach((o, i) => l.scatter(o, { x: i < 2 ? [-0.3, -0.08] : [0.08, 0.3], y: [-0.2, 0.08] }, { gapM: 0.03, yawRange: [-0.4, 0.4] }));
       return l.placements(objects);
     },
     check(view) {

@@ -5,7 +5,7 @@ import { cube, targetArea } from '../sceneObjects.js';
 import { atRest, find, held, onArea, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
 import type { TaskDefinition } from '../taskDefinition.js';
-import { armsInRow, MULTI_ARM_WORKSPACE, multiArmScene } from './multiArmCommon.js';
+import { armsInRow, MULTI_ARM_WORKSPACE, multiArmScene, PANDA, UR5E_ROBOTIQ, UR5E_SUCTION } from './multiArmCommon.js';
 
 const PANEL_Y = 0.15;
 const panelX = (k: number) => -0.51 + 0.17 * (k - 1);
@@ -16,14 +16,14 @@ export function sortCubesTask(): TaskDefinition {
   const cubes = [cube('blue_square', 'blue'), cube('pink_polygon', 'pink'), cube('yellow_trapezoid', 'yellow')];
   const objects = [...cubes, ...panels];
   const robots = [
-    { name: 'Alice', reachX: [panelX(1) - 0.09, panelX(3) + 0.09] as [number, number] },
-    { name: 'Bob', reachX: [panelX(3) - 0.09, panelX(5) + 0.09] as [number, number] },
-    { name: 'Chad', reachX: [panelX(5) - 0.09, panelX(7) + 0.09] as [number, number] },
+    { name: 'Alice', reachX: [panelX(1) - 0.09, panelX(3) + 0.09] as [number, number], reachText: 'panel1, panel2, panel3' },
+    { name: 'Bob', reachX: [panelX(3) - 0.09, panelX(5) + 0.09] as [number, number], reachText: 'panel3, panel4, panel5' },
+    { name: 'Chad', reachX: [panelX(5) - 0.09, panelX(7) + 0.09] as [number, number], reachText: 'panel5, panel6, panel7' },
   ];
   return {
     info: {
       id: 'sort_cubes',
-      description: 'Three arms sort three cubes onto panels 2, 4 and 6 of seven; each reaches only three panels, so cubes are passed along.',
+      description: 'Three arms (UR5E + Robotiq gripper, Franka Panda, UR5E + suction) sort three cubes onto panels 2, 4 and 6 of seven; each reaches only three panels, so cubes are passed along.',
       instruction: 'Sort the cubes: blue_square goes on panel2, pink_polygon on panel4, yellow_trapezoid on panel6. Alice reaches panel1-3, Bob panel3-5, Chad panel5-7.',
       suite: 'multi-arm',
       arms: 3,
@@ -32,9 +32,16 @@ export function sortCubesTask(): TaskDefinition {
     workspace: MULTI_ARM_WORKSPACE,
     defaultApi: 'roco',
     apis: ['roco'],
-    multiArm: { robots, observation: 'shared' },
+    multiArm: {
+      robots,
+      observation: 'shared',
+      rules: [
+        'Each robot can only PICK from and PLACE on the panels it reaches; to move a cube farther, put it on a panel the next robot reaches.',
+        'Only PICK with an empty gripper, only PLACE what you hold.',
+      ],
+    },
     locations: panels.map((p) => ({ name: p.name, kind: 'surface' as const, single: true })),
-    scene: multiArmScene('sort-cubes', armsInRow(['Alice', 'Bob', 'Chad'], 0.45), objects),
+    scene: multiArmScene('sort-cubes', armsInRow(['Alice', 'Bob', 'Chad'], 0.45, [UR5E_ROBOTIQ, PANDA, UR5E_SUCTION]), objects),
     layout(rng) {
       const l = new LayoutBuilder(rng);
       panels.forEach((p, i) => l.at(p, [panelX(i + 1), PANEL_Y]));

@@ -60,19 +60,42 @@ export async function sortCubes(sim: Simulator): Promise<void> {
   await round(sim, robots.map(idle));
 }
 
-const SIDE_HOME: Record<string, [number, number, number]> = { Alice: [-0.25, 0.0, 1.0], Bob: [0.25, 0.0, 1.0] };
 const homeOf = (robot: string, homes: Record<string, [number, number, number]>) => `NAME ${robot} ACTION MOVE (${homes[robot]!.join(', ')})`;
+const f2 = (v: number) => v.toFixed(3);
+/** Four evenly spaced waypoints from `from` to `to` (the last is `to`), as RoCo's PATH. */
+export function pathTo(from: readonly number[], to: readonly number[]): string {
+  const pts = [1, 2, 3, 4].map((k) => `(${[0, 1, 2].map((i) => f2(from[i]! + (k / 4) * (to[i]! - from[i]!))).join(', ')})`);
+  return `PATH [${pts.join(', ')}]`;
+}
+const gripperOf = (s: WorldState, robot: string) => s.robots!.find((r) => r.name === robot)!.pos;
 
-/** pack_grocery: each robot packs the items on its side, one PICK/PLACE pair at a time, the other stepping back. */
+/**
+ * pack_grocery: the robot on an item's half packs it (PICK, then PLACE on its own spot of the bin), each move with
+ * a four-point PATH from its gripper to 12 cm above the target; the other robot waits.
+ */
 export async function packGrocery(sim: Simulator): Promise<void> {
-  const s = (await sim.observe()).state;
-  for (const name of ['apple', 'banana', 'milk', 'soda_can']) {
-    const robot = find(s, name).pos[0] < 0 ? 'Alice' : 'Bob';
+  const first = (await sim.observe()).state;
+  const bin = find(first, 'bin');
+  const spots: [number, number][] = [[-0.075, -0.045], [0.075, -0.045], [-0.075, 0.045], [0.075, 0.045]];
+  const names = ['apple', 'banana', 'milk', 'soda_can'];
+  const homes: Record<string, [number, number, number]> = { Alice: [-0.3, -0.1, 1.05], Bob: [0.3, -0.1, 1.05] };
+  // The robot not packing steps back to its side (with a PATH: every move needs one here), or waits there.
+  const idle = (s: WorldState, robot: string) => {
+    const g = gripperOf(s, robot);
+    const h = homes[robot]!;
+    return Math.hypot(g[0] - h[0], g[1] - h[1], g[2] - h[2]) < 0.05 ? `NAME ${robot} ACTION WAIT` : `NAME ${robot} ACTION MOVE (${h.join(', ')}) ${pathTo(g, h)}`;
+  };
+  for (const [k, name] of names.entries()) {
+    let s = (await sim.observe()).state;
+    const o = find(s, name);
+    const robot = o.pos[0] < 0 ? 'Alice' : 'Bob';
     const other = robot === 'Alice' ? 'Bob' : 'Alice';
-    await round(sim, [`NAME ${robot} ACTION PICK ${name}`, homeOf(other, SIDE_HOME)]);
-    await round(sim, [`NAME ${robot} ACTION PLACE ${name} bin`, homeOf(other, SIDE_HOME)]);
+    const top = o.pos[2] + o.size[2] / 2;
+    await round(sim, [`NAME ${robot} ACTION PICK ${name} ${pathTo(gripperOf(s, robot), [o.pos[0], o.pos[1], top + 0.12])}`, idle(s, other)]);
+    s = (await sim.observe()).state;
+    const spot = spots[k]!;
+    await round(sim, [`NAME ${robot} ACTION PLACE ${name} bin ${pathTo(gripperOf(s, robot), [bin.pos[0] + spot[0], bin.pos[1] + spot[1], bin.pos[2] + 0.25])}`, idle(s, other)]);
   }
-  await round(sim, [homeOf('Alice', SIDE_HOME), homeOf('Bob', SIDE_HOME)]);
 }
 
 /** make_sandwich: the recipe in the instruction, each layer by the robot on whose side the item lies. */

@@ -41,7 +41,7 @@ function formatArg(x: unknown): string {
 
 export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undefined {
   const c = (code: number, s: string) => paint(o.color, code, s);
-  const turn = (t: number) => c(2, `[turn ${String(t).padStart(3)}]`);
+  const turn = (t: number) => c(2, `[${e.round !== undefined ? `round ${e.round} · ` : ''}turn ${String(t).padStart(3)}]`);
   switch (e.type) {
     case 'episode_start':
       return [
@@ -54,6 +54,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
           : e.limits && Object.keys(e.limits).length > 0
             ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`
             : undefined,
+        e.agents && e.agents.length > 1 ? `  robots: ${e.agents.join(', ')}${Array.isArray(e['humans']) && e['humans'].length > 0 ? ` (typed by a person: ${(e['humans'] as string[]).join(', ')})` : ''}` : undefined,
       ]
         .filter((x) => x !== undefined)
         .join('\n');
@@ -77,16 +78,28 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
     }
     case 'check':
       if (e.name === 'task_success') return `${c(1, 'success check')}: ${e.ok ? c(32, 'PASS') : c(31, 'FAIL')} · ${e.message}`;
+      // A plan check that passed is noise in a transcript; a failed one is what the agents hear next.
+      if (e.name.startsWith('plan: ') && e.ok && !o.verbose) return undefined;
       return `${turn(e.turn)} ${c(e.ok ? 32 : 33, `${e.name}`)}: ${e.message}`;
     case 'error':
       return c(31, `error (${e.kind}): ${e.message}${e.file ? ` [${e.file}${e.line ? `:${e.line}` : ''}]` : ''}`);
+    case 'action_result': {
+      // One failure text shared by every robot (a rejected plan) is shown once.
+      const errors = [...new Set(e.results.filter((r) => !r.ok).map((r) => r.error ?? ''))];
+      const lines = (errors.length === 1 && e.results.every((r) => !r.ok)) || errors.length === 0 ? [] : e.results.map((r) => `    ${r.agent} ${r.name}: ${r.ok ? c(32, 'ok') : c(31, `failed: ${trim(r.error ?? '', o.verbose ? 40 : 6)}`)}`);
+      const out = e.results.find((r) => r.ok && r.output)?.output;
+      const head = e.results.every((r) => r.ok) ? 'executed' : lines.length === 0 ? `not executed: ${trim(errors[0]!, o.verbose ? 40 : 1)}` : 'executed in part';
+      return [`${turn(e.turn)} ${c(36, 'plan')} ${head}`, ...(out ? [indent(trim(out, o.verbose ? 40 : 8))] : []), ...lines].join('\n');
+    }
     case 'episode_end': {
       const m = e.metrics;
       const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
+      const arch = e.archMetrics && Object.keys(e.archMetrics).length > 0 ? `  ${Object.entries(e.archMetrics).map(([k, v]) => `${k} ${v}`).join(' · ')}` : undefined;
       return [
         `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
         ...(e.archMetrics && Object.keys(e.archMetrics).length > 0 ? [`  ${Object.entries(e.archMetrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(' · ')}`] : []),
         `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${m.simTimeSecs.toFixed(1)} s simulated · ${(m.durationMs / 1000).toFixed(2)} s wall`,
+        ...(arch ? [arch] : []),
       ].join('\n');
     }
     default:

@@ -7,6 +7,8 @@ const OPENINGS: [opening: string, arch: string, role: string][] = [
   ['You are the Planner of a robot team', 'malmm', 'planner'],
   ['You are the Coder of a robot team', 'malmm', 'coder'],
   ['You control a robot arm', 'malmm', 'agent'],
+  ['You are robot ', 'roco', 'dialog'],
+  ['You plan for a team of robots', 'roco', 'central'],
 ];
 /** Action Contextualization keeps one system prompt for every role; its request (the last user message) tells. */
 const ACTCTX_SYSTEM = 'You are an expert in robotics and machine learning';

@@ -5,15 +5,17 @@ import { manifestProblems } from './limits.js';
 import { actctx } from './actctx/index.js';
 import { malmm } from './malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
+import { roco } from './roco/index.js';
 import type { ArchitectureDefinition } from './types.js';
 
 export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {
   malmm,
+  roco,
   actctx,
 };
 
-/** Ids the product promises; the per-system issues add roco, llamar, trajgen. */
-export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'actctx'] as const;
+/** Ids the product promises; the per-system issues add llamar, trajgen. */
+export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'roco', 'actctx'] as const;
 
 export function getArchitecture(id: string): ArchitectureDefinition {
   const arch = ARCHITECTURES[id];

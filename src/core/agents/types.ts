@@ -1,7 +1,7 @@
 // What an architecture (MALMM, RoCo, Action Contextualization, LLaMAR, LM Trajectory Generators) is given and must
 // provide. An architecture writes its seed's loop in its own terms and acts only through the EpisodeContext, so the
 // engine can trace, pause, fork and replay every step it takes.
-import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TraceEvent } from '../../protocol/trace.js';
+import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TokenUsage, TraceEvent } from '../../protocol/trace.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
 import type { ActionCheck, ApiFunctionSpec, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
 import type { VariantSpec } from '../prompt/variants.js';
@@ -72,8 +72,9 @@ export interface EpisodeOptions {
 
 export type RoleCallOutcome =
   /** `sent`: the messages the model was given (system, history, the role's request), for architectures that keep
-   * one growing conversation (Action Contextualization) and carry the rendered request into the next call. */
-  | { ok: true; text: string; callId: string; turn: number; human?: boolean; sent?: ChatMessage[] }
+   * one growing conversation (Action Contextualization) and carry the rendered request into the next call.
+   * `human`: a person typed the answer (their seat); `usage`: the model's token counts, when reported. */
+  | { ok: true; text: string; callId: string; turn: number; human?: boolean; sent?: ChatMessage[]; usage?: TokenUsage }
   | { ok: false; callId: string; turn: number; message: string };
 
 export interface CodeRunOutcome {
@@ -98,6 +99,8 @@ export interface JointActionOutcome {
 export interface RoleCallOptions {
   /** The agent (robot) this call speaks for; stamped on its events and sent with the request. */
   agent?: string;
+  /** What a person in this agent's seat is shown instead of the whole prompt (observation, feedback, chat). */
+  humanView?: string;
 }
 
 export interface EpisodeContext {
@@ -112,6 +115,8 @@ export interface EpisodeContext {
   readonly agent: string;
   /** Agents / robots of the task in the simulator's order (one for single-arm tasks). */
   readonly agents: readonly string[];
+  /** Agents whose turns a person types (their callRole answers come from the person, marked human). */
+  readonly humans: readonly string[];
   readonly signal: AbortSignal;
 
   /** Counters on separate axes. Each event carries turn (where it belongs to one), round, step and agent. */

@@ -15,6 +15,7 @@ import type { TraceSink } from '../trace/writer.js';
 import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
 import { TrackStore } from './tracks.js';
+import type { HumanSeat } from './human.js';
 
 /** Engine options every architecture shares; limits come from the architecture's declarations. */
 export const DEFAULT_EPISODE_OPTIONS: EpisodeOptions = {
@@ -47,6 +48,8 @@ export interface EpisodeDeps {
   model: ModelClient;
   sink: TraceSink;
   controller?: EpisodeController;
+  /** A person typing some agents' turns (RoCo's human in a robot's seat). */
+  human?: HumanSeat;
 }
 
 export interface EpisodeResult {
@@ -80,6 +83,7 @@ interface Metrics {
   formatErrors: number;
   rounds: number;
   steps: number;
+  humanTurns: number;
 }
 
 /** A role's prompt as last loaded: re-read from disk when the episode has stopped since (a debugger pause). */
@@ -96,7 +100,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const controller = deps.controller ?? new EpisodeController();
   const t0 = deps.clock.nowMs();
   let eventCount = 0;
-  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0 };
+  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0 };
   // Counters stamped on every event after the architecture has moved them (round, step, agent).
   const stamp: { agent?: string } = {};
   const emit = async (pending: PendingEvent): Promise<TraceEvent> => {
@@ -190,7 +194,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
     task = reset.task;
     const agents = reset.agents && reset.agents.length > 0 ? reset.agents : ['robot'];
-    await emit({ ...start, taskDescription: reset.task.instruction, agents } as PendingEvent);
+    const humans = [...(deps.human?.agents ?? [])];
+    await emit({ ...start, taskDescription: reset.task.instruction, agents, ...(humans.length > 0 ? { humans } : {}) } as PendingEvent);
+    const seatless = humans.filter((h) => !agents.includes(h));
+    if (seatless.length > 0) throw new EpisodeAbort('invalid_input', `no agent ${seatless.map((h) => `'${h}'`).join(', ')} for a person to play in this episode; agents: ${agents.join(', ')}`);
     const prompts: Record<string, LoadedPrompt> = {};
     for (const role of roleIds) {
       const path = spec.promptPaths[role];
@@ -277,6 +284,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       simTimeSecs: task ? deps.sim.simTimeSecs() : 0,
       ...(metrics.rounds > 0 ? { rounds: metrics.rounds } : {}),
       ...(metrics.steps > 0 ? { steps: metrics.steps } : {}),
+      ...(metrics.humanTurns > 0 ? { humanTurns: metrics.humanTurns } : {}),
     },
     ...(archMetrics ? { archMetrics } : {}),
     finalState,
@@ -372,6 +380,28 @@ function makeContext(p: ContextParts): EpisodeContext {
     return lp;
   };
 
+  /** A turn typed by a person in the agent's seat: traced like a model call, marked human, never sent to a model. */
+  const humanTurn = async (h: { role: string; callId: string; thisTurn: number; speaker: string; messages: ChatMessage[]; variables: Record<string, unknown>; promptPath: string; promptSha256: string; view?: string }): Promise<RoleCallOutcome> => {
+    const common = { turn: h.thisTurn, callId: h.callId, role: h.role, agent: h.speaker };
+    await emit({ type: 'role_call', ...common, messages: h.messages, model: 'human', params: {}, promptPath: h.promptPath, promptSha256: h.promptSha256, variables: h.variables, human: true });
+    if (controller.signal.aborted) return { ok: false, callId: h.callId, turn: h.thisTurn, message: 'cancelled' };
+    const t = deps.clock.nowMs();
+    let text: string | null;
+    try {
+      text = await deps.human!.ask({ agent: h.speaker, role: h.role, turn: h.thisTurn, ...(metrics.rounds > 0 ? { round: metrics.rounds } : {}), view: h.view ?? h.messages.map((m) => m.content).join('\n\n'), messages: h.messages }, controller.signal);
+    } catch (err) {
+      throw new EpisodeAbort('engine_error', `the person in ${h.speaker}'s seat could not answer: ${messageOf(err)}`);
+    }
+    if (text === null || controller.signal.aborted) {
+      await emit({ type: 'model_response', ...common, ok: false, error: { kind: 'cancelled', message: `the person in ${h.speaker}'s seat gave up` }, latencyMs: deps.clock.nowMs() - t, cached: false, attempts: 1, human: true } as PendingEvent);
+      controller.cancel();
+      return { ok: false, callId: h.callId, turn: h.thisTurn, message: 'cancelled' };
+    }
+    metrics.humanTurns++;
+    await emit({ type: 'model_response', ...common, ok: true, text, latencyMs: deps.clock.nowMs() - t, cached: false, attempts: 1, human: true } as PendingEvent);
+    return { ok: true, text, callId: h.callId, turn: h.thisTurn, human: true };
+  };
+
   const unknownAgent = (name: string): string | undefined =>
     p.agents.includes(name) ? undefined : `no agent '${name}' in this episode; agents: ${p.agents.join(', ')}`;
 
@@ -384,6 +414,7 @@ function makeContext(p: ContextParts): EpisodeContext {
     limits: p.limits,
     agent: p.agent,
     agents: p.agents,
+    humans: deps.human?.agents ?? [],
     signal: controller.signal,
     get turn() {
       return turn;
@@ -427,6 +458,9 @@ function makeContext(p: ContextParts): EpisodeContext {
       const agentField = speaker !== undefined ? { agent: speaker } : {};
       const temperature = lp.file.config.temperature ?? spec.model.temperature;
       const maxTokens = spec.model.maxTokens ?? lp.file.config.maxOutputTokens;
+      if (speaker !== undefined && deps.human?.agents.includes(speaker)) {
+        return humanTurn({ role, callId, thisTurn, speaker, messages: renderedPrompt.messages, variables, promptPath: lp.path, promptSha256: lp.sha256, view: callOptions.humanView });
+      }
       await emit({
         type: 'role_call',
         turn: thisTurn,
@@ -477,7 +511,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         const where = spec.model.baseUrl ? ` at ${spec.model.baseUrl}` : '';
         throw new EpisodeAbort('model_error', `model ${spec.model.model}${where} failed for role ${role} (${result.error.kind}): ${result.error.message}`);
       }
-      return { ok: true, text: result.text, callId, turn: thisTurn, sent: renderedPrompt.messages };
+      return { ok: true, text: result.text, callId, turn: thisTurn, sent: renderedPrompt.messages, ...(result.usage ? { usage: result.usage } : {}) };
     },
 
     async parsed(role, callId, parsedTurn, r) {

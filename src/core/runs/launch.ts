@@ -5,6 +5,7 @@ import { TRACE_SCHEMA_VERSION, type ModelSettings, type PendingEvent, type Trace
 import { getArchitecture } from '../agents/registry.js';
 import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
+import type { HumanSeat } from '../engine/human.js';
 import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
@@ -75,6 +76,8 @@ export interface LaunchOptions {
   /** Attempts per model call on rate limits, 5xx, timeouts and connection failures (default 5). */
   maxModelAttempts?: number;
   controller?: EpisodeController;
+  /** A person typing some agents' turns (RoCo's human in a robot's seat: `waypoint run --human Alice`). */
+  human?: HumanSeat;
   /** Called with the run id and trace path once they exist (before the episode starts). */
   onStart?(info: { runId: string; tracePath: string; model: ModelSettings; arch: ArchitectureDefinition }): void;
 }
@@ -178,6 +181,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
         model: model.client,
         sink: new JsonlTraceWriter(deps.io, path, deps.clock),
         controller: options.controller,
+        ...(options.human ? { human: options.human } : {}),
       },
     );
     return { ...result, runId, tracePath: path };

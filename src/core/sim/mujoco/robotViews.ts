@@ -4,6 +4,7 @@
 import type { SimState } from './simState.js';
 import type { SceneModel } from './sceneModel.js';
 import type { MultiArmSetup } from './tasks/multiArm/multiArmCommon.js';
+import { gripperCommandedOpen } from './robot/gripper.js';
 
 export interface RobotView {
   robot: string;
@@ -86,4 +87,57 @@ export function sharedSceneText(scene: SceneModel, state: SimState, setup: Multi
     lines.push(`${r.name}: gripper at ${p3(state.tcp(a).pos)}, ${held ? `holding ${held}` : 'holding nothing'}; reaches x from ${r.reachX[0].toFixed(2)} to ${r.reachX[1].toFixed(2)}`);
   });
   return lines.join('\n');
+}
+
+/** The base verbs of a RoCo plan as the agents are told them. */
+const BASE_VERBS: Record<'PICK' | 'PLACE' | 'MOVE' | 'WAIT', { usage: string; doc: string }> = {
+  PICK: { usage: 'PICK <object>', doc: 'grasp the object (only with an empty gripper); the gripper ends 12 cm above where it grasped' },
+  PLACE: { usage: 'PLACE <object> <target>', doc: 'put the held object on or into the target (an object or place named in the scene)' },
+  MOVE: { usage: 'MOVE (x, y, z)', doc: 'move the gripper to a point (or MOVE <object>: 10 cm above it)' },
+  WAIT: { usage: 'WAIT', doc: 'stay where you are (keep holding what you hold)' },
+};
+
+const COMBINED_PICK = { usage: 'PICK <object> PLACE <target>', doc: 'pick the object and put it on the target, in one action' };
+
+/**
+ * Structured state of a multi-robot task for the agents' prompts (observation `state.extra.multiArm`): every
+ * robot's embodiment, reach and gripper, the scene's relations, task facts, the action options and rules. A
+ * partial view (`self`) lists only what that robot sees: its own robot, and the relations of visible objects.
+ */
+export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiArmSetup, facts: string[], visible: readonly string[] | null, self?: string): Record<string, unknown> {
+  const names = setup.robots.map((r) => r.name);
+  const rel = relations(scene, state, names);
+  const robots = setup.robots
+    .map((r, a) => ({
+      name: r.name,
+      embodiment: scene.arms[a]!.layout.embodiment,
+      gripper: scene.arms[a]!.layout.gripper.kind,
+      reachX: r.reachX,
+      reach: r.reachText ?? `x from ${r.reachX[0].toFixed(2)} to ${r.reachX[1].toFixed(2)}`,
+      base: [scene.arms[a]!.layout.spec.basePos[0], scene.arms[a]!.layout.spec.basePos[1]],
+      gripperAt: state.tcp(a).pos.map((v) => Math.round(v * 1000) / 1000),
+      holding: state.graspedName(a),
+      gripperOpen: gripperCommandedOpen(state, a),
+    }))
+    .filter((r) => setup.observation === 'shared' || self === undefined || r.name === self);
+  const shown = visible ? new Set(visible) : null;
+  const actions = [
+    ...(['PICK', 'PLACE', 'MOVE', 'WAIT'] as const)
+      .filter((v) => !(setup.without as string[] | undefined)?.includes(v))
+      .map((verb) => ({ verb, ...(setup.combinedPick && verb === 'PICK' ? COMBINED_PICK : BASE_VERBS[verb]) })),
+    ...Object.entries(setup.verbs ?? {}).map(([verb, v]) => ({ verb, usage: v.usage, doc: v.doc })),
+  ];
+  return {
+    multiArm: {
+      ...(self ? { self } : {}),
+      observation: setup.observation,
+      robots,
+      relations: [...rel.entries()].filter(([n]) => !shown || shown.has(n)).map(([, r]) => r),
+      facts,
+      actions,
+      path: setup.path ?? 'optional',
+      ...(setup.pathPoints ? { pathPoints: setup.pathPoints } : {}),
+      rules: setup.rules ?? [],
+    },
+  };
 }

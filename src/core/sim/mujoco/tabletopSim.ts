@@ -13,7 +13,7 @@ import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, taskInfos } from './tasks/registry.js';
 import type { TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
-import { robotViews, sharedSceneText, type RobotView } from './robotViews.js';
+import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
 import type { GraspState } from './simState.js';
 import type { Mujoco } from './wasm.js';
 
@@ -102,9 +102,12 @@ export class TabletopSimulator implements Simulator {
     const names = this.agentNames();
     if (!names.includes(agent)) throw new Error(`observe: no agent '${agent}'; agents: ${names.join(', ')}`);
     if (!task.multiArm) return { ...whole, agent };
-    const view = robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm).find((v) => v.robot === agent)!;
+    const setup = task.multiArm;
+    const view = robotViews(this.runtime!.scene, this.runtime!.state, setup).find((v) => v.robot === agent)!;
     const visible = new Set(view.visible);
-    return { text: view.text, state: { ...whole.state, objects: whole.state.objects.filter((o) => visible.has(o.name)) }, agent };
+    const robots = setup.observation === 'shared' ? whole.state.robots : whole.state.robots?.filter((r) => r.name === agent);
+    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, setup.facts?.(this.runtime!.taskView()) ?? [], view.visible, agent);
+    return { text: view.text, state: { ...whole.state, objects: whole.state.objects.filter((o) => visible.has(o.name)), ...(robots ? { robots } : {}), extra }, agent };
   }
 
   /**
@@ -268,8 +271,10 @@ export class TabletopSimulator implements Simulator {
       });
     }
     const setup = this.current?.task.multiArm;
-    const text = setup ? sharedSceneText(this.runtime!.scene, this.runtime!.state, setup) : formatMalmmState(state);
-    return { text, state };
+    if (!setup) return { text: formatMalmmState(state), state };
+    const text = sharedSceneText(this.runtime!.scene, this.runtime!.state, setup);
+    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, setup.facts?.(this.runtime!.taskView()) ?? [], null);
+    return { text, state: { ...state, extra } };
   }
 
   /** Per-robot partial observations of a multi-arm task (empty for single-arm tasks). */

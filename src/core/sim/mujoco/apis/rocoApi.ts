@@ -5,6 +5,7 @@ import { ROCO_API } from '../../../apis/catalog.js';
 import { arityError, str } from './args.js';
 import { executeJointly } from './roco/jointExecutor.js';
 import { allowedSets, checkPlan, ROCO_CHECKS } from './roco/planChecks.js';
+import type { RocoAction } from './roco/planParser.js';
 import { watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 const FUNCTIONS = ROCO_API;
@@ -27,7 +28,33 @@ function run(ctx: RobotApiContext, fn: string, text: string, execute: boolean): 
   if (verdict.actions.every((a) => a.verb === 'WAIT')) return { ok: true, value: true, output: verdict.actions.map((a) => `${a.robot} waited`).join('\n'), unmeasured: true, checks };
   const names = robots(ctx);
   const allowed = allowedSets(ctx, verdict.actions, (r) => names.indexOf(r));
-  const w = watchCollisions(ctx, allowed, () => executeJointly(ctx, verdict, names, allowed));
+  const w = watchCollisions(ctx, allowed, () => {
+    const first = executeJointly(ctx, verdict, names, allowed);
+    const later = verdict.actions.filter((a) => a.then && !first.errors.some((e) => e.startsWith(`${a.robot} `)));
+    if (first.planFailed || later.length === 0) return first;
+    // The PLACE parts of combined actions, checked again in the state the PICKs left (the others wait).
+    const placeLine = (t: RocoAction) => `NAME ${t.robot} ACTION PLACE ${t.object} ${t.target}${t.path.length > 0 ? ` PATH [${t.path.map((p) => `(${p.join(', ')})`).join(', ')}]` : ''}`;
+    const text = `EXECUTE\n${names.map((n) => { const t = later.find((a) => a.robot === n)?.then; return t ? placeLine(t) : `NAME ${n} ACTION WAIT`; }).join('\n')}`;
+    const second = checkPlan(ctx, text);
+    if (second.ok) {
+      const more = executeJointly(ctx, second, names, allowedSets(ctx, second.actions, (r) => names.indexOf(r)));
+      return { ...first, log: [...first.log, ...more.log], errors: [...first.errors, ...more.errors] };
+    }
+    // Together they cannot place (the PICKs left the arms in each other's way): one after another, or say why not.
+    const log = [...first.log];
+    const errors = [...first.errors];
+    for (const a of later) {
+      const alone = checkPlan(ctx, `EXECUTE\n${names.map((n) => (n === a.robot ? placeLine(a.then!) : `NAME ${n} ACTION WAIT`)).join('\n')}`);
+      if (!alone.ok) {
+        errors.push(`${a.robot} (PLACE part): ${alone.feedback.split('\n').pop()!.trim()}`);
+        continue;
+      }
+      const more = executeJointly(ctx, alone, names, allowedSets(ctx, alone.actions, (r) => names.indexOf(r)));
+      log.push(...more.log);
+      errors.push(...more.errors);
+    }
+    return { ...first, log, errors };
+  });
   const x = w.value;
   if (x.planFailed) return { ok: true, value: false, output: `This plan failed to execute: ${x.errors.join('; ')}`, unmeasured: true, checks, executed: false };
   const lines = [...x.log, ...x.errors.map((e) => `failed: ${e}`), ...w.warnings];

@@ -75,14 +75,11 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   // (1) parse
   const parsed = parsePlan(text, names, extraVerbs(ctx));
   let parseError: { robot: string; line: string; reason: string } | null = parsed.ok ? null : parsed;
+  // A task's required PATH (and its number of points) is a rule of the agents' output format, checked where their
+  // text is parsed (RoCo's LLMResponseParser); here a plan without PATHs runs with the planner's own motion.
   if (parsed.ok) {
     const disabled = parsed.actions.find((a) => (setup?.without as string[] | undefined)?.includes(a.verb));
-    const pathless = setup?.path === 'required' ? parsed.actions.find((a) => a.verb !== 'WAIT' && a.path.length === 0) : undefined;
-    const count = setup?.pathPoints;
-    const wrongCount = count ? parsed.actions.find((a) => a.path.length > 0 && a.path.length !== count) : undefined;
     if (disabled) parseError = { robot: disabled.robot, line: disabled.line, reason: `this task has no ${disabled.verb} action` };
-    else if (pathless) parseError = { robot: pathless.robot, line: pathless.line, reason: `every action except WAIT needs a PATH of ${count ?? 'several'} (x, y, z) waypoints in this task` };
-    else if (wrongCount) parseError = { robot: wrongCount.robot, line: wrongCount.line, reason: `each PATH must contain exactly ${count} coordinates, got ${wrongCount.path.length}` };
   }
   if (parseError || !parsed.ok) {
     const e = parseError!;
@@ -97,7 +94,7 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   const heldNow = ctx.state.grasps.map((g) => (g ? ctx.scene.objects[g.object]!.name : null));
   for (const a of actions) {
     const arm = armOf(a.robot);
-    for (const name of [a.object, a.target].filter((n): n is string => n !== undefined)) {
+    for (const name of [a.object, a.target, a.then?.target].filter((n): n is string => n !== undefined)) {
       if (objectIndex(ctx, name) < 0) problems.push(`${a.robot}: there is no '${name}'`);
     }
     if (problems.length > 0) continue;
@@ -118,17 +115,23 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
       const g = adoptPathEnd(rocoGoal(ctx, arm, a, a.verb === 'PLACE' ? objectIndex(ctx, a.object!) : null), a.path);
       goals.push(g);
       const [lo, hi] = robots[arm]!.reachX;
-      if (a.verb !== 'WAIT' && (g.zonePoint[0] < lo - ZONE_MARGIN_M || g.zonePoint[0] > hi + ZONE_MARGIN_M)) {
+      const reach = setup?.robots[arm]?.reachText ? `it can only reach ${setup.robots[arm]!.reachText}` : `its reach is x in [${lo.toFixed(2)}, ${hi.toFixed(2)}]`;
+      const outside = (x: number) => x < lo - ZONE_MARGIN_M || x > hi + ZONE_MARGIN_M;
+      if (a.verb !== 'WAIT' && outside(g.zonePoint[0])) {
         const what = a.object ?? a.target ?? fmt(g.zonePoint);
         const shown = a.verb === 'PLACE' ? a.target : what;
-        const reach = setup?.robots[arm]?.reachText ? `it can only reach ${setup.robots[arm]!.reachText}` : `its reach is x in [${lo.toFixed(2)}, ${hi.toFixed(2)}]`;
         problems.push(`${a.robot} cannot reach ${shown} at x = ${g.zonePoint[0].toFixed(2)}: ${reach}`);
+      }
+      if (a.then) {
+        // The PLACE part, as it will be once the PICK has run (the object in hand).
+        const later = rocoGoal(ctx, arm, a.then, objectIndex(ctx, a.then.object!));
+        if (outside(later.zonePoint[0])) problems.push(`${a.robot} cannot reach ${a.then.target} at x = ${later.zonePoint[0].toFixed(2)}: ${reach}`);
       }
     }
   }
   if (problems.length === 0 && ctx.task?.planRules) {
     const rule = ctx.task.planRules(
-      actions.map((a) => ({ robot: a.robot, verb: a.verb, ...(a.object ? { object: a.object } : {}), ...(a.target ? { target: a.target } : {}) })),
+      actions.flatMap((a) => [a, ...(a.then ? [a.then] : [])]).map((a) => ({ robot: a.robot, verb: a.verb, ...(a.object ? { object: a.object } : {}), ...(a.target ? { target: a.target } : {}) })),
       viewOf(ctx),
     );
     if (rule) problems.push(rule);
@@ -161,6 +164,18 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
       else goalQ[arm] = s.sol.q;
     } else goalQ[arm] = approachQ[arm]!;
   });
+  // The PLACE parts of combined actions: their goals as they will be once the objects are in hand.
+  const laterQ: (number[] | null)[] = ctx.scene.arms.map(() => null);
+  const laterGoals: { a: RocoAction; g: RocoGoal }[] = [];
+  actions.forEach((a) => {
+    if (!a.then) return;
+    const arm = armOf(a.robot);
+    const g = rocoGoal(ctx, arm, a.then, objectIndex(ctx, a.then.object!));
+    laterGoals.push({ a, g });
+    const s = ctx.arms[arm]!.solveTarget(g.target);
+    if (!s.sol.converged) ikFails.push(`${a.robot}'s goal ${fmt(g.target.pos)}`);
+    else laterQ[arm] = s.sol.q;
+  });
   if (ikFails.length > 0) return fail('IK', `${header}- Goal Step:\n - IK failed: on ${ikFails.join(', ')}`);
   pass('IK');
   // (4) collisions of all goal configurations together
@@ -168,6 +183,14 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   const hits = ctx.checker.collisions(ctx.state, goalQ, allowed);
   if (hits.length > 0) {
     return fail('collision', `${header}- Goal Step ${goalsText(actions, goals)}:\n - Collision detected: collided object pairs: ${hits.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+  }
+  if (laterGoals.length > 0) {
+    // Robots placing in the same round must not meet at their targets either (the others stay where they ended).
+    const q2 = goalQ.map((q, arm) => laterQ[arm] ?? q);
+    const hits2 = ctx.checker.collisions(ctx.state, q2, allowed);
+    if (hits2.length > 0) {
+      return fail('collision', `${header}- Goal Step ${laterGoals.map(({ a, g }) => `${a.robot} ${fmt(g.target.pos)}`).join('; ')}:\n - Collision detected: collided object pairs: ${hits2.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+    }
   }
   pass('collision');
   // (5) waypoints: every PATH step of all robots together, then each path's spacing

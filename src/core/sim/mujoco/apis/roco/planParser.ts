@@ -23,6 +23,8 @@ export interface RocoAction {
   point?: Vec3;
   path: Vec3[];
   line: string;
+  /** RoCoBench's combined `PICK <object> PLACE <target>` (Sort Cubes, Arrange Cabinet): the PLACE run after the PICK. */
+  then?: RocoAction;
 }
 
 export type ParsedPlan = { ok: true; actions: RocoAction[] } | { ok: false; robot: string; line: string; reason: string };
@@ -66,7 +68,12 @@ export function parsePlan(text: string, robots: string[], extra: Record<string, 
         actions.push({ robot, verb: 'WAIT', path, line });
         break;
       case 'PICK':
-        if (args.length !== 1) return { ok: false, robot, line, reason: 'PICK takes one object: PICK <object>' };
+        if (args.length === 3 && /^(PLACE|PUT)$/i.test(args[1]!)) {
+          // PICK x PLACE y: one action in two parts; a PATH belongs to the PLACE part.
+          actions.push({ robot, verb: 'PICK', object: args[0]!, path: [], line, then: { robot, verb: 'PLACE', object: args[0]!, target: args[2]!, path, line } });
+          break;
+        }
+        if (args.length !== 1) return { ok: false, robot, line, reason: 'PICK takes one object: PICK <object> (or PICK <object> PLACE <target>)' };
         actions.push({ robot, verb: 'PICK', object: args[0]!, path, line });
         break;
       case 'PLACE':

@@ -1,6 +1,7 @@
 // Structured RoCo actions ({agent, name, args}) written as the plan text the five checks read, so a joint step
 // through EpisodeContext.actJointly is checked exactly like an EXECUTE block an agent wrote.
 //   PICK   args [object, path?]          PLACE args [object, target, path?]
+//   PICK   args [object, 'PLACE', target, path?]   (RoCoBench's combined PICK <object> PLACE <target>)
 //   MOVE   args [[x, y, z] | target, path?]   WAIT args []
 // `path` is a list of [x, y, z] waypoints. Robots without an action WAIT.
 import type { AgentAction } from '../../../../../protocol/trace.js';
@@ -29,7 +30,11 @@ export function rocoPlanText(actions: readonly AgentAction[], robots: readonly s
     let body: string | undefined;
     let rest: unknown[] = [];
     if (verb === 'WAIT') body = a.args.length === 0 ? 'WAIT' : undefined;
-    else if (verb === 'PICK') {
+    else if (verb === 'PICK' && a.args[1] === 'PLACE') {
+      // RoCoBench's combined PICK <object> PLACE <target>
+      body = word(a.args[0]) && word(a.args[2]) && `PICK ${a.args[0]} PLACE ${a.args[2]}`;
+      rest = a.args.slice(3);
+    } else if (verb === 'PICK') {
       body = word(a.args[0]) && `PICK ${a.args[0]}`;
       rest = a.args.slice(1);
     } else if (verb === 'PLACE' || verb === 'PUT') {
@@ -39,8 +44,13 @@ export function rocoPlanText(actions: readonly AgentAction[], robots: readonly s
       const target = point(a.args[0]) ?? word(a.args[0]);
       body = target && `MOVE ${target}`;
       rest = a.args.slice(1);
-    } else return { ok: false, agent: a.agent, error: `unknown action '${a.name}'; actions: PICK, PLACE, MOVE, WAIT` };
-    if (!body || rest.length > 1) return { ok: false, agent: a.agent, error: `${verb} got arguments ${JSON.stringify(a.args)}; expected ${USAGE[verb as keyof typeof USAGE] ?? USAGE.PLACE}` };
+    } else if (/^[A-Z]+$/.test(verb)) {
+      // A task's own verb (SWEEP <cube>, DUMP, OPEN <handle>): no argument or one object; the checks know which.
+      const obj = typeof a.args[0] === 'string' ? word(a.args[0]) : undefined;
+      body = obj ? `${verb} ${obj}` : typeof a.args[0] === 'string' ? undefined : verb;
+      rest = a.args.slice(obj ? 1 : 0);
+    } else return { ok: false, agent: a.agent, error: `unknown action '${a.name}'; actions: PICK, PLACE, MOVE, WAIT and the task's own` };
+    if (!body || rest.length > 1) return { ok: false, agent: a.agent, error: `${verb} got arguments ${JSON.stringify(a.args)}; expected ${USAGE[verb as keyof typeof USAGE] ?? '[object?, path?]'}` };
     const path = pathText(rest[0]);
     if (path === undefined) return { ok: false, agent: a.agent, error: `${verb}: the path must be a list of [x, y, z] points` };
     lines.push(`NAME ${a.agent} ACTION ${body}${path}`);

@@ -5,6 +5,7 @@ import type { RocoAction } from '../../apis/roco/planParser.js';
 import type { RocoGoal } from '../../apis/roco/rocoGoals.js';
 import type { RobotApiContext } from '../../apis/robotApi.js';
 import type { ArmSpec, ObjectSpec, SceneSpec } from '../../scene/sceneSpec.js';
+import type { TaskView } from '../taskDefinition.js';
 import { TABLE, TABLE_TOP_Z, TIMESTEP_SECS } from '../tabletopCommon.js';
 
 /** A robot of a multi-arm task, as the agents know it. */
@@ -31,6 +32,8 @@ export interface MultiArmSetup {
   observation: 'shared' | 'partial';
   /** Verbs beyond PICK, PLACE, MOVE, WAIT. */
   verbs?: Record<string, TaskVerb>;
+  /** Offer PICK as RoCoBench's one-round `PICK <object> PLACE <target>` (Sort Cubes, Arrange Cabinet). */
+  combinedPick?: boolean;
   /** Verbs of the base set this task does not offer (Sweep Floor has no PICK or PLACE). */
   without?: ('PICK' | 'PLACE' | 'MOVE')[];
   /** 'required': every moving action needs a PATH of `pathPoints` waypoints (RoCoBench Pack Grocery, Move Rope). */
@@ -40,6 +43,8 @@ export interface MultiArmSetup {
   rules?: string[];
   /** Allowed spread (standard deviation, metres) of a PATH's step lengths; default PATH_STD_MAX_M. */
   pathStdMaxM?: number;
+  /** Task facts every robot is told beside the objects' relations ("left_door is closed", "red_cube is inside dustpan"). */
+  facts?(view: TaskView): string[];
 }
 
 /** The kind of robot at a seat: kinematics, gripper, torso (see ArmSpec). */

@@ -10,7 +10,7 @@ import type { TaskDefinition } from '../taskDefinition.js';
 import { armsFacing, FACING_WORKSPACE, multiArmScene, PANDA, UR5E_ROBOTIQ } from './multiArmCommon.js';
 
 export function packGroceryTask(): TaskDefinition {
-  const bin = container('bin', 'grey', [0.32, 0.22, 0.06], { fixed: true, wallM: 0.01 });
+  const bin = container('bin', 'grey', [0.42, 0.3, 0.06], { fixed: true, wallM: 0.01 });
   const items = [
     sphere('apple', 'red', 0.033, 0.15),
     { ...cube('banana', 'yellow'), name: 'banana', mjcfName: mjcfSafe('banana'), size: [0.11, 0.035, 0.04] as [number, number, number], massKg: 0.12 },

@@ -35,9 +35,10 @@ export function sortCubesTask(): TaskDefinition {
     multiArm: {
       robots,
       observation: 'shared',
+      combinedPick: true,
       rules: [
         'Each robot can only PICK from and PLACE on the panels it reaches; to move a cube farther, put it on a panel the next robot reaches.',
-        'Only PICK with an empty gripper, only PLACE what you hold.',
+        'PLACE a cube only on a free panel; only one cube per panel.',
       ],
     },
     locations: panels.map((p) => ({ name: p.name, kind: 'surface' as const, single: true })),

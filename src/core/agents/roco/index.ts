@@ -1,0 +1,11 @@
+import type { ArchitectureDefinition } from '../types.js';
+import { runRoco } from './loop.js';
+import { ROCO_MANIFEST } from './manifest.js';
+import { renderScene } from './render.js';
+
+export const roco: ArchitectureDefinition = {
+  ...ROCO_MANIFEST,
+  // RoCo's agents read a scene description (relations, positions, grippers) rendered from the structured state.
+  renderObservation: (observation, agent) => renderScene(observation, agent),
+  run: runRoco,
+};

@@ -1,0 +1,281 @@
+// What each robot should do this round, task by task, decided from the prompt's situation only (positions,
+// relations, reach, the task sentence, the feedback). `decide(s, robot)` works for the robot speaking (its own view)
+// and, in the central planner, for every robot from the whole scene. Scripted, not an LLM.
+import { dist, pathTo, pathText, type Situation, type Thing, type V3 } from './prompt.js';
+
+export interface Decision {
+  /** `ACTION ...` part of the robot's plan line (without NAME). */
+  action: string;
+  /** One sentence of reasoning for the dialog. */
+  why: string;
+}
+
+export interface TaskPolicy {
+  id: string;
+  matches(task: string): boolean;
+  decide(s: Situation, robot: string): Decision;
+}
+
+const wait = (why: string): Decision => ({ action: 'WAIT', why });
+const round3 = (p: V3): V3 => p.map((v) => Math.round(v * 1000) / 1000) as V3;
+
+/** The robot's gripper position (or a point above its base when the view does not show it). */
+function gripperOf(s: Situation, robot: string): V3 {
+  const g = s.grippers.get(robot)?.pos;
+  if (g) return g;
+  const b = s.base.get(robot);
+  return b ? [b[0], b[1] + 0.35, 1.1] : [0, 0, 1.1];
+}
+
+function holding(s: Situation, robot: string): string | null {
+  const g = s.grippers.get(robot);
+  if (g) return g.holding;
+  for (const t of s.things.values()) if (t.relation === `is held by ${robot}`) return t.name;
+  return null;
+}
+
+/** A MOVE / PICK / PLACE with a PATH from the robot's gripper to `to` when the task wants paths (or always if `force`). */
+function withPath(s: Situation, robot: string, action: string, to: V3): string {
+  return s.pathRequired ? `${action} ${pathText(pathTo(gripperOf(s, robot), to, s.pathPoints))}` : action;
+}
+
+/** Step back to a resting point (with a PATH where the task needs one), or WAIT when already there. */
+function rest(s: Situation, robot: string, point: V3, why: string): Decision {
+  if (dist(gripperOf(s, robot), point) < 0.06) return wait(why);
+  return { action: withPath(s, robot, `MOVE (${round3(point).join(', ')})`, point), why: `${why} I step back out of the way.` };
+}
+
+const top = (t: Thing) => t.pos[2] + (t.size ? t.size[2] / 2 : 0.025);
+
+/** What the latest feedback says this robot collided with: other robots and objects. */
+function collidedWith(s: Situation, robot: string): { robots: Set<string>; objects: Set<string> } {
+  const robots = new Set<string>();
+  const objects = new Set<string>();
+  const f = s.feedback[s.feedback.length - 1] ?? '';
+  const pairs = /collided object pairs: (.+)$/m.exec(f)?.[1] ?? '';
+  for (const p of pairs.split(', ')) {
+    const [a, b] = p.split('-');
+    if (!a || !b) continue;
+    const ra = a.split(' ')[0]!;
+    const rb = b.split(' ')[0]!;
+    for (const [me, other, whole] of [
+      [ra, rb, b],
+      [rb, ra, a],
+    ] as const) {
+      if (me !== robot) continue;
+      if (s.robots.includes(other)) robots.add(other);
+      else objects.add(whole.trim());
+    }
+  }
+  return { robots, objects };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sort Cubes: seven panels in a line, three robots each reaching three panels; cubes are passed along.
+
+const panelNo = (name: string | undefined) => (name && /^panel(\d+)$/.test(name) ? Number(name.slice(5)) : NaN);
+
+function sortSetup(s: Situation) {
+  const goals = new Map<string, number>();
+  for (const m of s.task.matchAll(/(\w+) (?:goes )?on panel(\d+)/g)) goals.set(m[1]!, Number(m[2]));
+  const panels = [...s.things.values()].filter((t) => /^panel\d+$/.test(t.name)).sort((a, b) => panelNo(a.name) - panelNo(b.name));
+  const reach = new Map<string, number[]>();
+  for (const r of s.robots) reach.set(r, [...(s.reach.get(r) ?? '').matchAll(/panel(\d+)/g)].map((m) => Number(m[1])));
+  const panelAt = (x: number) => panels.reduce((best, p) => (Math.abs(p.pos[0] - x) < Math.abs(best.pos[0] - x) ? p : best), panels[0]!);
+  const cubes = [...goals.keys()];
+  const where = new Map<string, number>();
+  const heldBy = new Map<string, string>();
+  for (const c of cubes) {
+    const t = s.things.get(c);
+    if (!t) continue;
+    const holder = /is held by (\w+)/.exec(t.relation ?? '')?.[1];
+    if (holder) heldBy.set(c, holder);
+    const on = /is on (panel\d+)/.exec(t.relation ?? '')?.[1];
+    where.set(c, on ? panelNo(on) : panelNo(panelAt(t.pos[0]).name));
+  }
+  return { goals, reach, cubes, where, heldBy };
+}
+
+interface Move {
+  robot: string;
+  cube: string;
+  from: number;
+  to: number;
+}
+
+/** Shortest sequence of single moves (a robot carries one cube between panels it reaches, onto a free one). */
+function sortMoves(cubes: string[], start: Map<string, number>, goals: Map<string, number>, reach: Map<string, number[]>): Move[] {
+  const key = (p: number[]) => p.join(',');
+  const s0 = cubes.map((c) => start.get(c) ?? 0);
+  const goal = cubes.map((c) => goals.get(c)!);
+  const prev = new Map<string, { from: string; move: Move } | null>([[key(s0), null]]);
+  const queue = [s0];
+  while (queue.length > 0) {
+    const p = queue.shift()!;
+    if (key(p) === key(goal)) break;
+    for (const [robot, zone] of reach)
+      for (let c = 0; c < cubes.length; c++)
+        for (const to of zone) {
+          if (!zone.includes(p[c]!) || p.includes(to)) continue;
+          const q = p.map((v, i) => (i === c ? to : v));
+          if (!prev.has(key(q))) {
+            prev.set(key(q), { from: key(p), move: { robot, cube: cubes[c]!, from: p[c]!, to } });
+            queue.push(q);
+          }
+        }
+  }
+  if (!prev.has(key(goal))) return [];
+  const moves: Move[] = [];
+  for (let k = key(goal); prev.get(k); k = prev.get(k)!.from) moves.unshift(prev.get(k)!.move);
+  return moves;
+}
+
+const sortCubes: TaskPolicy = {
+  id: 'sort_cubes',
+  matches: (t) => /sort the cubes/i.test(t),
+  decide(s, robot) {
+    const { goals, reach, cubes, where, heldBy } = sortSetup(s);
+    const zone = reach.get(robot) ?? [];
+    const restPoint = (): V3 => {
+      const xs = zone.map((k) => s.things.get(`panel${k}`)?.pos[0] ?? 0);
+      return [xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), 0.0, 1.05];
+    };
+    const moves = sortMoves(cubes, where, goals, reach);
+    // Every robot assigns the round the same way from the shared scene: holders place first, then each robot,
+    // in order, takes the first move of the sequence it can start now on a free panel no one else claimed.
+    const claims = new Map<string, { move: Move; kind: 'PICK' | 'PLACE' }>();
+    const claimedPanels = new Set<number>();
+    const occupied = new Set([...where.entries()].filter(([c]) => !heldBy.has(c)).map(([, p]) => p));
+    const parallel = !s.feedback.some((f) => /Collision detected/.test(f));
+    for (const [cube, holder] of heldBy) {
+      const mine = reach.get(holder) ?? [];
+      const free = mine.filter((p) => !occupied.has(p) && !claimedPanels.has(p));
+      // The free panel within reach that leaves the fewest moves to go.
+      let best: number | undefined;
+      let bestLen = Infinity;
+      for (const p of free) {
+        const w = new Map(where);
+        w.set(cube, p);
+        const len = p === goals.get(cube) && [...w].every(([c, q]) => q === goals.get(c)) ? 0 : sortMoves(cubes, w, goals, reach).length;
+        if (len < bestLen) {
+          bestLen = len;
+          best = p;
+        }
+      }
+      if (best !== undefined) {
+        claims.set(holder, { move: { robot: holder, cube, from: where.get(cube)!, to: best }, kind: 'PLACE' });
+        claimedPanels.add(best);
+      }
+    }
+    // Robots in name order (Alice, Bob, Chad): the same for every agent, whatever order its prompt names them in.
+    for (const r of [...s.robots].sort()) {
+      if (claims.has(r) || (heldBy.size > 0 && !parallel)) continue;
+      if (!parallel && claims.size > 0) break;
+      if (holding(s, r)) continue;
+      const m = moves.find(
+        (mv) => mv.robot === r && !heldBy.has(mv.cube) && where.get(mv.cube) === mv.from && !occupied.has(mv.to) && !claimedPanels.has(mv.to) && !claimedPanels.has(mv.from) && ![...claims.values()].some((c) => c.move.cube === mv.cube),
+      );
+      if (m) {
+        claims.set(r, { move: m, kind: 'PICK' });
+        claimedPanels.add(m.to);
+        claimedPanels.add(m.from);
+      }
+    }
+    const mine = claims.get(robot);
+    if (!mine) {
+      if (cubes.every((c) => where.get(c) === goals.get(c) && !heldBy.has(c))) return rest(s, robot, restPoint(), 'Every cube is on its panel; the task is done.');
+      return rest(s, robot, restPoint(), 'No cube I can move helps this round.');
+    }
+    const { move, kind } = mine;
+    if (kind === 'PLACE') return { action: `PLACE ${move.cube} panel${move.to}`, why: `I hold ${move.cube}; panel${move.to} is free and brings it closer to panel${goals.get(move.cube)}.` };
+    const combined = s.combinedPick;
+    const why = `${move.cube} is on panel${move.from}, which I reach; I carry it to panel${move.to}${move.to === goals.get(move.cube) ? ', its goal' : ` on its way to panel${goals.get(move.cube)}`}.`;
+    return { action: combined ? `PICK ${move.cube} PLACE panel${move.to}` : `PICK ${move.cube}`, why };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pack Grocery: two robots facing each other pack the items on their half into the bin, with four-point paths.
+
+const packGrocery: TaskPolicy = {
+  id: 'pack_grocery',
+  matches: (t) => /^pack the/i.test(t),
+  decide(s, robot) {
+    const bin = s.things.get('bin');
+    const base = s.base.get(robot) ?? [0, 0];
+    const side = Math.sign(base[0]) || 1;
+    const restPoint: V3 = [base[0] * 0.55, -0.1, 1.05];
+    if (!bin) return wait('I cannot see the bin.');
+    const held = holding(s, robot);
+    const mineInBin = [...s.things.values()].filter((t) => t.relation === 'is in bin' && Math.sign(t.pos[0] - bin.pos[0]) === side).length;
+    const others = s.robots.filter((r) => r !== robot);
+    // After a collision between the two, the robot named later lets the other go first.
+    const yielding = [...collidedWith(s, robot).robots].some((o) => o < robot);
+    if (held) {
+      // A free corner of the bin, on my half first; not one the last plan bumped into something at.
+      // The spot of a 3 x 2 grid over the bin farthest from what is in it (and from anything the last plan hit),
+      // my half breaking ties.
+      const inBin = [...s.things.values()].filter((t) => t.relation === 'is in bin' || collidedWith(s, robot).objects.has(t.name));
+      const hx = bin.size ? bin.size[0] / 2 - 0.07 : 0.1;
+      const hy = bin.size ? bin.size[1] / 2 - 0.07 : 0.06;
+      const spots: [number, number][] = [-1, 0, 1].flatMap((i) => [-1, 1].map((j) => [i * hx, j * hy] as [number, number]));
+      const clearance = ([dx, dy]: [number, number]) => Math.min(1, ...inBin.map((t) => Math.hypot(t.pos[0] - bin.pos[0] - dx, t.pos[1] - bin.pos[1] - dy))) + (Math.sign(dx) === side ? 0.01 : 0);
+      const pick = spots.reduce((best, sp) => (clearance(sp) > clearance(best) + 1e-9 ? sp : best), spots[mineInBin % spots.length]!);
+      const spot: V3 = round3([bin.pos[0] + pick[0], bin.pos[1] + pick[1], bin.pos[2] + 0.25]);
+      if (yielding) return rest(s, robot, gripperOf(s, robot), `I hold ${held} and let the others move first.`);
+      return { action: withPath(s, robot, `PLACE ${held} bin`, spot), why: `I hold ${held}; I put it in my half of the bin.` };
+    }
+    const items = [...s.things.values()].filter((t) => !t.size && t.relation !== 'is in bin' && !/is held by/.test(t.relation ?? '') && t.name !== 'bin');
+    const mine = items.filter((t) => Math.sign(t.pos[0]) === side).sort((a, b) => dist(a.pos, gripperOf(s, robot)) - dist(b.pos, gripperOf(s, robot)));
+    if (mine.length === 0 || yielding) return rest(s, robot, restPoint, mine.length === 0 ? 'Nothing is left on my side.' : 'I let the other robot go first.');
+    const t = mine[0]!;
+    return { action: withPath(s, robot, `PICK ${t.name}`, round3([t.pos[0], t.pos[1], top(t) + 0.12])), why: `${t.name} is on my side of the table, so I pick it.` };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Make Sandwich: the recipe's items stacked in order on the cutting board; each robot sees only its side.
+
+function recipeOf(task: string): string[] {
+  return (/stack (.+?) from the bottom up/.exec(task)?.[1] ?? '').split(/,\s*/).filter(Boolean);
+}
+
+function stacked(s: Situation, recipe: string[]): number {
+  let below = 'cutting_board';
+  let n = 0;
+  for (const item of recipe) {
+    if (s.things.get(item)?.relation !== `is on ${below}`) break;
+    below = item;
+    n++;
+  }
+  return n;
+}
+
+const makeSandwich: TaskPolicy = {
+  id: 'make_sandwich',
+  matches: (t) => /make a sandwich/i.test(t),
+  decide(s, robot) {
+    const recipe = recipeOf(s.task);
+    const n = stacked(s, recipe);
+    const next = recipe[n];
+    if (!next) return wait('The sandwich is complete.');
+    const held = holding(s, robot);
+    const below = n === 0 ? 'cutting_board' : recipe[n - 1]!;
+    const b = s.base.get(robot);
+    const restPoint: V3 = b ? [b[0], b[1] + 0.3, 1.05] : gripperOf(s, robot);
+    if (held === next) return { action: `PUT ${next} ${below}`, why: `I hold ${next}, the next layer; it goes on ${below}.` };
+    if (held) return wait(`I hold ${held}, which is not the next layer (${next}); I keep it for later.`);
+    const t = s.things.get(next);
+    const base = b;
+    // Central planner: the item is this robot's if it lies on this robot's side of the board.
+    const mine = t && /is on the table/.test(t.relation ?? '') && (!s.central || !base || Math.sign(t.pos[0]) === Math.sign(base[0]));
+    if (mine) return { action: `PICK ${next}`, why: `The next layer is ${next} and it is on my side, so I pick it.` };
+    return rest(s, robot, restPoint, `The next layer is ${next}; it is not on my side, so the other robot must bring it.`);
+  },
+};
+
+export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich];
+
+export function taskPolicyFor(task: string): TaskPolicy | undefined {
+  return TASK_POLICIES.find((p) => p.matches(task));
+}

@@ -7,17 +7,17 @@ import type { RobotApiContext } from './apis/robotApi.js';
 import type { ActionMetrics } from '../../metrics/motionMetrics.js';
 import { ContactMonitor } from './contactMonitor.js';
 import { MotionProbe } from './motionProbe.js';
-import { quatToEuler, yawQuat } from './math3.js';
+import { matToQuat, quatMul, quatRotate, quatToEuler, yawQuat } from './math3.js';
 import { PhysicsRunner } from './physicsRunner.js';
 import { ArmController } from './robot/armController.js';
 import { ConfigChecker } from './robot/configChecker.js';
 import { ObstacleField } from './robot/obstacleField.js';
-import { applyGrasp, gripperCommandedOpen } from './robot/gripper.js';
+import { applyGrasp, attach, gripperCommandedOpen } from './robot/gripper.js';
 import { SceneModel } from './sceneModel.js';
 import type { KeyframeState } from './sceneExport.js';
 import type { SceneSpec } from './scene/sceneSpec.js';
 import { SimState, type GraspState } from './simState.js';
-import type { ObjectPlacement, TaskGoal, TaskMonitor, TaskView } from './tasks/taskDefinition.js';
+import type { HeldAtStart, ObjectPlacement, TaskGoal, TaskMonitor, TaskView } from './tasks/taskDefinition.js';
 import { TrajectoryRecorder } from './trajectoryRecorder.js';
 import type { Mujoco } from './wasm.js';
 
@@ -78,8 +78,11 @@ export class EpisodeRuntime {
     }
   }
 
-  /** Arms at home with open grippers, objects at `placements`, settled, clock at 0, one sample recorded. */
-  reset(placements: ObjectPlacement[], goal?: TaskGoal, monitor?: TaskMonitor): void {
+  /**
+   * Arms at home with open grippers, objects at `placements`, settled, clock at 0, one sample recorded. `held`:
+   * tools a robot holds from the start (Sweep Floor's dustpan and broom), put in its gripper and grasped.
+   */
+  reset(placements: ObjectPlacement[], goal?: TaskGoal, monitor?: TaskMonitor, held: HeldAtStart[] = []): void {
     this.setEpisode(goal, monitor);
     const { mj, model } = this.scene;
     const d = this.state.data;
@@ -93,12 +96,15 @@ export class EpisodeRuntime {
       const p = placements[i];
       if (!p) throw new Error(`reset: no placement for object '${o.name}'`);
       const quat = p.quat ?? yawQuat(p.yawRad);
-      if (o.kind === 'free') qpos.set([...p.pos, ...quat], o.qposAdr);
+      if (o.kind === 'free' || o.kind === 'cable') qpos.set([...p.pos, ...quat], o.qposAdr);
       else if (o.kind === 'fixed') {
         mocapPos.set(p.pos, 3 * o.mocapId);
         mocapQuat.set(quat, 4 * o.mocapId);
-      } else qpos[o.qposAdr] = p.slideM ?? 0;
+      } else if (o.kind === 'slide') qpos[o.qposAdr] = p.slideM ?? 0;
+      else if (o.kind === 'hinge') qpos[o.qposAdr] = p.angleRad ?? 0;
+      // Parts and a cable's last segment follow their parent.
     });
+    if (held.length > 0) this.gripTools(held);
     const steps = Math.round(RESET_SETTLE_SECS / this.scene.timestepSecs);
     for (let k = 0; k < steps; k++) mj.mj_step(model, d);
     d.time = 0;
@@ -109,6 +115,31 @@ export class EpisodeRuntime {
     this.apiMemory = {};
     this.probe.dBarM = 0;
     for (const s of this.probe.measureAlso) s.clear();
+  }
+
+  /** Puts each tool where its robot's tool frame says, closes the fingers on its grip and welds it (a real grasp). */
+  private gripTools(held: HeldAtStart[]): void {
+    const { mj, model } = this.scene;
+    const d = this.state.data;
+    mj.mj_forward(model, d);
+    for (const h of held) {
+      const i = this.scene.objects.findIndex((o) => o.name === h.object);
+      const o = this.scene.objects[i];
+      if (!o || o.kind !== 'free') throw new Error(`reset: '${h.object}' cannot be held from the start (it must be a free object)`);
+      const tcp = this.state.tcpPose(h.robot);
+      const q = matToQuat(tcp.R);
+      const off = quatRotate(q, h.inTool.pos);
+      (d.qpos as Float64Array).set([tcp.pos[0] + off[0], tcp.pos[1] + off[1], tcp.pos[2] + off[2], ...quatMul(q, h.inTool.quat)], o.qposAdr);
+      const g = this.scene.arms[h.robot]!.gripper;
+      if (g.kind === 'parallel') {
+        const w = Math.min(g.range[1], Math.max(g.range[0], h.gripWidthM / 2));
+        g.qposAdr.forEach((a) => ((d.qpos as Float64Array)[a] = w));
+        // Commanded a little tighter than the grip, as a closed gripper squeezes.
+        g.ctrlAdr.forEach((a) => ((d.ctrl as Float64Array)[a] = Math.max(g.range[0], w - 0.004)));
+      } else (d.ctrl as Float64Array)[g.ctrlAdr] = 1;
+      mj.mj_forward(model, d);
+      attach(this.state, h.robot, i);
+    }
   }
 
   /** The episode's goal and monitor; the monitor samples on the 50 Hz grid from now on. */
@@ -182,6 +213,7 @@ export class EpisodeRuntime {
         const pose = s.objectPose(i);
         const speed = s.objectSpeed(i);
         const slideM = s.slidePos(i);
+        const angleRad = s.hingeAngle(i);
         return {
           name: o.name,
           pos: pose.pos,
@@ -190,6 +222,8 @@ export class EpisodeRuntime {
           linearSpeed: speed.linear,
           angularSpeed: speed.angular,
           ...(slideM === null ? {} : { slideM }),
+          ...(angleRad === null ? {} : { angleRad }),
+          ...(o.linkGeoms ? { links: o.linkGeoms.map((g) => s.geomPose(g).pos) } : {}),
         };
       }),
       grasped: this.scene.arms.map((_, a) => s.graspedName(a)),

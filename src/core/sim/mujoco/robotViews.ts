@@ -21,7 +21,7 @@ export function relations(scene: SceneModel, state: SimState, robots: string[]):
   const specs = scene.built.spec.objects;
   const tableZ = scene.built.spec.table.topZ;
   scene.objects.forEach((o, i) => {
-    if (o.kind !== 'free') return;
+    if (o.kind !== 'free' && o.kind !== 'cable' && o.kind !== 'cableEnd') return;
     const holder = state.grasps.findIndex((g) => g?.object === i);
     if (holder >= 0) {
       out.set(o.name, `${o.name} is held by ${robots[holder] ?? `robot ${holder + 1}`}`);

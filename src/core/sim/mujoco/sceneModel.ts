@@ -5,7 +5,7 @@ import type { MjModel } from 'mujoco-js';
 import type { SceneGeometryInfo } from '../simulator.js';
 import { mountKind } from './scene/objectBodies.js';
 import { buildTabletopScene } from './scene/tabletopScene.js';
-import { FIXTURE_FLOOR, FIXTURE_TABLE, type ArmLayout, type BuiltScene, type ContactPairSensor, type SceneSpec } from './scene/sceneSpec.js';
+import { FIXTURE_FLOOR, FIXTURE_TABLE, type ArmLayout, type BuiltScene, type ContactPairSensor, type MountKind, type MountSpec, type SceneSpec } from './scene/sceneSpec.js';
 import { compileMjcf, type Mujoco } from './wasm.js';
 
 export interface ArmIndex {
@@ -27,10 +27,16 @@ export interface ArmIndex {
 export interface ObjectIndex {
   name: string;
   body: number;
-  kind: 'free' | 'fixed' | 'slide';
+  /** How the object is mounted (scene/sceneSpec.ts MountSpec). */
+  kind: MountKind;
+  /** Cable segments: the pose reported is this geom's (a segment's centre), not the body frame at its start. -1: the body's. */
+  poseGeom: number;
+  /** A cable: the geom of every segment, first to last, and their bodies. */
+  linkGeoms?: number[];
+  linkBodies?: number[];
   /**
-   * Free joint: qpos address of [x y z qw qx qy qz], dof address of [vx vy vz wx wy wz]. Slide joint: the
-   * joint's single qpos/dof address. Fixed (mocap) objects: -1.
+   * Free joint (free objects, a cable's first segment): qpos address of [x y z qw qx qy qz], dof address of
+   * [vx vy vz wx wy wz]. Slide and hinge joints: the joint's single qpos/dof address. Others: -1.
    */
   qposAdr: number;
   dofAdr: number;
@@ -106,16 +112,25 @@ export class SceneModel {
     }));
     const geomBody = model.geom_bodyid as Int32Array;
     const mocapOf = model.body_mocapid as Int32Array;
+    const cables = new Map(built.spec.objects.filter((o) => o.mount?.kind === 'cable').map((o) => [o.name, o.mount as Extract<MountSpec, { kind: 'cable' }>]));
     this.objects = built.spec.objects.map((o) => {
       const kind = mountKind(o);
       const body = id(O.mjOBJ_BODY.value, o.mjcfName);
-      const j = kind === 'fixed' ? -1 : joint(`${o.mjcfName}_joint`);
+      const m = o.mount;
+      const j = m?.kind === 'cable' ? joint(`${m.prefix}J_first`) : kind === 'slide' || kind === 'hinge' || kind === 'free' ? joint(`${o.mjcfName}_joint`) : -1;
       const geoms: number[] = [];
       for (let g = 0; g < model.ngeom; g++) if (geomBody[g] === body) geoms.push(g);
+      const cable = m?.kind === 'cable' ? m : m?.kind === 'cableEnd' ? cables.get(m.cable) : undefined;
+      const linkGeoms =
+        m?.kind === 'cable'
+          ? Array.from({ length: m.segments }, (_, k) => id(O.mjOBJ_GEOM.value, `${m.prefix}G${k}`))
+          : undefined;
       return {
         name: o.name,
         body,
         kind,
+        poseGeom: cable ? geoms[0]! : -1,
+        ...(linkGeoms ? { linkGeoms, linkBodies: linkGeoms.map((g) => geomBody[g]!) } : {}),
         qposAdr: j < 0 ? -1 : jntQpos[j]!,
         dofAdr: j < 0 ? -1 : jntDof[j]!,
         mocapId: kind === 'fixed' ? mocapOf[body]! : -1,

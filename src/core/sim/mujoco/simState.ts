@@ -4,6 +4,7 @@
 import type { MjData } from 'mujoco-js';
 import type { SceneModel } from './sceneModel.js';
 import type { Vec3 } from './scene/sceneSpec.js';
+import { matToQuat } from './math3.js';
 
 export type Quat = [number, number, number, number];
 
@@ -69,12 +70,22 @@ export class SimState {
    */
   objectPose(object: number): { pos: Vec3; quat: Quat } {
     const o = this.scene.objects[object]!;
+    // A cable segment: its centre (the geom's) with its body's orientation (x along the rope; the capsule geom's
+    // own frame has z along it).
+    if (o.poseGeom >= 0) return { pos: this.geomPose(o.poseGeom).pos, quat: this.bodyPose(o.body).quat };
     if (o.kind === 'free') {
       const a = o.qposAdr;
       const q = this.data.qpos as Float64Array;
       return { pos: [q[a]!, q[a + 1]!, q[a + 2]!], quat: [q[a + 3]!, q[a + 4]!, q[a + 5]!, q[a + 6]!] };
     }
     return this.bodyPose(o.body);
+  }
+
+  /** World pose of a geom (a cable segment's centre), from the last forward pass. */
+  geomPose(geom: number): { pos: Vec3; quat: Quat } {
+    const p = this.data.geom_xpos as Float64Array;
+    const R = (this.data.geom_xmat as Float64Array).subarray(9 * geom, 9 * geom + 9);
+    return { pos: [p[3 * geom]!, p[3 * geom + 1]!, p[3 * geom + 2]!], quat: matToQuat(R) };
   }
 
   bodyPose(body: number): { pos: Vec3; quat: Quat } {
@@ -87,9 +98,10 @@ export class SimState {
   objectSpeed(object: number): { linear: number; angular: number } {
     const o = this.scene.objects[object]!;
     const v = this.data.qvel as Float64Array;
-    if (o.kind === 'fixed') return { linear: 0, angular: 0 };
     const a = o.dofAdr;
+    if (a < 0) return this.bodySpeed(o.body);
     if (o.kind === 'slide') return { linear: Math.abs(v[a]!), angular: 0 };
+    if (o.kind === 'hinge') return { linear: 0, angular: Math.abs(v[a]!) };
     return { linear: Math.hypot(v[a]!, v[a + 1]!, v[a + 2]!), angular: Math.hypot(v[a + 3]!, v[a + 4]!, v[a + 5]!) };
   }
 
@@ -97,6 +109,18 @@ export class SimState {
   slidePos(object: number): number | null {
     const o = this.scene.objects[object]!;
     return o.kind === 'slide' ? (this.data.qpos as Float64Array)[o.qposAdr]! : null;
+  }
+
+  /** Angle of a hinged part (radians from closed), or null for other objects. */
+  hingeAngle(object: number): number | null {
+    const o = this.scene.objects[object]!;
+    return o.kind === 'hinge' ? (this.data.qpos as Float64Array)[o.qposAdr]! : null;
+  }
+
+  /** Speed of a body without a joint of its own (a part, a cable segment), from MuJoCo's com-based velocity. */
+  private bodySpeed(body: number): { linear: number; angular: number } {
+    const c = (this.data.cvel as Float64Array).subarray(6 * body, 6 * body + 6);
+    return { linear: Math.hypot(c[3]!, c[4]!, c[5]!), angular: Math.hypot(c[0]!, c[1]!, c[2]!) };
   }
 
   graspedName(arm: number): string | null {

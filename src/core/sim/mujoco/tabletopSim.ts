@@ -79,7 +79,7 @@ export class TabletopSimulator implements Simulator {
     if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
     const goal = task.goal?.(goalRng(seed));
-    runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.());
+    runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api };
     return {
       task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },

@@ -32,6 +32,8 @@ export class ConfigChecker {
     this.armOfBody = new Int32Array(nbody).fill(-1);
     this.objectOfBody = new Int32Array(nbody).fill(-1);
     scene.arms.forEach((a, i) => a.bodyIds.forEach((b) => (this.armOfBody[b] = i)));
+    // A cable's inner segments belong to the cable (its first segment's object); named ends keep their own index.
+    scene.objects.forEach((o, i) => o.linkBodies?.forEach((b) => (this.objectOfBody[b] = i)));
     scene.objects.forEach((o, i) => (this.objectOfBody[o.body] = i));
   }
 

@@ -20,6 +20,8 @@ export const WORLD_COLLISION: CollisionBits = { contype: WORLD_BIT, conaffinity:
 export const OBJECT_COLLISION: CollisionBits = { contype: OBJECT_BIT, conaffinity: WORLD_BIT | OBJECT_BIT | FIXTURE_BIT };
 export const FIXTURE_COLLISION: CollisionBits = { contype: FIXTURE_BIT, conaffinity: 0 };
 export const NO_COLLISION: CollisionBits = { contype: 0, conaffinity: 0 };
+/** A part of a free object that touches objects, fixtures and arms but not the table or floor. */
+export const NO_TABLE_COLLISION: CollisionBits = { contype: OBJECT_BIT, conaffinity: OBJECT_BIT | FIXTURE_BIT };
 
 export function armCollision(arm: number, armCount: number): CollisionBits {
   if (arm < 0 || arm >= MAX_ARMS) throw new Error(`arm index ${arm} out of range: scenes hold 1-${MAX_ARMS} arms`);

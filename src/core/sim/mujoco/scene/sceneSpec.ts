@@ -60,6 +60,8 @@ export interface PartSpec {
   massKg?: number;
   /** Seen but not touched: markers, target areas, liquid. */
   visual?: boolean;
+  /** Touches objects and arms but not the table (a dustpan's floor held flush with the table top). */
+  noTable?: boolean;
   friction?: [number, number, number];
 }
 
@@ -78,7 +80,20 @@ export interface FeatureSpec {
 export type MountSpec =
   | { kind: 'free' }
   | { kind: 'fixed' }
-  | { kind: 'slide'; parent: string; pos: Vec3; axis: Vec3; rangeM: [number, number]; frictionLossN?: number; dampingNspm?: number; stiffnessNpm?: number };
+  | { kind: 'slide'; parent: string; pos: Vec3; axis: Vec3; rangeM: [number, number]; frictionLossN?: number; dampingNspm?: number; stiffnessNpm?: number }
+  /** A part turning about `axis` through `pos` (parent frame) inside a fixed parent: a door, a lid. */
+  | { kind: 'hinge'; parent: string; pos: Vec3; axis: Vec3; rangeRad: [number, number]; dampingNms?: number; frictionLossNm?: number }
+  /** Rigidly attached to another object's body (a handle on a door): graspable, moves with its parent. */
+  | { kind: 'part'; parent: string; pos: Vec3; quat?: [number, number, number, number] }
+  /**
+   * A rope: MuJoCo's composite cable of `segments` capsules (ball joints, damped), free at its first segment, which
+   * this object names; its bodies are named `${prefix}B_first`, `${prefix}B_1`, ..., `${prefix}B_last`.
+   */
+  | { kind: 'cable'; prefix: string; segments: number; lengthM: number; radiusM: number; dampingNms?: number; stiffnessNmpr?: number }
+  /** The last segment of a cable object (named by `cable`), as an object of its own: a rope's other end. */
+  | { kind: 'cableEnd'; cable: string };
+
+export type MountKind = MountSpec['kind'];
 
 export interface ObjectSpec {
   /** Display name used by the robot API and the observation text, e.g. 'red block'. */

@@ -114,7 +114,12 @@ export function buildTabletopScene(spec: SceneSpec): BuiltScene {
     { mjcf: 'world', label: 'world' },
     { mjcf: TABLE_BODY, label: 'table' },
     ...builtArms.flatMap((a) => a.layout.bodies),
-    ...spec.objects.map((o) => ({ mjcf: o.mjcfName, label: o.name })),
+    ...spec.objects.flatMap((o) => {
+      const m = o.mount;
+      // A cable's inner segments are bodies of their own (replayed, not objects): "<name> link k".
+      const inner = m?.kind === 'cable' ? Array.from({ length: m.segments - 2 }, (_, k) => ({ mjcf: `${m.prefix}B_${k + 1}`, label: `${o.name} link ${k + 1}` })) : [];
+      return [{ mjcf: o.mjcfName, label: o.name }, ...inner];
+    }),
   ];
   return { spec, xml: renderMjcf(root), arms: builtArms.map((a) => a.layout), bodies, contactSensors, graspWelds };
 }

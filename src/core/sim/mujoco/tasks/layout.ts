@@ -56,6 +56,13 @@ export class LayoutBuilder {
     return p;
   }
 
+  /** A part that follows another object (a handle, a hinged lid at `angleRad`, a rope's far end): no footprint. */
+  attached(o: ObjectSpec, angleRad = 0): ObjectPlacement {
+    const p: ObjectPlacement = { pos: [0, 0, 0], yawRad: 0, angleRad };
+    this.out.set(o.name, p);
+    return p;
+  }
+
   /**
    * Places an object uniformly in `region` (centre coordinates), yaw uniform in `yawRange`, at least `gapM`
    * between its footprint and every footprint placed so far.

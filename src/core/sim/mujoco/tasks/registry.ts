@@ -13,6 +13,7 @@ import { acTasks } from './clearing/acScenes.js';
 import { clearTableBinTask, clearTableShelfTask, clearTableSinkTask } from './clearing/clearingScenes.js';
 import { handoverTask } from './multiArm/handover.js';
 import { makeSandwichTask } from './multiArm/makeSandwich.js';
+import { moveRopeTask } from './multiArm/moveRope.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
 import { stackBlocksTask } from './stackBlocks.js';
@@ -47,6 +48,7 @@ const DEFINITIONS: TaskDefinition[] = [
   sortCubesTask(),
   packGroceryTask(),
   makeSandwichTask(),
+  moveRopeTask(),
   handoverTask(),
 ];
 

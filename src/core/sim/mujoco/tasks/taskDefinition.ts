@@ -15,11 +15,21 @@ export interface ObjectPlacement {
   quat?: Quat;
   /** Sliding parts: initial opening along the slide axis, metres (default 0). */
   slideM?: number;
+  /** Hinged parts: initial angle, radians (default 0). */
+  angleRad?: number;
+}
+
+/** A tool a robot holds from the start: its frame in the robot's tool frame, and the gripper opening on its grip. */
+export interface HeldAtStart {
+  robot: number;
+  object: string;
+  inTool: { pos: Vec3; quat: Quat };
+  gripWidthM: number;
 }
 
 /** Ground truth a success check reads. Objects are in SceneSpec order. */
 export interface TaskView {
-  objects: { name: string; pos: Vec3; quat: Quat; size: Vec3; linearSpeed: number; angularSpeed: number; slideM?: number }[];
+  objects: { name: string; pos: Vec3; quat: Quat; size: Vec3; linearSpeed: number; angularSpeed: number; slideM?: number; angleRad?: number; links?: Vec3[] }[];
   /** Held object per arm. */
   grasped: (string | null)[];
   tableTopZ: number;
@@ -59,6 +69,8 @@ export interface LocationSpec {
   wallM?: number;
   /** A spot for one thing (a panel, a cutting board): always its centre. */
   single?: boolean;
+  /** RoCo PLACE: release this far above the surface (into a groove whose rails the open fingers would hit). */
+  dropM?: number;
 }
 
 /** The arms of a task's scene, for listings ("waypoint tasks --arch"): which robot APIs it can be driven by. */
@@ -86,5 +98,7 @@ export interface TaskDefinition {
   /** Seeded goal (its own RNG stream, so adding a goal never moves a layout). */
   goal?(rng: Rng): TaskGoal;
   monitor?(): TaskMonitor;
+  /** Tools the robots hold from the start. */
+  heldAtStart?: HeldAtStart[];
   check(view: TaskView): TaskCheckResult;
 }

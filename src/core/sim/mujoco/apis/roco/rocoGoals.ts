@@ -88,7 +88,7 @@ export function rocoGoal(ctx: RobotApiContext, arm: number, a: RocoAction, held:
     }
     // The object's centre (not the tool) goes over the surface point: a long thing held by one end is shifted.
     const [ox, oy] = g && g.object === heldIdx ? [pose.pos[0] - tcp.pos[0], pose.pos[1] - tcp.pos[1]] : [0, 0];
-    const target: ToolTarget = { pos: [surface[0] - ox, surface[1] - oy, surface[2] + hang + 0.005], yawRad: tcp.yawRad };
+    const target: ToolTarget = { pos: [surface[0] - ox, surface[1] - oy, surface[2] + hang + 0.005 + (loc?.dropM ?? 0)], yawRad: tcp.yawRad };
     const above: ToolTarget = { ...target, pos: [target.pos[0], target.pos[1], surface[2] + hang + 0.1] };
     return { target, above, zonePoint: surface, contact: [target], grip: 'open', depart: [above] };
   }

@@ -35,7 +35,7 @@ export function moveRopeTask(): TaskDefinition {
     rgba: ropeColor,
     massKg: 0.16,
     parts: [{ shape: 'capsule', size: [ROPE_RADIUS_M, seg / 2] }],
-    mount: { kind: 'cable', prefix, segments: SEGMENTS, lengthM: ROPE_LENGTH_M, radiusM: ROPE_RADIUS_M, dampingNms: 0.004, stiffnessNmpr: 0.002 },
+    mount: { kind: 'cable', prefix, segments: SEGMENTS, lengthM: ROPE_LENGTH_M, radiusM: ROPE_RADIUS_M, dampingNms: 0.02, stiffnessNmpr: 0.002 },
     // A rope is soft: an arm brushing it is not a collision.
     interactive: true,
   };
@@ -121,8 +121,8 @@ export function moveRopeTask(): TaskDefinition {
       },
     },
     locations: [
-      { name: 'groove_left_end', kind: 'surface', single: true, dropM: 0.03 },
-      { name: 'groove_right_end', kind: 'surface', single: true, dropM: 0.03 },
+      { name: 'groove_left_end', kind: 'surface', single: true, dropM: 0.02 },
+      { name: 'groove_right_end', kind: 'surface', single: true, dropM: 0.02 },
     ],
     scene: multiArmScene('move-rope', armsFacing(['Alice', 'Bob'], [UR5E_ROBOTIQ, PANDA]), objects),
     layout(rng) {

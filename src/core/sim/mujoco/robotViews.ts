@@ -4,6 +4,7 @@
 import type { SimState } from './simState.js';
 import type { SceneModel } from './sceneModel.js';
 import type { MultiArmSetup } from './tasks/multiArm/multiArmCommon.js';
+import type { TaskView } from './tasks/taskDefinition.js';
 import { gripperCommandedOpen } from './robot/gripper.js';
 
 export interface RobotView {
@@ -16,13 +17,18 @@ export interface RobotView {
 const p3 = (v: readonly number[]) => `(${v.map((x) => x.toFixed(2)).join(', ')})`;
 
 /** "X is on Y" / "X is in Y" / "X is on the table" / "X is held by Alice" for every free object. */
-export function relations(scene: SceneModel, state: SimState, robots: string[]): Map<string, string> {
+export function relations(scene: SceneModel, state: SimState, robots: string[], own?: (object: string) => string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   const specs = scene.built.spec.objects;
   const tableZ = scene.built.spec.table.topZ;
   scene.objects.forEach((o, i) => {
     if (o.kind !== 'free' && o.kind !== 'cable' && o.kind !== 'cableEnd') return;
     const holder = state.grasps.findIndex((g) => g?.object === i);
+    const task = holder < 0 ? own?.(o.name) : undefined;
+    if (task) {
+      out.set(o.name, task);
+      return;
+    }
     if (holder >= 0) {
       out.set(o.name, `${o.name} is held by ${robots[holder] ?? `robot ${holder + 1}`}`);
       return;
@@ -53,9 +59,9 @@ export function relations(scene: SceneModel, state: SimState, robots: string[]):
   return out;
 }
 
-export function robotViews(scene: SceneModel, state: SimState, setup: MultiArmSetup): RobotView[] {
+export function robotViews(scene: SceneModel, state: SimState, setup: MultiArmSetup, view?: TaskView): RobotView[] {
   const names = setup.robots.map((r) => r.name);
-  const rel = relations(scene, state, names);
+  const rel = relations(scene, state, names, view && setup.relation ? (n) => setup.relation!(view, n) : undefined);
   return setup.robots.map((r, a) => {
     const held = state.graspedName(a);
     const visible = scene.objects
@@ -78,9 +84,9 @@ export function robotViews(scene: SceneModel, state: SimState, setup: MultiArmSe
 }
 
 /** The scene for everyone (the observation text of a multi-arm task): relations, then each robot's gripper. */
-export function sharedSceneText(scene: SceneModel, state: SimState, setup: MultiArmSetup): string {
+export function sharedSceneText(scene: SceneModel, state: SimState, setup: MultiArmSetup, view?: TaskView): string {
   const names = setup.robots.map((r) => r.name);
-  const rel = relations(scene, state, names);
+  const rel = relations(scene, state, names, view && setup.relation ? (n) => setup.relation!(view, n) : undefined);
   const lines = ['[Scene]', ...[...rel.values()], '[Robots]'];
   setup.robots.forEach((r, a) => {
     const held = state.graspedName(a);
@@ -104,9 +110,10 @@ const COMBINED_PICK = { usage: 'PICK <object> PLACE <target>', doc: 'pick the ob
  * robot's embodiment, reach and gripper, the scene's relations, task facts, the action options and rules. A
  * partial view (`self`) lists only what that robot sees: its own robot, and the relations of visible objects.
  */
-export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiArmSetup, facts: string[], visible: readonly string[] | null, self?: string): Record<string, unknown> {
+export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiArmSetup, view: TaskView, visible: readonly string[] | null, self?: string): Record<string, unknown> {
   const names = setup.robots.map((r) => r.name);
-  const rel = relations(scene, state, names);
+  const rel = relations(scene, state, names, setup.relation ? (n) => setup.relation!(view, n) : undefined);
+  const facts = setup.facts?.(view) ?? [];
   const robots = setup.robots
     .map((r, a) => ({
       name: r.name,

@@ -103,10 +103,11 @@ export class TabletopSimulator implements Simulator {
     if (!names.includes(agent)) throw new Error(`observe: no agent '${agent}'; agents: ${names.join(', ')}`);
     if (!task.multiArm) return { ...whole, agent };
     const setup = task.multiArm;
-    const view = robotViews(this.runtime!.scene, this.runtime!.state, setup).find((v) => v.robot === agent)!;
+    const taskView = this.runtime!.taskView();
+    const view = robotViews(this.runtime!.scene, this.runtime!.state, setup, taskView).find((v) => v.robot === agent)!;
     const visible = new Set(view.visible);
     const robots = setup.observation === 'shared' ? whole.state.robots : whole.state.robots?.filter((r) => r.name === agent);
-    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, setup.facts?.(this.runtime!.taskView()) ?? [], view.visible, agent);
+    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, taskView, view.visible, agent);
     return { text: view.text, state: { ...whole.state, objects: whole.state.objects.filter((o) => visible.has(o.name)), ...(robots ? { robots } : {}), extra }, agent };
   }
 
@@ -272,15 +273,16 @@ export class TabletopSimulator implements Simulator {
     }
     const setup = this.current?.task.multiArm;
     if (!setup) return { text: formatMalmmState(state), state };
-    const text = sharedSceneText(this.runtime!.scene, this.runtime!.state, setup);
-    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, setup.facts?.(this.runtime!.taskView()) ?? [], null);
+    const taskView = this.runtime!.taskView();
+    const text = sharedSceneText(this.runtime!.scene, this.runtime!.state, setup, taskView);
+    const extra = multiArmExtra(this.runtime!.scene, this.runtime!.state, setup, taskView, null);
     return { text, state: { ...state, extra } };
   }
 
   /** Per-robot partial observations of a multi-arm task (empty for single-arm tasks). */
   robotObservations(): RobotView[] {
     const { task } = this.episode();
-    return task.multiArm ? robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm) : [];
+    return task.multiArm ? robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm, this.runtime!.taskView()) : [];
   }
 
   /** The runtime for a task's scene: reused when the scene is the same, rebuilt otherwise. */

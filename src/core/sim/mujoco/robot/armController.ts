@@ -67,6 +67,16 @@ export class ArmController {
   solveTarget(target: ToolTarget): { sol: IkSolution; yawRad: number; flipped: boolean } {
     const qNow = this.runner.state.armQ(this.armIndex);
     const seeds = [qNow, this.homeQ, this.arm.layout.seedQ, this.facingSeed(target.pos)];
+    if (target.R) {
+      // A full orientation (a tilted tool): no half-turn alternative; the side configuration is one more seed.
+      let bestFull: IkSolution | null = null;
+      for (const seed of [...seeds, this.arm.layout.sideSeedQ]) {
+        const sol = this.ik.solve(seed, target, { rest: this.homeQ, maxIterations: 300 });
+        if (sol.converged) return { sol, yawRad: target.yawRad, flipped: false };
+        if (!bestFull || score(sol) < score(bestFull)) bestFull = sol;
+      }
+      return { sol: bestFull!, yawRad: target.yawRad, flipped: false };
+    }
     let best: { sol: IkSolution; yawRad: number; flipped: boolean } | null = null;
     for (const [yawRad, flipped] of [
       [target.yawRad, false],

@@ -39,6 +39,13 @@ export function executeTogether(runner: PhysicsRunner, paths: ArmPath[], duratio
   if (live.length === 0) return;
   const steps = Math.max(1, Math.round(durationSecs / runner.dt));
   const arms = live.map((p) => runner.state.scene.arms[p.arm]!);
+  // Progress along each path is by joint distance (the largest joint change per segment), so a long joint-space
+  // leg between short Cartesian knots is not rushed.
+  const cum = live.map((p) => {
+    const c = [0];
+    for (let k = 1; k < p.knots.length; k++) c.push(c[k - 1]! + Math.max(1e-9, ...p.knots[k]!.map((v, j) => Math.abs(v - p.knots[k - 1]![j]!))));
+    return c.map((v) => v / c[c.length - 1]!);
+  });
   for (let k = 1; k <= steps; k++) {
     // A fresh view each step: WASM memory may grow (contact lookups allocate), which detaches old views.
     const ctrl = runner.state.data.ctrl as Float64Array;
@@ -47,17 +54,18 @@ export function executeTogether(runner: PhysicsRunner, paths: ArmPath[], duratio
     const sDot = (30 * tau * tau * (1 - tau) * (1 - tau)) / durationSecs;
     live.forEach((p, i) => {
       const arm = arms[i]!;
-      const segs = p.knots.length - 1;
-      const u = Math.min(s * segs, segs - 1e-12);
-      const seg = Math.floor(u);
-      const frac = u - seg;
+      const c0 = cum[i]!;
+      let seg = 0;
+      while (seg < c0.length - 2 && s > c0[seg + 1]!) seg++;
+      const width = c0[seg + 1]! - c0[seg]!;
+      const frac = Math.min(1, Math.max(0, (s - c0[seg]!) / width));
       const a = p.knots[seg]!;
       const b = p.knots[seg + 1]!;
       const lead = arm.layout.servoLeadSecs;
       const ranges = arm.layout.jointRanges;
       for (let j = 0; j < a.length; j++) {
         const q = a[j]! + frac * (b[j]! - a[j]!);
-        const c = q + lead[j]! * (b[j]! - a[j]!) * segs * sDot;
+        const c = q + (lead[j]! * (b[j]! - a[j]!) * sDot) / width;
         ctrl[arm.ctrlAdr[j]!] = Math.min(ranges[j]![1], Math.max(ranges[j]![0], c));
       }
     });
@@ -135,7 +143,7 @@ export function cartesianKnots(ctrl: ArmController, qStart: number[], from: { po
       const R = quatToMat(slerp(quat, q1, f)) as number[];
       const p: Vec3 = [pos[0] + f * (t.pos[0] - pos[0]), pos[1] + f * (t.pos[1] - pos[1]), pos[2] + f * (t.pos[2] - pos[2])];
       const sol = ctrl.ik.solve(prev, { pos: p, yawRad: 0, R: Array.from(R) }, { maxIterations: 80 });
-      if (!sol.converged) return { ok: false, error: `${what}: the tool cannot follow the path at (${p.map((v) => v.toFixed(2)).join(', ')}) (IK residual ${sol.posErrM.toFixed(3)} m)` };
+      if (!sol.converged) return { ok: false, error: `${what}: the tool cannot follow the path at (${p.map((v) => v.toFixed(2)).join(', ')}) (IK residual ${sol.posErrM.toFixed(3)} m, ${sol.rotErrRad.toFixed(3)} rad${sol.jointsAtLimit.length > 0 ? `, joint ${sol.jointsAtLimit.join(", ")} at its limit` : ""})` };
       if (Math.max(...sol.q.map((v, i) => Math.abs(v - prev[i]!))) > MAX_KNOT_JUMP_RAD) return { ok: false, error: `${what}: the arm would have to change its configuration at (${p.map((v) => v.toFixed(2)).join(', ')})` };
       knots.push(sol.q);
       prev = sol.q;

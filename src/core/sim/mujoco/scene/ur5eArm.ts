@@ -1,8 +1,8 @@
 // A 6-DoF UR5E-class arm, authored from Universal Robots' published kinematic parameters (standard DH:
 // d1 = 0.1625, a2 = -0.425, a3 = -0.3922, d4 = 0.1333, d5 = 0.0997, d6 = 0.0996; alpha = pi/2, 0, 0, pi/2, -pi/2, 0)
 // and datasheet figures (joint speed 180 deg/s, torques 150 / 150 / 150 / 28 / 28 / 28 N m). Geometry is one
-// capsule per DH segment. The datasheet allows +-360 deg on every joint; the model limits them to +-180 deg,
-// which keeps IK and sampling-based planning on one branch and loses no reachable pose.
+// capsule per DH segment. The datasheet allows +-360 deg on every joint; the model limits base, shoulder and
+// elbow to +-180 deg, which keeps IK and sampling-based planning on one branch and loses no reachable pose.
 import type { CollisionBits } from './collisionGroups.js';
 import { buildGripper } from './grippers.js';
 import { axisAngleQuat, el, type MjcfElement } from './mjcf.js';
@@ -19,7 +19,8 @@ export const UR5E = {
     { a: 0, d: 0.0997, alpha: -Math.PI / 2 },
     { a: 0, d: 0.0996, alpha: 0 },
   ],
-  jointRanges: Array.from({ length: 6 }, () => [-Math.PI, Math.PI] as [number, number]),
+  // The three wrist joints keep the datasheet's +-360 deg: tools are turned and tipped a lot.
+  jointRanges: Array.from({ length: 6 }, (_, i) => (i >= 3 ? [-2 * Math.PI, 2 * Math.PI] : [-Math.PI, Math.PI]) as [number, number]),
   /** Tool pointing down about 0.3 m in front of the base, elbow up (with the base mounted a half turn round, below). */
   readyQ: [0, -2.0, 1.9, -1.47, -Math.PI / 2, 0],
   /** Tool horizontal and forward (side and front approaches). */

@@ -14,6 +14,7 @@ import { clearTableBinTask, clearTableShelfTask, clearTableSinkTask } from './cl
 import { handoverTask } from './multiArm/handover.js';
 import { makeSandwichTask } from './multiArm/makeSandwich.js';
 import { moveRopeTask } from './multiArm/moveRope.js';
+import { sweepFloorTask } from './multiArm/sweepFloor.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
 import { stackBlocksTask } from './stackBlocks.js';
@@ -49,6 +50,7 @@ const DEFINITIONS: TaskDefinition[] = [
   packGroceryTask(),
   makeSandwichTask(),
   moveRopeTask(),
+  sweepFloorTask(),
   handoverTask(),
 ];
 

@@ -92,7 +92,7 @@ export interface TaskDefinition {
    * Task-specific rules of a RoCo plan (e.g. the sandwich's recipe order): the feedback text of the first rule the
    * plan breaks, or null. Runs after the generic constraints (reach zones, gripper state).
    */
-  planRules?(plan: { robot: string; verb: string; object?: string; target?: string }[], view: TaskView): string | null;
+  planRules?(plan: { robot: string; verb: string; object?: string; target?: string; point?: Vec3 }[], view: TaskView): string | null;
   /** One placement per scene object, from the seed's RNG only. */
   layout(rng: Rng): ObjectPlacement[];
   /** Seeded goal (its own RNG stream, so adding a goal never moves a layout). */

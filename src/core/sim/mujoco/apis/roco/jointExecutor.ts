@@ -72,17 +72,28 @@ export function executeJointly(ctx: RobotApiContext, plan: CheckedPlan, robots: 
         toolSecs = Math.max(toolSecs, r.lengthM / 0.3);
         return;
       }
-      // The straight tool line leaves the arm's IK branch (near a singularity or a joint limit): a collision-free
-      // joint path to the last pose instead, for a single top-down target.
-      const last = targets[targets.length - 1]!;
-      const goal = targets.length === 1 && !last.R ? ctrl.solveTarget(last) : null;
-      const jp = goal?.sol.converged ? planJointPath({ checker: ctx.checker, state: ctx.state, arm, ranges: ctrl.arm.layout.jointRanges, allowed }, ctx.state.armQ(arm), goal.sol.q, seed + arm) : null;
-      if (!jp?.ok) {
-        errors.push(r.error);
-        failed.add(i);
-        return;
+      // A straight tool line leaves the arm's IK branch (near a singularity or a joint limit): that leg becomes a
+      // collision-free joint path to the leg's end pose; the other legs stay straight lines.
+      const knots: number[][] = [ctx.state.armQ(arm)];
+      for (const t of targets) {
+        const from = knots[knots.length - 1]!;
+        const leg = cartesianKnots(ctrl, from, ctrl.ik.forward(from), [t], `${a.robot} (${a.verb} ${what})`);
+        if (leg.ok) {
+          knots.push(...leg.knots.slice(1));
+          toolSecs = Math.max(toolSecs, leg.lengthM / 0.3);
+          continue;
+        }
+        const goal = ctrl.solveTarget(t);
+        const jp = goal.sol.converged ? planJointPath({ checker: ctx.checker, state: ctx.state, arm, ranges: ctrl.arm.layout.jointRanges, allowed }, from, goal.sol.q, seed + arm) : null;
+        if (!jp?.ok) {
+          errors.push(r.error);
+          failed.add(i);
+          return;
+        }
+        knots.push(...jp.knots.slice(1));
+        log.push(`${a.robot} (${a.verb} ${what}): no straight tool line to (${t.pos.map((v) => v.toFixed(2)).join(', ')}) (${leg.error.replace(/^.*\((IK residual|the arm would)/, '$1').replace(/\)$/, '')}); moved there in joint space`);
       }
-      paths.push({ arm, knots: jp.knots });
+      paths.push({ arm, knots });
     });
     executeTogether(runner, paths, togetherDuration(runner, paths, toolSecs));
     if (paths.length > 0) settleArms(runner, paths.map((p) => p.arm));

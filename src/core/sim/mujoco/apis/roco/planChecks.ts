@@ -131,7 +131,7 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   }
   if (problems.length === 0 && ctx.task?.planRules) {
     const rule = ctx.task.planRules(
-      actions.flatMap((a) => [a, ...(a.then ? [a.then] : [])]).map((a) => ({ robot: a.robot, verb: a.verb, ...(a.object ? { object: a.object } : {}), ...(a.target ? { target: a.target } : {}) })),
+      actions.flatMap((a) => [a, ...(a.then ? [a.then] : [])]).map((a) => ({ robot: a.robot, verb: a.verb, ...(a.object ? { object: a.object } : {}), ...(a.target ? { target: a.target } : {}), ...(a.point ? { point: a.point } : {}) })),
       viewOf(ctx),
     );
     if (rule) problems.push(rule);
@@ -257,6 +257,17 @@ export function allowedSets(ctx: RobotApiContext, actions: RocoAction[], armOf: 
     if (a.target && a.verb === 'PLACE' && objectIndex(ctx, a.target) >= 0) allowed[arm]!.add(objectIndex(ctx, a.target));
   });
   for (const set of allowed) ctx.state.grasps.forEach((g) => g && set.add(g.object));
+  // What rests on or in a held thing (cubes in a dustpan) travels with it.
+  const sensors = ctx.state.data.sensordata as Float64Array;
+  // Every arm may touch such cargo: pushing a cube into a dustpan that already holds one nudges it further in.
+  ctx.state.grasps.forEach((g) => {
+    if (!g) return;
+    for (const { sensor, adr } of ctx.scene.sensors) {
+      if (sensor.kind !== 'object' || sensors[adr]! <= 0) continue;
+      const cargo = sensor.other === g.object ? sensor.object : sensor.object === g.object && sensor.other >= 0 ? sensor.other : -1;
+      if (cargo >= 0) for (const set of allowed) set.add(cargo);
+    }
+  });
   return allowed;
 }
 

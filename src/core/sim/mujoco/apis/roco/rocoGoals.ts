@@ -10,6 +10,8 @@
 // checks and the executor.
 import type { ToolTarget } from '../../robot/ik.js';
 import type { Vec3 } from '../../scene/sceneSpec.js';
+import { quatConj, quatMul, quatRotate, quatToMat } from '../../math3.js';
+import type { Quat } from '../../simState.js';
 import { graspPlan, locationPoint } from '../actctx/graspPoses.js';
 import type { RobotApiContext } from '../robotApi.js';
 import type { RocoAction } from './planParser.js';
@@ -45,6 +47,9 @@ export function approachOf(g: RocoGoal): ToolTarget | null {
 /** The goal of an action for robot `arm`; `held` is the object the robot will be holding (PLACE). */
 export function rocoGoal(ctx: RobotApiContext, arm: number, a: RocoAction, held: number | null): RocoGoal {
   const tcp = ctx.state.tcp(arm);
+  // A task may give a verb its own meaning (Sweep Floor's MOVE brings the held tool to the cube).
+  const own = a.verb !== 'WAIT' ? ctx.task?.multiArm?.verbs?.[a.verb] : undefined;
+  if (own) return own.goal(ctx, arm, a);
   const still = { contact: [], grip: null, depart: [] };
   if (a.verb === 'WAIT') return { target: { pos: tcp.pos, yawRad: tcp.yawRad }, above: null, zonePoint: tcp.pos, ...still };
   if (a.verb === 'MOVE') {
@@ -92,7 +97,19 @@ export function rocoGoal(ctx: RobotApiContext, arm: number, a: RocoAction, held:
     const above: ToolTarget = { ...target, pos: [target.pos[0], target.pos[1], surface[2] + hang + 0.1] };
     return { target, above, zonePoint: surface, contact: [target], grip: 'open', depart: [above] };
   }
-  const custom = ctx.task?.multiArm?.verbs?.[a.verb]?.goal(ctx, arm, a);
-  if (!custom) throw new Error(`RoCo: no goal for the action ${a.verb}`);
-  return custom;
+  throw new Error(`RoCo: no goal for the action ${a.verb}`);
+}
+
+/**
+ * The tool pose that puts the object `arm` holds at (pos, quat): the grasp fixes the object in the hand, so the
+ * hand is the object pose times the inverse of the grasp, and the tool centre point sits at `tcpInHand` in it.
+ */
+export function toolForObjectPose(ctx: RobotApiContext, arm: number, pos: Vec3, quat: Quat): ToolTarget {
+  const g = ctx.state.grasps[arm];
+  if (!g) throw new Error(`arm ${arm} holds nothing`);
+  const hq = quatMul(quat, quatConj(g.relQuat));
+  const off = quatRotate(hq, g.relPos);
+  const hand: Vec3 = [pos[0] - off[0], pos[1] - off[1], pos[2] - off[2]];
+  const t = quatRotate(hq, ctx.scene.arms[arm]!.layout.tcpInHand);
+  return { pos: [hand[0] + t[0], hand[1] + t[1], hand[2] + t[2]], yawRad: 0, R: Array.from(quatToMat(hq)) };
 }

@@ -45,6 +45,8 @@ export interface MultiArmSetup {
   pathStdMaxM?: number;
   /** Task facts every robot is told beside the objects' relations ("left_door is closed", "red_cube is inside dustpan"). */
   facts?(view: TaskView): string[];
+  /** The task's own relation line for an object ("red_cube is inside dustpan"), or undefined for the generic one. */
+  relation?(view: TaskView, object: string): string | undefined;
 }
 
 /** The kind of robot at a seat: kinematics, gripper, torso (see ArmSpec). */

@@ -125,9 +125,23 @@ export async function handover(sim: Simulator): Promise<void> {
   await round(sim, [homeOf('Alice', homes), homeOf('Bob', homes)]);
 }
 
+/**
+ * sweep_floor: for each cube both robots MOVE to it (dustpan before it, broom behind it), Bob SWEEPs it in while
+ * Alice WAITs; then Bob steps aside and Alice DUMPs the dustpan into the trash bin.
+ */
+export async function sweepFloor(sim: Simulator): Promise<void> {
+  for (const c of ['red_cube', 'green_cube', 'blue_cube']) {
+    await round(sim, [`NAME Alice ACTION MOVE ${c}`, `NAME Bob ACTION MOVE ${c}`]);
+    await round(sim, ['NAME Alice ACTION WAIT', `NAME Bob ACTION SWEEP ${c}`]);
+  }
+  await round(sim, ['NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.25, 0.05, 1.05)']);
+  await round(sim, ['NAME Alice ACTION DUMP', 'NAME Bob ACTION WAIT']);
+}
+
 export const ROCO_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   sort_cubes: sortCubes,
   pack_grocery: packGrocery,
   make_sandwich: makeSandwich,
+  sweep_floor: sweepFloor,
   handover,
 };

@@ -130,7 +130,7 @@ export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiAr
   const shown = visible ? new Set(visible) : null;
   const actions = [
     ...(['PICK', 'PLACE', 'MOVE', 'WAIT'] as const)
-      .filter((v) => !(setup.without as string[] | undefined)?.includes(v))
+      .filter((v) => !(setup.without as string[] | undefined)?.includes(v) && !setup.verbs?.[v])
       .map((verb) => ({ verb, ...(setup.combinedPick && verb === 'PICK' ? COMBINED_PICK : BASE_VERBS[verb]) })),
     ...Object.entries(setup.verbs ?? {}).map(([verb, v]) => ({ verb, usage: v.usage, doc: v.doc })),
   ];

@@ -274,7 +274,55 @@ const makeSandwich: TaskPolicy = {
   },
 };
 
-export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sweep Floor: Alice holds a dustpan, Bob a broom. One cube at a time (in the task's order): both MOVE to it, then
+// Bob SWEEPs it in while Alice WAITs; when no cube is left on the table, Bob steps aside and Alice DUMPs.
+
+/** The cubes named in the task sentence, in its order. */
+const cubesOf = (task: string) => [...task.matchAll(/\b(\w+_cube)\b/g)].map((m) => m[1]!).filter((c, i, a) => a.indexOf(c) === i);
+
+/** Where Bob steps aside to before the dump: over his own side, clear of the dustpan's way to the bin. */
+const BROOM_ASIDE: V3 = [0.25, 0.05, 1.05];
+
+const sweepFloor: TaskPolicy = {
+  id: 'sweep_floor',
+  matches: (t) => /^sweep up the/i.test(t),
+  decide(s, robot) {
+    const cubes = cubesOf(s.task);
+    const pan = s.things.get('dustpan');
+    const broom = s.things.get('broom');
+    const panHolder = /is held by (\w+)/.exec(pan?.relation ?? '')?.[1];
+    const broomHolder = /is held by (\w+)/.exec(broom?.relation ?? '')?.[1];
+    if (!pan || !broom) return wait('I cannot see both tools.');
+    const onTable = cubes.filter((c) => /is on the table|is at \(/.test(s.things.get(c)?.relation ?? ''));
+    const inPan = cubes.filter((c) => s.things.get(c)?.relation === 'is inside dustpan');
+    const next = onTable[0] ? s.things.get(onTable[0])! : null;
+    if (next) {
+      const c = next.pos;
+      // Both tools at the cube already (the pan's mouth before it, the broom just behind it, both down): sweep.
+      const panThere = Math.abs(pan.pos[1] - c[1]) < 0.066 && pan.pos[0] < c[0] && c[0] - pan.pos[0] < 0.19 && pan.pos[2] < c[2] + 0.01;
+      const broomThere = Math.abs(broom.pos[1] - c[1]) < 0.04 && broom.pos[0] > c[0] && broom.pos[0] - c[0] < 0.11 && broom.pos[2] < c[2] + 0.03;
+      const toldToMove = s.feedback.some((f) => /must MOVE to it before Bob SWEEPs/.test(f));
+      if (panThere && broomThere && !toldToMove) {
+        if (robot === broomHolder) return { action: `SWEEP ${next.name}`, why: `The dustpan and my broom are both at ${next.name}; I sweep it in.` };
+        return wait(`Both tools are at ${next.name}; I hold the dustpan still while ${broomHolder ?? 'the broom'} sweeps.`);
+      }
+      const tool = robot === panHolder ? 'the dustpan' : robot === broomHolder ? 'the broom' : 'my gripper';
+      return { action: `MOVE ${next.name}`, why: `${next.name} is the next cube on the table; I bring ${tool} to it.` };
+    }
+    if (inPan.length === 0) return wait('No cube is left to sweep or dump.');
+    const broomAside = dist(broom.pos, pan.pos) > 0.25;
+    if (robot === broomHolder) {
+      if (broomAside) return wait('The cubes are in the dustpan; I keep the broom out of the way of the dump.');
+      return { action: `MOVE (${BROOM_ASIDE.join(', ')})`, why: 'Every cube is in the dustpan; I lift the broom aside so the dustpan can reach the trash_bin.' };
+    }
+    if (robot === panHolder && broomAside) return { action: 'DUMP', why: `${inPan.join(', ')} ${inPan.length === 1 ? 'is' : 'are'} in the dustpan and the broom is clear; I empty it into the trash_bin.` };
+    return wait('The broom is still next to the dustpan; I wait until it is out of the way.');
+  },
+};
+
+export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich, sweepFloor];
 
 export function taskPolicyFor(task: string): TaskPolicy | undefined {
   return TASK_POLICIES.find((p) => p.matches(task));

@@ -198,10 +198,6 @@ export function sweepFloorTask(): TaskDefinition {
         if (inPan(view, c)) return `${name} is inside dustpan`;
         return Math.abs(c.pos[2] - CUBE_M / 2 - view.tableTopZ) < 0.01 ? `${name} is on the table` : `${name} is at (${c.pos.map((v) => v.toFixed(2)).join(', ')})`;
       },
-      facts(view) {
-        const b = find(view, 'trash_bin');
-        return [`trash_bin is at (${b.pos.map((v) => v.toFixed(2)).join(', ')})`];
-      },
     },
     planRules(plan, view) {
       const alice = plan.find((p) => p.robot === 'Alice');

@@ -322,7 +322,39 @@ const sweepFloor: TaskPolicy = {
   },
 };
 
-export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich, sweepFloor];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Move Rope: each robot PICKs the rope end on its side, then both PLACE their ends on the groove ends in the same
+// round, every move with a four-point PATH (to 12 cm above an end, to 20 cm above a groove end: over the wall).
+
+const moveRope: TaskPolicy = {
+  id: 'move_rope',
+  matches: (t) => /^move the rope over/i.test(t),
+  decide(s, robot) {
+    const pairs = [...s.task.matchAll(/(rope_\w+_end) onto (groove_\w+_end)/g)].map((m) => [m[1]!, m[2]!] as const);
+    if (pairs.length === 0) return wait('I cannot tell which rope end goes where.');
+    const side = Math.sign(s.base.get(robot)?.[0] ?? gripperOf(s, robot)[0]) || 1;
+    const held = holding(s, robot);
+    const others = s.robots.filter((r) => r !== robot);
+    if (held) {
+      const goal = pairs.find(([end]) => end === held)?.[1];
+      const g = goal ? s.things.get(goal) : undefined;
+      if (!goal || !g) return wait(`I hold ${held} but do not see where it goes.`);
+      // Both ends move in the same round, so the rope goes over the wall without being dragged.
+      const partnerHolds = others.every((o) => holding(s, o));
+      if (!partnerHolds) return wait(`I hold ${held}; I wait until the other end is picked too, so we lift the rope together.`);
+      return { action: withPath(s, robot, `PLACE ${held} ${goal}`, round3([g.pos[0], g.pos[1], g.pos[2] + 0.2])), why: `I hold ${held}; together we carry the rope over obstacle_wall and I lay my end on ${goal}.` };
+    }
+    const loose = pairs.map(([end]) => s.things.get(end)).filter((t): t is Thing => !!t && !/is held by|is on groove/.test(t.relation ?? ''));
+    if (loose.length === 0) return wait('The rope is in the groove.');
+    // The loose end on my side of the table (or the nearer one).
+    const mine = loose.find((t) => Math.sign(t.pos[0]) === side) ?? (loose.length === pairs.length ? undefined : loose[0]);
+    if (!mine) return wait('The other end is on my side only; I let my partner start.');
+    return { action: withPath(s, robot, `PICK ${mine.name}`, round3([mine.pos[0], mine.pos[1], mine.pos[2] + 0.12])), why: `${mine.name} is on my side; I pick it up so we can lift the rope together.` };
+  },
+};
+
+export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich, sweepFloor, moveRope];
 
 export function taskPolicyFor(task: string): TaskPolicy | undefined {
   return TASK_POLICIES.find((p) => p.matches(task));

@@ -138,10 +138,29 @@ export async function sweepFloor(sim: Simulator): Promise<void> {
   await round(sim, ['NAME Alice ACTION DUMP', 'NAME Bob ACTION WAIT']);
 }
 
+/**
+ * move_rope: the robot on each end's side PICKs it (both in one round), then both PLACE their ends on the groove's
+ * ends in the same round, each with a four-point PATH to 20 cm above its groove end: over the wall together.
+ */
+export async function moveRope(sim: Simulator): Promise<void> {
+  let s = (await sim.observe()).state;
+  const front = find(s, 'rope_front_end');
+  const back = find(s, 'rope_back_end');
+  const [rf, rb] = front.pos[0] < back.pos[0] ? ['Alice', 'Bob'] : ['Bob', 'Alice'];
+  const above = (o: ObjectState, dz: number) => [o.pos[0], o.pos[1], o.pos[2] + dz];
+  await round(sim, [`NAME ${rf} ACTION PICK rope_front_end ${pathTo(gripperOf(s, rf), above(front, 0.12))}`, `NAME ${rb} ACTION PICK rope_back_end ${pathTo(gripperOf(s, rb), above(back, 0.12))}`]);
+  s = (await sim.observe()).state;
+  await round(sim, [
+    `NAME ${rf} ACTION PLACE rope_front_end groove_left_end ${pathTo(gripperOf(s, rf), above(find(s, 'groove_left_end'), 0.2))}`,
+    `NAME ${rb} ACTION PLACE rope_back_end groove_right_end ${pathTo(gripperOf(s, rb), above(find(s, 'groove_right_end'), 0.2))}`,
+  ]);
+}
+
 export const ROCO_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   sort_cubes: sortCubes,
   pack_grocery: packGrocery,
   make_sandwich: makeSandwich,
   sweep_floor: sweepFloor,
+  move_rope: moveRope,
   handover,
 };

@@ -48,6 +48,7 @@ Run options:
   --prompts <dir>        folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)
   --sim <spec>           embedded (default) | stdio:<command line> | ws://host:port (a simulator-protocol server)
   --limit <name=value>   an architecture limit by its seed name (repeatable; see \`waypoint archs\`)
+  --human <robot>        type that robot's dialog turns yourself (RoCo: --human Alice; repeatable; a blank line sends)
   --max-turns <n>, --max-errors <n>   MALMM's limits (same as --limit maxTurns=n / maxConsecutiveErrors=n)
   --code-timeout <secs>, --persist-namespace
   --no-cache             do not read or write the response cache (.waypoint/cache)

@@ -9,6 +9,7 @@ import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference
 import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { formatEvent } from './transcript.js';
+import { terminalSeat } from './humanSeat.js';
 
 export const RUN_OPTIONS = {
   arch: { type: 'string', default: 'malmm' },
@@ -25,6 +26,7 @@ export const RUN_OPTIONS = {
   'max-turns': { type: 'string' },
   'max-errors': { type: 'string' },
   limit: { type: 'string', multiple: true },
+  human: { type: 'string', multiple: true },
   sim: { type: 'string', default: 'embedded' },
   'code-timeout': { type: 'string' },
   'persist-namespace': { type: 'boolean', default: false },
@@ -125,6 +127,8 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
   const onSigint = () => controller.cancel();
   process.once('SIGINT', onSigint);
   const root = findPackageRoot();
+  // People in robots' seats type at this terminal; the transcript goes to `out` as usual.
+  const seat = a.human && a.human.length > 0 ? terminalSeat(a.human, process.stdin, process.stderr) : undefined;
   try {
     const result = await launchRun(
       {
@@ -140,6 +144,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         limits,
         cache: !a['no-cache'],
         controller,
+        ...(seat ? { human: seat } : {}),
       },
       {
         io: nodeIO,
@@ -156,6 +161,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
     if (result.reason === 'invalid_input' || result.reason === 'prompt_error') return 2;
     return result.success ? 0 : 1;
   } finally {
+    seat?.close();
     process.off('SIGINT', onSigint);
   }
 }

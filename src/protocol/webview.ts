@@ -348,7 +348,7 @@ export type ViewToHost = z.infer<typeof ViewToHost>;
 export const RunViewerUiState = z.object({
   runId: RunId.optional(),
   selectedTurn: Turn.optional(),
-  tab: z.enum(['turn', 'plots', 'summary', '3d', 'plan']).optional(),
+  tab: z.enum(['turn', 'plots', 'summary', '3d', 'plan', 'rounds']).optional(),
 });
 export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
 

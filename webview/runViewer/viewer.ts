@@ -12,11 +12,12 @@ import { renderHeader, renderWarnings } from './header.js';
 import { MotionChart } from './motionChart.js';
 import { Plots } from './plots.js';
 import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
+import { RoundsTab } from './roundsTab.js';
 import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';
 
 type Tab = NonNullable<RunViewerUiState['tab']>;
-const TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan'];
+const TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan', 'rounds'];
 
 export class RunViewer {
   proj = new RunProjection();
@@ -40,6 +41,8 @@ export class RunViewer {
   readonly replay: Replay3dTab;
   /** Plan tab (Action Contextualization runs only; its header hides otherwise). */
   readonly planTab: ActctxPlanTab;
+  /** Rounds tab (RoCo's dialog lanes, checks and feedback). */
+  readonly rounds: RoundsTab;
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
   private pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
   private frame = 0;
@@ -55,6 +58,7 @@ export class RunViewer {
     this.plots.root.appendChild(this.motionChart.root);
     // 3D replay: its playhead marks its turn in the timeline (selection stays the user's).
     this.replay = new Replay3dTab({ currentTurn: (t, playing) => markReplayTurn(this.el.timeline, t, playing) });
+    this.rounds = new RoundsTab((t) => this.select(t, true));
     const header = h('header', { class: 'run-header' }, 'Waiting for the run…');
     const banner = h('div', { class: 'banner hidden', role: 'alert' });
     const timeline = h('div', { class: 'timeline', role: 'listbox', tabindex: '0', 'aria-label': 'Turns' });
@@ -73,7 +77,9 @@ export class RunViewer {
       h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'),
       h('vscode-tab-panel', null, this.replay.root),
       planHeader,
-      h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)));
+      h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)),
+      h('vscode-tab-header', { slot: 'header', 'data-tab': 'rounds' }, 'Rounds'),
+      h('vscode-tab-panel', null, this.rounds.root));
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
       this.tab = TABS[idx] ?? 'turn';
@@ -81,6 +87,8 @@ export class RunViewer {
       this.schedule(this.tab === 'plots' || this.tab === 'plan' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
       if (this.tab === '3d') this.replay.show();
       else this.replay.hide();
+      if (this.tab === 'rounds') this.rounds.show();
+      else this.rounds.hide();
     });
     root.append(header, banner,
       h('vscode-split-layout', { class: 'split', 'initial-handle-position': '34%', 'fixed-pane': 'start', 'min-start': '220px', 'min-end': '320px' },
@@ -89,6 +97,7 @@ export class RunViewer {
     this.el = { header, banner, timeline, detail, plots: plotsEl, summary, tabs };
     document.addEventListener('keydown', (e) => this.onKey(e));
     if (this.tab === '3d') this.replay.show();
+    if (this.tab === 'rounds') this.rounds.show();
   }
 
   setChannel(channel: Channel): void {
@@ -111,6 +120,7 @@ export class RunViewer {
         this.proj.append(m.events);
         this.replay.reset(this.proj.series);
         this.replay.append(m.events, this.proj.series);
+        this.rounds.reset(m.events);
         const rows = this.proj.timeline.rows();
         this.timings.projectMs = performance.now() - this.timings.initReceivedMs;
         if (m.selectTurn !== undefined) this.selectedTurn = m.selectTurn;
@@ -132,6 +142,7 @@ export class RunViewer {
         const lastBefore = before[before.length - 1]?.turn;
         if (this.proj.append(m.events) === 0 && !m.warnings?.length) return;
         this.replay.append(m.events, this.proj.series);
+        this.rounds.append(m.events);
         const rows = this.proj.timeline.rows();
         const touched = new Set(m.events.flatMap((e) => ('turn' in e && typeof e.turn === 'number' ? [e.turn] : [])));
         if (this.followLive && (this.selectedTurn === undefined || this.selectedTurn === lastBefore)) this.selectedTurn = rows[rows.length - 1]?.turn;

@@ -9,3 +9,4 @@ export * from './scene3d.js';
 export * from './stateDiffs.js';
 export * from './trajectorySeries.js';
 export * from './turns.js';
+export * from './rocoRounds.js';

@@ -3,6 +3,7 @@
 // failed check's feedback, and what the executed plan did. A projection of the trace (rocoRounds).
 import { rocoRounds, type RoundAttempt, type RoundsView } from '../../src/core/trace/projections/rocoRounds.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
+import type { ViewEvent } from '../../src/protocol/webview.js';
 import { h } from '../common/dom.js';
 
 export class RoundsTab {
@@ -14,13 +15,14 @@ export class RoundsTab {
 
   constructor(private readonly selectTurn: (turn: number) => void) {}
 
-  reset(events: readonly TraceEvent[]): void {
-    this.events = [...events];
-    this.invalidate();
+  reset(events: readonly ViewEvent[]): void {
+    this.events = [];
+    this.append(events);
   }
 
-  append(events: readonly TraceEvent[]): void {
-    this.events.push(...events);
+  append(events: readonly ViewEvent[]): void {
+    // Trajectories (packed for the view) carry no dialog: only trace events are kept.
+    for (const e of events) if (e.type !== 'trajectory_packed') this.events.push(e);
     this.invalidate();
   }
 

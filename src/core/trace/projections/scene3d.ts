@@ -16,8 +16,10 @@ export interface Waypoint3d {
   pos: Vec3;
   /** The API call succeeded. */
   ok: boolean;
-  /** Index of the call within its code block. */
+  /** Index of the call within its code block (of the robot's action within a joint action). */
   call: number;
+  /** The robot whose action it is (joint actions of several robots, e.g. RoCo's PATH waypoints). */
+  agent?: string;
 }
 
 /** A collision: a 'collision' check event, or a sample contact between a robot body and a fixture or robot. */
@@ -89,6 +91,16 @@ export class Scene3dBuilder {
           if (!MOTION_FN.test(c.fn)) return;
           for (const pos of targetPositions(c.args[0])) this.waypointList.push({ turn: e.turn, fn: c.fn, pos, ok: c.ok, call: i });
         });
+        break;
+      case 'action':
+        // Joint actions (RoCo): each robot's MOVE point and PATH waypoints, drawn for every arm.
+        e.actions.forEach((a, i) => {
+          for (const arg of a.args ?? []) for (const pos of targetPositions(arg)) this.waypointList.push({ turn: e.turn, fn: a.name, pos, ok: true, call: i, agent: a.agent });
+        });
+        break;
+      case 'action_result':
+        // A plan the checks rejected moved nothing: its waypoints are drawn as failed.
+        if (e.results.every((r) => !r.ok)) for (const w of this.waypointList) if (w.turn === e.turn && w.agent !== undefined) w.ok = false;
         break;
       case 'check':
         if (e.name === 'collision' && !e.ok) this.checks.push(e);

@@ -39,6 +39,8 @@ export const CANONICAL_TASK_IDS = [
   'sort_cubes',
   'pack_grocery',
   'make_sandwich',
+  'move_rope',
+  'sweep_floor',
   'handover',
 ];
 

@@ -71,7 +71,9 @@ function handGeoms(ctx: RobotApiContext): number[] {
   const bodyOf = m.geom_bodyid as Int32Array;
   const arm = ctx.scene.arms[ARM]!;
   const hand = new Set<number>([arm.handBody]);
-  arm.layout.fingerBodies.forEach((_, k) => hand.add(arm.bodyIds[arm.bodyIds.length - 2 + k]!));
+  const g = arm.gripper;
+  if (g.kind === 'parallel') for (let k = 0; k < 2; k++) hand.add(arm.bodyIds[arm.bodyIds.length - 2 + k]!);
+  else hand.add(g.body);
   const contype = m.geom_contype as Int32Array;
   const out: number[] = [];
   for (let g = 0; g < m.ngeom; g++) if (hand.has(bodyOf[g]!) && contype[g]! !== 0) out.push(g);

@@ -49,7 +49,9 @@ export function watchGrip(state: SimState, arm: number, massOf: (object: number)
       detach(state, arm);
       const a = state.scene.arms[arm]!;
       const ctrl = state.data.ctrl as Float64Array;
-      for (const adr of a.fingerCtrlAdr) ctrl[adr] = a.layout.fingerRange[1];
+      const g = a.gripper;
+      if (g.kind === 'parallel') for (const adr of g.ctrlAdr) ctrl[adr] = g.range[1];
+      else ctrl[g.ctrlAdr] = 0; // suction off
       return o.name;
     },
   };

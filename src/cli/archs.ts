@@ -3,6 +3,7 @@
 import { ENGINE_END_REASONS } from '../protocol/trace.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { describeType } from '../core/agents/limits.js';
+import { defineCommand } from './options.js';
 
 export function formatArchitectures(): string {
   const out: string[] = [];
@@ -32,3 +33,11 @@ export function archsCommand(a: { json?: boolean }, out: NodeJS.WritableStream =
   else out.write(formatArchitectures() + '\n');
   return 0;
 }
+
+export const archsCmd = defineCommand({
+  name: 'archs',
+  summary: 'list the architectures: roles, topologies, robot API, limits (by the seed papers\' names), end reasons',
+  options: { json: { type: 'boolean', help: 'print them as JSON for tools' } },
+  exitStatus: '0, 2 bad input.',
+  run: async ({ values }) => archsCommand(values),
+});

@@ -3,31 +3,27 @@
 import { resolve } from 'node:path';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
-import type { ModelSpec } from '../core/runs/launch.js';
+import { StartError } from '../core/runs/preflight.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
+import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { connectSimulator } from '../core/sim/connect.js';
 import { runPairedSweep } from '../core/sweep/pairedSweep.js';
 import type { SweepFile, SweepSideStats } from '../protocol/sweep.js';
-import { limitsFromArgs, modelSpecFromArgs } from './run.js';
+import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, SEEDS_OPTION, WORKSPACE_OPTIONS } from './commonOptions.js';
+import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
+import { defineCommand, UsageError, type OptionValues } from './options.js';
+import { displayPath, episodeOptionsFromArgs, limitsFromArgs, modelSpecFromArgs } from './run.js';
 
 export const COMPARE_OPTIONS = {
-  ablation: { type: 'string' },
-  arch: { type: 'string', default: 'malmm' },
-  task: { type: 'string', default: 'stack_blocks' },
-  variant: { type: 'string' },
-  seeds: { type: 'string', default: '5' },
-  model: { type: 'string', default: 'reference' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-  prompts: { type: 'string' },
-  'max-turns': { type: 'string' },
-  limit: { type: 'string', multiple: true },
-  sim: { type: 'string', default: 'embedded' },
-  'no-cache': { type: 'boolean', default: false },
-  workspace: { type: 'string' },
+  ablation: { type: 'string', metavar: 'id', help: 'the ablation to switch: an id from an {{#ablation}} block of the prompts the variant runs (required)', group: 'Episode' },
+  ...EPISODE_OPTIONS,
+  ...SEEDS_OPTION,
+  ...LIMIT_OPTIONS,
+  ...MODEL_OPTIONS,
+  ...WORKSPACE_OPTIONS,
 } as const;
 
-export type CompareArgs = { [K in keyof typeof COMPARE_OPTIONS]?: (typeof COMPARE_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof COMPARE_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type CompareArgs = OptionValues<typeof COMPARE_OPTIONS>;
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 const num = (x: number | null) => (x === null ? '-' : x.toFixed(1));
@@ -54,61 +50,59 @@ export function formatComparison(f: SweepFile): string {
 }
 
 export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const fail = (m: string) => {
-    process.stderr.write(`waypoint compare: ${m}\n`);
-    return 2;
-  };
-  if (!a.ablation) return fail('--ablation <id> is required (an id from an {{#ablation}} block)');
-  if (!/^\d+$/.test(a.seeds ?? '5')) return fail(`--seeds must be a positive integer, got '${a.seeds}'`);
-  if (a['max-turns'] !== undefined && !/^\d+$/.test(a['max-turns'])) return fail(`--max-turns must be a positive integer, got '${a['max-turns']}'`);
-  let model: ModelSpec;
-  let limits: Record<string, string>;
-  try {
-    model = modelSpecFromArgs(a, process.env);
-    limits = limitsFromArgs(a);
-  } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
-  }
-  const simSpec = a.sim ?? 'embedded';
-  const simProblem = simulatorSpecProblem(simSpec);
-  if (simProblem) return fail(simProblem);
-  const ac = new AbortController();
-  const onSigint = () => ac.abort();
-  process.once('SIGINT', onSigint);
+  if (!a.ablation) throw new UsageError('--ablation <id> is required (an id from an {{#ablation}} block; see the prompt files)');
+  const model = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const progress = Boolean(process.stderr.isTTY);
-  try {
-    const { file, path } = await runPairedSweep(
-      {
-        workspace: resolve(a.workspace ?? process.cwd()),
-        arch: a.arch ?? 'malmm',
-        task: a.task ?? 'stack_blocks',
-        variant: a.variant,
-        ablation: a.ablation,
-        seeds: Number(a.seeds ?? '5'),
-        builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
-        promptDir: a.prompts ? resolve(a.prompts) : undefined,
-        model,
-        limits,
-        cache: !a['no-cache'],
-        signal: ac.signal,
-        onProgress: (p) => {
-          if (progress && p.phase === 'start') process.stderr.write(`\r\x1b[K  … seed ${p.seed} ${p.side} (${p.done}/${p.total} done)`);
+  return whileCleaningUp(async (signal) => {
+    let result;
+    try {
+      result = await runPairedSweep(
+        {
+          workspace: resolve(a.workspace ?? process.cwd()),
+          arch: a.arch,
+          task: a.task,
+          variant: a.variant,
+          ablation: a.ablation!,
+          seeds: a.seeds,
+          builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
+          promptDir: a.prompts ? resolve(a.prompts) : undefined,
+          model,
+          options: episodeOptionsFromArgs(a),
+          limits: limitsFromArgs(a),
+          cache: !a['no-cache'],
+          signal,
+          onProgress: (p) => {
+            if (progress && p.phase === 'start') process.stderr.write(`\r\x1b[K  … seed ${p.seed} ${p.side} (${p.done}/${p.total} done)`);
+          },
         },
-      },
-      { io: nodeIO, clock: nodeClock, createSimulator: () => connectSimulator(simSpec, { cwd: process.cwd() }), createSandbox: () => createPyodideSandbox() },
-    ).catch((err: unknown) => {
-      throw new CompareInputError(err instanceof Error ? err.message : String(err));
-    });
+        {
+          io: nodeIO,
+          clock: nodeClock,
+          createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
+          createSandbox: () => createPyodideSandbox(),
+        },
+      );
+    } catch (err) {
+      // runPairedSweep throws only for bad input, before any episode runs.
+      if (err instanceof StartError) throw new UsageError(notStartedMessage(err));
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
     if (progress) process.stderr.write('\r\x1b[K');
-    out.write(formatComparison(file) + '\n');
-    out.write(`sweep: ${path}\n`);
-    return file.status === 'cancelled' ? 1 : 0;
-  } catch (err) {
-    if (err instanceof CompareInputError) return fail(err.message);
-    throw err;
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+    out.write(formatComparison(result.file) + '\n');
+    out.write(`sweep: ${result.path}\n`);
+    return shutdownExitStatus() ?? (result.file.status === 'cancelled' ? 1 : 0);
+  });
 }
 
-class CompareInputError extends Error {}
+function notStartedMessage(err: StartError): string {
+  return `${err.reason === 'prompt_error' ? 'prompt error: ' : ''}${err.message}${err.file ? ` (${displayPath(err.file)}${err.line !== undefined ? `:${err.line}` : ''})` : ''}`;
+}
+
+export const compareCmd = defineCommand({
+  name: 'compare',
+  summary: 'paired sweep of one ablation: every seed with it on and off, then a table of both sides',
+  options: COMPARE_OPTIONS,
+  examples: ['waypoint compare --ablation planner.replan_check --seeds 5', 'waypoint compare --ablation sa.step_feedback --variant sa --seeds 3'],
+  exitStatus: '0 the sweep ran (whatever the episodes did), 1 cancelled, 2 bad input (nothing ran).',
+  run: ({ values }) => compareCommand(values),
+});

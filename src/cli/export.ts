@@ -9,6 +9,8 @@ import { exportSweepInspect, exportTrace, type ExportFormat, type ExportResult }
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { RUNS_DIR, TRACE_FILE } from '../core/runs/runStore.js';
 import { SWEEPS_DIR, SWEEP_FILE } from '../core/sweep/pairedSweep.js';
+import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { defineCommand } from './options.js';
 import { outputPathProblem } from './outputPath.js';
 
 export const EXPORT_OPTIONS = { mcap: { type: 'string' }, inspect: { type: 'string' }, ros2: { type: 'boolean' }, workspace: { type: 'string' } } as const;
@@ -76,3 +78,18 @@ export async function exportCommand(target: string | undefined, a: { mcap?: stri
   }
   return 0;
 }
+
+export const exportCmd = defineCommand({
+  name: 'export',
+  summary: 'a run as MCAP (Foxglove, Lichtblick; --ros2 for Rerun), or a run or a paired sweep as an Inspect AI eval log',
+  positionals: [{ name: 'run', help: 'a run id or sweep id of the workspace, a trace.jsonl, a run folder or a sweep.json' }],
+  options: {
+    mcap: { type: 'string', metavar: 'file.mcap', help: 'write the run as MCAP (one of --mcap or --inspect)' },
+    inspect: { type: 'string', metavar: 'file.json', help: 'write the run or sweep as an Inspect AI eval log' },
+    ros2: { type: 'boolean', help: 'with --mcap: transforms as ROS 2 messages (for Rerun)' },
+    ...WORKSPACE_OPTIONS,
+  },
+  examples: ['waypoint export <run-id> --mcap run.mcap', 'waypoint export <sweep-id> --inspect sweep.json'],
+  exitStatus: '0, 2 bad input or a damaged trace (what was read is still written).',
+  run: ({ values, positionals }) => exportCommand(positionals[0], values),
+});

@@ -1,36 +1,57 @@
 // `waypoint report`: one self-contained HTML page with the run viewer and the trace inlined, to open in any
-// browser or attach to a bug report (no VS Code, no network).
+// browser or attach to a bug report (no VS Code, no network). Paths in it are made relative (to the workspace,
+// the package, the home folder), so a report does not carry the layout of the machine it was made on.
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { loadViewerAssets } from '../core/node/viewerAssets.js';
-import { listRuns, tracePath } from '../core/runs/runStore.js';
-import { renderTraceHtml } from '../core/trace/html.js';
+import { renderTraceHtml, REPORT_THEMES, type ReportTheme } from '../core/trace/html.js';
+import { portablePaths } from '../core/trace/portablePaths.js';
 import { readTrace } from '../core/trace/reader.js';
+import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { defineCommand, UsageError } from './options.js';
+import { resolveTraceArg } from './show.js';
 
-export async function reportCommand(target: string | undefined, a: { workspace?: string; out?: string; theme?: string }): Promise<number> {
+export async function reportCommand(target: string | undefined, a: { workspace?: string; out?: string; theme: ReportTheme }): Promise<number> {
   const ws = resolve(a.workspace ?? process.cwd());
-  const path = target ? (target.endsWith('.jsonl') ? resolve(target) : tracePath(ws, target)) : (await listRuns(nodeIO, ws))[0]?.path;
-  if (!path || !(await nodeIO.exists(path))) {
-    process.stderr.write(`waypoint report: ${path ? `no trace at ${path}` : 'no runs under .waypoint/runs'}\n`);
+  let path: string;
+  try {
+    path = await resolveTraceArg(target, ws);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`waypoint report: ${err.message}\n`);
     return 2;
   }
-  const theme = a.theme === 'light' || a.theme === 'high-contrast' ? a.theme : 'dark';
   const { events, warnings } = readTrace(await nodeIO.readText(path));
   const start = events.find((e) => e.type === 'episode_start');
   const runId = start?.type === 'episode_start' ? start.runId : 'unknown-run';
+  const root = findPackageRoot();
   const html = renderTraceHtml({
     runId,
-    events,
+    events: portablePaths(events, { workspace: ws, packageRoot: root, home: homedir() }),
     warnings: warnings.map((w) => ({ kind: w.kind, message: w.message, line: w.line })),
-    assets: loadViewerAssets(findPackageRoot()),
+    assets: loadViewerAssets(root),
     nonce: randomBytes(18).toString('base64'),
     title: `Waypoint · ${runId}`,
-    theme,
+    theme: a.theme,
   });
   const out = resolve(a.out ?? path.replace(/trace\.jsonl$/, 'report.html'));
   await nodeIO.writeText(out, html);
   process.stdout.write(`report: ${out}\n`);
   return 0;
 }
+
+export const reportCmd = defineCommand({
+  name: 'report',
+  summary: 'write a standalone HTML run viewer of a run (one file, no network needed to open it)',
+  positionals: [{ name: 'run', optional: true, help: 'a run id (see `waypoint runs`) or a trace.jsonl file; default: the newest run' }],
+  options: {
+    out: { type: 'string', metavar: 'file.html', help: "where to write the page; default: report.html beside the run's trace" },
+    theme: { type: 'string', default: 'dark', choices: REPORT_THEMES, help: 'colour theme of the page' },
+    ...WORKSPACE_OPTIONS,
+  },
+  exitStatus: '0, 2 no such run or bad input.',
+  run: ({ values, positionals }) => reportCommand(positionals[0], { ...values, theme: values.theme as ReportTheme }),
+});

@@ -1,52 +1,53 @@
 // `waypoint run`: one episode from the command line, with a live transcript and the trace path at the end.
-import { resolve } from 'node:path';
+// A run refused at the start (unknown name, broken prompt, no simulator) prints one line on stderr and exits 2;
+// its trace is kept, marked not started (`waypoint runs` says so).
+import { isAbsolute, relative, resolve } from 'node:path';
 import { EpisodeController } from '../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
-import { launchRun, type ModelSpec } from '../core/runs/launch.js';
+import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launch.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
-import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
+import { connectSimulator } from '../core/sim/connect.js';
+import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
+import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
+import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
+import { defineCommand, UsageError, type OptionValues } from './options.js';
 import { formatEvent } from './transcript.js';
 import { terminalSeat } from './humanSeat.js';
 
 export const RUN_OPTIONS = {
-  arch: { type: 'string', default: 'malmm' },
-  task: { type: 'string', default: 'stack_blocks' },
-  seed: { type: 'string', default: '0' },
-  variant: { type: 'string' },
-  model: { type: 'string', default: 'reference' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-  temperature: { type: 'string' },
-  'max-tokens': { type: 'string' },
-  'model-seed': { type: 'string' },
-  prompts: { type: 'string' },
-  'max-turns': { type: 'string' },
-  'max-errors': { type: 'string' },
-  limit: { type: 'string', multiple: true },
-  human: { type: 'string', multiple: true },
-  sim: { type: 'string', default: 'embedded' },
-  'code-timeout': { type: 'string' },
-  'persist-namespace': { type: 'boolean', default: false },
-  'no-cache': { type: 'boolean', default: false },
-  workspace: { type: 'string' },
-  verbose: { type: 'boolean', default: false },
-  quiet: { type: 'boolean', default: false },
+  arch: EPISODE_OPTIONS.arch,
+  task: EPISODE_OPTIONS.task,
+  seed: { type: 'int', default: 0, help: 'task seed (the object layout)', group: 'Episode' },
+  variant: EPISODE_OPTIONS.variant,
+  prompts: EPISODE_OPTIONS.prompts,
+  sim: EPISODE_OPTIONS.sim,
+  human: { type: 'list', help: "type that robot's dialog turns yourself (RoCo: --human Alice; repeatable; a blank line sends)", group: 'Episode' },
+  ...LIMIT_OPTIONS,
+  ...MODEL_OPTIONS,
+  verbose: { type: 'boolean', help: 'print whole messages and states', group: 'Output' },
+  quiet: { type: 'boolean', help: 'print only the outcome and the trace path', group: 'Output' },
+  ...WORKSPACE_OPTIONS,
 } as const;
 
-export type RunArgs = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type RunArgs = OptionValues<typeof RUN_OPTIONS>;
+
+/** Engine options from the command line (only those given, so the engine's defaults apply to the rest). */
+export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'>) {
+  return { ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: a['code-timeout'] } : {}), persistNamespace: a['persist-namespace'] };
+}
 
 /**
- * `--limit name=value` (repeatable) plus the MALMM shorthands `--max-turns` and `--max-errors`. Names and values are
- * checked against the architecture's declared limits when the run starts.
+ * The architecture's limits by name: `--limit name=value` (repeatable; the syntax is checked by the option's
+ * validator) plus the MALMM shorthands `--max-turns` and `--max-errors`. Names and values are checked against the
+ * architecture's declarations before the run starts (preflight).
  */
-export function limitsFromArgs(a: { limit?: string[]; 'max-turns'?: string; 'max-errors'?: string }): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of a.limit ?? []) {
+export function limitsFromArgs(a: Pick<RunArgs, 'limit' | 'max-turns' | 'max-errors'>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const item of a.limit) {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--limit takes name=value (e.g. --limit maxTurns=30), got '${item}'`);
     out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
   }
   if (a['max-turns'] !== undefined) out.maxTurns = a['max-turns'];
@@ -54,114 +55,131 @@ export function limitsFromArgs(a: { limit?: string[]; 'max-turns'?: string; 'max
   return out;
 }
 
-class UsageError extends Error {}
-
-function int(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`--${name} must be an integer, got '${v}'`);
-  return Number(v);
-}
-function num(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got '${v}'`);
-  return n;
-}
-
-export function modelSpecFromArgs(a: RunArgs, env: NodeJS.ProcessEnv): ModelSpec {
-  const m = a.model ?? 'reference';
+/**
+ * The model spec from the options. `note` receives a hint when the API key variable is unset (keyless local
+ * servers are fine; OpenAI itself is not, so that is refused before anything starts).
+ */
+export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'>, env: NodeJS.ProcessEnv, note: (line: string) => void = () => {}): ModelSpec {
+  const m = a.model;
   if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile };
-  if (!m.startsWith('openai:') || m.length <= 'openai:'.length) {
-    throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
-  }
+  if (!m.startsWith('openai:') || m.length <= 'openai:'.length) throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
   const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';
-  const keyVar = a['api-key-env'] ?? 'OPENAI_API_KEY';
-  return {
-    kind: 'openai',
-    model: m.slice('openai:'.length),
-    baseUrl,
-    apiKey: env[keyVar],
-    temperature: num('temperature', a.temperature),
-    maxTokens: int('max-tokens', a['max-tokens']),
-    seed: int('model-seed', a['model-seed']),
-  };
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http:// or https:// URL, got '${baseUrl}'`);
+  const keyVar = a['api-key-env'];
+  const apiKey = env[keyVar] || undefined;
+  if (!apiKey) {
+    if (/^https:\/\/api\.openai\.com(\/|$)/.test(baseUrl)) {
+      throw new UsageError(`$${keyVar} is not set, and ${baseUrl} needs an API key (set it, or name another variable with --api-key-env)`);
+    }
+    note(`note: $${keyVar} is not set; calling ${baseUrl} without an API key (fine for Ollama, vLLM, LM Studio; use --api-key-env to name another variable)`);
+  }
+  return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'] };
+}
+
+/** A path as the user would type it from here: relative when under the current directory. */
+export function displayPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+}
+
+/** The one stderr line for a run that did not start: the cause, then file:line. */
+export function notStartedLine(command: string, r: Pick<LaunchResult, 'reason' | 'end'>, errorEvent?: { message: string; file?: string; line?: number }): string {
+  const what = r.reason === 'prompt_error' ? 'prompt error: ' : '';
+  const msg = errorEvent?.message ?? r.end.message ?? r.reason;
+  const where = errorEvent?.file ? ` (${displayPath(errorEvent.file)}${errorEvent.line !== undefined ? `:${errorEvent.line}` : ''})` : '';
+  return `waypoint ${command}: ${what}${msg}${where}`;
 }
 
 export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  let spec: ModelSpec;
-  let seed: number;
-  let options;
-  let limits: Record<string, string>;
-  const simSpec = a.sim ?? 'embedded';
-  try {
-    spec = modelSpecFromArgs(a, process.env);
-    seed = int('seed', a.seed) ?? 0;
-    options = {
-      ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: num('code-timeout', a['code-timeout']) } : {}),
-      persistNamespace: a['persist-namespace'] ?? false,
-    };
-    limits = limitsFromArgs(a);
-    const simProblem = simulatorSpecProblem(simSpec);
-    if (simProblem) throw new UsageError(simProblem);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`waypoint run: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
-  }
+  const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   const write = (s: string) => out.write(s + '\n');
   const controller = new EpisodeController();
   const progress = Boolean(process.stderr.isTTY) && !a.quiet;
   let turns = 0;
+  // Nothing is printed until the episode really starts: a refused run is one line on stderr, not a transcript.
+  let started = false;
+  let refusal: { message: string; file?: string; line?: number } | undefined;
   controller.on((e) => {
     if (e.type !== 'trace_event') return;
+    if (!started) {
+      if (e.event.type === 'error') refusal = { message: e.event.message, file: e.event.file, line: e.event.line };
+      return;
+    }
     if (a.quiet && e.event.type !== 'episode_end' && e.event.type !== 'error') return;
-    const text = formatEvent(e.event, { color, verbose: a.verbose ?? false });
+    const text = formatEvent(e.event, { color, verbose: a.verbose });
     if (progress) process.stderr.write('\r\x1b[K');
     if (text) write(text);
     if ('turn' in e.event && typeof e.event.turn === 'number') turns = Math.max(turns, e.event.turn);
     if (progress && e.event.type !== 'episode_end') process.stderr.write(`  … turn ${turns}`);
   });
-  const onSigint = () => controller.cancel();
-  process.once('SIGINT', onSigint);
   const root = findPackageRoot();
   // People in robots' seats type at this terminal; the transcript goes to `out` as usual.
-  const seat = a.human && a.human.length > 0 ? terminalSeat(a.human, process.stdin, process.stderr) : undefined;
-  try {
-    const result = await launchRun(
-      {
-        workspace: resolve(a.workspace ?? process.cwd()),
-        arch: a.arch ?? 'malmm',
-        task: a.task ?? 'stack_blocks',
-        seed,
-        variant: a.variant,
-        promptDir: a.prompts ? resolve(a.prompts) : undefined,
-        builtInPromptRoot: resolve(root, 'prompts'),
-        model: spec,
-        options,
-        limits,
-        cache: !a['no-cache'],
-        controller,
-        ...(seat ? { human: seat } : {}),
-      },
-      {
-        io: nodeIO,
-        clock: nodeClock,
-        createSimulator: () => connectSimulator(simSpec, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch ?? 'malmm')?.simulator }),
-        createSandbox: () => createPyodideSandbox(),
-      },
-    );
-    // Listeners run on setImmediate; let the last events print before the summary.
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
-    if (progress) process.stderr.write('\r\x1b[K');
-    write(`trace: ${result.tracePath}`);
-    if (result.reason === 'invalid_input' || result.reason === 'prompt_error') return 2;
-    return result.success ? 0 : 1;
-  } finally {
-    seat?.close();
-    process.off('SIGINT', onSigint);
-  }
+  const seat = a.human.length > 0 ? terminalSeat(a.human, process.stdin, process.stderr) : undefined;
+  return whileCleaningUp(async (signal) => {
+    const cancel = () => controller.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const result = await launchRun(
+        {
+          workspace: resolve(a.workspace ?? process.cwd()),
+          arch: a.arch,
+          task: a.task,
+          seed: a.seed,
+          variant: a.variant,
+          promptDir: a.prompts ? resolve(a.prompts) : undefined,
+          builtInPromptRoot: resolve(root, 'prompts'),
+          model: spec,
+          options: episodeOptionsFromArgs(a),
+          limits: limitsFromArgs(a),
+          cache: !a['no-cache'],
+          controller,
+          onStart: () => {
+            started = true;
+          },
+          ...(seat ? { human: seat } : {}),
+        },
+        {
+          io: nodeIO,
+          clock: nodeClock,
+          createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
+          createSandbox: () => createPyodideSandbox(),
+        },
+      );
+      // Listeners run on setImmediate; let the last events print before the summary.
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      if (progress) process.stderr.write('\r\x1b[K');
+      if (!started) {
+        process.stderr.write(notStartedLine('run', result, refusal) + '\n');
+        return 2;
+      }
+      write(`trace: ${result.tracePath}`);
+      if (endedBeforeStart(result.end)) {
+        // Refused by the engine after the trace began (the simulator could not reset, the sandbox did not start).
+        process.stderr.write(notStartedLine('run', result) + '\n');
+        return 2;
+      }
+      return shutdownExitStatus() ?? (result.success ? 0 : 1);
+    } finally {
+      seat?.close();
+      signal.removeEventListener('abort', cancel);
+    }
+  });
 }
+
+export const runCmd = defineCommand({
+  name: 'run',
+  summary: 'run one episode, print its transcript and the path of its trace',
+  options: RUN_OPTIONS,
+  examples: [
+    'waypoint run --arch malmm --task stack_blocks --seed 0',
+    'waypoint run --variant sa                      # the paper\'s single-agent baseline',
+    'waypoint run --limit maxTurns=30               # limits by the seed paper\'s names (waypoint archs)',
+    'waypoint run --sim "stdio:python3 my_sim.py"   # your simulator over the simulator protocol',
+    'waypoint run --model openai:gpt-4o-mini        # key from $OPENAI_API_KEY',
+    'waypoint run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1   # Ollama, no key',
+  ],
+  exitStatus: '0 task success, 1 task failure, 2 bad input or a run that could not start, 130/143 interrupted (the trace ends "cancelled").',
+  run: ({ values }) => runCommand(values),
+});

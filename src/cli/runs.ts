@@ -1,7 +1,30 @@
-// `waypoint runs`: past runs, newest first, one line each.
+// `waypoint runs`: past runs, newest first, one aligned row each under a header row.
 import { resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
-import { listRuns } from '../core/runs/runStore.js';
+import { listRuns, type RunSummary } from '../core/runs/runStore.js';
+import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { defineCommand } from './options.js';
+import { formatTable } from './table.js';
+
+/** What a run came to, in one word or two. */
+export function verdictOf(r: RunSummary): string {
+  if (r.arch === undefined) return 'unreadable';
+  if (r.success === undefined) return r.reason ? 'ended' : 'incomplete';
+  if (r.notStarted) return 'not started';
+  return r.success ? 'success' : 'failure';
+}
+
+const or = (v: string | number | undefined, fallback = '?') => (v === undefined || v === '' ? fallback : String(v));
+
+/** The table `waypoint runs` prints (pure, for tests). */
+export function formatRuns(runs: readonly RunSummary[]): string {
+  const rows = runs.map((r) => {
+    const arch = r.arch === undefined ? '?' : r.agentVariant ? `${r.arch}/${r.agentVariant}` : r.arch;
+    const notes = [r.warnings ? `${r.warnings} trace warning${r.warnings > 1 ? 's' : ''}` : '', r.arch === undefined ? 'no readable episode_start' : ''].filter(Boolean).join('; ');
+    return [r.runId, verdictOf(r), arch, or(r.variant, '-'), or(r.task), or(r.seed), or(r.reason, '-'), r.notStarted ? '-' : or(r.turns), or(r.model, '-'), notes];
+  });
+  return formatTable(['run', 'result', 'arch', 'variant', 'task', 'seed', 'reason', 'turns', 'model', 'notes'], rows, { right: [5, 7] });
+}
 
 export async function runsCommand(a: { workspace?: string; json?: boolean }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const runs = await listRuns(nodeIO, resolve(a.workspace ?? process.cwd()));
@@ -13,10 +36,17 @@ export async function runsCommand(a: { workspace?: string; json?: boolean }, out
     out.write('no runs yet under .waypoint/runs (start one with `waypoint run` or `npm run demo`)\n');
     return 0;
   }
-  for (const r of runs) {
-    const verdict = r.success === undefined ? (r.reason ? 'ended' : 'incomplete') : r.success ? 'success' : 'failure';
-    const cols = [r.runId, verdict.padEnd(10), `${r.arch}/${r.agentVariant}`, `variant=${r.variant}`, `task=${r.task}`, `seed=${r.seed}`, r.reason ?? '-', `${r.turns ?? '?'} turns`, r.model ?? ''];
-    out.write(cols.join('  ') + (r.warnings ? `  (${r.warnings} trace warnings)` : '') + '\n');
-  }
+  out.write(formatRuns(runs) + '\n');
   return 0;
 }
+
+export const runsCmd = defineCommand({
+  name: 'runs',
+  summary: 'list past runs, newest first',
+  options: {
+    json: { type: 'boolean', help: 'print the list as JSON (one object per run) instead of a table' },
+    ...WORKSPACE_OPTIONS,
+  },
+  exitStatus: '0 (also when there are no runs), 2 bad input.',
+  run: ({ values }) => runsCommand(values),
+});

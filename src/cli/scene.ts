@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { TASKS, TASK_IDS } from '../core/sim/mujoco/tasks/registry.js';
 import { TabletopSimulator } from '../core/sim/mujoco/tabletopSim.js';
 import { loadMujocoModule } from '../core/sim/mujoco/wasm.js';
+import { defineCommand } from './options.js';
 import { outputPathProblem } from './outputPath.js';
 
 export const SCENE_OPTIONS = { seed: { type: 'string' }, mjcf: { type: 'string' } } as const;
@@ -39,3 +40,15 @@ export async function sceneCommand(task: string | undefined, a: { seed?: string;
   process.stdout.write(`scene: ${resolve(a.mjcf)} (task ${task}, seed ${seed}; keyframe 0 is the state after reset)\n`);
   return 0;
 }
+
+export const sceneCmd = defineCommand({
+  name: 'scene',
+  summary: "a task's MuJoCo scene as MJCF (keyframe 0 = the state after reset), for MuJoCo's own viewer",
+  positionals: [{ name: 'task', help: 'a task id (`waypoint tasks` lists them)' }],
+  options: {
+    seed: { type: 'int', min: 0, default: 0, help: 'task seed (the object layout)' },
+    mjcf: { type: 'string', metavar: 'out.xml', help: 'write the XML to this file', defaultText: 'stdout' },
+  },
+  exitStatus: '0, 2 bad input.',
+  run: ({ values, positionals }) => sceneCommand(positionals[0], { mjcf: values.mjcf, seed: String(values.seed) }),
+});

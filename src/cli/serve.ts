@@ -1,25 +1,50 @@
-// `waypoint serve-model` and `waypoint serve-sim`: long-running servers, loopback by default, stopped by SIGINT/SIGTERM.
+// `waypoint serve-model` and `waypoint serve-sim`: long-running servers, loopback by default, stopped by SIGINT,
+// SIGTERM or SIGHUP (and, when another waypoint process started them, by that process going away).
+import { createTabletopSimulator } from '../core/sim/mujoco/index.js';
+import { whileCleaningUp } from './lifecycle.js';
+import { defineCommand } from './options.js';
 import { serveModel } from './serveModel.js';
 import { serveSim } from './serveSim.js';
-import { createTabletopSimulator } from '../core/sim/mujoco/index.js';
 
-function untilSignal(): Promise<void> {
-  return new Promise((resolveDone) => {
-    const done = () => resolveDone();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
-}
+const untilAborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
 
-export async function serveModelCommand(a: { port?: string; host?: string }): Promise<number> {
-  const server = await serveModel({ port: a.port === undefined ? 0 : Number(a.port), host: a.host }, (line) => process.stdout.write(line + '\n'));
-  await untilSignal();
-  await server.close();
-  return 0;
-}
+export const serveModelCmd = defineCommand({
+  name: 'serve-model',
+  summary: 'serve the reference model (a scripted policy, not an LLM) on an OpenAI-compatible endpoint',
+  options: {
+    port: { type: 'int', min: 0, max: 65535, default: 0, help: 'TCP port; 0 picks a free one' },
+    host: { type: 'string', default: '127.0.0.1', help: 'address to bind; anything but loopback is reachable from other machines (no authentication)' },
+  },
+  examples: ['waypoint serve-model --port 8088    # then: waypoint run --base-url http://127.0.0.1:8088/v1'],
+  exitStatus: '0 after SIGINT/SIGTERM/SIGHUP, 2 bad input.',
+  run: ({ values }) =>
+    whileCleaningUp(async (signal) => {
+      const server = await serveModel({ port: values.port, host: values.host }, (line) => process.stdout.write(line + '\n'));
+      await untilAborted(signal);
+      await server.close();
+      return 0;
+    }),
+});
 
-export async function serveSimCommand(a: { ws?: boolean; port?: string; host?: string }): Promise<number> {
-  const log = (line: string) => process.stderr.write(line + '\n');
-  await serveSim({ transport: a.ws ? 'ws' : 'stdio', port: a.port === undefined ? undefined : Number(a.port), host: a.host }, () => createTabletopSimulator(), log);
-  return 0;
-}
+export const serveSimCmd = defineCommand({
+  name: 'serve-sim',
+  summary: 'serve the embedded simulator over the simulator protocol (JSON-RPC on stdio, or WebSocket with --ws)',
+  options: {
+    ws: { type: 'boolean', help: 'serve on a WebSocket port instead of stdin/stdout' },
+    port: { type: 'int', min: 0, max: 65535, default: 8765, help: 'WebSocket port (with --ws); 0 picks a free one' },
+    host: { type: 'string', default: '127.0.0.1', help: 'WebSocket address to bind (with --ws)' },
+  },
+  exitStatus: '0 when the client closes (stdio) or after SIGINT/SIGTERM/SIGHUP (ws), 2 bad input.',
+  run: async ({ values }) => {
+    const log = (line: string) => process.stderr.write(line + '\n');
+    // On stdio a signal simply ends the process (the client sees the pipe close); on a port, close it first.
+    if (!values.ws) {
+      await serveSim({ transport: 'stdio' }, () => createTabletopSimulator(), log);
+      return 0;
+    }
+    return whileCleaningUp(async (signal) => {
+      await serveSim({ transport: 'ws', port: values.port, host: values.host }, () => createTabletopSimulator(), log, { signal });
+      return 0;
+    });
+  },
+});

@@ -3,23 +3,31 @@ import { resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
 import { listRuns, tracePath } from '../core/runs/runStore.js';
 import { readTrace } from '../core/trace/reader.js';
+import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { defineCommand, UsageError } from './options.js';
 import { formatEvent } from './transcript.js';
 
-export async function showCommand(target: string | undefined, a: { workspace?: string; verbose?: boolean }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const ws = resolve(a.workspace ?? process.cwd());
-  let path: string;
+/** The trace a `show`/`report` argument names: a run id under the workspace, a trace.jsonl path, or the newest run. */
+export async function resolveTraceArg(target: string | undefined, workspace: string): Promise<string> {
   if (!target) {
-    const newest = (await listRuns(nodeIO, ws))[0];
-    if (!newest) {
-      process.stderr.write('waypoint show: no runs under .waypoint/runs\n');
-      return 2;
-    }
-    path = newest.path;
-  } else {
-    path = target.endsWith('.jsonl') ? resolve(target) : tracePath(ws, target);
+    const newest = (await listRuns(nodeIO, workspace))[0];
+    if (!newest) throw new UsageError(`no runs under ${workspace}/.waypoint/runs (start one with \`waypoint run\`)`);
+    return newest.path;
   }
+  const path = target.endsWith('.jsonl') ? resolve(target) : tracePath(workspace, target);
   if (!(await nodeIO.exists(path))) {
-    process.stderr.write(`waypoint show: no trace at ${path}\n`);
+    throw new UsageError(target.endsWith('.jsonl') ? `no trace file at ${path}` : `no run '${target}' under ${workspace}/.waypoint/runs (\`waypoint runs\` lists them)`);
+  }
+  return path;
+}
+
+export async function showCommand(target: string | undefined, a: { workspace?: string; verbose?: boolean }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  let path: string;
+  try {
+    path = await resolveTraceArg(target, resolve(a.workspace ?? process.cwd()));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`waypoint show: ${err.message}\n`);
     return 2;
   }
   const { events, warnings } = readTrace(await nodeIO.readText(path));
@@ -32,3 +40,15 @@ export async function showCommand(target: string | undefined, a: { workspace?: s
   if (!events.some((e) => e.type === 'episode_end')) out.write('(the trace has no episode_end: the run was interrupted or is still running)\n');
   return 0;
 }
+
+export const showCmd = defineCommand({
+  name: 'show',
+  summary: 'print the transcript of a recorded run',
+  positionals: [{ name: 'run', optional: true, help: 'a run id (see `waypoint runs`) or a trace.jsonl file; default: the newest run' }],
+  options: {
+    verbose: { type: 'boolean', help: 'print whole messages and states' },
+    ...WORKSPACE_OPTIONS,
+  },
+  exitStatus: '0, 2 no such run or bad input.',
+  run: ({ values, positionals }) => showCommand(positionals[0], values),
+});

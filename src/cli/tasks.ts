@@ -1,16 +1,25 @@
-// `waypoint tasks`: one task per line, name first, then suite, arms, description and the seed paper it imitates.
-// With --arch, only the tasks whose robot API that architecture speaks.
+// `waypoint tasks`: the simulator's tasks under a header row, name first; with --arch, only those whose robot API
+// that architecture speaks.
 import { ARCHITECTURES } from '../core/agents/registry.js';
 import { taskCatalog } from '../core/sim/mujoco/index.js';
+import { EPISODE_OPTIONS } from './commonOptions.js';
+import { defineCommand } from './options.js';
+import { formatTable } from './table.js';
 
 export async function tasksCommand(a: { arch?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const arch = a.arch ? ARCHITECTURES[a.arch] : undefined;
-  if (a.arch && !arch) {
-    process.stderr.write(`waypoint tasks: unknown architecture '${a.arch}'; known: ${Object.keys(ARCHITECTURES).sort().join(', ')}\n`);
-    return 2;
-  }
   const tasks = taskCatalog().filter((t) => !arch || t.apis.includes(arch.api));
-  const w = Math.max(...tasks.map((t) => t.id.length));
-  for (const t of tasks) out.write(`${t.id.padEnd(w)}  ${t.suite}  arms=${t.arms}  ${t.description}  (imitates ${t.imitates}; APIs: ${t.apis.join(', ')})\n`);
+  const rows = tasks.map((t) => [t.id, t.suite, String(t.arms), t.apis.join(','), t.imitates, t.description]);
+  out.write(formatTable(['task', 'suite', 'arms', 'apis', 'imitates', 'description'], rows, { right: [2] }) + '\n');
   return 0;
 }
+
+export const tasksCmd = defineCommand({
+  name: 'tasks',
+  summary: 'list the tasks of the embedded simulator',
+  options: {
+    arch: { type: 'string', metavar: 'id', choices: EPISODE_OPTIONS.arch.choices, help: 'only the tasks whose robot API this architecture speaks' },
+  },
+  exitStatus: '0, 2 bad input.',
+  run: ({ values }) => tasksCommand(values),
+});

@@ -1,5 +1,6 @@
 // The CLI's readable transcript: one block per trace event (turn, role, message, code, result), printed as the
 // events arrive. It reads only trace events, so `waypoint show` prints a finished run the same way.
+import { isAbsolute, relative } from 'node:path';
 import type { TraceEvent } from '../protocol/trace.js';
 
 export interface TranscriptOptions {
@@ -39,6 +40,22 @@ function formatArg(x: unknown): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/** "coder.prompt, planner.prompt from prompts/malmm; sa.prompt from /…/prompts/malmm": grouped by folder. */
+function promptSources(prompts: readonly { role: string; path: string }[]): string {
+  const byDir = new Map<string, string[]>();
+  for (const p of prompts) {
+    const cut = p.path.lastIndexOf('/');
+    const dir = cut < 0 ? '.' : p.path.slice(0, cut);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), p.path.slice(cut + 1)]);
+  }
+  return [...byDir].map(([dir, files]) => `${files.join(', ')} from ${displayPath(dir)}`).join('; ');
+}
+
+function displayPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
+}
+
 export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undefined {
   const c = (code: number, s: string) => paint(o.color, code, s);
   const turn = (t: number) => c(2, `[${e.round !== undefined ? `round ${e.round} · ` : ''}turn ${String(t).padStart(3)}]`);
@@ -47,7 +64,9 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       return [
         c(1, `Waypoint run ${e.runId}`),
         `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
-        `  model ${e.model.label}${e.model.baseUrl ? ` via ${e.model.baseUrl}` : ''}`,
+        // Labels of OpenAI-compatible models already name their endpoint.
+        `  model ${e.model.label}${e.model.baseUrl && !e.model.label.includes(e.model.baseUrl) ? ` via ${e.model.baseUrl}` : ''}`,
+        e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         e.options.maxTurns !== undefined
           ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive errors or ${e.options.maxTurns} turns`
@@ -66,7 +85,8 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       if (!e.ok) return `${turn(e.turn)} ${c(31, `model error (${e.role}, ${e.error?.kind}): ${e.error?.message}`)}`;
       return undefined;
     case 'chat_message': {
-      if (e.speaker === 'Supervisor' && e.turn === 0) return `${turn(0)} ${c(ROLE_COLOR.supervisor, 'Supervisor')} opens the chat with the task and the initial state`;
+      // The opening message is the task statement; in SA and MA no Supervisor exists to speak it.
+      if (e.speaker === 'Supervisor' && e.turn === 0) return `${turn(0)} the chat opens with the task and the initial state`;
       const color = ROLE_COLOR[e.speaker.toLowerCase()] ?? 37;
       const body = o.verbose ? e.content : trim(e.content, e.speaker === 'Executor' ? 3 : 14);
       return `${turn(e.turn)} ${c(color, e.speaker)}\n${indent(body)}`;

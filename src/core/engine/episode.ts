@@ -207,8 +207,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
         const file = await loadPromptFile({ ...deps.io, readText: async () => text }, path);
         prompts[role] = { path, text, sha256: sha256Hex(text), file, checkedAt: controller.stopCount };
       } catch (err) {
-        if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.message, err.file, err.line);
-        throw new EpisodeAbort('prompt_error', `cannot read prompt file ${path}: ${messageOf(err)}`, path);
+        if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.detail, err.file, err.line);
+        // The path goes in `file` (the end message names it once).
+        throw new EpisodeAbort('prompt_error', `cannot read the prompt file: ${messageOf(err)}`, path);
       }
     }
     // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
@@ -245,7 +246,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   } catch (err) {
     stamp.agent = undefined;
     if (err instanceof EpisodeAbort) {
-      outcome = { reason: controller.signal.aborted ? 'cancelled' : err.reason, message: err.message };
+      // The error event carries file and line as fields; the end message is read alone, so it names them.
+      const where = err.file ? ` (${err.file}${err.line !== undefined ? `:${err.line}` : ''})` : '';
+      outcome = { reason: controller.signal.aborted ? 'cancelled' : err.reason, message: err.message + where };
       await emit({ type: 'error', kind: err.reason, message: err.message, file: err.file, line: err.line });
     } else {
       outcome = { reason: 'engine_error', message: messageOf(err) };
@@ -449,7 +452,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       try {
         renderedPrompt = await renderPrompt(lp.file, { variables, history, ablations: spec.variant.ablations });
       } catch (err) {
-        if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.message, err.file, err.line);
+        if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.detail, err.file, err.line);
         throw err;
       }
       const callId = `c${++callCounter}`;

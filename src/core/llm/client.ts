@@ -33,6 +33,8 @@ export interface ModelError {
   status?: number;
   /** From the provider's Retry-After / retry-after-ms header, when it sent one. Used by withRetries. */
   retryAfterMs?: number;
+  /** Retrying cannot help (nothing listens on a loopback port; a port fetch refuses to use): withRetries returns at once. */
+  permanent?: boolean;
 }
 
 export type ModelResult =

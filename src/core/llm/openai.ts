@@ -222,8 +222,23 @@ function networkError(e: Error, baseUrl: string): ModelError {
   const code = errorCode(e);
   if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: `connection to ${baseUrl} timed out (${code})` };
   const msg = deepestMessage(e);
+  // On this machine a refused connection means no server is running there; waiting will not start one.
+  if (code === 'ECONNREFUSED' && isLoopback(baseUrl)) {
+    return { kind: 'network', permanent: true, message: `connection to ${baseUrl} refused: nothing is listening on that port (is the server running?)` };
+  }
+  // fetch refuses some ports outright (e.g. 6000, 6667); no retry changes that.
+  if (msg === 'bad port') return { kind: 'network', permanent: true, message: `connection to ${baseUrl} failed: fetch does not allow that port` };
   const detail = code && !msg.includes(code) ? `${code}: ${msg}` : msg;
   return { kind: 'network', message: `connection to ${baseUrl} failed (${detail})` };
+}
+
+function isLoopback(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
 }
 
 /** The first `code` (ECONNRESET, ENOTFOUND, ...) in an error's cause chain. */

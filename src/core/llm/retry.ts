@@ -62,7 +62,7 @@ export function backoffMs(attempt: number, policy: Required<RetryPolicy>, rng: R
 
 /**
  * Wraps `client` so retryable failures (rate_limit, server, timeout, network) are retried with backoff; other
- * kinds return at once with the provider's message. The result's `attempts` counts calls made and `latencyMs`
+ * kinds, and errors marked `permanent`, return at once with the provider's message. The result's `attempts` counts calls made and `latencyMs`
  * sums the calls' latencies and the waits between them.
  */
 export function withRetries(client: ModelClient, policy: RetryPolicy, rng: Rng, sleep: Sleep): ModelClient {
@@ -86,7 +86,7 @@ export function withRetries(client: ModelClient, policy: RetryPolicy, rng: Rng, 
           latencyMs: totalMs,
           attempts: attempt,
         });
-        if (!RETRYABLE_KINDS.has(result.error.kind)) return fail();
+        if (!RETRYABLE_KINDS.has(result.error.kind) || result.error.permanent) return fail();
         if (attempt >= p.maxAttempts) return fail(`${result.error.message} (gave up after ${attempt} attempts)`);
         const retryAfter = result.error.retryAfterMs;
         if (retryAfter !== undefined && retryAfter > p.maxRetryAfterMs) {

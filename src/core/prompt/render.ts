@@ -132,15 +132,25 @@ export function parsePromptFile(path: string, source: string): PromptFile {
 /** Compiles the body once with empty data so a syntax error (unclosed block, bad mustache) surfaces with its line. */
 function checkTemplate(file: PromptFile): void {
   const body = file.source.replace(FRONT_MATTER, '');
-  const open = (body.match(/\{\{#ablation\b/g) ?? []).length;
-  const close = (body.match(/\{\{\/ablation\}\}/g) ?? []).length;
+  const lineOf = (index: number) => body.slice(0, index).split('\n').length + file.bodyStartLine - 1;
+  // Pair {{#ablation}} with {{/ablation}} ourselves: Handlebars reports a missing close at the end of the file,
+  // while the user needs the line that opened the block and its id.
+  const openBlocks: { id: string; index: number }[] = [];
+  for (const m of body.matchAll(/\{\{~?(?:#ablation\s+"([^"]*)"|#ablation\b|\/ablation\s*~?\}\})/g)) {
+    if (m[0].includes('/ablation')) {
+      if (!openBlocks.pop()) throw new PromptError(file.path, lineOf(m.index), '{{/ablation}} closes no open {{#ablation}} block');
+    } else openBlocks.push({ id: m[1] ?? '?', index: m.index });
+  }
+  if (openBlocks.length > 0) {
+    const b = openBlocks[openBlocks.length - 1];
+    throw new PromptError(file.path, lineOf(b.index), `unclosed {{#ablation "${b.id}"}} block: no {{/ablation}} closes it`);
+  }
   // Handlebars' parser is recursive and slows down sharply with nesting; no real prompt nests this deep.
   let depth = 0;
   for (const m of body.matchAll(/\{\{~?([#/])/g)) {
     depth += m[1] === '#' ? 1 : -1;
     if (depth > MAX_BLOCK_DEPTH) {
-      const line = body.slice(0, m.index).split('\n').length + file.bodyStartLine - 1;
-      throw new PromptError(file.path, line, `blocks nested deeper than ${MAX_BLOCK_DEPTH} levels`);
+      throw new PromptError(file.path, lineOf(m.index), `blocks nested deeper than ${MAX_BLOCK_DEPTH} levels`);
     }
   }
   try {
@@ -151,9 +161,7 @@ function checkTemplate(file: PromptFile): void {
     const m = /Parse error on line (\d+)/.exec(msg);
     const line = m ? Number(m[1]) + file.bodyStartLine - 1 : undefined;
     const expecting = /Expecting ([^\n]*), got '([^']*)'/.exec(msg);
-    let detail = `template syntax error: ${expecting ? `expected ${expecting[1]}, got ${expecting[2]}` : msg.split('\n')[0]}`;
-    if (open !== close) detail = `unclosed {{#ablation}} block (${open} opened, ${close} closed); ${detail}`;
-    throw new PromptError(file.path, line, detail);
+    throw new PromptError(file.path, line, `template syntax error: ${expecting ? `expected ${expecting[1]}, got ${expecting[2]}` : msg.split('\n')[0]}`);
   }
 }
 

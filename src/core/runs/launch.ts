@@ -2,24 +2,23 @@
 // runs the episode and tears down. The CLI, the extension and tests all start runs through here.
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
-import { getArchitecture } from '../agents/registry.js';
 import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';
 import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
+import { closestName } from '../closest.js';
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
 import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
-import { resolveLimits } from '../agents/limits.js';
 import { registerAllPolicies } from '../llm/reference/policies/index.js';
 import { startReferenceServer } from '../llm/reference/server.js';
 import { timerSleep, withRetries } from '../llm/retry.js';
-import { loadVariants, resolveVariant, VARIANTS_FILE, type ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
 import { JsonlTraceWriter } from '../trace/writer.js';
+import { preflightRun, StartError, type Preflight } from './preflight.js';
 import { resolvePromptPaths } from './promptPaths.js';
 import { newRunId, tracePath } from './runStore.js';
 
@@ -132,20 +131,15 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   const runId = newRunId(deps.clock.isoNow(), options.arch, options.task, options.seed);
   const path = tracePath(options.workspace, runId);
   await deps.io.mkdirp(path.slice(0, path.lastIndexOf('/')));
-  let arch: ArchitectureDefinition;
-  let variant: ResolvedVariant;
-  let promptPaths: Record<string, string>;
+  // Bad input is refused here, before the model, the simulator or the sandbox start (StartError names the cause).
+  let checked: Preflight;
   try {
-    arch = getArchitecture(options.arch);
-    const variants = await loadVariants(deps.io, join(options.workspace, VARIANTS_FILE));
-    variant = resolveVariant(options.variant ?? variants.active, variants, arch.builtInVariants);
-    if (options.ablations) variant = { ...variant, ablations: { ...variant.ablations, ...options.ablations } };
-    const limits = resolveLimits(arch, options.limits ?? {});
-    if (!limits.ok) throw new Error(limits.error);
-    promptPaths = await resolvePromptPaths(deps.io, arch, options);
+    checked = await preflightRun(deps.io, options);
   } catch (err) {
+    if (err instanceof StartError) return recordFailedStart(options, deps, runId, path, err.reason, err.message, err.file, err.line);
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
   }
+  const { arch, variant, promptPaths } = checked;
 
   let model: Awaited<ReturnType<typeof makeModel>>;
   try {
@@ -160,6 +154,11 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
       sim = await deps.createSimulator();
     } catch (err) {
       return await recordFailedStart(options, deps, runId, path, 'simulator_error', `cannot start the simulator: ${messageOf(err)}`);
+    }
+    const tasks = sim.tasks().map((t) => t.id);
+    if (!tasks.includes(options.task)) {
+      const near = closestName(options.task, tasks);
+      return await recordFailedStart(options, deps, runId, path, 'invalid_input', `unknown task '${options.task}'${near ? ` (did you mean '${near}'?)` : ''}; ${sim.name} has: ${tasks.join(', ')}`);
     }
     options.onStart?.({ runId, tracePath: path, model: model.settings, arch });
     const result = await runEpisode(
@@ -194,7 +193,16 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
  * A run that cannot start (unknown architecture or variant, a model client or simulator that cannot be built)
  * still leaves a trace saying why.
  */
-async function recordFailedStart(options: LaunchOptions, deps: LaunchDeps, runId: string, path: string, reason: 'invalid_input' | 'simulator_error', message: string): Promise<LaunchResult> {
+async function recordFailedStart(
+  options: LaunchOptions,
+  deps: LaunchDeps,
+  runId: string,
+  path: string,
+  reason: 'invalid_input' | 'prompt_error' | 'simulator_error',
+  message: string,
+  file?: string,
+  line?: number,
+): Promise<LaunchResult> {
   const writer = new JsonlTraceWriter(deps.io, path, deps.clock);
   // Written through the controller too, so a CLI transcript or a live view shows why the run did not start.
   const sink = {
@@ -224,15 +232,15 @@ async function recordFailedStart(options: LaunchOptions, deps: LaunchDeps, runId
     options: { persistNamespace: options.options?.persistNamespace ?? DEFAULT_EPISODE_OPTIONS.persistNamespace, codeTimeoutSecs: options.options?.codeTimeoutSecs ?? DEFAULT_EPISODE_OPTIONS.codeTimeoutSecs },
     startedAt: deps.clock.isoNow(),
   });
-  await sink.write({ type: 'error', kind: reason, message });
+  await sink.write({ type: 'error', kind: reason, message, file, line });
   const end = (await sink.write({
     type: 'episode_end',
     success: false,
     reason,
     agentClaimedDone: false,
-    message,
+    message: file ? `${message} (${file}${line !== undefined ? `:${line}` : ''})` : message,
     metrics: { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, durationMs: 0, simTimeSecs: 0 },
   })) as Extract<TraceEvent, { type: 'episode_end' }>;
   options.controller?.notifyEnded('failure');
-  return { success: false, reason, message, events: 3, end, runId, tracePath: path };
+  return { success: false, reason, message: end.message, events: 3, end, runId, tracePath: path };
 }

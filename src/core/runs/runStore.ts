@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TraceEvent } from '../../protocol/trace.js';
 import type { HostIO } from '../host.js';
+import { endedBeforeStart } from '../trace/projections/runSummary.js';
 import { readTrace } from '../trace/reader.js';
 import { parseSummaryFile, SUMMARY_FILE, TRACE_FILE, type RunSummaryFile } from '../trace/summaryFile.js';
 
@@ -38,6 +39,8 @@ export interface RunSummary {
   /** undefined while running or when the run was killed before its end. */
   success?: boolean;
   reason?: string;
+  /** Refused before its first model call or code block (see endedBeforeStart). */
+  notStarted?: boolean;
   turns?: number;
   warnings: number;
 }
@@ -96,6 +99,7 @@ export function summarize(runId: string, path: string, events: TraceEvent[], war
     startedAt: start?.type === 'episode_start' ? start.startedAt : undefined,
     success: end?.type === 'episode_end' ? end.success : undefined,
     reason: end?.type === 'episode_end' ? end.reason : undefined,
+    notStarted: end?.type === 'episode_end' ? endedBeforeStart(end) : undefined,
     turns: end?.type === 'episode_end' ? end.metrics.turns : undefined,
     warnings,
   };

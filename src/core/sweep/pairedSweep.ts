@@ -1,18 +1,18 @@
 // A paired on/off sweep of one ablation: every seed runs twice through launchRun, once with the ablation on and
 // once off (the rest of the base variant unchanged), one episode at a time. Pairing by seed means both sides see
 // the same object layouts, so a difference is the ablation's and not the layout's. A failed episode is an
-// outcome; only bad input (unknown architecture, variant or ablation id) throws, before anything runs.
+// outcome; only bad input (unknown architecture, variant, task or ablation id) throws, before anything runs (a
+// task the simulator does not have is found by the first episode, which is then the only one).
 import { join } from 'node:path';
 import { SWEEP_SCHEMA_VERSION, SweepFile, type SweepOutcome, type SweepPair } from '../../protocol/sweep.js';
-import { getArchitecture } from '../agents/registry.js';
 import type { EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import { messageOf } from '../engine/episode.js';
 import { ABLATION_ID } from '../prompt/render.js';
-import { loadVariants, resolveVariant, VARIANTS_FILE } from '../prompt/variants.js';
 import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
-import { resolvePromptPaths } from '../runs/promptPaths.js';
+import { preflightRun, StartError } from '../runs/preflight.js';
+import { endedBeforeStart } from '../trace/projections/runSummary.js';
 import { compareSides } from './stats.js';
 
 export const SWEEPS_DIR = '.waypoint/sweeps';
@@ -72,16 +72,10 @@ function modelLabel(spec: ModelSpec): string {
 async function checkInput(o: PairedSweepOptions, deps: LaunchDeps): Promise<string> {
   if (!Number.isInteger(o.seeds) || o.seeds < 1 || o.seeds > MAX_SWEEP_SEEDS) throw new Error(`seeds must be an integer in 1..${MAX_SWEEP_SEEDS}, got ${o.seeds}`);
   if (!ABLATION_ID.test(o.ablation)) throw new Error(`invalid ablation id '${o.ablation}' (lower-case letters, digits, '_', '.', '-')`);
-  const arch = getArchitecture(o.arch);
-  const variants = await loadVariants(deps.io, join(o.workspace, VARIANTS_FILE));
-  const variant = o.variant ?? variants.active;
-  resolveVariant(variant, variants, arch.builtInVariants);
-  // A misspelt id would make both sides identical and the comparison silently meaningless.
-  const paths = await resolvePromptPaths(deps.io, arch, o);
-  let found = false;
-  for (const p of Object.values(paths)) if ((await deps.io.readText(p)).includes(`"${o.ablation}"`)) found = true;
-  if (!found) throw new Error(`ablation '${o.ablation}' is not in any ${o.arch} prompt (${Object.values(paths).join(', ')})`);
-  return variant;
+  // The same checks a run makes before it starts, with the ablation switched: a misspelt id, or one the variant's
+  // prompts do not have, would make both sides identical and the comparison silently meaningless.
+  const checked = await preflightRun(deps.io, { ...o, ablations: { [o.ablation]: true } });
+  return checked.variant.name;
 }
 
 async function newSweepId(o: PairedSweepOptions, deps: LaunchDeps): Promise<string> {
@@ -138,7 +132,13 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
           deps,
         );
         outcome = { seed, runId: r.runId, tracePath: r.tracePath, success: r.success, reason: r.reason, ...(r.message ? { message: r.message } : {}), turns: r.end.metrics.turns, modelCalls: r.end.metrics.modelCalls };
+        // The first episode refused at the start (e.g. an unknown task): every other one would be too.
+        if (done === 0 && endedBeforeStart(r.end)) {
+          await deps.io.remove(dir).catch(() => undefined);
+          throw new StartError(r.reason === 'prompt_error' ? 'prompt_error' : 'invalid_input', r.end.message ?? r.reason);
+        }
       } catch (err) {
+        if (err instanceof StartError) throw err;
         // launchRun records its own failures; a throw is a bug, and still only this episode's outcome.
         outcome = { seed, runId: '', tracePath: '', success: false, reason: 'engine_error', message: messageOf(err), turns: 0, modelCalls: 0 };
       } finally {

@@ -23,8 +23,11 @@ export interface TraceHtmlOptions {
   nonce: string;
   title?: string;
   /** Body theme class, like VS Code's: dark (default), light or high contrast. */
-  theme?: 'dark' | 'light' | 'high-contrast';
+  theme?: ReportTheme;
 }
+
+export const REPORT_THEMES = ['dark', 'light', 'high-contrast'] as const;
+export type ReportTheme = (typeof REPORT_THEMES)[number];
 
 const MIME: Record<string, string> = { ttf: 'font/ttf', woff: 'font/woff', woff2: 'font/woff2', svg: 'image/svg+xml', png: 'image/png' };
 

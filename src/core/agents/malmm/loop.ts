@@ -95,16 +95,18 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
     return 'Planner';
   };
 
+  // The cap counts every turn, the Supervisor's routing included; a routing turn that leaves no turn for the
+  // speaker it picks is not taken.
+  const capped = () => ({ reason: 'turn_cap' as const, agentClaimedDone: false, message: `stopped at the turn cap of ${maxTurns} turns` });
   while (!ctx.signal.aborted) {
+    // Only MALMM's Supervisor spends a turn on routing; MA and SA follow a fixed cycle.
+    if (ctx.turn + (topology === 'malmm' ? 2 : 1) > maxTurns) return capped();
     if (!first || topology === 'malmm') {
       const r = await route();
       if (r === undefined) return { reason: 'cancelled', agentClaimedDone: false };
       next = r;
     }
     first = false;
-    if (ctx.turn >= maxTurns) {
-      return { reason: 'turn_cap', agentClaimedDone: false, message: `stopped at the turn cap (${maxTurns} turns)` };
-    }
     const turn = ctx.nextTurn();
 
     if (next === 'Executor') {

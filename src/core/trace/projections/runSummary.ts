@@ -60,6 +60,8 @@ export interface FirstError {
 
 export interface RunResult {
   status: 'running' | 'success' | 'failure';
+  /** The run was refused before its first model call or code block (bad input, a broken prompt, no simulator). */
+  notStarted: boolean;
   reason?: EventOf<'episode_end'>['reason'];
   message?: string;
   agentClaimedDone?: boolean;
@@ -76,10 +78,19 @@ export interface RunSummary {
   firstError?: FirstError;
 }
 
+/**
+ * An episode that ended before it did anything: no model call, no code block, and not because the user cancelled
+ * it. Such a run was refused at the start (unknown name, broken prompt, no simulator); lists show it as
+ * "not started" rather than as a failed attempt at the task.
+ */
+export function endedBeforeStart(end: Pick<EventOf<'episode_end'>, 'success' | 'reason' | 'metrics'>): boolean {
+  return !end.success && end.reason !== 'cancelled' && end.metrics.modelCalls === 0 && end.metrics.codeBlocks === 0;
+}
+
 export class RunSummaryBuilder {
   private header: RunHeader | undefined;
   private end: EventOf<'episode_end'> | undefined;
-  private readonly turns = new Set<number>();
+  private lastTurn = 0;
   private readonly roles = new Map<string, RoleCost>();
   private firstError: FirstError | undefined;
   private streak = 0;
@@ -93,7 +104,8 @@ export class RunSummaryBuilder {
   add(e: TraceEvent | ViewEvent): void {
     const m = this.m;
     this.lastTMs = Math.max(this.lastTMs, e.tMs);
-    if ('turn' in e && typeof e.turn === 'number') this.turns.add(e.turn);
+    // Turn 0 is the setup before the first speaker; like episode_end, count turns as the last turn number.
+    if ('turn' in e && typeof e.turn === 'number') this.lastTurn = Math.max(this.lastTurn, e.turn);
     const turn = 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined;
     const err = (kind: FirstErrorKind, message: string) => {
       if (!this.firstError) this.firstError = { turn, seq: e.seq, kind, message };
@@ -178,10 +190,10 @@ export class RunSummaryBuilder {
 
   summary(): RunSummary {
     const end = this.end;
-    const metrics: RunMetrics = { ...this.m, turns: this.turns.size, simTimeSecs: end?.metrics.simTimeSecs ?? this.lastSimT, durationMs: end?.metrics.durationMs ?? this.lastTMs };
+    const metrics: RunMetrics = { ...this.m, turns: this.lastTurn, simTimeSecs: end?.metrics.simTimeSecs ?? this.lastSimT, durationMs: end?.metrics.durationMs ?? this.lastTMs };
     const result: RunResult = end
-      ? { status: end.success ? 'success' : 'failure', reason: end.reason, message: end.message, agentClaimedDone: end.agentClaimedDone, claimMismatch: end.agentClaimedDone !== end.success }
-      : { status: 'running', claimMismatch: false };
+      ? { status: end.success ? 'success' : 'failure', notStarted: endedBeforeStart(end), reason: end.reason, message: end.message, agentClaimedDone: end.agentClaimedDone, claimMismatch: end.agentClaimedDone !== end.success }
+      : { status: 'running', notStarted: false, claimMismatch: false };
     return {
       header: this.header,
       result,

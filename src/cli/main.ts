@@ -1,22 +1,10 @@
 #!/usr/bin/env node
 // `waypoint`: the headless host over the engine core. Each subcommand is one declaration (options.ts) in its own
-// file; this table is the only list of them, and `waypoint --help` is generated from it.
-import { compareCmd } from './compare.js';
-import { demoCmd } from './demo.js';
-import { installProcessHandlers, shutdownExitStatus } from './lifecycle.js';
-import { formatCommandHelp, HELP_FLAGS, parseCommandArgs, UsageError, type CommandSpec, type OptionSpecs } from './options.js';
-import { reportCmd } from './report.js';
-import { runCmd } from './run.js';
-import { runsCmd } from './runs.js';
-import { serveModelCmd, serveSimCmd } from './serve.js';
-import { showCmd } from './show.js';
-import { tasksCmd } from './tasks.js';
-import { archsCmd } from './archs.js';
-import { exportCmd } from './export.js';
-import { sceneCmd } from './scene.js';
+// file, listed once in commands.ts; `waypoint --help` and each command's --help are generated from them.
 import { closestName } from '../core/closest.js';
-
-const COMMANDS: CommandSpec<OptionSpecs>[] = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd] as CommandSpec<never>[] as CommandSpec<OptionSpecs>[];
+import { COMMANDS } from './commands.js';
+import { installProcessHandlers, shutdownExitStatus } from './lifecycle.js';
+import { formatCommandHelp, HELP_FLAGS, parseCommandArgs, UsageError } from './options.js';
 
 function usage(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -1,7 +1,7 @@
 // The `waypoint` CLI as a user runs it: dist/cli.mjs in a fresh folder, exit codes and one-line messages.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -23,7 +23,8 @@ test('run: success exits 0, streams the transcript and prints the trace path; ru
   assert.ok(trace && readFileSync(trace, 'utf8').includes('"episode_end"'));
   const runs = run('runs');
   assert.equal(runs.status, 0);
-  assert.match(runs.stdout, /success +malmm\/malmm +variant=default +task=stack_blocks_2 +seed=1 +task_completed/);
+  assert.match(runs.stdout, /^run +result +arch +variant +task +seed +reason +turns +model$/m);
+  assert.match(runs.stdout, /success +malmm\/malmm +default +stack_blocks_2 +1 +task_completed +\d+ +reference/);
   const show = run('show');
   assert.equal(show.status, 0);
   assert.match(show.stdout, /SUCCESS · task_completed/);
@@ -35,50 +36,109 @@ test('run: success exits 0, streams the transcript and prints the trace path; ru
   assert.doesNotMatch(html, /<script[^>]+src="https?:/, 'no remote scripts');
 });
 
-test('run: an episode that fails exits 1', () => {
+test('run: an episode that fails exits 1; the turn cap is never exceeded', () => {
   const r = run('run', '--task', 'stack_blocks_2', '--max-turns', '3');
   assert.equal(r.status, 1);
-  assert.match(r.stdout, /FAILURE · turn_cap/);
+  assert.match(r.stdout, /FAILURE · turn_cap \(stopped at the turn cap of 3 turns\)/);
+  const turns = Number(/^ +(\d+) turns · /m.exec(r.stdout)?.[1]);
+  assert.ok(turns <= 3, `${turns} turns under a cap of 3`);
+  assert.doesNotMatch(r.stdout, /\[turn +4\]/);
 });
 
-test('bad input exits 2 with a one-line message naming the cause', () => {
-  const arch = run('run', '--arch', 'voxposer');
-  assert.equal(arch.status, 2);
-  assert.match(arch.stdout, /error \(invalid_input\): unknown architecture 'voxposer'; known: .*\bmalmm\b/);
-  const task = run('run', '--task', 'juggle');
-  assert.equal(task.status, 2);
-  assert.match(task.stdout, /unknown task 'juggle'; known: .*stack_blocks/);
-  const model = run('run', '--model', 'gpt-4');
-  assert.equal(model.status, 2);
-  assert.match(model.stderr, /--model must be reference, reference-flawed or openai:<model-name>, got 'gpt-4'/);
-  const seed = run('run', '--seed', 'abc');
-  assert.equal(seed.status, 2);
-  assert.match(seed.stderr, /--seed must be an integer/);
-  const flag = run('run', '--colour');
-  assert.equal(flag.status, 2);
-  assert.match(flag.stderr, /Unknown option '--colour'/);
+/** Exit 2, nothing on stdout, exactly one line on stderr matching `re`. */
+function refused(r: ReturnType<typeof run>, re: RegExp): void {
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.equal(r.stdout, '', 'nothing on stdout');
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, `one line on stderr: ${r.stderr}`);
+  assert.match(r.stderr, re);
+}
+
+test('bad input exits 2 with one line on stderr naming the cause and the valid choices; nothing looks like an episode', () => {
+  refused(run('run', '--arch', 'voxposer'), /^waypoint run: unknown --arch 'voxposer'; valid: [a-z, ]*\bmalmm\b[a-z, ]*$/m);
+  refused(run('run', '--task', 'juggle'), /^waypoint run: unknown task 'juggle'; waypoint-tabletop has: stack_blocks, [a-z0-9_, ]*$/m);
+  refused(run('run', '--task', 'stack_block'), /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\)/);
+  refused(run('run', '--variant', 'nope'), /^waypoint run: unknown variant 'nope'; known: default, ma, malmm, sa, sa_nofeedback$/m);
+  refused(run('run', '--model', 'gpt-4'), /--model must be reference, reference-flawed or openai:<model-name>, got 'gpt-4'/);
+  refused(run('run', '--seed', 'abc'), /--seed must be an integer, got 'abc'/);
+  refused(run('run', '--seed', '99999999999999999999'), /^waypoint run: --seed must be an integer from -9007199254740991 to 9007199254740991, got '99999999999999999999'$/m);
+  refused(run('run', '--max-turns', '0'), /--max-turns must be an integer ≥ 1, got '0'/);
+  refused(run('run', '--colour'), /^waypoint run: unknown option '--colour' for 'waypoint run'/m);
+  refused(run('run', '--seeds', '3'), /unknown option '--seeds' for 'waypoint run'; did you mean '--seed'\?/);
+  refused(run('run', '--seed'), /--seed needs a value \(an integer\)/);
+  refused(run('frobnicate'), /^waypoint: unknown command 'frobnicate'; commands: demo, run, runs, /);
+  // Start failures are kept as traces marked "not started", and listed as such.
+  const runs = run('runs');
+  assert.match(runs.stdout, /not started +malmm +nope +stack_blocks +0 +invalid_input +- /);
+  assert.doesNotMatch(runs.stdout, /undefined/);
 });
 
-test('a broken prompt folder: exit 2, the message names the file and line, no model call', () => {
+test('a negative seed is a value, not an option', () => {
+  const r = run('run', '--seed', '-1', '--task', 'stack_blocks_2', '--max-turns', '3');
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /task stack_blocks_2 · seed -1/);
+});
+
+test('silent fallbacks are errors naming what is wrong and the valid choices', () => {
+  refused(run('run', '--prompts', '/nonexistent'), /^waypoint run: prompt folder \/nonexistent does not exist \(it should hold malmm's supervisor\.prompt, planner\.prompt, coder\.prompt, sa\.prompt\)$/m);
+  refused(run('report', '--theme', 'foo'), /^waypoint report: unknown --theme 'foo'; valid: dark, light, high-contrast$/m);
+  // A variant whose `off:` names an ablation id that no prompt it runs has.
+  const vws = mkdtempSync(join(tmpdir(), 'waypoint-cli-variants-'));
+  try {
+    mkdirSync(join(vws, '.waypoint'));
+    writeFileSync(join(vws, '.waypoint', 'variants.yaml'), 'active: lean\nvariants:\n  lean:\n    off: [planner.replan_chek]\n');
+    refused(
+      spawnSync(process.execPath, [cli, 'run'], { cwd: vws, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }),
+      /^waypoint run: variant 'lean' switches ablation 'planner\.replan_chek', which is not in the prompts malmm\/malmm runs \(supervisor\.prompt, planner\.prompt, coder\.prompt\); ids there: .*planner\.replan_check/m,
+    );
+  } finally {
+    rmSync(vws, { recursive: true, force: true });
+  }
+});
+
+test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once', () => {
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.OPENAI_API_KEY;
+  delete env.WAYPOINT_TEST_KEY;
+  const openai = spawnSync(process.execPath, [cli, 'run', '--model', 'openai:gpt-4o-mini', '--api-key-env', 'WAYPOINT_TEST_KEY'], { cwd: ws, encoding: 'utf8', env });
+  refused(openai, /^waypoint run: \$WAYPOINT_TEST_KEY is not set, and https:\/\/api\.openai\.com\/v1 needs an API key/m);
+  // A port that was free a moment ago: nothing listens there.
+  const port = Number(spawnSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"], { encoding: 'utf8' }).stdout.trim());
+  const started = Date.now();
+  const local = spawnSync(process.execPath, [cli, 'run', '--model', 'openai:llama', '--base-url', `http://127.0.0.1:${port}/v1`], { cwd: ws, encoding: 'utf8', env });
+  const secs = (Date.now() - started) / 1000;
+  assert.equal(local.status, 1, local.stderr);
+  assert.match(local.stderr, /^note: \$OPENAI_API_KEY is not set; calling http:\/\/127\.0\.0\.1:\d+\/v1 without an API key/m);
+  assert.match(local.stdout, /refused: nothing is listening on that port \(is the server running\?\)/);
+  assert.doesNotMatch(local.stdout, /gave up after/);
+  // One attempt, not five with backoff (which took about 8 s).
+  assert.match(local.stdout, /1 model calls/);
+  assert.ok(secs < 60, `${secs} s`);
+});
+
+test('a broken prompt folder: exit 2, one line naming the file and line once, no model call', () => {
   const dir = join(ws, 'myprompts');
   cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
   writeFileSync(join(dir, 'planner.prompt'), readFileSync(join(dir, 'planner.prompt'), 'utf8').replace('  temperature: 0', '  temperature: 0\n  temperature: 1'));
   const r = run('run', '--prompts', dir);
-  assert.equal(r.status, 2);
-  assert.match(r.stdout, /error \(prompt_error\): invalid YAML front matter: .*\[.*planner\.prompt:4\]/);
-  assert.doesNotMatch(r.stdout, /\[turn +1\]/);
+  refused(r, /^waypoint run: prompt error: invalid YAML front matter: .* \(myprompts\/planner\.prompt:4\)$/m);
+  assert.equal(r.stderr.split('planner.prompt').length - 1, 1, 'the path once');
 });
 
-test('tasks lists one task per line, name first', () => {
+test('tasks: a header row, then one task per aligned row, name first; the README states the count', () => {
   const r = run('tasks');
   assert.equal(r.status, 0);
   const lines = r.stdout.trim().split('\n');
-  assert.ok(lines.some((l) => /^stack_blocks +single-arm +arms=1 /.test(l)));
-  assert.ok(lines.length >= 21, `${lines.length} tasks`);
+  assert.match(lines[0], /^task +suite +arms +apis +imitates +description$/);
+  assert.ok(lines.some((l) => /^stack_blocks +single-arm +1 +malmm /.test(l)));
+  // Columns line up: every row has its second column where the header has it.
+  const col = lines[0].indexOf('suite');
+  assert.ok(lines.every((l) => l[col - 1] === ' ' && l[col] !== ' '), 'aligned');
+  const n = lines.length - 1;
+  assert.match(readFileSync(join(process.cwd(), 'README.md'), 'utf8'), new RegExp(`has ${n} tasks \\(\`waypoint tasks\`\\)`));
   const malmm = run('tasks', '--arch', 'malmm').stdout;
   assert.match(malmm, /^stack_blocks /m);
   assert.doesNotMatch(malmm, /^sort_cubes /m, 'a 3-arm RoCo task is not offered to MALMM');
-  assert.equal(run('tasks', '--arch', 'nope').status, 2);
+  refused(run('tasks', '--arch', 'nope'), /unknown --arch 'nope'; valid: malmm/);
 });
 
 test('archs lists every architecture with its limits by the seed names; --limit is checked against them; --sim is validated', () => {

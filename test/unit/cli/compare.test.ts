@@ -1,7 +1,7 @@
 // `waypoint compare` as a user runs it: dist/cli.mjs in a fresh folder.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -24,18 +24,23 @@ test('compare: a 1-seed paired sweep prints both sides and the sweep.json path',
   const file = SweepFile.parse(JSON.parse(readFileSync(path, 'utf8')));
   assert.equal(file.comparison.pairs[0].on?.success, true);
   // Both runs are ordinary runs: `waypoint runs` lists them.
-  assert.equal(run('runs').stdout.trim().split('\n').filter((l) => /task=stack_blocks_2 +seed=0/.test(l)).length, 2);
+  assert.equal(run('runs').stdout.trim().split('\n').filter((l) => / stack_blocks_2 +0 /.test(l)).length, 2);
 });
 
 test('compare: bad input exits 2 with one line naming the cause', () => {
-  const none = run('compare');
-  assert.equal(none.status, 2);
-  assert.match(none.stderr, /--ablation <id> is required/);
-  const typo = run('compare', '--ablation', 'planner.replan_chek');
-  assert.equal(typo.status, 2);
-  assert.match(typo.stderr, /ablation 'planner\.replan_chek' is not in any malmm prompt/);
-  const seeds = run('compare', '--ablation', 'planner.replan_check', '--seeds', 'x');
-  assert.equal(seeds.status, 2);
-  assert.match(seeds.stderr, /--seeds must be a positive integer/);
-  assert.equal(run('compare', '--ablation', 'planner.replan_check', '--seeds', '0').status, 2);
+  const refused = (r: ReturnType<typeof run>, re: RegExp) => {
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, re);
+  };
+  refused(run('compare'), /^waypoint compare: --ablation <id> is required/);
+  refused(run('compare', '--ablation', 'planner.replan_chek'), /ablation 'planner\.replan_chek' is not in the prompts malmm\/malmm runs .*; ids there: .*planner\.replan_check/);
+  // The id exists in the Planner's prompt, but SA runs only sa.prompt: an error, not "differs on 0 of 1 seeds".
+  refused(run('compare', '--ablation', 'planner.replan_check', '--variant', 'sa'), /ablation 'planner\.replan_check' is not in the prompts malmm\/sa runs \(sa\.prompt\); ids there: sa\./);
+  refused(run('compare', '--ablation', 'planner.replan_check', '--seeds', 'x'), /--seeds must be an integer from 1 to 100, got 'x'/);
+  refused(run('compare', '--ablation', 'planner.replan_check', '--seeds', '0'), /--seeds must be an integer from 1 to 100, got '0'/);
+  // An unknown task is found by the first episode; the sweep stops there instead of running every seed.
+  refused(run('compare', '--ablation', 'planner.replan_check', '--task', 'juggle', '--seeds', '3'), /^waypoint compare: unknown task 'juggle'/);
+  assert.ok(!existsSync(join(ws, '.waypoint', 'sweeps')) || readdirSync(join(ws, '.waypoint', 'sweeps')).every((d) => !d.includes('juggle')), 'no sweep folder for a sweep that did not run');
 });

@@ -97,7 +97,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
 
   // The cap counts every turn, the Supervisor's routing included; a routing turn that leaves no turn for the
   // speaker it picks is not taken.
-  const capped = () => ({ reason: 'turn_cap' as const, agentClaimedDone: false, message: `stopped at the turn cap of ${maxTurns} turns` });
+  const capped = () => ({ reason: 'turn_cap' as const, agentClaimedDone: false, message: `stopped at the turn cap of ${maxTurns} turn${maxTurns === 1 ? '' : 's'}` });
   while (!ctx.signal.aborted) {
     // Only MALMM's Supervisor spends a turn on routing; MA and SA follow a fixed cycle.
     if (ctx.turn + (topology === 'malmm' ? 2 : 1) > maxTurns) return capped();

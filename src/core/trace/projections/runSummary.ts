@@ -79,13 +79,16 @@ export interface RunSummary {
 }
 
 /**
- * An episode that ended before it did anything: no model call, no code block, and not because the user cancelled
- * it. Such a run was refused at the start (unknown name, broken prompt, no simulator); lists show it as
+ * An episode that failed before it did anything: no model call, no code block, ended by bad input, a prompt, the
+ * simulator or the engine (not by a limit or a cancel). Such a run was refused at the start (unknown name, broken prompt, no simulator); lists show it as
  * "not started" rather than as a failed attempt at the task.
  */
 export function endedBeforeStart(end: Pick<EventOf<'episode_end'>, 'success' | 'reason' | 'metrics'>): boolean {
-  return !end.success && end.reason !== 'cancelled' && end.metrics.modelCalls === 0 && end.metrics.codeBlocks === 0;
+  return START_FAILURES.has(end.reason) && end.metrics.modelCalls === 0 && end.metrics.codeBlocks === 0;
 }
+
+/** End reasons that can mean "refused at the start" (a limit or a cancel before the first call is not a refusal). */
+const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'engine_error']);
 
 export class RunSummaryBuilder {
   private header: RunHeader | undefined;

@@ -166,14 +166,15 @@ test('connection reset -> network', async () => {
   assert.match(r.error.message, /connection to .* failed/);
 });
 
-test('connection refused -> network naming ECONNREFUSED', async () => {
+test('connection refused on loopback -> a permanent network error: nothing listens there, so no retry', async () => {
   const s = createServer();
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   const r = await client({ baseUrl: `http://127.0.0.1:${port}/v1` }).complete(request);
   assertFail(r, 'network');
-  assert.match(r.error.message, /ECONNREFUSED/);
+  assert.match(r.error.message, /refused: nothing is listening on that port/);
+  assert.equal(r.error.permanent, true);
 });
 
 test('abort via AbortSignal -> cancelled (before and during the call)', async () => {

@@ -78,6 +78,18 @@ for (const kind of ['bad_request', 'auth', 'bad_response', 'cancelled'] as const
   });
 }
 
+test('a network error marked permanent (connection refused on loopback) returns at once, a plain one is retried', async () => {
+  const inner = new ScriptedClient([{ kind: 'network', message: 'refused: nothing is listening', permanent: true }, 'unused']);
+  const { sleep, waits } = fakeSleep();
+  const r = await withRetries(inner, {}, seededRng(1), sleep).complete(request);
+  assert.equal(r.attempts, 1);
+  assert.deepEqual(waits, []);
+  const flaky = new ScriptedClient([{ kind: 'network', message: 'ECONNRESET' }, 'done']);
+  const again = await withRetries(flaky, {}, seededRng(1), fakeSleep().sleep).complete(request);
+  assert.equal(again.ok, true);
+  assert.equal(again.attempts, 2);
+});
+
 test('gives up after maxAttempts (default 5) and says so', async () => {
   const inner = new ScriptedClient(Array.from({ length: 6 }, () => ({ kind: 'server' as const, message: 'HTTP 502 bad gateway' })));
   const { sleep, waits } = fakeSleep();

@@ -85,12 +85,15 @@ test('broken YAML front matter: error names the file line of the YAML problem', 
   assert.throws(() => parsePromptFile('bad.prompt', open), (e: unknown) => e instanceof PromptError && e.line === 4);
 });
 
-test('unclosed ablation block: error says so and points into the template, with the file line', () => {
+test('unclosed ablation block: the error names its id and the file line that opened it (not the end of the file)', () => {
   const bad = SRC.replace('{{/ablation}}\n{{#ablation "coder.reminder"', '{{#ablation "coder.reminder"');
   assert.throws(
     () => parsePromptFile('bad.prompt', bad),
-    (e: unknown) => e instanceof PromptError && /unclosed \{\{#ablation\}\} block/.test(e.message) && typeof e.line === 'number' && e.line > 10,
+    (e: unknown) => e instanceof PromptError && e.detail === 'unclosed {{#ablation "coder.step_by_step"}} block: no {{/ablation}} closes it' && e.line === 14,
   );
+  // A stray close is reported where it is.
+  const stray = SRC.replace('Task: {{task}}', 'Task: {{task}}\n{{/ablation}}');
+  assert.throws(() => parsePromptFile('bad.prompt', stray), (e: unknown) => e instanceof PromptError && /closes no open/.test(e.detail) && e.line === 14);
 });
 
 test('front matter without a closing --- is reported at line 1', () => {

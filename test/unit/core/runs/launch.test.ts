@@ -11,6 +11,7 @@ import { launchRun, type LaunchOptions } from '../../../../src/core/runs/launch.
 import { listRuns } from '../../../../src/core/runs/runStore.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import { endedBeforeStart } from '../../../../src/core/trace/projections/runSummary.js';
 import { readTrace } from '../../../../src/core/trace/reader.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -74,14 +75,48 @@ test('the SA and MA baselines also run on the real simulator', async () => {
   }
 });
 
-test('an unknown architecture or variant leaves a trace saying why, and never a success', async () => {
+test('an unknown architecture, variant or task leaves a trace saying why, marked not started, and never a success', async () => {
   const r = await launchRun(base({ arch: 'voxposer' }), deps);
   assert.equal(r.reason, 'invalid_input');
   assert.match(r.message ?? '', /unknown architecture 'voxposer'; known: .*\bmalmm\b/);
   const evs = events(r.tracePath).events;
-  assert.equal(evs.at(-1)?.type, 'episode_end');
+  assert.deepEqual(evs.map((e) => e.type), ['episode_start', 'error', 'episode_end']);
+  assert.equal(endedBeforeStart(r.end), true);
   const v = await launchRun(base({ variant: 'nope' }), deps);
   assert.match(v.message ?? '', /unknown variant 'nope'/);
+  // The task is checked against the simulator before the episode: no reset, no scene, no success check.
+  const t = await launchRun(base({ task: 'stack_block' }), deps);
+  assert.equal(t.reason, 'invalid_input');
+  assert.match(t.message ?? '', /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\); waypoint-tabletop has: stack_blocks, /);
+  assert.deepEqual(events(t.tracePath).events.map((e) => e.type), ['episode_start', 'error', 'episode_end']);
+  const listed = (await listRuns(nodeIO, workspace)).find((x) => x.runId === t.runId);
+  assert.equal(listed?.notStarted, true);
+});
+
+test('silent fallbacks are refused before the run starts, naming the valid choices', async () => {
+  // A prompt folder that does not exist (it used to fall back to the built-in prompts without a word).
+  const missing = await launchRun(base({ promptDir: join(workspace, 'no-such-folder') }), deps);
+  assert.equal(missing.reason, 'invalid_input');
+  assert.match(missing.message ?? '', /prompt folder .*no-such-folder does not exist \(it should hold malmm's supervisor\.prompt, planner\.prompt, coder\.prompt, sa\.prompt\)/);
+  // A folder without any of the architecture's prompt files.
+  const empty = join(workspace, 'empty-prompts');
+  mkdirSync(empty, { recursive: true });
+  writeFileSync(join(empty, 'notes.txt'), 'not a prompt');
+  assert.match((await launchRun(base({ promptDir: empty }), deps)).message ?? '', /has none of malmm's prompt files/);
+  // A variant whose `off:` names an ablation id no prompt of its topology has.
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-variants-'));
+  try {
+    mkdirSync(join(ws, '.waypoint'));
+    writeFileSync(join(ws, '.waypoint', 'variants.yaml'), 'variants:\n  typo:\n    off: [planner.replan_chek]\n  sa_planner:\n    agent: sa\n    off: [planner.replan_check]\n');
+    const typo = await launchRun(base({ workspace: ws, variant: 'typo' }), deps);
+    assert.equal(typo.reason, 'invalid_input');
+    assert.match(typo.message ?? '', /variant 'typo' switches ablation 'planner\.replan_chek', which is not in the prompts malmm\/malmm runs .*; ids there: .*planner\.replan_check/);
+    const sa = await launchRun(base({ workspace: ws, variant: 'sa_planner' }), deps);
+    assert.match(sa.message ?? '', /variant 'sa_planner' switches ablation 'planner\.replan_check', which is not in the prompts malmm\/sa runs \(sa\.prompt\)/);
+    for (const r of [typo, sa]) assert.equal(events(r.tracePath).events.filter((e) => e.type === 'role_call').length, 0);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
 });
 
 test('an unreachable endpoint ends the run with a model_error naming the endpoint', async () => {
@@ -92,14 +127,15 @@ test('an unreachable endpoint ends the run with a model_error naming the endpoin
       s.close(() => res(p));
     });
   });
-  const r = await launchRun(base({ model: { kind: 'openai', model: 'gpt-x', baseUrl: `http://127.0.0.1:${port}/v1` }, maxModelAttempts: 2 }), deps);
+  const r = await launchRun(base({ model: { kind: 'openai', model: 'gpt-x', baseUrl: `http://127.0.0.1:${port}/v1` }, maxModelAttempts: 5 }), deps);
   assert.equal(r.reason, 'model_error');
   assert.equal(r.success, false);
   assert.match(r.message ?? '', new RegExp(`127\\.0\\.0\\.1:${port}`));
-  assert.match(r.message ?? '', /network/);
+  assert.match(r.message ?? '', /network\): connection to .* refused: nothing is listening on that port/);
   const mr = last(events(r.tracePath).events, 'model_response');
   assert.equal(mr?.ok, false);
-  assert.equal(mr?.attempts, 2);
+  // Nothing listens on a loopback port: retrying would only make the user wait.
+  assert.equal(mr?.attempts, 1);
 });
 
 test('a broken workspace prompt: the run refuses with file and line, before any model call', async () => {
@@ -113,8 +149,11 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
     assert.equal(r.reason, 'prompt_error');
     const err = last(events(r.tracePath).events, 'error')!;
     assert.equal(err.file, coder);
-    assert.ok((err.line ?? 0) > 10);
-    assert.match(err.message, /unclosed \{\{#ablation\}\} block/);
+    // The line that opened the unclosed block, and its id; the path is in `file`, not repeated in the message.
+    const opened = readFileSync(coder, 'utf8').split('\n').findIndex((l) => l.includes('{{#ablation "coder.stop_after_each_call"')) + 1;
+    assert.equal(err.line, opened);
+    assert.equal(err.message, 'unclosed {{#ablation "coder.stop_after_each_call"}} block: no {{/ablation}} closes it');
+    assert.equal(r.message, `${err.message} (${coder}:${opened})`);
     assert.equal(events(r.tracePath).events.filter((e) => e.type === 'role_call').length, 0);
   } finally {
     rmSync(ws, { recursive: true, force: true });

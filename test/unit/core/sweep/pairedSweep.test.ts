@@ -131,7 +131,9 @@ test('aborting stops the sweep after the episode in flight and records it as can
 test('bad input throws before any episode: unknown ablation, variant, architecture, seed count', async () => {
   const launch = async (): Promise<LaunchResult> => assert.fail('no episode may start');
   const d = { ...deps, launch };
-  await assert.rejects(runPairedSweep(opts({ ablation: 'planner.nope' }), d), /ablation 'planner\.nope' is not in any malmm prompt/);
+  await assert.rejects(runPairedSweep(opts({ ablation: 'planner.nope' }), d), /ablation 'planner\.nope' is not in the prompts malmm\/malmm runs \(supervisor\.prompt, planner\.prompt, coder\.prompt\); ids there: supervisor\.routing_hints, .*planner\.replan_check/);
+  // An id that exists, but not in the prompts the variant runs: SA has one prompt, without the Planner's blocks.
+  await assert.rejects(runPairedSweep(opts({ ablation: 'planner.replan_check', variant: 'sa' }), d), /ablation 'planner\.replan_check' is not in the prompts malmm\/sa runs \(sa\.prompt\); ids there: sa\./);
   await assert.rejects(runPairedSweep(opts({ variant: 'zzz' }), d), /unknown variant 'zzz'/);
   await assert.rejects(runPairedSweep(opts({ arch: 'voxposer' }), d), /unknown architecture 'voxposer'/);
   await assert.rejects(runPairedSweep(opts({ seeds: 0 }), d), /seeds must be an integer in 1\.\.100/);

@@ -1,0 +1,18 @@
+// Every `waypoint` command, in the order `waypoint --help` lists them. Adding a command is one file with a
+// defineCommand(...) declaration and one line here; its parser and --help come with it.
+import { archsCmd } from './archs.js';
+import { compareCmd } from './compare.js';
+import { demoCmd } from './demo.js';
+import { exportCmd } from './export.js';
+import type { CommandSpec, OptionSpecs } from './options.js';
+import { reportCmd } from './report.js';
+import { runCmd } from './run.js';
+import { runsCmd } from './runs.js';
+import { sceneCmd } from './scene.js';
+import { serveModelCmd, serveSimCmd } from './serve.js';
+import { showCmd } from './show.js';
+import { tasksCmd } from './tasks.js';
+
+// Each declaration keeps its own option types; the table only needs the common shape.
+const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd] as const;
+export const COMMANDS: readonly CommandSpec<OptionSpecs>[] = all as unknown as readonly CommandSpec<OptionSpecs>[];

@@ -1,6 +1,8 @@
 // One esbuild run for every bundle. An entry is built only once its source exists, so features can land one by one.
+// `--if-stale` (what `npm run demo` uses) skips the build when no input of the last build changed since: esbuild's
+// metafile names every file each bundle read, and dist/.build-inputs.json keeps that list.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const esmBanner = {
@@ -26,11 +28,45 @@ const entries = [
   { in: 'webview/compare/main.ts', out: 'dist/webview/compare.js', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 
+const STAMP = 'dist/.build-inputs.json';
+// Besides the bundled sources: this script, the manifest, and the installed packages' lock (an npm install or ci).
+const ALWAYS = ['scripts/build.mjs', 'package.json', 'node_modules/.package-lock.json'];
+
+/** Why the last build is stale, or undefined when it is current. */
+function staleBecause() {
+  if (!existsSync(STAMP)) return 'no previous build';
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return 'unreadable build stamp';
+  }
+  if (stamp.production !== production) return 'other build mode';
+  const builtMs = statSync(STAMP).mtimeMs;
+  for (const out of entries.filter((e) => existsSync(e.in)).map((e) => e.out)) if (!existsSync(out)) return `${out} is missing`;
+  for (const f of [...ALWAYS, ...stamp.inputs]) {
+    try {
+      if (statSync(f).mtimeMs > builtMs) return `${f} changed`;
+    } catch {
+      if (f !== 'node_modules/.package-lock.json') return `${f} is gone`;
+    }
+  }
+  return undefined;
+}
+
+if (process.argv.includes('--if-stale')) {
+  const why = staleBecause();
+  if (!why) {
+    if (!process.argv.includes('--quiet')) console.error('build: up to date');
+    process.exit(0);
+  }
+}
+
 mkdirSync('dist', { recursive: true });
 // The package is ESM ("type": "module"); the .js bundles in dist/ are CommonJS for VS Code's require().
 writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 const started = Date.now();
-await Promise.all(
+const results = await Promise.all(
   entries
     .filter((e) => existsSync(e.in))
     .map((e) =>
@@ -45,7 +81,12 @@ await Promise.all(
         banner: e.banner,
         define: e.define,
         loader: { '.ttf': 'file', '.css': 'css' },
+        metafile: true,
       }),
     ),
 );
+const inputs = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter((f) => !f.includes(':')).sort();
+writeFileSync(STAMP, JSON.stringify({ production, inputs }) + '\n');
+// Dated at the start: a file saved while esbuild was reading makes the next --if-stale build again.
+utimesSync(STAMP, new Date(started), new Date(started));
 if (!process.argv.includes('--quiet')) console.error(`build: ${Date.now() - started} ms`);

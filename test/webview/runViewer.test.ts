@@ -204,7 +204,9 @@ test('summary tab: outcome, first error linked to its turn, metrics and cost per
   await page.waitForSelector('.run-summary .metrics');
   const text = (await page.textContent('.run-summary'))!;
   assert.match(text, /✔ success · reason task_completed/);
-  assert.match(text, /Agent claimed done: yes; simulator check: passed/);
+  assert.match(text, /Agent claimed done: yes/);
+  // The check's own detail, not only passed/failed.
+  assert.match(text, /✔ Simulator check passed: red block inside yellow container \(xy offset 0\.0000 m, z above floor 0\.0245 m\)/);
   assert.match(text, /First error \(code error\): NameError: name 'position_above_container' is not defined/);
   const roles = await page.$$eval('.per-role tbody tr th', (els) => els.map((e) => e.textContent));
   assert.deepEqual(roles, ['Coder', 'Planner', 'Supervisor']);

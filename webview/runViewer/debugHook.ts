@@ -18,6 +18,8 @@ export interface ViewerDebugHook {
   rows(): { turn: number; role: string; routeTo?: string; outcome: string; summary: string; flags: string[] }[];
   warnings(): { line?: number; kind: string; message: string }[];
   chart(name: PlotName): { label: string; data: { x: number; y: number }[] }[] | undefined;
+  /** Object labels of the top-down plot as drawn: canvas pixel boxes. */
+  pathLabels(): { name: string; x: number; y: number; w: number; h: number }[];
   /** The "Motion scores per action" chart's labels and datasets as drawn. */
   motionChart(): MotionChartData | undefined;
   /** The Plan tab's chart (Q per plan execution, trials per run) as drawn. */
@@ -52,6 +54,7 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     rows: () => viewer.proj.timeline.rows().map((r) => ({ turn: r.turn, role: r.role, routeTo: r.routeTo, outcome: r.outcome, summary: r.summary, flags: r.flags.map((f) => f.kind) })),
     warnings: () => viewer.warnings.map((w) => ({ ...w })),
     chart: (name) => viewer.plots.data(name),
+    pathLabels: () => viewer.plots.labels(),
     motionChart: () => viewer.motionChart.data(),
     actctxChart: () => viewer.planTab.data(),
     seriesLength: () => viewer.proj.series.length,

@@ -19,9 +19,9 @@ export interface DetailContext {
   selectTurn(turn: number): void;
 }
 
-export function renderDetail(ctx: DetailContext, row: TurnRow | undefined): { el: HTMLElement; afterMount: () => void } {
+export function renderDetail(ctx: DetailContext, row: TurnRow | undefined, emptyNote?: string): { el: HTMLElement; afterMount: () => void } {
   const mounts: (() => void)[] = [];
-  if (!row) return { el: h('div', { class: 'detail empty' }, 'Select a turn in the timeline (j/k or ↑/↓).'), afterMount: () => {} };
+  if (!row) return { el: h('div', { class: 'detail empty' }, emptyNote ?? 'Select a turn in the timeline (j/k or ↑/↓).'), afterMount: () => {} };
   const d = ctx.proj.timeline.detail(row.turn)!;
   const el = h(
     'div',
@@ -52,7 +52,7 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined): { el
   for (const e of d.errors) el.appendChild(h('p', { class: 'engine-error' }, `✖ ${e.kind}: ${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`));
   if (d.calls.length === 0 && d.executions.length === 0) for (const m of d.chat) el.appendChild(h('section', { class: 'chat' }, h('h3', null, `${m.speaker} says`), renderMarkdown(m.content)));
   for (const o of d.observations) el.appendChild(collapsible(`Observation (state text, ${o.state.objects.length} objects)`, h('pre', { class: 'observation' }, o.text), d.calls.length === 0 && d.executions.length === 0 && d.chat.length === 0));
-  if (d.trajectorySamples) el.appendChild(h('p', { class: 'muted' }, `${d.trajectorySamples} trajectory samples (see Plots).`));
+  if (d.trajectorySamples) el.appendChild(h('p', { class: 'muted' }, `${d.trajectorySamples} trajectory sample${d.trajectorySamples === 1 ? '' : 's'} (see Plots).`));
   return { el, afterMount: () => mounts.forEach((m) => m()) };
 }
 

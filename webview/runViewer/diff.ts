@@ -20,6 +20,7 @@ function loadMonaco(): Promise<MonacoApi> {
     monaco.languages.register({ id: 'python', extensions: ['.py'], aliases: ['Python'] });
     monaco.languages.setMonarchTokensProvider('python', python.language);
     monaco.languages.setLanguageConfiguration('python', python.conf);
+    defineReadableThemes(monaco);
     return monaco;
   })();
   return loading;
@@ -39,10 +40,36 @@ window.MonacoEnvironment = {
 
 function themeName(): string {
   const c = document.body.classList;
-  if (c.contains('vscode-high-contrast-light')) return 'hc-light';
-  if (c.contains('vscode-high-contrast')) return 'hc-black';
-  if (c.contains('vscode-light')) return 'vs';
-  return 'vs-dark';
+  if (c.contains('vscode-high-contrast-light')) return 'waypoint-hc-light';
+  if (c.contains('vscode-high-contrast')) return 'waypoint-hc-black';
+  if (c.contains('vscode-light')) return 'waypoint-vs';
+  return 'waypoint-vs-dark';
+}
+
+/**
+ * Monaco's built-in themes with the colours that fall under 4.5:1 raised: comments in vs-dark (#608b4e) and the
+ * dimmed line numbers of a diff (which are text the user reads, here the line a traceback names).
+ */
+function defineReadableThemes(monaco: MonacoApi): void {
+  const themes = [
+    { name: 'waypoint-vs', base: 'vs', comment: '008000', lines: '#237893' },
+    { name: 'waypoint-vs-dark', base: 'vs-dark', comment: '6a9955', lines: '#858585' },
+    { name: 'waypoint-hc-black', base: 'hc-black', comment: '7ca668', lines: '#ffffff' },
+    { name: 'waypoint-hc-light', base: 'hc-light', comment: '515151', lines: '#292929' },
+  ] as const;
+  for (const t of themes) {
+    monaco.editor.defineTheme(t.name, {
+      base: t.base,
+      inherit: true,
+      rules: [{ token: 'comment', foreground: t.comment }],
+      colors: {
+        'editorLineNumber.foreground': t.lines,
+        'editorLineNumber.dimmedForeground': t.lines,
+        // The light themes' second bracket colour (#319331) is 3.9:1 on white.
+        ...(t.base === 'vs' || t.base === 'hc-light' ? { 'editorBracketHighlight.foreground2': '#267326' } : {}),
+      },
+    });
+  }
 }
 
 const LINE_PX = 19;

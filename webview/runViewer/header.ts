@@ -10,7 +10,9 @@ export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | und
   const badge =
     r.status === 'running'
       ? h('span', { class: 'result result-running' }, live ? 'running…' : 'incomplete (no episode_end)')
-      : h('span', { class: `result result-${r.status}`, title: r.message ?? '' }, r.status === 'success' ? '✔ success' : `✖ failure · ${r.reason}`, r.status === 'failure' && r.message ? ` · ${r.message}` : '');
+      : r.notStarted
+        ? h('span', { class: 'result result-not-started', title: r.message ?? '' }, `✖ not started · ${r.reason}`, r.message ? ` · ${r.message}` : '')
+        : h('span', { class: `result result-${r.status}`, title: r.message ?? '' }, r.status === 'success' ? '✔ success' : `✖ failure · ${r.reason}`, r.status === 'failure' && r.message ? ` · ${r.message}` : '');
   el.appendChild(
     h('div', { class: 'header-main' },
       h('h1', null, hd ? hd.task : runId ?? 'run'),
@@ -18,11 +20,12 @@ export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | und
       r.claimMismatch ? h('span', { class: 'result result-failure', title: 'agentClaimedDone disagrees with the simulator success check' }, r.agentClaimedDone ? 'agent claimed done' : 'agent did not claim done') : null),
   );
   if (!hd) return;
-  el.appendChild(h('p', { class: 'task-desc' }, hd.taskDescription));
-  const chip = (k: string, v: string, cls = '') => h('span', { class: `chip ${cls}` }, h('span', { class: 'k' }, k), ' ', h('span', { class: 'v' }, v));
+  if (hd.taskDescription) el.appendChild(h('p', { class: 'task-desc' }, hd.taskDescription));
+  // A run refused at the start records empty fields (no topology, simulator or variant yet): no empty chips.
+  const chip = (k: string, v: string, cls = '') => (v ? h('span', { class: `chip ${cls}` }, h('span', { class: 'k' }, k), ' ', h('span', { class: 'v' }, v)) : null);
   el.appendChild(
     h('div', { class: 'chips' },
-      chip('arch', `${hd.arch} / ${hd.agentVariant}`),
+      chip('arch', hd.agentVariant ? `${hd.arch} / ${hd.agentVariant}` : hd.arch),
       chip('variant', hd.variant),
       chip('model', hd.modelLabel, hd.modelProvider === 'reference' ? 'model-reference' : ''),
       chip('seed', String(hd.seed)),

@@ -70,6 +70,10 @@ export class Plots {
   private drawnVersion = -1;
   private drawnWidth = -1;
   private drawnKey = '';
+  /** Object labels of the top-down plot as last drawn (canvas pixels), for the test hook. */
+  private labelBoxes: { name: string; x: number; y: number; w: number; h: number }[] = [];
+  /** What the Plots tab says when the run has no motion (set by the viewer from the run's outcome). */
+  emptyNote = 'No trajectory samples in this trace yet.';
   selectedTurn: number | undefined;
   hoverTurn: number | undefined;
   private resizeObserver: ResizeObserver;
@@ -96,7 +100,7 @@ export class Plots {
     this.root = h(
       'div',
       { class: 'plots' },
-      h('p', { class: 'plots-empty hidden' }, 'No trajectory samples in this trace yet.'),
+      h('p', { class: 'plots-empty empty-note hidden', role: 'status' }),
       h('div', { class: 'plots-toolbar' }, this.status, this.resetButton),
       canvas('position', 'End-effector position (m) vs sim time (s), turn boundaries dashed', 'wide'),
       canvas('path', 'Top-down path (x-y, m) with objects: ○ start, ■ latest', 'square'),
@@ -191,8 +195,16 @@ export class Plots {
   update(series: TrajectorySeriesBuilder): void {
     this.series = series;
     if (this.root.clientWidth === 0) return; // hidden tab: draw when shown
-    const empty = series.length === 0 && series.objectMarkers().length === 0;
-    this.root.querySelector('.plots-empty')!.classList.toggle('hidden', !empty);
+    // No motion: the time plots would be empty 0-1 axes, so they give way to a note saying why; the top-down plot
+    // still shows where the objects were, when the trace says.
+    // (One sample is the pose at reset: still no motion to plot over time.)
+    const noMotion = series.length < 2;
+    const noObjects = series.objectMarkers().length === 0;
+    this.root.classList.toggle('no-motion', noMotion);
+    this.root.classList.toggle('no-objects', noMotion && noObjects);
+    const note = this.root.querySelector('.plots-empty')!;
+    note.textContent = noMotion ? `${this.emptyNote}${noObjects ? '' : ' The top-down plot shows the objects where the episode started.'}` : '';
+    note.classList.toggle('hidden', !noMotion);
     const width = this.width();
     const zoom = this.zoom;
     const key = `${zoom?.min},${zoom?.max},${this.window ? 'w' : ''}`;
@@ -378,16 +390,14 @@ export class Plots {
         ctx.save();
         ctx.fillStyle = col.fg;
         ctx.font = '11px sans-serif';
-        // Objects often end up on top of each other (a block in its container): stack their labels.
-        const placed: { x: number; y: number; w: number }[] = [];
-        for (const o of s.objectMarkers()) {
-          const w = ctx.measureText(o.name).width;
-          const x = scales.x.getPixelForValue(o.latest[0]) + 7;
-          let y = scales.y.getPixelForValue(o.latest[1]) - 6;
-          while (placed.some((p) => Math.abs(p.y - y) < 12 && x < p.x + p.w && p.x < x + w)) y += 12;
-          placed.push({ x, y, w });
-          ctx.fillText(o.name, x, y);
-        }
+        ctx.textBaseline = 'top';
+        const markers = s.objectMarkers().flatMap((o) => [o.latest, o.initial].map((p) => ({ x: scales.x.getPixelForValue(p[0]), y: scales.y.getPixelForValue(p[1]) })));
+        this.labelBoxes = placeLabels(
+          s.objectMarkers().map((o) => ({ name: o.name, x: scales.x.getPixelForValue(o.latest[0]), y: scales.y.getPixelForValue(o.latest[1]), w: ctx.measureText(o.name).width })),
+          markers,
+          chart.chartArea,
+        );
+        for (const b of this.labelBoxes) ctx.fillText(b.name, b.x, b.y + 1);
         ctx.restore();
       },
     };
@@ -411,6 +421,11 @@ export class Plots {
       status: this.status.textContent ?? '',
       ...(this.window ? { window: { count: this.window.count, full: this.window.full, points: this.window.t.length } } : {}),
     };
+  }
+
+  /** Object label boxes of the top-down plot as drawn (for the test hook). */
+  labels(): { name: string; x: number; y: number; w: number; h: number }[] {
+    return this.labelBoxes.map((b) => ({ ...b }));
   }
 
   /** Datasets as drawn (for the test hook). */
@@ -437,4 +452,43 @@ function squareRange(pts: Pt[]): { min: number; max: number }[] {
   const span = Math.max(x1 - x0, y1 - y0, 0.05) * 1.15;
   const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   return [{ min: cx - span / 2, max: cx + span / 2 }, { min: cy - span / 2, max: cy + span / 2 }];
+}
+
+type Box = { x: number; y: number; w: number; h: number };
+const LABEL_H = 12;
+const MARKER_R = 6;
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/**
+ * Places one label per object next to its marker without overlapping another label or marker, inside the plot
+ * area: right of the marker, then left, above, below, then further out in rows. Objects often sit on top of each
+ * other (a stack, a block in its container), so several labels compete for the same spot.
+ */
+export function placeLabels(items: { name: string; x: number; y: number; w: number }[], markers: { x: number; y: number }[], area: { left: number; right: number; top: number; bottom: number }): (Box & { name: string })[] {
+  const obstacles: Box[] = markers.map((m) => ({ x: m.x - MARKER_R, y: m.y - MARKER_R, w: 2 * MARKER_R, h: 2 * MARKER_R }));
+  const placed: (Box & { name: string })[] = [];
+  const inside = (b: Box) => b.x >= area.left && b.x + b.w <= area.right && b.y >= area.top && b.y + b.h <= area.bottom;
+  for (const it of items) {
+    const w = Math.ceil(it.w) + 2;
+    const candidates: Box[] = [];
+    for (let ring = 0; ring < 8; ring++) {
+      const dy = ring * LABEL_H;
+      candidates.push(
+        { x: it.x + MARKER_R + 2, y: it.y - LABEL_H / 2 + dy, w, h: LABEL_H },
+        { x: it.x - MARKER_R - 2 - w, y: it.y - LABEL_H / 2 + dy, w, h: LABEL_H },
+        { x: it.x + MARKER_R + 2, y: it.y - LABEL_H / 2 - dy, w, h: LABEL_H },
+        { x: it.x - MARKER_R - 2 - w, y: it.y - LABEL_H / 2 - dy, w, h: LABEL_H },
+        { x: it.x - w / 2, y: it.y - MARKER_R - 2 - LABEL_H - dy, w, h: LABEL_H },
+        { x: it.x - w / 2, y: it.y + MARKER_R + 2 + dy, w, h: LABEL_H },
+      );
+    }
+    const free = (b: Box) => inside(b) && !placed.some((p) => overlaps(p, b)) && !obstacles.some((o) => overlaps(o, b));
+    // Failing every spot (a crowded corner), the first one that at least misses the other labels.
+    const box = candidates.find(free) ?? candidates.find((b) => !placed.some((p) => overlaps(p, b))) ?? candidates[0];
+    placed.push({ ...box, name: it.name });
+  }
+  return placed;
 }

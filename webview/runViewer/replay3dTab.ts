@@ -79,6 +79,16 @@ export class Replay3dTab {
   /** Shown at least once: only then do the plots draw the replay cursor. */
   private used = false;
   status: Status = 'idle';
+  private note = 'No trajectory samples in this trace yet.';
+  /** Why there are no samples (set by the viewer from the run's outcome). */
+  get emptyNote(): string {
+    return this.note;
+  }
+  set emptyNote(text: string) {
+    if (text === this.note) return;
+    this.note = text;
+    if (this.status === 'ready') this.refresh();
+  }
   message = '';
   index = 0;
   playing = false;
@@ -209,10 +219,13 @@ export class Replay3dTab {
     const n = this.series?.length ?? 0;
     this.el.slider.max = String(Math.max(0, n - 1));
     this.el.slider.disabled = n === 0;
+    // Nothing to draw at all (a run that did not start): only the note, no empty canvas and idle controls.
+    this.root.classList.toggle('replay3d-nothing', n === 0 && !this.scene3d.scene);
     if (this.index > n - 1) this.index = Math.max(0, n - 1);
     if (this.status === 'ready') {
       const notes: string[] = [];
-      if (n === 0) notes.push('No trajectory samples in this trace yet.');
+      // No motion: say why; the scene, when the trace has one, is drawn as the episode started.
+      if (n < 2) notes.push(this.scene3d.scene && n === 1 ? `${this.emptyNote} The scene is shown as it was at the start.` : `${this.emptyNote} The trace has no pose of the scene to show.`);
       else if (!this.scene3d.scene) notes.push('This trace has no scene geometry (no `scene` event): only the end-effector path and waypoints are drawn.');
       else if (!this.scene3d.hasPoses()) notes.push('The samples carry no body poses: bodies stay where the scene event put them; the end-effector path and waypoints move.');
       if (this.scene3d.length !== n) notes.push(`3D samples (${this.scene3d.length}) and plot samples (${n}) disagree; the replay may be off.`);

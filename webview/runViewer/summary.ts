@@ -15,8 +15,13 @@ export function renderSummary(s: RunSummary, motion: Pick<MotionScoreBuilder, 'a
     { class: 'run-summary' },
     h('section', { class: 'failure-summary' },
       h('h3', null, 'Outcome'),
-      h('p', null, r.status === 'running' ? 'No episode_end yet: the run is in progress or was interrupted.' : `${r.status === 'success' ? '✔ success' : '✖ failure'} · reason ${r.reason}${r.message ? ` · ${r.message}` : ''}`),
-      r.status !== 'running' ? h('p', { class: r.claimMismatch ? 'error-line' : 'muted' }, `Agent claimed done: ${r.agentClaimedDone ? 'yes' : 'no'}; simulator check: ${r.status === 'success' ? 'passed' : 'failed'}${r.claimMismatch ? ' (they disagree)' : ''}`) : null,
+      h('p', null, r.status === 'running' ? 'No episode_end yet: the run is in progress or was interrupted.' : `${r.status === 'success' ? '✔ success' : r.notStarted ? '✖ not started' : '✖ failure'} · reason ${r.reason}${r.message ? ` · ${r.message}` : ''}`),
+      r.status !== 'running' ? h('p', { class: r.claimMismatch ? 'error-line' : 'muted' }, `Agent claimed done: ${r.agentClaimedDone ? 'yes' : 'no'}${r.claimMismatch ? ' (the simulator check disagrees)' : ''}`) : null,
+      // The check's own words say what was (not) achieved, e.g. which block is how far from where it should be.
+      r.status !== 'running'
+        ? h('p', { class: `sim-check ${r.check ? (r.check.ok ? 'check ok' : 'check failed') : 'muted'}` },
+            r.check ? `${r.check.ok ? '✔' : '✖'} Simulator check ${r.check.ok ? 'passed' : 'failed'}: ${r.check.message}` : `Simulator check: not run${r.notStarted ? ' (the run did not start)' : ''}.`)
+        : null,
       s.firstError
         ? h('p', { class: 'first-error' }, `First error (${s.firstError.kind.replace('_', ' ')}): ${s.firstError.message} `,
             s.firstError.turn !== undefined ? h('a', { href: '#', onclick: (e: Event) => { e.preventDefault(); selectTurn(s.firstError!.turn!); } }, `→ turn ${s.firstError.turn}`) : null)

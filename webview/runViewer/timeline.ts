@@ -3,8 +3,9 @@ import type { TurnRow } from '../../src/core/trace/projections/turns.js';
 import { clear, h } from '../common/dom.js';
 import { roleClass, roleLabel } from './roles.js';
 
-export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], selected: number | undefined, onSelect: (turn: number) => void): void {
+export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], selected: number | undefined, onSelect: (turn: number) => void, emptyNote?: string): void {
   clear(el);
+  if (rows.length === 0 && emptyNote) el.appendChild(h('p', { class: 'empty-note' }, emptyNote));
   for (const r of rows) {
     const err = r.outcome !== 'ok' && r.outcome !== 'pending';
     const cost = [

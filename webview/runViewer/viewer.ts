@@ -1,6 +1,7 @@
 // The run viewer: owns the projection of the run's events and the UI state (selected/hovered turn, tab), and
 // renders header, timeline, detail, plots and summary from the projection. Rendering is batched per frame.
 import { RunProjection } from '../../src/core/trace/projections/runProjection.js';
+import { whyNoMotion } from '../../src/core/trace/projections/runSummary.js';
 import type { RunViewerUiState, ViewerWarning, ViewMessage } from '../../src/protocol/webview.js';
 import type { Channel } from '../common/rpc.js';
 import type { WebviewApi } from '../common/vscode.js';
@@ -237,7 +238,10 @@ export class RunViewer {
     this.frame = 0;
     const p = this.pending;
     this.pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
-    const summary = p.header || p.summary ? this.proj.summary.summary() : undefined;
+    const summary = p.header || p.summary || p.plots || p.timeline || p.detail ? this.proj.summary.summary() : undefined;
+    // Empty views say why they are empty (the run did not start, or ended before the robot moved).
+    const noMotion = summary ? whyNoMotion(summary) : undefined;
+    const noTurns = summary?.result.notStarted ? noMotion : undefined;
     if (p.header && summary) {
       renderHeader(this.el.header, summary, this.runId, this.live);
       renderWarnings(this.el.banner, this.warnings, this.notes, () => {
@@ -246,11 +250,13 @@ export class RunViewer {
       });
     }
     if (p.timeline) {
-      renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true));
+      renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true), noTurns && 'No turns: the run did not start (the reason is above).');
       markReplayTurn(this.el.timeline, this.replay.currentTurn);
     }
-    if (p.detail) this.renderDetail();
+    if (p.detail) this.renderDetail(noTurns);
+    if (noMotion) this.replay.emptyNote = noMotion;
     if (p.plots) {
+      if (noMotion) this.plots.emptyNote = noMotion;
       this.plots.selectedTurn = this.selectedTurn;
       this.plots.update(this.proj.series);
       this.motionChart.selectedTurn = this.selectedTurn;
@@ -264,7 +270,7 @@ export class RunViewer {
     this.timings.lastRenderMs = now;
   }
 
-  private renderDetail(): void {
+  private renderDetail(emptyNote?: string): void {
     const row = this.proj.timeline.rows().find((r) => r.turn === this.selectedTurn);
     this.diff.dispose();
     const { el, afterMount } = renderDetail(
@@ -275,6 +281,7 @@ export class RunViewer {
         selectTurn: (t) => this.select(t, true),
       },
       row,
+      emptyNote,
     );
     this.el.detail.replaceChildren(el);
     this.el.detail.scrollTop = 0;

@@ -225,6 +225,13 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       geometry.bodies,
     );
     tracks.addObservation(deps.sim.simTimeSecs(), reset.observation.state);
+    // The pose at reset (t = 0) belongs to turn 0: recorded now, a run that ends before the first motion still
+    // shows where everything stood (3D replay, plots, exports), instead of geometry with no pose to put it in.
+    const initial = await simStep('drain_trajectory', () => deps.sim.drainTrajectory());
+    if (initial.samples.length > 0) {
+      tracks.addSamples(initial.samples);
+      await emit({ type: 'trajectory', turn: 0, rateHz: initial.rateHz, samples: initial.samples });
+    }
     await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation) });
     try {
       await warm;

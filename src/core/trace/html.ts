@@ -4,6 +4,7 @@
 // under a CSP like the webview's: no network, scripts by nonce only.
 import type { TraceEvent } from '../../protocol/trace.js';
 import { packEvents, shareMessages, type ViewerWarning } from '../../protocol/webview.js';
+import { REPORT_THEMES, themeCss, type ReportTheme } from './reportThemes.js';
 
 export interface ViewerAssets {
   /** dist/webview/runViewer.js */
@@ -26,49 +27,9 @@ export interface TraceHtmlOptions {
   theme?: ReportTheme;
 }
 
-export const REPORT_THEMES = ['dark', 'light', 'high-contrast'] as const;
-export type ReportTheme = (typeof REPORT_THEMES)[number];
+export { REPORT_THEMES, type ReportTheme };
 
 const MIME: Record<string, string> = { ttf: 'font/ttf', woff: 'font/woff', woff2: 'font/woff2', svg: 'image/svg+xml', png: 'image/png' };
-
-/** Theme variables the viewer and the elements read, for pages outside VS Code (inside, VS Code defines them). */
-const COMMON = { 'font-family': 'system-ui, sans-serif', 'font-size': '13px', 'font-weight': 'normal', 'editor-font-family': 'ui-monospace, monospace' };
-const THEMES: Record<NonNullable<TraceHtmlOptions['theme']>, Record<string, string>> = {
-  dark: {
-    ...COMMON, foreground: '#cccccc', 'editor-background': '#1f1f1f', descriptionForeground: '#9d9d9d', 'panel-border': '#2b2b2b', 'panel-background': '#181818',
-    'editorWidget-border': '#454545', 'list-hoverBackground': '#2a2d2e', 'list-activeSelectionBackground': '#04395e', 'list-activeSelectionForeground': '#ffffff',
-    errorForeground: '#f48771', 'charts-red': '#f14c4c', 'charts-blue': '#3794ff', 'charts-green': '#89d185', 'charts-yellow': '#cca700', 'charts-orange': '#d18616',
-    'charts-purple': '#b180d7', 'textCodeBlock-background': '#2b2b2b', 'panelTitle-activeForeground': '#e7e7e7', 'panelTitle-inactiveForeground': '#9d9d9d',
-    'panelTitle-activeBorder': '#0078d4', 'sideBarSectionHeader-background': '#181818', 'sideBarTitle-foreground': '#cccccc', focusBorder: '#0078d4',
-    'button-background': '#0078d4', 'button-foreground': '#ffffff', 'button-hoverBackground': '#026ec1', 'button-secondaryBackground': '#313131',
-    'button-secondaryForeground': '#cccccc', 'button-secondaryHoverBackground': '#3c3c3c', 'settings-headerBorder': '#2b2b2b',
-  },
-  light: {
-    ...COMMON, foreground: '#3b3b3b', 'editor-background': '#ffffff', descriptionForeground: '#717171', 'panel-border': '#e5e5e5', 'panel-background': '#f8f8f8',
-    'editorWidget-border': '#c8c8c8', 'list-hoverBackground': '#f2f2f2', 'list-activeSelectionBackground': '#e4e6f1', 'list-activeSelectionForeground': '#000000',
-    errorForeground: '#a1260d', 'charts-red': '#e51400', 'charts-blue': '#1a85ff', 'charts-green': '#388a34', 'charts-yellow': '#bf8803', 'charts-orange': '#d18616',
-    'charts-purple': '#652d90', 'textCodeBlock-background': '#f3f3f3', 'panelTitle-activeForeground': '#3b3b3b', 'panelTitle-inactiveForeground': '#868686',
-    'panelTitle-activeBorder': '#005fb8', 'sideBarSectionHeader-background': '#f8f8f8', 'sideBarTitle-foreground': '#3b3b3b', focusBorder: '#005fb8',
-    'button-background': '#005fb8', 'button-foreground': '#ffffff', 'button-hoverBackground': '#0258a8', 'button-secondaryBackground': '#e5e5e5',
-    'button-secondaryForeground': '#3b3b3b', 'button-secondaryHoverBackground': '#cccccc', 'settings-headerBorder': '#e5e5e5',
-    'inputValidation-warningBackground': '#fffbe6', 'inputValidation-warningBorder': '#bf8803', 'inputValidation-errorBackground': '#f2dede', 'inputValidation-errorBorder': '#be1100',
-    'editor-selectionBackground': 'rgba(173, 214, 255, 0.7)', 'editor-hoverHighlightBackground': 'rgba(173, 214, 255, 0.35)',
-    'testing-iconPassed': '#388a34', 'testing-iconFailed': '#e51400', 'editorWarning-foreground': '#bf8803', 'textLink-foreground': '#005fb8',
-  },
-  'high-contrast': {
-    ...COMMON, foreground: '#ffffff', 'editor-background': '#000000', descriptionForeground: '#ffffff', 'panel-border': '#6fc3df', 'panel-background': '#000000',
-    'editorWidget-border': '#6fc3df', contrastBorder: '#6fc3df', 'list-hoverBackground': '#000000', 'list-activeSelectionBackground': '#000000',
-    'list-activeSelectionForeground': '#ffffff', errorForeground: '#f48771', 'charts-red': '#f14c4c', 'charts-blue': '#3794ff', 'charts-green': '#89d185',
-    'charts-yellow': '#ffff00', 'charts-orange': '#d18616', 'charts-purple': '#b180d7', 'textCodeBlock-background': '#000000',
-    'panelTitle-activeForeground': '#ffffff', 'panelTitle-inactiveForeground': '#ffffff', 'panelTitle-activeBorder': '#6fc3df', focusBorder: '#f38518',
-    'sideBarSectionHeader-background': '#000000', 'sideBarTitle-foreground': '#ffffff', 'button-background': '#000000', 'button-foreground': '#ffffff',
-    'button-border': '#6fc3df', 'button-secondaryBackground': '#000000', 'button-secondaryForeground': '#ffffff',
-  },
-};
-
-function themeCss(theme: NonNullable<TraceHtmlOptions['theme']>): string {
-  return Object.entries(THEMES[theme]).map(([k, v]) => `--vscode-${k}:${v};`).join('');
-}
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

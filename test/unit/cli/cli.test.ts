@@ -96,7 +96,7 @@ test('silent fallbacks are errors naming what is wrong and the valid choices', (
 });
 
 test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once', () => {
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.OPENAI_API_KEY;
   delete env.WAYPOINT_TEST_KEY;
   const openai = spawnSync(process.execPath, [cli, 'run', '--model', 'openai:gpt-4o-mini', '--api-key-env', 'WAYPOINT_TEST_KEY'], { cwd: ws, encoding: 'utf8', env });

@@ -67,6 +67,8 @@ export interface RunResult {
   agentClaimedDone?: boolean;
   /** The agent said it was done but the simulator's check disagrees (or the reverse). */
   claimMismatch: boolean;
+  /** The simulator's success check as recorded (absent when it did not run, e.g. a run that did not start). */
+  check?: { ok: boolean; message: string };
 }
 
 export interface RunSummary {
@@ -96,6 +98,7 @@ export class RunSummaryBuilder {
   private lastTurn = 0;
   private readonly roles = new Map<string, RoleCost>();
   private firstError: FirstError | undefined;
+  private successCheck: { ok: boolean; message: string } | undefined;
   private streak = 0;
   private lastTMs = 0;
   private lastSimT = 0;
@@ -159,6 +162,7 @@ export class RunSummaryBuilder {
         }
         break;
       case 'check':
+        if (e.name === 'task_success') this.successCheck = { ok: e.ok, message: e.message };
         if (!e.ok) {
           m.failedChecks++;
           err('check_failed', e.message.startsWith(e.name) ? e.message : `${e.name}: ${e.message}`);
@@ -195,7 +199,7 @@ export class RunSummaryBuilder {
     const end = this.end;
     const metrics: RunMetrics = { ...this.m, turns: this.lastTurn, simTimeSecs: end?.metrics.simTimeSecs ?? this.lastSimT, durationMs: end?.metrics.durationMs ?? this.lastTMs };
     const result: RunResult = end
-      ? { status: end.success ? 'success' : 'failure', notStarted: endedBeforeStart(end), reason: end.reason, message: end.message, agentClaimedDone: end.agentClaimedDone, claimMismatch: end.agentClaimedDone !== end.success }
+      ? { status: end.success ? 'success' : 'failure', notStarted: endedBeforeStart(end), reason: end.reason, message: end.message, agentClaimedDone: end.agentClaimedDone, claimMismatch: end.agentClaimedDone !== end.success, check: this.successCheck }
       : { status: 'running', notStarted: false, claimMismatch: false };
     return {
       header: this.header,
@@ -212,4 +216,13 @@ export function projectRunSummary(events: readonly (TraceEvent | ViewEvent)[]): 
   const b = new RunSummaryBuilder();
   for (const e of events) b.add(e);
   return b.summary();
+}
+
+/** Why a run has no robot motion to show, in one sentence (the empty Plots and 3D views say it). */
+export function whyNoMotion(s: RunSummary): string {
+  const r = s.result;
+  if (r.notStarted) return `This run did not start (${r.reason}${r.message ? `: ${r.message}` : ''}).`;
+  if (r.status === 'running') return 'No robot motion yet: the run is still going, or it stopped before any code moved the robot.';
+  const at = s.firstError?.turn !== undefined ? ` at turn ${s.firstError.turn}` : '';
+  return `No robot motion in this run: it ended (${r.reason})${at} before any code moved the robot.`;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
-import { projectRunSummary } from '../../../../../src/core/trace/projections/runSummary.js';
+import { projectRunSummary, whyNoMotion } from '../../../../../src/core/trace/projections/runSummary.js';
 import { assertSnapshot, loadFixture } from './helpers.js';
 
 test('run summary: header, success, metrics matching episode_end, per-role cost, first error', () => {
@@ -10,12 +10,15 @@ test('run summary: header, success, metrics matching episode_end, per-role cost,
   assert.equal(s.header?.modelLabel, 'reference (scripted, not an LLM)');
   assert.equal(s.header?.arch, 'malmm');
   assert.equal(s.header?.agentVariant, 'malmm');
-  assert.deepEqual(s.result, { status: 'success', reason: 'task_completed', message: undefined, agentClaimedDone: true, claimMismatch: false });
+  assert.deepEqual(s.result, {
+    status: 'success', notStarted: false, reason: 'task_completed', message: undefined, agentClaimedDone: true, claimMismatch: false,
+    check: { ok: true, message: 'red block inside yellow container (xy offset 0.0000 m, z above floor 0.0245 m)' },
+  });
   const r = s.reported!;
   assert.deepEqual(
-    [s.metrics.turns - 1, s.metrics.modelCalls, s.metrics.promptTokens, s.metrics.completionTokens, s.metrics.codeBlocks, s.metrics.codeErrors],
+    [s.metrics.turns, s.metrics.modelCalls, s.metrics.promptTokens, s.metrics.completionTokens, s.metrics.codeBlocks, s.metrics.codeErrors],
     [r.turns, r.modelCalls, r.promptTokens, r.completionTokens, r.codeBlocks, r.codeErrors],
-    'turn 0 (the task message) is not counted by the engine',
+    'turns counted as the engine counts them (turn 0, the task message, is the setup)',
   );
   assert.deepEqual(s.perRole.map((x) => x.role), ['coder', 'planner', 'supervisor']);
   assert.equal(s.perRole.reduce((n, x) => n + x.calls, 0), s.metrics.modelCalls);
@@ -49,4 +52,29 @@ test('claim mismatch: the agent said done but the success check failed', () => {
   const s = projectRunSummary([...events.slice(0, -1), { ...last, success: false, reason: 'task_completed' } as typeof last]);
   assert.equal(s.result.status, 'failure');
   assert.equal(s.result.claimMismatch, true);
+});
+
+test('a run refused at the start: not started, no check, and the empty views say why', () => {
+  const { events } = loadFixture('malmm-pick-place.jsonl');
+  const start = events[0];
+  const zero = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, durationMs: 3, simTimeSecs: 0 };
+  const refused = projectRunSummary([
+    start,
+    { seq: 1, tMs: 1, type: 'error', kind: 'invalid_input', message: "unknown task 'juggle'" },
+    { seq: 2, tMs: 2, type: 'episode_end', success: false, reason: 'invalid_input', agentClaimedDone: false, message: "unknown task 'juggle'", metrics: zero },
+  ]);
+  assert.equal(refused.result.notStarted, true);
+  assert.equal(refused.result.check, undefined);
+  assert.equal(whyNoMotion(refused), "This run did not start (invalid_input: unknown task 'juggle').");
+  // A model that failed on the first call: the run started (a call was made), the check ran and says why it failed.
+  const failed = projectRunSummary([
+    ...events.slice(0, 5),
+    { seq: 5, tMs: 5, type: 'model_response', turn: 1, callId: 'c1', role: 'supervisor', ok: false, error: { kind: 'network', message: 'refused' }, latencyMs: 1, cached: false, attempts: 1 },
+    { seq: 6, tMs: 6, type: 'check', turn: 1, name: 'task_success', ok: false, message: 'red block is 0.16 m from the container' },
+    { seq: 7, tMs: 7, type: 'episode_end', success: false, reason: 'model_error', agentClaimedDone: false, message: 'model failed', metrics: { ...zero, turns: 1, modelCalls: 1 } },
+  ]);
+  assert.equal(failed.result.notStarted, false);
+  assert.deepEqual(failed.result.check, { ok: false, message: 'red block is 0.16 m from the container' });
+  assert.equal(failed.metrics.turns, failed.reported?.turns);
+  assert.equal(whyNoMotion(failed), 'No robot motion in this run: it ended (model_error) at turn 1 before any code moved the robot.');
 });

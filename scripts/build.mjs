@@ -14,6 +14,9 @@ const cjsBanner = { js: "const __wpImportMetaUrl = require('node:url').pathToFil
 const cjsDefine = { 'import.meta.url': '__wpImportMetaUrl' };
 const nodeExternal = ['vscode', 'mujoco-js', 'pyodide', 'playwright-core', 'esbuild', 'tsx'];
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', target: 'node20' };
+// Webview bundles are always minified (with a source map in development): the HTML report inlines them, and
+// minified the run viewer is 4 MB instead of 9 MB.
+const browserOptions = { minify: true };
 
 const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.mjs', format: 'esm', platform: 'node', banner: esmBanner },
@@ -80,6 +83,7 @@ const results = await Promise.all(
         external: e.platform === 'node' ? nodeExternal : [],
         banner: e.banner,
         define: e.define,
+        ...(e.platform === 'browser' ? browserOptions : {}),
         loader: { '.ttf': 'file', '.css': 'css' },
         metafile: true,
       }),

@@ -32,7 +32,8 @@ export async function ensureViewerBuilt(): Promise<void> {
     outfile: OUT_JS,
     bundle: true,
     sourcemap: true,
-    minify: false,
+    // As scripts/build.mjs builds it.
+    minify: true,
     logLevel: 'error',
     format: 'iife',
     platform: 'browser',

@@ -1,7 +1,8 @@
 // A self-contained HTML page for one trace: the bundled run viewer (JS + CSS, fonts as data: URLs) and the
-// events inlined, plus a small stand-in for the VS Code host that answers the viewer's `ready` with `init`. The
-// same viewer as in the editor, so the CLI report and the browser tests exercise the real UI. The page runs
-// under a CSP like the webview's: no network, scripts by nonce only.
+// events inlined (compressed), plus a small loader that unpacks them and stands in for the VS Code host, answering
+// the viewer's `ready` with `init`. The same viewer as in the editor, so the CLI report and the browser tests
+// exercise the real UI. The page runs under a CSP like the webview's: no network, scripts by nonce only.
+import { gzipSync } from 'node:zlib';
 import type { TraceEvent } from '../../protocol/trace.js';
 import { packEvents, shareMessages, type ViewerWarning } from '../../protocol/webview.js';
 import { REPORT_THEMES, themeCss, type ReportTheme } from './reportThemes.js';
@@ -50,6 +51,17 @@ function inlineCssUrls(css: string, files: Record<string, string>): string {
   });
 }
 
+/**
+ * Blocks of the page, each gzip-compressed and base64-encoded in a `<script type="application/octet-stream">`:
+ * the CSS, the viewer's JS, the trace message (JSON) and each Float64Array column of the packed trajectories.
+ * The trace text repeats itself (every role call carries the conversation so far) and the bundle is large, so
+ * compressed the page is a fraction of its plain size (src/core/trace/README.md has the numbers).
+ */
+function block(kind: string, bytes: Uint8Array | string): string {
+  const gz = gzipSync(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, { level: 9 });
+  return `<script type="application/octet-stream" data-gz="${kind}">${gz.toString('base64')}</script>`;
+}
+
 export function renderTraceHtml(o: TraceHtmlOptions): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce)) throw new Error(`renderTraceHtml: nonce must be at least 16 base64 characters, got ${o.nonce.length}`);
   const theme = o.theme ?? 'dark';
@@ -57,52 +69,70 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${o.nonce}'`,
-    // Monaco and Lit add <style> elements at run time; nothing else is inline.
+    // Monaco and Lit add <style> elements at run time, and so does the loader (the page's own CSS).
     "style-src 'unsafe-inline'",
     'font-src data:',
     'img-src data:',
   ].join('; ');
   // Trajectories go in packed (as the extension host sends them); their Float64Array columns are stored as
-  // base64 blocks (little-endian, as on every platform VS Code runs on) and referenced from the JSON by index.
-  const bins: string[] = [];
+  // blocks of their own (little-endian, as on every platform VS Code runs on) and referenced by index. Chat
+  // messages are listed once and referred to by index from the role calls (shareMessages), as the panel sends them.
+  const bins: Uint8Array[] = [];
   const shared = shareMessages(packEvents(o.events));
-  const data = scriptSafeJson({ type: 'init', runId: o.runId, events: shared.events, messages: shared.messages, warnings: o.warnings }, (_k, v) =>
-    v instanceof Float64Array ? { $bin: bins.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) - 1 } : v,
+  const data = JSON.stringify({ type: 'init', runId: o.runId, events: shared.events, messages: shared.messages, warnings: o.warnings }, (_k, v) =>
+    v instanceof Float64Array ? { $bin: bins.push(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) - 1 } : v,
   );
-  // The host stand-in: answers `ready` with the inlined trace, refuses requests a static page cannot serve.
-  const host = `(() => {
-  const bins = Array.from(document.querySelectorAll('script[data-bin]'), (el) => el.textContent);
+  // The loader: unpacks the CSS and the viewer (run with this script's nonce) and stands in for the VS Code host,
+  // answering `ready` with the trace and refusing requests a static page cannot serve.
+  const loader = `(() => {
+  const nonce = document.currentScript.nonce;
+  const app = document.getElementById('app');
+  if (typeof DecompressionStream !== 'function') {
+    app.textContent = 'This report needs a browser that can decompress (Chrome 80, Firefox 113, Safari 16.4 or newer).';
+    return;
+  }
+  const blocks = {};
+  for (const el of document.querySelectorAll('script[data-gz]')) blocks[el.dataset.gz] = el.textContent;
   const bytes = (b64) => {
     if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
     const s = atob(b64), u = new Uint8Array(s.length);
     for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
     return u;
   };
-  const load = () => {
-    const msg = JSON.parse(document.getElementById('waypoint-trace').textContent);
+  const gunzip = (name) => new Response(new Blob([bytes(blocks[name])]).stream().pipeThrough(new DecompressionStream('gzip')));
+  const trace = (async () => {
+    const msg = JSON.parse(await (await gunzip('trace')).text());
     const transfer = [];
     for (const e of msg.events) {
       if (e.type !== 'trajectory_packed') continue;
       for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies']) {
         const ref = e[k];
         if (!ref || typeof ref.$bin !== 'number') continue;
-        const u = bytes(bins[ref.$bin]);
-        e[k] = new Float64Array(u.buffer, u.byteOffset, u.byteLength / 8);
-        transfer.push(u.buffer);
+        const buf = await (await gunzip('bin' + ref.$bin)).arrayBuffer();
+        e[k] = new Float64Array(buf);
+        transfer.push(buf);
       }
     }
     return [msg, transfer];
-  };
+  })();
   window.__waypointHostLog = [];
   window.__waypointHostStub = (m) => {
     window.__waypointHostLog.push(m);
     if (m.type === 'ready') {
-      const [msg, transfer] = load();
-      window.postMessage(msg, '*', transfer);
+      trace.then(([msg, transfer]) => window.postMessage(msg, '*', transfer), (err) => { app.textContent = 'The report could not be read: ' + err; });
     } else if (m.requestId) {
       window.postMessage({ type: 'response', requestId: m.requestId, ok: false, error: 'not available in a static HTML report (' + m.type + ')' }, '*');
     }
   };
+  (async () => {
+    const style = document.createElement('style');
+    style.textContent = await (await gunzip('css')).text();
+    document.head.appendChild(style);
+    const script = document.createElement('script');
+    script.nonce = nonce;
+    script.textContent = await (await gunzip('js')).text();
+    document.body.appendChild(script);
+  })().catch((err) => { app.textContent = 'The report could not be read: ' + err; });
 })();`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -112,14 +142,14 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(o.title ?? `Waypoint run ${o.runId}`)}</title>
 <style>body{${themeCss(theme)}}</style>
-<style>${inlineCssUrls(o.assets.css, o.assets.files).replace(/<\/style/gi, '<\\/style')}</style>
 </head>
 <body class="${bodyClass}">
 <div id="app"></div>
-<script type="application/json" id="waypoint-trace">${data}</script>
-${bins.map((b, i) => `<script type="application/octet-stream" data-bin="${i}">${b}</script>`).join('\n')}
-<script nonce="${o.nonce}">${host}</script>
-<script nonce="${o.nonce}">${o.assets.js.replace(/<\/script/gi, '<\\/script')}</script>
+${block('css', inlineCssUrls(o.assets.css, o.assets.files))}
+${block('js', o.assets.js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'))}
+${block('trace', data)}
+${bins.map((b, i) => block(`bin${i}`, b)).join('\n')}
+<script nonce="${o.nonce}">${loader}</script>
 </body>
 </html>
 `;

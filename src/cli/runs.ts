@@ -16,12 +16,20 @@ export function verdictOf(r: RunSummary): string {
 
 const or = (v: string | number | undefined, fallback = '?') => (v === undefined || v === '' ? fallback : String(v));
 
+/** Architecture, task and seed as a run id spells them (newRunId), for a trace whose first line cannot be read. */
+function fromRunId(runId: string): { arch: string; task: string; seed: string } | undefined {
+  const m = /^\d{8}-\d{6}-([A-Za-z0-9_.]+)-([A-Za-z0-9_.]+)-s(-?\d+)-[0-9a-f]{4}$/.exec(runId);
+  return m ? { arch: m[1], task: m[2], seed: m[3] } : undefined;
+}
+
 /** The table `waypoint runs` prints (pure, for tests). */
 export function formatRuns(runs: readonly RunSummary[]): string {
   const rows = runs.map((r) => {
-    const arch = r.arch === undefined ? '?' : r.agentVariant ? `${r.arch}/${r.agentVariant}` : r.arch;
-    const notes = [r.warnings ? `${r.warnings} trace warning${r.warnings > 1 ? 's' : ''}` : '', r.arch === undefined ? 'no readable episode_start' : ''].filter(Boolean).join('; ');
-    return [r.runId, verdictOf(r), arch, or(r.variant, '-'), or(r.task), or(r.seed), or(r.reason, '-'), r.notStarted ? '-' : or(r.turns), or(r.model, '-'), notes];
+    const guess = r.arch === undefined ? fromRunId(r.runId) : undefined;
+    const arch = r.arch === undefined ? (guess?.arch ?? '?') : r.agentVariant ? `${r.arch}/${r.agentVariant}` : r.arch;
+    const unreadable = r.arch === undefined ? `no readable episode_start${guess ? ' (arch, task, seed from the run id)' : ''}` : '';
+    const notes = [r.warnings ? `${r.warnings} trace warning${r.warnings > 1 ? 's' : ''}` : '', unreadable].filter(Boolean).join('; ');
+    return [r.runId, verdictOf(r), arch, or(r.variant, '-'), or(r.task ?? guess?.task), or(r.seed ?? guess?.seed), or(r.reason, '-'), r.notStarted ? '-' : or(r.turns), or(r.model, '-'), notes];
   });
   return formatTable(['run', 'result', 'arch', 'variant', 'task', 'seed', 'reason', 'turns', 'model', 'notes'], rows, { right: [5, 7] });
 }

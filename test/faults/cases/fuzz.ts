@@ -333,7 +333,9 @@ export function fuzzCases(): void {
       }
       const out = new Collect();
       assert.equal(await runsCommand({ workspace: ws }, out), 0);
-      assert.equal(out.text.trim().split('\n').length, traceInputs(realTrace).length);
+      // A header row, then one row per run.
+      assert.equal(out.text.trim().split('\n').length, traceInputs(realTrace).length + 1);
+      assert.doesNotMatch(out.text, /undefined/);
       tally.recorded++;
     });
   });

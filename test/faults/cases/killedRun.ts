@@ -63,7 +63,7 @@ function reopen(ws: string, runId: string): void {
   assert.equal(next.status, 0, `next run: exit ${next.status}\n${next.stdout}\n${next.stderr}`);
   assert.match(next.stdout, /SUCCESS · task_completed/);
   const after = runCli(['runs', '--workspace', ws], { cwd: ws, env: cliEnv() });
-  assert.equal(after.stdout.trim().split('\n').length, 2);
+  assert.equal(after.stdout.trim().split('\n').length, 3, 'a header row and two runs');
   assert.match(after.stdout, /\ssuccess\s/);
   assert.match(after.stdout, new RegExp(`^${runId}\\s+incomplete\\s`, 'm'));
 }

@@ -50,7 +50,8 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined, empty
   for (const sd of ctx.proj.states.forTurn(row.turn)) el.appendChild(renderStateDiff(sd));
   for (const c of d.checks) el.appendChild(h('p', { class: c.ok ? 'check ok' : 'check failed' }, `${c.ok ? '✔' : '✖'} check ${c.name}: ${c.message}`));
   for (const e of d.errors) el.appendChild(h('p', { class: 'engine-error' }, `✖ ${e.kind}: ${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`));
-  if (d.calls.length === 0 && d.executions.length === 0) for (const m of d.chat) el.appendChild(h('section', { class: 'chat' }, h('h3', null, `${m.speaker} says`), renderMarkdown(m.content)));
+  // Turn 0 is the task statement the chat opens with (in SA and MA no Supervisor exists to say it).
+  if (d.calls.length === 0 && d.executions.length === 0) for (const m of d.chat) el.appendChild(h('section', { class: 'chat' }, h('h3', null, row.turn === 0 ? 'The chat opens with' : `${m.speaker} says`), renderMarkdown(m.content)));
   for (const o of d.observations) el.appendChild(collapsible(`Observation (state text, ${o.state.objects.length} objects)`, h('pre', { class: 'observation' }, o.text), d.calls.length === 0 && d.executions.length === 0 && d.chat.length === 0));
   if (d.trajectorySamples) el.appendChild(h('p', { class: 'muted' }, `${d.trajectorySamples} trajectory sample${d.trajectorySamples === 1 ? '' : 's'} (see Plots).`));
   return { el, afterMount: () => mounts.forEach((m) => m()) };

@@ -32,7 +32,7 @@ test('a 1-seed sweep in the child: progress for both sides, then the parsed swee
 test('bad input fails with the cause and writes nothing', async () => {
   const r = await SweepRun.start(base({ ablation: 'planner.nope' })).done;
   assert.equal(r.ok, false);
-  assert.match(r.ok ? '' : r.message, /ablation 'planner\.nope' is not in any malmm prompt/);
+  assert.match(r.ok ? '' : r.message, /ablation 'planner\.nope' is not in the prompts malmm\/malmm runs \(supervisor\.prompt, planner\.prompt, coder\.prompt\); ids there: /);
 });
 
 test('cancel during the first episode: the episode ends cancelled and the sweep is recorded as cancelled', async () => {

@@ -103,16 +103,19 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
   const trace = (async () => {
     const msg = JSON.parse(await (await gunzip('trace')).text());
     const transfer = [];
+    const columns = [];
     for (const e of msg.events) {
       if (e.type !== 'trajectory_packed') continue;
       for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies']) {
         const ref = e[k];
         if (!ref || typeof ref.$bin !== 'number') continue;
-        const buf = await (await gunzip('bin' + ref.$bin)).arrayBuffer();
-        e[k] = new Float64Array(buf);
-        transfer.push(buf);
+        columns.push(gunzip('bin' + ref.$bin).arrayBuffer().then((buf) => {
+          e[k] = new Float64Array(buf);
+          transfer.push(buf);
+        }));
       }
     }
+    await Promise.all(columns);
     return [msg, transfer];
   })();
   window.__waypointHostLog = [];

@@ -103,7 +103,7 @@ test('listings piped into a reader that stops after one line end quietly: no sta
     mkdirSync(dir, { recursive: true });
     cpSync(fixture, join(dir, 'trace.jsonl'));
   }
-  const listings = [['runs'], ['runs', '--json'], ['tasks'], ['show', fixture, '--verbose'], ['--help'], ['run', '--help']];
+  const listings = [['runs'], ['runs', '--json'], ['tasks'], ['show', fixture, '--verbose'], ['scene', 'stack_blocks'], ['--help'], ['run', '--help']];
   for (const args of listings) {
     const r = await readThenClose(args);
     const what = `waypoint ${args.join(' ')} | head -1`;

@@ -79,6 +79,8 @@ export function fromSummaryFile(runId: string, path: string, s: RunSummaryFile):
     startedAt: s.startedAt,
     success: s.success,
     reason: s.reason,
+    // A summary written before the field existed: a run refused at the start never reached turn 1.
+    notStarted: s.notStarted ?? (s.turns === 0 && endedBeforeStart({ reason: s.reason, metrics: { modelCalls: 0, codeBlocks: 0 } })),
     turns: s.turns,
     warnings: 0,
   };

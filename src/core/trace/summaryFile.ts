@@ -3,6 +3,7 @@
 // one (interrupted, still running, or recorded before summaries existed) is listed from its trace instead.
 import { z } from 'zod';
 import type { EventOf } from '../../protocol/trace.js';
+import { endedBeforeStart } from './projections/runSummary.js';
 
 export const TRACE_FILE = 'trace.jsonl';
 export const SUMMARY_FILE = 'summary.json';
@@ -21,6 +22,8 @@ export const RunSummaryFile = z.looseObject({
   startedAt: z.string(),
   success: z.boolean(),
   reason: z.string(),
+  /** Refused before its first model call or code block (endedBeforeStart); absent in summaries written before it. */
+  notStarted: z.boolean().optional(),
   turns: z.number().int(),
   /** Events in the trace (the episode_end's seq + 1). */
   events: z.number().int(),
@@ -41,6 +44,7 @@ export function summaryOf(start: EventOf<'episode_start'>, end: EventOf<'episode
     startedAt: start.startedAt,
     success: end.success,
     reason: end.reason,
+    notStarted: endedBeforeStart(end),
     turns: end.metrics.turns,
     events: end.seq + 1,
     schemaVersion: start.schemaVersion,

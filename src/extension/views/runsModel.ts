@@ -2,7 +2,7 @@
 // newest first, each with a label, an outcome and a tooltip. runsTree.ts maps these onto vscode.TreeItems.
 import type { RunSummary } from '../../core/runs/runStore.js';
 
-export type RunOutcome = 'success' | 'failure' | 'cancelled' | 'running' | 'incomplete';
+export type RunOutcome = 'success' | 'failure' | 'not-started' | 'cancelled' | 'running' | 'incomplete';
 
 export interface RunGroup {
   key: string;
@@ -28,7 +28,8 @@ export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
     g.runs.push(r);
   }
   for (const g of groups.values()) {
-    const done = g.runs.filter((r) => r.success !== undefined);
+    // A run refused at the start (bad input, a broken prompt) is no attempt at the task: it does not count.
+    const done = g.runs.filter((r) => r.success !== undefined && !r.notStarted);
     const ok = done.filter((r) => r.success).length;
     g.description = `${g.runs.length} run${g.runs.length === 1 ? '' : 's'}${done.length ? ` · ${ok}/${done.length} succeeded` : ''}`;
   }
@@ -40,6 +41,7 @@ export function runOutcome(r: RunSummary, running: boolean): RunOutcome {
   if (running) return 'running';
   if (r.success === true) return 'success';
   if (r.reason === 'cancelled') return 'cancelled';
+  if (r.notStarted) return 'not-started';
   if (r.success === false) return 'failure';
   return 'incomplete';
 }
@@ -60,16 +62,19 @@ export interface RunItemView {
 
 export function runItemView(r: RunSummary, running = false): RunItemView {
   const outcome = runOutcome(r, running);
-  const status = outcome === 'running' ? 'running' : outcome === 'incomplete' ? 'no end event (interrupted?)' : `${outcome === 'success' ? 'success' : outcome} · ${r.reason ?? ''}`;
+  const status = outcome === 'running' ? 'running' : outcome === 'incomplete' ? 'no end event (interrupted?)' : `${outcome === 'not-started' ? 'not started' : outcome} · ${r.reason ?? ''}`;
   const parts = [r.arch, r.seed !== undefined ? `seed ${r.seed}` : undefined].filter(Boolean);
   return {
     label: `${runTimeLabel(r)}  ${parts.join(' · ')}`.trim(),
-    description: [r.turns !== undefined ? `${r.turns} turns` : undefined, outcome === 'running' ? 'running' : r.reason].filter(Boolean).join(' · '),
+    description: [
+      r.turns !== undefined && outcome !== 'not-started' ? `${r.turns} turns` : undefined,
+      outcome === 'running' ? 'running' : outcome === 'not-started' ? `not started (${r.reason})` : r.reason,
+    ].filter(Boolean).join(' · '),
     tooltip: [
       `Run ${r.runId}`,
       `${r.arch ?? '?'}${r.agentVariant && r.agentVariant !== r.arch ? ` (${r.agentVariant})` : ''} · task ${r.task ?? '?'} · seed ${r.seed ?? '?'} · variant ${r.variant || 'default'}`,
       `model: ${r.model ?? '?'}`,
-      `result: ${status}${r.turns !== undefined ? ` · ${r.turns} turns` : ''}`,
+      `result: ${status}${r.turns !== undefined && outcome !== 'not-started' ? ` · ${r.turns} turns` : ''}`,
       ...(r.warnings ? ['the trace ends mid-line (the run was interrupted while writing)'] : []),
       r.path,
     ].join('\n'),

@@ -10,6 +10,7 @@ export type RunsNode = { kind: 'group'; group: RunGroup } | { kind: 'run'; run: 
 const ICONS: Record<RunOutcome, vscode.ThemeIcon> = {
   success: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failure: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  'not-started': new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('testing.iconQueued')),
   cancelled: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('testing.iconSkipped')),
   running: new vscode.ThemeIcon('sync~spin'),
   incomplete: new vscode.ThemeIcon('warning', new vscode.ThemeColor('testing.iconQueued')),

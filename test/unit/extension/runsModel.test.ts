@@ -36,3 +36,13 @@ test('labels carry time, seed, turns and reason; tooltip names model and path', 
   assert.equal(runTimeLabel(run('20261121-210030-x')), '2026-11-21 21:00:30');
   assert.match(runItemView(run('r', { warnings: 1 })).tooltip, /interrupted/);
 });
+
+test('a run refused at the start shows as not started and does not count as an attempt', () => {
+  const refused = run('20260105-100000-e', { success: false, reason: 'invalid_input', notStarted: true, turns: 0 });
+  assert.equal(runOutcome(refused, false), 'not-started');
+  const view = runItemView(refused);
+  assert.equal(view.description, 'not started (invalid_input)');
+  assert.match(view.tooltip, /result: not started · invalid_input\n/);
+  const [g] = groupRuns([refused, run('20260101-100000-a', { success: true, reason: 'task_completed' })]);
+  assert.equal(g.description, '2 runs · 1/1 succeeded');
+});

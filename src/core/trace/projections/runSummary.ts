@@ -85,7 +85,7 @@ export interface RunSummary {
  * simulator or the engine (not by a limit or a cancel). Such a run was refused at the start (unknown name, broken prompt, no simulator); lists show it as
  * "not started" rather than as a failed attempt at the task.
  */
-export function endedBeforeStart(end: Pick<EventOf<'episode_end'>, 'success' | 'reason' | 'metrics'>): boolean {
+export function endedBeforeStart(end: { reason: string; metrics: { modelCalls: number; codeBlocks: number } }): boolean {
   return START_FAILURES.has(end.reason) && end.metrics.modelCalls === 0 && end.metrics.codeBlocks === 0;
 }
 

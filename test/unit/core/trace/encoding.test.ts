@@ -138,7 +138,7 @@ test('round trip: the reader returns exactly the events the writer returned (mes
 
   // The run summary beside the trace.
   const summary = JSON.parse(io.files.get('/ws/.waypoint/runs/r1/summary.json')!);
-  assert.deepEqual({ ...summary, startedAt: undefined }, { summaryVersion: 1, runId: 'r1', arch: 'malmm', agentVariant: 'malmm', variant: 'default', task: 'stack_blocks', seed: 3, model: 'reference (scripted, not an LLM)', startedAt: undefined, success: true, reason: 'task_completed', turns: 3, events: 9, schemaVersion: TRACE_SCHEMA_VERSION });
+  assert.deepEqual({ ...summary, startedAt: undefined }, { summaryVersion: 1, runId: 'r1', arch: 'malmm', agentVariant: 'malmm', variant: 'default', task: 'stack_blocks', seed: 3, model: 'reference (scripted, not an LLM)', startedAt: undefined, success: true, reason: 'task_completed', notStarted: false, turns: 3, events: 9, schemaVersion: TRACE_SCHEMA_VERSION });
 });
 
 test('a message hash with no record is a warning naming the hash and the line; the call shows a placeholder', async () => {

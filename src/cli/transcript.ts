@@ -69,7 +69,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         e.options.maxTurns !== undefined
-          ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive errors or ${e.options.maxTurns} turns`
+          ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive error${e.options.maxConsecutiveErrors === 1 ? '' : 's'} or ${e.options.maxTurns} turn${e.options.maxTurns === 1 ? '' : 's'}`
           : e.limits && Object.keys(e.limits).length > 0
             ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`
             : undefined,

@@ -61,6 +61,22 @@ export interface EpisodeResult {
 }
 
 /** Ends the episode from deep inside a step with a closed reason (prompt, model or simulator failure). */
+/** The user cancelled before the agent's loop began (nothing went wrong, so no error event). */
+class CancelledWhileStarting extends Error {}
+
+/** `p`, or a CancelledWhileStarting as soon as `signal` aborts (p keeps running; its result is dropped). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new CancelledWhileStarting());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledWhileStarting());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}
+
 class EpisodeAbort extends Error {
   constructor(
     readonly reason: EpisodeEndReason,
@@ -234,8 +250,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
     await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation) });
     try {
-      await warm;
+      // Loading the sandbox takes seconds (more on a busy machine): a cancel meanwhile ends the episode now.
+      await untilAborted(warm, controller.signal);
     } catch (err) {
+      if (err instanceof CancelledWhileStarting) throw err;
       throw new EpisodeAbort('engine_error', `code sandbox failed to start: ${messageOf(err)}`);
     }
     if (runsCode) await deps.sandbox.resetNamespace();
@@ -252,7 +270,9 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
   } catch (err) {
     stamp.agent = undefined;
-    if (err instanceof EpisodeAbort) {
+    if (err instanceof CancelledWhileStarting) {
+      outcome = { reason: 'cancelled', message: 'cancelled by the user' };
+    } else if (err instanceof EpisodeAbort) {
       // The error event carries file and line as fields; the end message is read alone, so it names them.
       const where = err.file ? ` (${err.file}${err.line !== undefined ? `:${err.line}` : ''})` : '';
       outcome = { reason: controller.signal.aborted ? 'cancelled' : err.reason, message: err.message + where };

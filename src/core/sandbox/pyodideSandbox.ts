@@ -42,6 +42,8 @@ class PyodideSandbox implements CodeSandbox {
   private starting: Promise<WorkerProcess> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Aborted by close(): a worker still loading Pyodide is killed at once rather than after it has loaded. */
+  private readonly closing = new AbortController();
   /** The current worker holds globals persisted by an earlier block. */
   private holdsGlobals = false;
   private readonly clock: Pick<Clock, 'nowMs'>;
@@ -79,6 +81,7 @@ class PyodideSandbox implements CodeSandbox {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     this.worker?.kill();
     this.worker = undefined;
     const starting = this.starting;
@@ -101,6 +104,7 @@ class PyodideSandbox implements CodeSandbox {
       pyodideDir: o.pyodideDir ?? defaultPyodideDir(root),
       jsHeapMiB: o.jsHeapMiB ?? 256,
       startTimeoutSecs: o.startTimeoutSecs ?? 60,
+      signal: this.closing.signal,
     };
   }
 

@@ -33,6 +33,8 @@ export interface WorkerSpawnOptions {
   /** V8 old-space cap of the worker, MiB. */
   jsHeapMiB: number;
   startTimeoutSecs: number;
+  /** Aborting it kills a worker still starting (its host is closing: no need to wait for Pyodide to load). */
+  signal?: AbortSignal;
 }
 
 export interface WorkerReady {
@@ -99,6 +101,9 @@ export class WorkerProcess {
       timedOut = true;
       worker.kill();
     }, o.startTimeoutSecs * 1000);
+    const onAbort = () => worker.kill();
+    if (o.signal?.aborted) worker.kill();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const first = await worker.next();
       if (first.t === 'ready') {
@@ -111,6 +116,7 @@ export class WorkerProcess {
       throw new Error(`sandbox worker failed to start: ${limit}${why} (worker ${o.workerPath})`);
     } finally {
       clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
       worker.setActive(false);
     }
   }

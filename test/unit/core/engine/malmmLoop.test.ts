@@ -207,3 +207,18 @@ test('cancel from the controller stops the episode and marks it cancelled', asyn
   assert.equal(result.reason, 'cancelled');
   assert.equal(result.success, false);
 });
+
+test('cancel while the sandbox is still starting ends the episode at once as cancelled, with no error event', { timeout: 30_000 }, async () => {
+  const controller = new EpisodeController();
+  // A sandbox whose start-up never finishes (Pyodide loading on a very busy machine).
+  const starting: CodeSandbox = { warmUp: () => new Promise<void>(() => undefined), resetNamespace: () => sandbox.resetNamespace(), run: (r) => sandbox.run(r), close: async () => undefined };
+  controller.on((e) => {
+    if (e.type === 'trace_event' && e.event.type === 'observation') setTimeout(() => controller.cancel(), 50);
+  });
+  const sink = new MemoryTraceSink();
+  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Planner'] });
+  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox: starting, model, sink, controller });
+  assert.equal(result.reason, 'cancelled');
+  assert.equal(result.end.metrics.modelCalls, 0);
+  assert.deepEqual(of(sink.events, 'error'), []);
+});

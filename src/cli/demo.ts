@@ -19,11 +19,15 @@ import { RUN_OPTIONS, runCmd, runCommand } from './run.js';
 export const FLAWED_DEMO = { task: 'stack_blocks', seed: 0, model: 'reference-flawed' } as const;
 const PLAIN_DEMO = { task: 'stack_blocks', seed: 0, model: 'reference' } as const;
 
+function demoDefault(k: 'task' | 'seed'): string {
+  return PLAIN_DEMO[k] === FLAWED_DEMO[k] ? String(PLAIN_DEMO[k]) : `${PLAIN_DEMO[k]} (with --flawed: ${FLAWED_DEMO[k]})`;
+}
+
 // task and seed have no declared default: with --flawed they default to FLAWED_DEMO's episode.
 export const DEMO_OPTIONS = {
-  flawed: { type: 'boolean', help: 'use reference-flawed (seeded mistakes): a block fails with a NameError and its retry fixes it' },
-  task: { ...RUN_OPTIONS.task, default: undefined, defaultText: `${PLAIN_DEMO.task} (with --flawed: ${FLAWED_DEMO.task})` },
-  seed: { ...RUN_OPTIONS.seed, default: undefined, defaultText: `${PLAIN_DEMO.seed} (with --flawed: ${FLAWED_DEMO.seed})` },
+  flawed: { type: 'boolean', group: 'Model', help: 'use reference-flawed (seeded mistakes): a block fails with a NameError and its retry fixes it' },
+  task: { ...RUN_OPTIONS.task, default: undefined, defaultText: demoDefault('task') },
+  seed: { ...RUN_OPTIONS.seed, default: undefined, defaultText: demoDefault('seed') },
   verbose: RUN_OPTIONS.verbose,
   quiet: RUN_OPTIONS.quiet,
   ...WORKSPACE_OPTIONS,

@@ -2,6 +2,7 @@
 // defineCommand(...) declaration and one line here; its parser and --help come with it.
 import { archsCmd } from './archs.js';
 import { compareCmd } from './compare.js';
+import { debugAdapterCmd } from './debugAdapter.js';
 import { demoCmd } from './demo.js';
 import { exportCmd } from './export.js';
 import type { CommandSpec, OptionSpecs } from './options.js';
@@ -14,5 +15,5 @@ import { showCmd } from './show.js';
 import { tasksCmd } from './tasks.js';
 
 // Each declaration keeps its own option types; the table only needs the common shape.
-const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd] as const;
+const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd] as const;
 export const COMMANDS: readonly CommandSpec<OptionSpecs>[] = all as unknown as readonly CommandSpec<OptionSpecs>[];

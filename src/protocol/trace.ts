@@ -176,6 +176,27 @@ const base = {
 /** Events keep fields this version does not know (a newer writer's), so nothing is dropped on a round trip. */
 const event = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
+/**
+ * A fork: this episode re-ran another one up to a role turn, then went on from that turn with the prompt files as
+ * they were when the fork started (the debugger's Restart Frame). Earlier turns took the parent's recorded answers.
+ */
+export const ForkInfo = z.looseObject({
+  parentRunId: z.string(),
+  /** Where the parent's trace was when the fork started (for "open the original"). */
+  parentTracePath: z.string().optional(),
+  /** The turn that ran again, and the parent's role call there. */
+  turn: z.number().int(),
+  callId: z.string().optional(),
+  role: z.string().optional(),
+  /** How many of the parent's model answers were replayed before the fork point (no model calls). */
+  replayedCalls: z.number().int().nonnegative(),
+  /** 'replay': the simulator was reset and the earlier turns re-run; 'snapshot': the simulator state was restored. */
+  via: z.string(),
+  /** Prompt files whose text at the fork point differs from what the parent's turn used. */
+  changedFiles: z.array(z.object({ role: z.string(), path: z.string(), fromSha256: z.string(), toSha256: z.string() })),
+});
+export type ForkInfo = z.infer<typeof ForkInfo>;
+
 export const EpisodeStart = event({
   ...base,
   type: z.literal('episode_start'),
@@ -209,6 +230,8 @@ export const EpisodeStart = event({
   agents: z.array(z.string()).optional(),
   /** The simulator's observation text is rendered by the architecture from the structured state (v2). */
   observationRendering: z.string().optional(),
+  /** Present when this episode is a fork of another run (the debugger's Restart Frame). */
+  fork: ForkInfo.optional(),
   startedAt: z.string(),
 });
 
@@ -241,8 +264,11 @@ export const ModelResponse = event({
   error: z.object({ kind: ModelErrorKind, message: z.string(), status: z.number().int().optional() }).optional(),
   usage: TokenUsage.optional(),
   latencyMs: z.number(),
+  /** Answered without a model call: from the response cache, or a fork replaying its parent's answers. */
   cached: z.boolean(),
   attempts: z.number().int(),
+  /** A person typed this answer in place of the model (the debugger's `send`). */
+  human: z.boolean().optional(),
 });
 
 export const ParsedOutput = event({
@@ -348,6 +374,8 @@ export const ApiCallEvent = event({
   args: z.array(z.unknown()),
   /** 1-based line in the code block, when the sandbox can tell. */
   line: z.number().int().optional(),
+  /** The whole block, on its first call (index 0), so a debugger paused in the block can show it. */
+  code: z.string().optional(),
 });
 
 /** One agent's part of a structured action. */

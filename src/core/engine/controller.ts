@@ -5,6 +5,8 @@ import type { TraceEvent } from '../../protocol/trace.js';
 
 export type StopReason = 'entry' | 'step' | 'breakpoint' | 'exception' | 'pause';
 export type StepGranularity = 'event' | 'turn';
+/** Where a step ends: the next event, the next role call, or the next event a predicate accepts (a debugger's step in/out). */
+export type StepTarget = StepGranularity | ((event: TraceEvent) => boolean);
 
 export interface Breakpoint {
   id: number;
@@ -22,7 +24,7 @@ export type RuntimeEvent =
 type Listener = (e: RuntimeEvent) => void;
 
 export class EpisodeController {
-  private stepping: StepGranularity | undefined;
+  private stepping: StepTarget | undefined;
   private pauseRequested = false;
   private resume: (() => void) | undefined;
   private readonly listeners = new Set<Listener>();
@@ -33,6 +35,8 @@ export class EpisodeController {
   breakOnFailure = false;
   /** How many times the episode has stopped so far: the engine re-reads prompt files after a stop. */
   private stops = 0;
+  /** Requests to re-read prompt files without a stop (a debugger's fork switching from replayed turns to live ones). */
+  private staleMarks = 0;
 
   constructor(options: { stopOnEntry?: boolean } = {}) {
     this.stopOnNextEvent = options.stopOnEntry ?? false;
@@ -49,6 +53,16 @@ export class EpisodeController {
   /** Increases each time the episode stops (breakpoint, step, pause). */
   get stopCount(): number {
     return this.stops;
+  }
+
+  /** Changes whenever prompt files may have changed under the episode (after each stop, or when marked stale). */
+  get promptEpoch(): number {
+    return this.stops + this.staleMarks;
+  }
+
+  /** The engine re-reads every prompt file before its next role call, without stopping. */
+  markPromptsStale(): void {
+    this.staleMarks++;
   }
 
   on(listener: Listener): () => void {
@@ -94,6 +108,7 @@ export class EpisodeController {
     if (this.pauseRequested) return { reason: 'pause' };
     if (this.stepping === 'event') return { reason: 'step' };
     if (this.stepping === 'turn' && event.type === 'role_call') return { reason: 'step' };
+    if (typeof this.stepping === 'function' && this.stepping(event)) return { reason: 'step' };
     const bp = this.breakpoints.find((b) => b.matches(event));
     if (bp) return { reason: 'breakpoint', breakpointId: bp.id };
     if (this.breakOnFailure && isFailure(event)) return { reason: 'exception' };
@@ -114,8 +129,8 @@ export class EpisodeController {
     this.release();
   }
 
-  step(granularity: StepGranularity = 'event'): void {
-    this.stepping = granularity;
+  step(target: StepTarget = 'event'): void {
+    this.stepping = target;
     this.release();
   }
 

@@ -1,7 +1,7 @@
 // Runs one episode: resets the simulator, loads and checks the prompts, hands an EpisodeContext to the
 // architecture, judges success with the simulator's check (never the agent's claim) and closes the trace.
 // Every event is written to the trace, then shown to the controller, before the engine acts on it.
-import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
+import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ForkInfo, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
 import { ENGINE_END_REASONS, TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
 import { manifestProblems, resolveLimits } from '../agents/limits.js';
 import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
@@ -38,6 +38,8 @@ export interface EpisodeSpec {
   /** `limits` may name a subset of the architecture's limits (the rest take their defaults), as numbers or strings. */
   options: Omit<EpisodeOptions, 'limits'> & { limits?: Readonly<Record<string, unknown>> };
   model: ModelSettings;
+  /** Set when this episode re-runs another one up to a turn and goes on from there (a debugger's Restart Frame). */
+  fork?: ForkInfo;
 }
 
 export interface EpisodeDeps {
@@ -108,7 +110,7 @@ interface LoadedPrompt {
   text: string;
   sha256: string;
   file: PromptFile;
-  /** controller.stopCount when the file was last checked. */
+  /** controller.promptEpoch when the file was last checked. */
   checkedAt: number;
 }
 
@@ -178,6 +180,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs },
     limits: { ...limitValues },
     ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
+    ...(spec.fork ? { fork: spec.fork } : {}),
     startedAt: deps.clock.isoNow(),
   };
 
@@ -221,7 +224,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       try {
         const text = promptSources[role] ?? (await deps.io.readText(path));
         const file = await loadPromptFile({ ...deps.io, readText: async () => text }, path);
-        prompts[role] = { path, text, sha256: sha256Hex(text), file, checkedAt: controller.stopCount };
+        prompts[role] = { path, text, sha256: sha256Hex(text), file, checkedAt: controller.promptEpoch };
       } catch (err) {
         if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.detail, err.file, err.line);
         // The path goes in `file` (the end message names it once).
@@ -388,8 +391,8 @@ function makeContext(p: ContextParts): EpisodeContext {
   const currentPrompt = async (role: string): Promise<LoadedPrompt> => {
     const lp = prompts[role];
     if (!lp) throw new EpisodeAbort('prompt_error', `role '${role}' has no loaded prompt file`);
-    if (lp.checkedAt === controller.stopCount) return lp;
-    lp.checkedAt = controller.stopCount;
+    if (lp.checkedAt === controller.promptEpoch) return lp;
+    lp.checkedAt = controller.promptEpoch;
     let text: string;
     try {
       text = await deps.io.readText(lp.path);
@@ -534,6 +537,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         latencyMs: result.latencyMs,
         cached: result.cached,
         attempts: result.attempts,
+        ...(result.ok && result.human ? { human: true } : {}),
         ...agentField,
       });
       if (!result.ok) {
@@ -541,7 +545,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         const where = spec.model.baseUrl ? ` at ${spec.model.baseUrl}` : '';
         throw new EpisodeAbort('model_error', `model ${spec.model.model}${where} failed for role ${role} (${result.error.kind}): ${result.error.message}`);
       }
-      return { ok: true, text: result.text, callId, turn: thisTurn, sent: renderedPrompt.messages, ...(result.usage ? { usage: result.usage } : {}) };
+      return { ok: true, text: result.text, callId, turn: thisTurn, sent: renderedPrompt.messages, ...(result.usage ? { usage: result.usage } : {}), ...(result.human ? { human: true } : {}) };
     },
 
     async parsed(role, callId, parsedTurn, r) {
@@ -570,7 +574,10 @@ function makeContext(p: ContextParts): EpisodeContext {
       const collisionNotes: { a: string; b: string; tSecs: number }[] = [];
       const onApiCall = async (fn: string, args: unknown[], where: { index: number; line?: number }): Promise<ApiCallResult> => {
         // Written before the simulator acts: a debugger can stop here with the arguments and the arm as it is.
-        await emit({ type: 'api_call', turn, role, index: where.index, fn, args, ...(where.line !== undefined ? { line: where.line } : {}) });
+        // The motion so far goes into the trace first: a debugger paused at this call shows the arm as it is now.
+        await drainTrajectory();
+        // The first call of a block carries the block, so a debugger paused inside it can show the code.
+        await emit({ type: 'api_call', turn, role, index: where.index, fn, args, ...(where.line !== undefined ? { line: where.line } : {}), ...(where.index === 0 ? { code } : {}) });
         if (controller.signal.aborted) return { ok: false, error: 'cancelled' };
         if (fn === 'task_completed') {
           completed = true;

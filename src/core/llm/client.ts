@@ -38,7 +38,8 @@ export interface ModelError {
 }
 
 export type ModelResult =
-  | { ok: true; text: string; usage?: TokenUsage; latencyMs: number; cached: boolean; attempts: number }
+  /** `human`: a person typed the answer in place of the model (the debugger's `send`). */
+  | { ok: true; text: string; usage?: TokenUsage; latencyMs: number; cached: boolean; attempts: number; human?: boolean }
   | { ok: false; error: ModelError; latencyMs: number; cached: false; attempts: number };
 
 export interface ModelClient {

@@ -1,7 +1,8 @@
 // Builds everything one run needs — simulator, sandbox, model client stack, trace writer — from plain options,
 // runs the episode and tears down. The CLI, the extension and tests all start runs through here.
 import { join } from 'node:path';
-import { TRACE_SCHEMA_VERSION, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
+import { TRACE_SCHEMA_VERSION, type ForkInfo, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
+import { getArchitecture } from '../agents/registry.js';
 import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';
@@ -64,6 +65,10 @@ export interface LaunchOptions {
   ablations?: Record<string, boolean>;
   /** Folder with the architecture's .prompt files; default: <workspace>/prompts/<arch> if present, else the built-in ones. */
   promptDir?: string;
+  /** Role id -> prompt file, overriding the folder lookup (a fork uses its parent's files). */
+  promptPaths?: Record<string, string>;
+  /** Agent topology (e.g. MALMM's ma), overriding the variant's (a fork of a recorded run keeps the run's). */
+  agent?: string;
   /** Folder holding the built-in prompts (prompts/ of the package). */
   builtInPromptRoot: string;
   model: ModelSpec;
@@ -77,6 +82,10 @@ export interface LaunchOptions {
   controller?: EpisodeController;
   /** A person typing some agents' turns (RoCo's human in a robot's seat: `waypoint run --human Alice`). */
   human?: HumanSeat;
+  /** Wraps the model client the run would use (retries and cache included), e.g. a debugger's replay of earlier answers. */
+  wrapModel?(client: ModelClient, settings: ModelSettings): ModelClient;
+  /** Recorded in episode_start when this run is a fork of another (the debugger's Restart Frame). */
+  fork?: ForkInfo;
   /** Called with the run id and trace path once they exist (before the episode starts). */
   onStart?(info: { runId: string; tracePath: string; model: ModelSettings; arch: ArchitectureDefinition }): void;
 }
@@ -135,6 +144,9 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   let checked: Preflight;
   try {
     checked = await preflightRun(deps.io, options);
+    // A debugger fork may switch ablations and point roles at edited copies of their prompts.
+    if (options.ablations) checked = { ...checked, variant: { ...checked.variant, ablations: { ...checked.variant.ablations, ...options.ablations } } };
+    if (options.promptPaths) checked = { ...checked, promptPaths: { ...checked.promptPaths, ...options.promptPaths } };
   } catch (err) {
     if (err instanceof StartError) return recordFailedStart(options, deps, runId, path, err.reason, err.message, err.file, err.line);
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
@@ -165,19 +177,21 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
       {
         runId,
         arch,
+        ...(options.agent ? { agent: options.agent } : {}),
         task: options.task,
         seed: options.seed,
         variant,
         promptPaths,
         options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options, limits: options.limits ?? {} },
         model: model.settings,
+        ...(options.fork ? { fork: options.fork } : {}),
       },
       {
         io: deps.io,
         clock: deps.clock,
         sim,
         sandbox,
-        model: model.client,
+        model: options.wrapModel ? options.wrapModel(model.client, model.settings) : model.client,
         sink: new JsonlTraceWriter(deps.io, path, deps.clock),
         controller: options.controller,
         ...(options.human ? { human: options.human } : {}),

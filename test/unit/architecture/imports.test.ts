@@ -78,6 +78,8 @@ test('entry folders do not import each other', () => {
         if (!spec.startsWith('.')) continue;
         const target = relative(root, resolve(dirname(f), spec));
         const other = entries.find((x) => x !== e && target.startsWith(`src/${x}/`));
+        // `waypoint debug-adapter` hosts the debug adapter over stdio: the one sanctioned crossing.
+        if (other && `${relative(root, f)} -> ${target}` === 'src/cli/debugAdapter.ts -> src/dap/stdio.js') continue;
         if (other) problems.push(`${relative(root, f)} imports ${target}`);
       }
     }

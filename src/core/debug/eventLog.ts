@@ -10,6 +10,8 @@ export class EventLog {
   readonly agents: string[] = [];
   /** Failures in a row after each event (see consecutiveErrorsAt). */
   private readonly consecutive: number[] = [];
+  /** Role calls so far. */
+  roleCallCount = 0;
 
   get start(): EventOf<'episode_start'> | undefined {
     const e = this.events[0];
@@ -30,6 +32,7 @@ export class EventLog {
     if (last && e.seq <= last.seq) return false;
     this.events.push(e);
     if (e.agent !== undefined && !this.agents.includes(e.agent)) this.agents.push(e.agent);
+    if (e.type === 'role_call') this.roleCallCount++;
     const before = this.consecutive[this.consecutive.length - 1] ?? 0;
     this.consecutive.push(nextConsecutive(before, e));
     return true;

@@ -12,14 +12,15 @@ import { readFrontMatter } from '../prompt/analyze/frontMatter.js';
 import { loadVariants, resolveVariant, VARIANTS_FILE } from '../prompt/variants.js';
 import { launchRun, resolvePromptPaths, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
-import type { Simulator } from '../sim/simulator.js';
+import type { SimSnapshot, Simulator } from '../sim/simulator.js';
 import { readTrace } from '../trace/reader.js';
 import type { EventOf, ForkInfo, TraceEvent } from '../../protocol/trace.js';
 import { ArmedBreakpoint, EXCEPTION_FILTERS, exceptionOf, type BreakpointOptions, type ExceptionFilter } from './breakpoints.js';
 import { runConsoleCommand, type ConsoleResult } from './console.js';
 import { EventLog, turnOf } from './eventLog.js';
 import { evaluateExpr, ExprEvalError, tryParseExpr } from './expr.js';
-import { normalizePath, PrefixReplay, PromptTextStore, recordedAnswers, SessionModel } from './fork.js';
+import { normalizePath, PrefixReplay, PromptTextStore, recordedAnswers, SessionModel, type RecordedAnswer } from './fork.js';
+import { PrefixPlayback, runSimulator, SnapshotBook } from './prefix.js';
 import { EPISODE_THREAD, stackAt, threadOfEvent, threadsOf, type FrameInfo, type ThreadInfo } from './frames.js';
 import { verifyPromptLines, type PromptSession } from './promptBreakpoints.js';
 import { scopeAt } from './scope.js';
@@ -122,6 +123,13 @@ export class EngineRuntime {
   private readonly firstBodyLine = new Map<string, number>();
   private readonly reported = new Set<string>();
   private sharedSim: Promise<Simulator> | undefined;
+  /** Simulator states saved at the role calls of the current run (time travel). */
+  private book = new SnapshotBook();
+  private readonly books = new WeakMap<EventLog, SnapshotBook>();
+  /** A fork replaying its parent's recorded events until the restarted turn (snapshot forks). */
+  private playback: { playback: PrefixPlayback; snapshot: SimSnapshot; ordinal: number } | undefined;
+  /** How to start the current fork again by re-running its prefix, if the recorded replay cannot reach the turn. */
+  private retryFork: (() => Promise<void>) | undefined;
   private sharedSandbox: CodeSandbox | undefined;
 
   constructor(private readonly deps: RuntimeDeps) {
@@ -235,31 +243,30 @@ export class EngineRuntime {
     this.firstBodyLine.set(normalizePath(path), cur.text.slice(0, fm.bodyStart).split('\n').length);
   }
 
+  /** The session's one simulator (a fork resets it instead of building another), as a run sees it. */
   private async sim(spec: string, arch: string): Promise<Simulator> {
-    // One simulator and one sandbox for the session: a fork resets the simulator instead of building a new one,
-    // so a run's end does not close it (terminate does).
     this.sharedSim ??= this.deps.createSimulator(spec, ARCH_MANIFESTS.get(arch)?.simulator);
-    const sim = await this.sharedSim;
-    return new Proxy(sim, {
-      get(target, key) {
-        if (key === 'close') return async () => undefined;
-        const v = Reflect.get(target, key, target) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    const real = await this.sharedSim;
+    const sim = runSimulator(real, () => this.book);
+    return this.playback ? this.playback.playback.simulator(sim) : sim;
   }
 
   private sandbox(): CodeSandbox {
     this.sharedSandbox ??= this.deps.createSandbox();
     const s = this.sharedSandbox;
-    return { warmUp: () => s.warmUp(), run: (r) => s.run(r), resetNamespace: () => s.resetNamespace(), close: async () => undefined };
+    const shared: CodeSandbox = { warmUp: () => s.warmUp(), run: (r) => s.run(r), resetNamespace: () => s.resetNamespace(), close: async () => undefined };
+    return this.playback ? this.playback.playback.sandbox(shared) : shared;
   }
 
   private async startLive(c: LiveConfig, fork: { info: ForkInfo; options: Partial<LaunchOptions> } | undefined): Promise<void> {
     const controller = new EpisodeController({ stopOnEntry: fork ? false : c.stopOnEntry });
     controller.setBreakpoints([{ id: 0, label: 'debugger', matches: (e) => this.shouldStop(e) }]);
     controller.on((e) => this.onController(e, controller));
+    const parentBook = this.book;
     this.log = new EventLog();
+    this.book = new SnapshotBook();
+    if (fork) this.book.inherit(parentBook, fork.info.replayedCalls);
+    this.books.set(this.log, this.book);
     this.cursor = -1;
     this.ended = false;
     this.lineHints.clear();
@@ -321,6 +328,17 @@ export class EngineRuntime {
   }
 
   private onLiveEnded(result: LaunchResult): void {
+    if (this.forkStop && this.retryFork) {
+      // The recorded replay could not reach the restarted turn: run the earlier turns again instead.
+      const retry = this.retryFork;
+      this.retryFork = undefined;
+      this.say(`fork: replaying the recording stopped short (${result.message ?? result.reason}); re-running the earlier turns instead`, 'stderr');
+      void retry().catch((err: unknown) => {
+        this.say(`fork failed: ${err instanceof Error ? err.message : String(err)}`, 'stderr');
+        this.finish('error');
+      });
+      return;
+    }
     const m = result.end.metrics;
     this.say(`episode ended: ${result.success ? 'success' : 'failure'} · ${result.reason}${result.message ? ` (${result.message})` : ''} · ${m.turns} turns, ${m.modelCalls} model calls (${m.cachedCalls} without a model) · trace ${result.tracePath}`);
     this.finish(result.reason === 'cancelled' ? 'cancelled' : result.success ? 'success' : 'failure');
@@ -341,7 +359,11 @@ export class EngineRuntime {
         const threads = threadsOf(this.log);
         for (const t of threads.slice(1 + before)) this.emit({ type: 'thread', reason: 'started', thread: t });
       }
-      if (e.type === 'role_call' && !this.firstBodyLine.has(normalizePath(e.promptPath))) void this.learnPrompt(e.promptPath);
+      if (e.type === 'role_call') {
+        // A fork's replayed turns never moved the real simulator: their states come from the parent's book.
+        if (!this.playback || this.playback.playback.isLive) this.book.roleCall(this.log.roleCallCount - 1);
+        if (!this.firstBodyLine.has(normalizePath(e.promptPath))) void this.learnPrompt(e.promptPath);
+      }
     }
     return this.log.indexOfSeq(e.seq);
   }
@@ -363,8 +385,28 @@ export class EngineRuntime {
       const i = this.ingest(e.event);
       const d: Decision = (e.reason === 'breakpoint' || e.reason === 'step') && this.pending ? this.pending : { reason: e.reason === 'breakpoint' ? 'breakpoint' : e.reason };
       this.pending = undefined;
+      const pb = this.playback;
+      if (d.reason === 'restart' && pb && !pb.playback.isLive) {
+        // The fork point: the real simulator takes over from the parent's saved state.
+        void this.goLive(pb).then(
+          () => this.stopAt(i, d),
+          (err: unknown) => {
+            this.say(`fork: cannot restore the simulator's saved state (${err instanceof Error ? err.message : String(err)}); the episode ends`, 'stderr');
+            controller.cancel();
+          },
+        );
+        return;
+      }
       this.stopAt(i, d);
     }
+  }
+
+  private async goLive(pb: { playback: PrefixPlayback; snapshot: SimSnapshot; ordinal: number }): Promise<void> {
+    const real = await this.sharedSim!;
+    this.book.settle(pb.ordinal, pb.snapshot);
+    await real.restore(pb.snapshot);
+    pb.playback.goLive();
+    this.retryFork = undefined;
   }
 
   private stopAt(i: number, d: Decision): void {
@@ -415,9 +457,9 @@ export class EngineRuntime {
     return { reason: first.kind === 'function' ? 'function breakpoint' : 'breakpoint', hitBreakpointIds: ids };
   }
 
-  private roleCallOrdinal(i: number): number {
+  private roleCallOrdinal(i: number, log: EventLog = this.log): number {
     let n = 0;
-    for (let j = 0; j < i; j++) if (this.log.at(j)!.type === 'role_call') n++;
+    for (let j = 0; j < i; j++) if (log.at(j)!.type === 'role_call') n++;
     return n;
   }
 
@@ -659,7 +701,12 @@ export class EngineRuntime {
       const now = await this.store.current(ref.path);
       if (now && now.sha !== before) changed.push({ role: ref.role, path: ref.path, fromSha256: before, toSha256: now.sha });
     }
-    const info: ForkInfo = {
+    const config = await this.forkConfig(start);
+    // Where the parent's simulator state at that turn was saved, the earlier turns need not run again.
+    const book = this.books.get(parent);
+    const real = this.sharedSim ? await this.sharedSim : undefined;
+    const snapshot = book && real && !start.options.persistNamespace ? await book.at(ordinal, real) : undefined;
+    const base: ForkInfo = {
       parentRunId: start.runId,
       ...(this.tracePath ? { parentTracePath: this.tracePath } : {}),
       turn: call.turn,
@@ -670,7 +717,6 @@ export class EngineRuntime {
       changedFiles: changed,
       ...(unknown.length ? { prefixTextUnknown: unknown } : {}),
     };
-    const config = await this.forkConfig(start);
 
     // End the episode being replaced; its trace closes 'cancelled'.
     const previous = this.live;
@@ -680,30 +726,40 @@ export class EngineRuntime {
       await previous.done;
     }
     this.forks++;
-    const changedText = changed.length ? changed.map((c) => c.path.split(/[\\/]/).pop()).join(', ') : 'no prompt file changed';
-    this.say(`restarting turn ${call.turn} (${call.role}) as a fork of ${start.runId}: ${answers.length} earlier answers replayed without model calls; ${changedText}`);
+    const changedText = changed.length ? `changed since: ${changed.map((c) => c.path.split(/[\\/]/).pop()).join(', ')}` : 'no prompt file changed';
     if (unknown.length) this.say(`the text ${unknown.join(', ')} used before turn ${call.turn} is not known to this session; those replayed turns render from the current file`, 'stderr');
-    this.forkStop = { ordinal, description: `fork of ${start.runId} at turn ${call.turn}` };
-    this.model.calls = 0;
-    this.model.replay = new PrefixReplay(
-      answers,
-      () => {
-        // From the restarted turn on, prompt files are read from disk again.
-        this.store.unpin();
-        this.live?.controller.markPromptsStale();
-      },
-      (message) => this.say(`fork: ${message}`, 'stderr'),
-    );
-    if (answers.length > 0) this.store.pin(pins);
-    this.mode = 'live';
-    await this.startLive(config, {
-      info,
-      options: {
-        agent: start.agentVariant,
-        promptPaths: Object.fromEntries(start.prompts.map((p) => [p.role, p.path])),
-        ablations: start.ablations,
-      },
-    });
+    const parentLog = parent;
+    const launch = async (via: 'snapshot' | 'replay'): Promise<void> => {
+      this.say(
+        `restarting turn ${call.turn} (${call.role}) as a fork of ${start.runId}: ${answers.length} earlier answers replayed without model calls, ` +
+          (via === 'snapshot' ? 'the simulator restored from its state at that turn' : 'the simulator reset and the earlier turns re-run') +
+          `; ${changedText}`,
+      );
+      this.forkStop = { ordinal, description: `fork of ${start.runId} at turn ${call.turn}` };
+      this.model.calls = 0;
+      this.model.replay = new PrefixReplay(
+        answers,
+        () => {
+          // From the restarted turn on, prompt files are read from disk again.
+          this.store.unpin();
+          this.live?.controller.markPromptsStale();
+        },
+        (message) => this.say(`fork: ${message}`, 'stderr'),
+      );
+      if (answers.length > 0) this.store.pin(pins);
+      this.playback = via === 'snapshot' && snapshot ? { playback: new PrefixPlayback(parentLog, () => this.log.length), snapshot, ordinal } : undefined;
+      this.retryFork = via === 'snapshot' ? () => launch('replay') : undefined;
+      this.mode = 'live';
+      await this.startLive(config, {
+        info: { ...base, via },
+        options: {
+          agent: start.agentVariant,
+          promptPaths: Object.fromEntries(start.prompts.map((p) => [p.role, p.path])),
+          ablations: start.ablations,
+        },
+      });
+    };
+    await launch(snapshot ? 'snapshot' : 'replay');
   }
 
   /** How a fork of the current run is launched: the live session's settings, or the recording's. */

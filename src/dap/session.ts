@@ -137,7 +137,7 @@ export class WaypointDebugSession extends DebugSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, raw: DebugProtocol.LaunchRequestArguments): Promise<void> {
     // VS Code adds its own keys (type, request, name, __sessionId, ...): validate only ours.
-    const own = Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([k]) => !['type', 'request', 'name', 'noDebug', '__restart', '__sessionId', '__configurationTarget', 'presentation', 'preLaunchTask', 'postDebugTask', 'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning'].includes(k)));
+    const own = Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([k]) => !k.startsWith('__') && !['type', 'request', 'name', 'noDebug', 'presentation', 'preLaunchTask', 'postDebugTask', 'internalConsoleOptions', 'debugServer', 'suppressMultipleSessionWarning'].includes(k)));
     const parsed = LaunchArguments.safeParse(own);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

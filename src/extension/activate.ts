@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isWaypointPrompt, PROMPT_SELECTOR } from './promptLanguage.js';
 import { createCommands, registerCommands } from './commands/table.js';
+import { registerDebugger } from './debug/register.js';
 import { Ctx, type ActivationTimes } from './ctx.js';
 import { LmBridge } from './lm/lmBridge.js';
 import { RUN_VIEWER_VIEW_TYPE } from './panels/viewType.js';
@@ -39,6 +40,7 @@ export async function activateWaypoint(
     const bridge = c.push(new LmBridge((l) => c.output.info(l)));
     const status = c.push(new VariantStatusItem(c));
     registerCommands(c, createCommands({ runs, agents, lenses, previews, bridge }));
+    registerDebugger(c, bridge);
 
     c.push(
       vscode.window.createTreeView('waypoint.runs', { treeDataProvider: runs, showCollapseAll: true }),

@@ -333,6 +333,9 @@ export const TrajectoryWindowRequest = z.object({
 });
 export type TrajectoryWindowRequest = z.infer<typeof TrajectoryWindowRequest>;
 
+/** Request: open another run of this workspace (a fork's original) in its own viewer. Answered by a `response`. */
+export const OpenRunMessage = z.object({ type: z.literal('openRun'), requestId: RequestId, runId: RunId });
+
 /** The view received a message that failed validation and ignored it. */
 export const InvalidMessageReport = z.object({
   type: z.literal('invalidMessage'),
@@ -341,7 +344,7 @@ export const InvalidMessageReport = z.object({
   message: z.string().max(2000),
 });
 
-export const ViewToHost = z.discriminatedUnion('type', [ReadyMessage, TurnSelectedMessage, OpenPromptMessage, TrajectoryWindowRequest, InvalidMessageReport]);
+export const ViewToHost = z.discriminatedUnion('type', [ReadyMessage, TurnSelectedMessage, OpenPromptMessage, TrajectoryWindowRequest, OpenRunMessage, InvalidMessageReport]);
 export type ViewToHost = z.infer<typeof ViewToHost>;
 
 /** Only UI state goes into the webview's setState (the trace itself is reloaded by run id). */

@@ -3,7 +3,7 @@ import type { RunSummary } from '../../src/core/trace/projections/runSummary.js'
 import type { ViewerWarning } from '../../src/protocol/webview.js';
 import { clear, h } from '../common/dom.js';
 
-export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | undefined, live: boolean): void {
+export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | undefined, live: boolean, openRun?: (runId: string) => void): void {
   clear(el);
   const hd = s.header;
   const r = s.result;
@@ -21,6 +21,16 @@ export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | und
   );
   if (!hd) return;
   if (hd.taskDescription) el.appendChild(h('p', { class: 'task-desc' }, hd.taskDescription));
+  if (hd.fork) {
+    const f = hd.fork;
+    const changed = f.changedFiles.length ? `changed: ${f.changedFiles.join(', ')}` : 'no prompt file changed';
+    const how = f.via === 'snapshot' ? 'simulator restored from its state at that turn' : 'earlier turns re-run';
+    el.appendChild(
+      h('p', { class: 'fork-line', title: `Turns before ${f.turn} replayed ${f.replayedCalls} recorded answers (no model calls); ${how}.` },
+        `⑂ fork of ${f.parentRunId} at turn ${f.turn}${f.role ? ` (${f.role})` : ''} · ${changed} · ${f.replayedCalls} earlier answers replayed, ${how} `,
+        openRun ? h('vscode-button', { secondary: true, class: 'open-original', onclick: () => openRun(f.parentRunId) }, 'Open the original') : null),
+    );
+  }
   // A run refused at the start records empty fields (no topology, simulator or variant yet): no empty chips.
   const chip = (k: string, v: string, cls = '') => (v ? h('span', { class: `chip ${cls}` }, h('span', { class: 'k' }, k), ' ', h('span', { class: 'v' }, v)) : null);
   el.appendChild(

@@ -3,10 +3,12 @@ import type { TurnRow } from '../../src/core/trace/projections/turns.js';
 import { clear, h } from '../common/dom.js';
 import { roleClass, roleLabel } from './roles.js';
 
-export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], selected: number | undefined, onSelect: (turn: number) => void, emptyNote?: string): void {
+/** `forkTurn`: in a fork, turns before it replayed the original's answers; that turn is where it branched. */
+export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], selected: number | undefined, onSelect: (turn: number) => void, emptyNote?: string, forkTurn?: number): void {
   clear(el);
   if (rows.length === 0 && emptyNote) el.appendChild(h('p', { class: 'empty-note' }, emptyNote));
   for (const r of rows) {
+    const forkClass = forkTurn === undefined ? '' : r.turn < forkTurn ? ' replayed' : r.turn === forkTurn ? ' fork-point' : '';
     const err = r.outcome !== 'ok' && r.outcome !== 'pending';
     const cost = [
       r.promptTokens !== undefined ? `${r.promptTokens}+${r.completionTokens ?? 0} tok` : '',
@@ -15,14 +17,14 @@ export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], select
     ].filter(Boolean).join(' · ');
     el.appendChild(
       h('div', {
-        class: `turn-row outcome-${r.outcome}${err ? ' has-error' : ''}${r.turn === selected ? ' selected' : ''}`,
+        class: `turn-row outcome-${r.outcome}${err ? ' has-error' : ''}${r.turn === selected ? ' selected' : ''}${forkClass}`,
         role: 'option',
         'aria-selected': r.turn === selected ? 'true' : 'false',
         'data-turn': r.turn,
         title: r.errorText ?? r.summary,
         onclick: () => onSelect(r.turn),
       },
-        h('span', { class: 'turn-no' }, String(r.turn)),
+        h('span', { class: 'turn-no', ...(forkClass === ' fork-point' ? { title: 'the fork branched here' } : {}) }, forkClass === ' fork-point' ? `⑂${r.turn}` : String(r.turn)),
         h('span', { class: `role-badge ${roleClass(r.role)}` }, roleLabel(r.role)),
         h('span', { class: 'turn-main' },
           h('span', { class: r.routeTo ? 'summary route' : 'summary' }, r.summary),

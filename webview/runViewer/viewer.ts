@@ -223,6 +223,12 @@ export class RunViewer {
     this.channel.request({ type: 'openPrompt', path, line }).catch((err: Error) => this.note(`could not open ${path}: ${err.message}`));
   }
 
+  /** The original of a fork, in its own panel beside this one. */
+  openRun(runId: string): void {
+    if (!this.channel) return;
+    this.channel.request({ type: 'openRun', runId }).catch((err: Error) => this.note(`could not open run ${runId}: ${err.message}`));
+  }
+
   private saveState(): void {
     this.api.setState({ runId: this.runId, selectedTurn: this.selectedTurn, tab: this.tab });
   }
@@ -243,14 +249,14 @@ export class RunViewer {
     const noMotion = summary ? whyNoMotion(summary) : undefined;
     const noTurns = summary?.result.notStarted ? noMotion : undefined;
     if (p.header && summary) {
-      renderHeader(this.el.header, summary, this.runId, this.live);
+      renderHeader(this.el.header, summary, this.runId, this.live, (id) => this.openRun(id));
       renderWarnings(this.el.banner, this.warnings, this.notes, () => {
         this.notes = [];
         this.schedule('header');
       });
     }
     if (p.timeline) {
-      renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true), noTurns && 'No turns: the run did not start (the reason is above).');
+      renderTimeline(this.el.timeline, this.proj.timeline.rows(), this.selectedTurn, (t) => this.select(t, true), noTurns ? 'No turns: the run did not start (the reason is above).' : undefined, this.proj.summary.summary().header?.fork?.turn);
       markReplayTurn(this.el.timeline, this.replay.currentTurn);
     }
     if (p.detail) this.renderDetail(noTurns);

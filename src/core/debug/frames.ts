@@ -74,7 +74,10 @@ export function codeSourceKey(block: { turn: number; firstIndex: number }): stri
 /** Frames of a thread at position i, innermost first. */
 export function stackAt(log: EventLog, threadId: number, i: number, o: FrameOptions = {}): FrameInfo[] {
   const agent = threadId === EPISODE_THREAD ? undefined : log.agents[threadId - EPISODE_THREAD - 1];
-  const j = agent === undefined ? Math.min(i, log.head) : log.findBack(i, (e) => e.agent === agent);
+  // An agent's thread stands at its latest event, its part of a joint action included.
+  const mine = (e: TraceEvent) =>
+    e.agent === agent || (e.type === 'action' && e.actions.some((a) => a.agent === agent)) || (e.type === 'action_result' && e.results.some((r) => r.agent === agent));
+  const j = agent === undefined ? Math.min(i, log.head) : log.findBack(i, mine);
   const start = log.start;
   const episodeFrame: FrameInfo = {
     kind: 'episode',
@@ -95,9 +98,10 @@ export function stackAt(log: EventLog, threadId: number, i: number, o: FrameOpti
     frames.push({ kind: 'code', name: e.ok ? 'code block (ran)' : `code block (${e.error?.type ?? 'failed'})`, index: j, turn: e.turn, ...(block ? { source: codeSource(block), line: e.error?.line ?? 1 } : {}), canRestart: false });
   } else if (e.type === 'action' || e.type === 'action_result') {
     const action = e.type === 'action' ? e : (log.at(log.findBack(j, (x) => x.type === 'action' && x.actionId === e.actionId)) as EventOf<'action'> | undefined);
-    const mine = action?.actions.filter((a) => agent === undefined || a.agent === agent) ?? [];
-    const text = mine.map((a) => `${a.agent}: ${a.name}(${describeArgs(a.args)})`).join('; ') || 'action';
-    frames.push({ kind: 'action', name: e.type === 'action' ? text : `${text} → ${e.results.every((r) => r.ok) ? 'ok' : 'failed'}`, index: j, turn: e.turn, canRestart: false });
+    const own = action?.actions.filter((a) => agent === undefined || a.agent === agent) ?? [];
+    const text = own.map((a) => `${a.agent}: ${a.name}(${describeArgs(a.args)})`).join('; ') || 'action';
+    const results = e.type === 'action_result' ? e.results.filter((r) => agent === undefined || r.agent === agent) : [];
+    frames.push({ kind: 'action', name: e.type === 'action' ? text : `${text} → ${results.every((r) => r.ok) ? 'ok' : 'failed'}`, index: j, turn: e.turn, canRestart: false });
   }
 
   const turn = turnOf(e);

@@ -38,6 +38,9 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
         return run ? { started: new Promise<string | undefined>((r) => (run.tracePath ? r(run.tracePath) : run.onStarted((s) => r(s.tracePath)))), done: run.done } : undefined;
       },
     },
+    debugLiveTest: {
+      enabled: (ctx) => async (arg, options) => (await import('./debug.js')).debugLiveTest(ctx, toUri(arg), (options ?? {}) as { task?: string; seed?: number; variant?: string; arch?: string; stopOnEntry?: boolean }),
+    },
     cancelLiveRuns: { enabled: (ctx) => async () => (await import('./runs.js')).cancelLiveRuns(ctx) },
     openRun: { enabled: (ctx) => async (arg) => (await import('./runs.js')).openRun(ctx, arg) },
     deleteRun: { enabled: (ctx) => async (arg) => (await import('./runs.js')).deleteRun(ctx, arg) },

@@ -8,10 +8,9 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { RUNS_DIR, TRACE_FILE } from '../../core/runs/runStore.js';
 import { loadTraceForView, type ViewLoad } from '../../core/trace/viewData.js';
-import type { EventOf } from '../../protocol/trace.js';
+import type { EventOf, TraceEvent } from '../../protocol/trace.js';
 import { packEvents, RunViewerUiState, shareMessages, ViewToHost, type HostToView, type ViewerWarning, type ViewEvent } from '../../protocol/webview.js';
 import type { Ctx } from '../ctx.js';
-import type { LiveRun } from '../live/liveRun.js';
 import { Disposable } from './disposable.js';
 import { promptPathCandidates, traceWorkspaceRoot } from './promptPath.js';
 import { RUN_VIEWER_VIEW_TYPE } from './viewType.js';
@@ -19,6 +18,15 @@ import { renderViewerHtml } from './viewerHtml.js';
 import { makeNonce } from './webviewPage.js';
 
 const KNOWN_TRACES_KEY = 'waypoint.knownTraces';
+
+/** Events of a run in progress: a live run's child process, or a debug session (which may also step back). */
+export interface LiveEventSource {
+  readonly events: readonly TraceEvent[];
+  onEvents(listener: (events: TraceEvent[]) => void): () => void;
+  readonly done: Promise<unknown>;
+  /** The shown events went back (the debugger stepped back): the view starts over from `events`. */
+  onReset?(listener: () => void): () => void;
+}
 const APPEND_BATCH_MS = 100;
 
 export class RunViewerPanel extends Disposable {
@@ -26,7 +34,7 @@ export class RunViewerPanel extends Disposable {
   private static readonly panels = new Map<string, RunViewerPanel>();
 
   private ready = false;
-  private live: LiveRun | undefined;
+  private live: LiveEventSource | undefined;
   private sentSeq = -1;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private events: readonly ViewEvent[] = [];
@@ -34,14 +42,14 @@ export class RunViewerPanel extends Disposable {
   private loaded: ViewLoad | undefined;
 
   /** Opens the viewer on a trace (a run of this workspace, a colleague's file, or a run in progress). */
-  static createOrShow(ctx: Ctx, tracePath: string, live?: LiveRun): RunViewerPanel {
+  static createOrShow(ctx: Ctx, tracePath: string, live?: LiveEventSource, column: vscode.ViewColumn = vscode.ViewColumn.Beside): RunViewerPanel {
     const open = RunViewerPanel.panels.get(tracePath);
     if (open) {
       if (live) open.attachLive(live);
       open.panel.reveal(undefined, true);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(RunViewerPanel.viewType, titleFor(tracePath), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(RunViewerPanel.viewType, titleFor(tracePath), { viewColumn: column, preserveFocus: true }, {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.file(ctx.asset('dist', 'webview')), vscode.Uri.file(ctx.asset('media'))],
@@ -49,6 +57,11 @@ export class RunViewerPanel extends Disposable {
     const viewer = new RunViewerPanel(ctx, panel, tracePath);
     if (live) viewer.attachLive(live);
     return viewer;
+  }
+
+  /** The panel showing a trace, if one is open. */
+  static forTrace(tracePath: string): RunViewerPanel | undefined {
+    return RunViewerPanel.panels.get(tracePath);
   }
 
   /** Serializer entry: the view kept its run id in setState; find that run's trace again. */
@@ -122,10 +135,11 @@ export class RunViewerPanel extends Disposable {
   }
 
   /** Streams a run in progress into this panel. */
-  attachLive(run: LiveRun): void {
+  attachLive(run: LiveEventSource): void {
     this.live = run;
     this.events = run.events;
     this._register({ dispose: run.onEvents(() => this.scheduleFlush()) });
+    if (run.onReset) this._register({ dispose: run.onReset(() => void (this.ready ? this.sendInit() : undefined)) });
     void run.done.then(() => {
       this.flush();
       this.live = undefined;
@@ -151,6 +165,17 @@ export class RunViewerPanel extends Disposable {
     if (fresh.length === 0 || !runId) return;
     this.sentSeq = fresh[fresh.length - 1].seq;
     this.post({ type: 'append', runId, events: packEvents(fresh) });
+  }
+
+  /** Selects a turn in the view (the debugger stopped there), after sending the events that reach it. */
+  followDebugger(turn: number): void {
+    if (!this.ready) return;
+    this.flush();
+    this.post({ type: 'selectTurn', turn });
+  }
+
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.panel.viewColumn;
   }
 
   private post(message: HostToView): void {
@@ -224,6 +249,12 @@ export class RunViewerPanel extends Disposable {
           return;
         }
         this.post({ type: 'trajectoryWindow', requestId: m.requestId, ok: true, ...this.loaded.window(m.tFrom, m.tTo, m.buckets) });
+        return;
+      }
+      case 'openRun': {
+        const trace = await RunViewerPanel.findTrace(this.ctx, m.runId);
+        if (trace) RunViewerPanel.createOrShow(this.ctx, trace, undefined, this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+        this.post({ type: 'response', requestId: m.requestId, ok: trace !== undefined, ...(trace ? {} : { error: `run ${m.runId} is not in this workspace's .waypoint/runs` }) });
         return;
       }
     }

@@ -53,3 +53,27 @@ test('the gate names the first unmet requirement, in the order declared', () => 
   assert.equal(firstUnmet(undefined, s), undefined);
   assert.match(unmetMessage('Run Live Test', 'trust'), /^Run Live Test is disabled in Restricted Mode: .*no generated code/);
 });
+
+test('the waypoint debugger: program in the package, launch attributes equal to the adapter’s schema, breakpoints in .prompt files', async () => {
+  const { LaunchArguments, DEBUG_TYPE } = await import('../../../src/protocol/dap.js');
+  const { z } = await import('zod');
+  const dbg = pkg.contributes.debuggers.find((d: { type: string }) => d.type === DEBUG_TYPE);
+  assert.ok(dbg, 'contributes.debuggers has the waypoint type');
+  assert.equal(dbg.program, './dist/dap.js');
+  assert.ok(readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8').split('\n').includes('!dist/dap.js'), 'the adapter is packaged');
+  assert.deepEqual(pkg.contributes.breakpoints, [{ language: 'waypoint-prompt' }]);
+  for (const e of ['onDebugResolve:waypoint', 'onCommand:waypoint.debugLiveTest']) assert.ok(pkg.activationEvents.includes(e), e);
+  const schema = z.toJSONSchema(LaunchArguments) as { properties: Record<string, { type?: string; minimum?: number; maximum?: number }> };
+  const declared = dbg.configurationAttributes.launch.properties as Record<string, { type: string | string[]; minimum?: number; maximum?: number }>;
+  assert.deepEqual(Object.keys(declared).sort(), Object.keys(schema.properties).sort());
+  for (const [k, v] of Object.entries(schema.properties)) {
+    assert.equal(declared[k]!.type, v.type, `${k}: type`);
+    // zod states an integer's safe range as bounds; only bounds the schema sets itself must match.
+    if (v.minimum !== undefined && Math.abs(v.minimum) !== Number.MAX_SAFE_INTEGER) assert.equal(declared[k]!.minimum, v.minimum, `${k}: minimum`);
+    if (v.maximum !== undefined && Math.abs(v.maximum) !== Number.MAX_SAFE_INTEGER) assert.equal(declared[k]!.maximum, v.maximum, `${k}: maximum`);
+  }
+  for (const c of dbg.initialConfigurations) {
+    const own = Object.fromEntries(Object.entries(c).filter(([k]) => !['type', 'request', 'name'].includes(k)).map(([k, v]) => [k, v === '' ? 'x' : v]));
+    assert.ok(LaunchArguments.safeParse(own).success, `initial configuration "${c.name}" is valid`);
+  }
+});

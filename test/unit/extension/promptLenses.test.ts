@@ -13,9 +13,14 @@ test('header gives the architecture and role', () => {
   assert.deepEqual(promptHeader('no front matter'), { arch: undefined, role: undefined });
 });
 
-test('run and preview lenses on line 0, one toggle per ablation block on its own line', () => {
+test('run, debug and preview lenses on line 0, one toggle per ablation block on its own line', () => {
   const lenses = computePromptLenses(planner, 'file:///w/planner.prompt', states([]));
-  assert.deepEqual(lenses.slice(0, 2).map((l) => [l.line, l.command]), [[0, 'waypoint.runLiveTest'], [0, 'waypoint.previewPrompt']]);
+  assert.deepEqual(lenses.slice(0, 3).map((l) => [l.line, l.command, l.title]), [
+    [0, 'waypoint.runLiveTest', '▶ Run live test'],
+    [0, 'waypoint.debugLiveTest', '⏵ Debug live test'],
+    [0, 'waypoint.previewPrompt', 'Preview'],
+  ]);
+  assert.deepEqual(lenses[1]!.args, ['file:///w/planner.prompt']);
   const toggles = lenses.filter((l) => l.command === 'waypoint.toggleAblation');
   const lines = planner.split('\n');
   const expected = lines.map((l, i) => [l, i] as const).filter(([l]) => /\{\{#ablation "/.test(l));

@@ -20,6 +20,8 @@ export interface RunHeader {
   ablations: Record<string, boolean>;
   prompts: { role: string; path: string }[];
   maxConsecutiveErrors: number | undefined;
+  /** Set when the run is a fork of another (the debugger's Restart Frame): where it branched and what changed. */
+  fork?: { parentRunId: string; turn: number; role?: string; via: string; replayedCalls: number; changedFiles: string[] };
 }
 
 export interface RoleCost {
@@ -124,6 +126,9 @@ export class RunSummaryBuilder {
           model: e.model.model, simulator: e.simulator.version ? `${e.simulator.name} ${e.simulator.version}` : e.simulator.name,
           startedAt: e.startedAt, ablations: { ...e.ablations }, prompts: e.prompts.map((p) => ({ role: p.role, path: p.path })),
           maxConsecutiveErrors: consecutiveErrorLimit(e),
+          ...(e.fork
+            ? { fork: { parentRunId: e.fork.parentRunId, turn: e.fork.turn, role: e.fork.role, via: e.fork.via, replayedCalls: e.fork.replayedCalls, changedFiles: e.fork.changedFiles.map((c) => c.path.split(/[\\/]/).pop() ?? c.path) } }
+            : {}),
         };
         break;
       case 'model_response': {

@@ -1,0 +1,111 @@
+// Threads, frames, scopes and breakpoint verdicts from trace events alone: a multi-agent trace of an architecture
+// this build does not register (as RoCo or LLaMAR will be) gets threads and frames from its counters.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ArmedBreakpoint } from '../../../../src/core/debug/breakpoints.js';
+import { EventLog } from '../../../../src/core/debug/eventLog.js';
+import { stackAt, threadsOf } from '../../../../src/core/debug/frames.js';
+import { verifyPromptLines, type PromptSession } from '../../../../src/core/debug/promptBreakpoints.js';
+import { scopeAt } from '../../../../src/core/debug/scope.js';
+import { scopesOf } from '../../../../src/core/debug/variables.js';
+import type { PendingEvent, TraceEvent, WorldState } from '../../../../src/protocol/trace.js';
+
+const world = (z: number): WorldState => ({
+  objects: [{ name: 'cup', pos: [0.1, 0.2, z], euler: [0, 0, 0.3], size: [0.05, 0.05, 0.1], color: 'red' }],
+  ee: { pos: [0, 0, 1], yawRad: 0 },
+  gripperOpen: true,
+  grasped: null,
+  robots: [
+    { name: 'Alice', pos: [0, -0.5, 1], yawRad: 0, holding: null },
+    { name: 'Bob', pos: [0, 0.5, 1], yawRad: 0, holding: null },
+  ],
+});
+
+function multiAgentLog(): EventLog {
+  const log = new EventLog();
+  let seq = 0;
+  const add = (e: PendingEvent) => log.append({ ...e, seq: seq++, tMs: seq } as TraceEvent);
+  add({
+    type: 'episode_start', schemaVersion: 2, runId: 'r1', arch: 'dialogs', agentVariant: 'default', task: 'handover', taskDescription: 'Hand the cup over', seed: 3,
+    variant: 'default', ablations: {}, model: { provider: 'reference', model: 'reference', label: 'reference' }, prompts: [], simulator: { name: 'sim' },
+    options: { persistNamespace: false, codeTimeoutSecs: 10 }, agents: ['Alice', 'Bob'], startedAt: 'now',
+  });
+  add({ type: 'observation', turn: 0, text: 'cup on the table', state: world(0.8) });
+  add({ type: 'role_call', turn: 1, round: 1, agent: 'Alice', callId: 'c1', role: 'dialog', messages: [{ role: 'system', content: 'You are Alice' }], model: 'm', params: {}, promptPath: '/p/alice.prompt', variables: { task: 'x' } });
+  add({ type: 'model_response', turn: 1, round: 1, agent: 'Alice', callId: 'c1', role: 'dialog', ok: true, text: 'PROCEED', latencyMs: 1, cached: false, attempts: 1 });
+  add({ type: 'role_call', turn: 2, round: 1, agent: 'Bob', callId: 'c2', role: 'dialog', messages: [{ role: 'system', content: 'You are Bob' }], model: 'm', params: {}, promptPath: '/p/bob.prompt', variables: {} });
+  add({ type: 'model_response', turn: 2, round: 1, agent: 'Bob', callId: 'c2', role: 'dialog', ok: true, text: 'EXECUTE', latencyMs: 1, cached: false, attempts: 1 });
+  add({ type: 'role_call', turn: 3, round: 2, agent: 'Alice', callId: 'c3', role: 'dialog', messages: [{ role: 'system', content: 'You are Alice' }], model: 'm', params: {}, promptPath: '/p/alice.prompt', variables: {} });
+  add({ type: 'action', turn: 3, round: 2, agent: 'Alice', actionId: 'a1', actions: [{ agent: 'Alice', name: 'PICK', args: ['cup'] }, { agent: 'Bob', name: 'WAIT', args: [] }], joint: true });
+  add({ type: 'action_result', turn: 3, round: 2, agent: 'Alice', actionId: 'a1', results: [{ agent: 'Alice', name: 'PICK', ok: false, error: 'IK failed' }, { agent: 'Bob', name: 'WAIT', ok: true }], durationMs: 3 });
+  add({ type: 'observation', turn: 3, round: 2, text: 'cup lifted', state: world(0.9) });
+  return log;
+}
+
+test('threads: the episode plus one per agent seen; frames: round > role turn > action, from counters only', () => {
+  const log = multiAgentLog();
+  assert.deepEqual(threadsOf(log).map((t) => t.name), ['episode · dialogs · handover · seed 3', 'Alice', 'Bob']);
+  const at = log.head - 1; // the action_result
+  const alice = stackAt(log, 2, at);
+  assert.deepEqual(alice.map((f) => [f.kind, f.name]), [
+    ['action', 'Alice: PICK("cup") → failed'],
+    ['turn', 'Dialog · turn 3'],
+    ['round', 'round 2'],
+    ['episode', 'episode dialogs · handover · seed 3'],
+  ]);
+  assert.equal(alice[1]!.source?.kind === 'prompt' && alice[1]!.source.path, '/p/alice.prompt');
+  assert.equal(alice[1]!.canRestart, true);
+  // Bob's thread stands at his own latest event.
+  const bob = stackAt(log, 3, at);
+  assert.equal(bob[0]!.kind, 'action');
+  assert.match(bob[0]!.name, /^Bob: WAIT\(\)/);
+  assert.equal(bob[1]!.name, 'Dialog (Alice) · turn 3');
+});
+
+test('scopes and conditions see the state, the messages and the failure counters at a position', () => {
+  const log = multiAgentLog();
+  const scope = scopeAt(log, log.head);
+  assert.equal((scope.state as { objects: Record<string, { z: number }> }).objects.cup!.z, 0.9);
+  assert.equal(scope.consecutiveErrors, 1, 'the failed joint action counts');
+  assert.equal(scope.round, 2);
+  const frame = stackAt(log, 2, 6)[0]!;
+  const names = scopesOf(log, frame).map((s) => s.name);
+  assert.deepEqual(names, ['Context', 'Messages', 'Parsed output', 'Simulator state', 'Metrics']);
+  const ctx = scopesOf(log, frame)[0]!.value;
+  assert.equal(ctx.agent, 'Alice');
+  assert.equal(ctx.observation, 'cup on the table');
+});
+
+test('hit counts are the same walking forward or back', () => {
+  const log = multiAgentLog();
+  const bp = new ArmedBreakpoint(1, 'function', 'dialog', (e) => e.type === 'role_call' && e.role === 'dialog', { hitCondition: '== 2' });
+  const report: string[] = [];
+  const fwd = log.events.map((_, i) => bp.fires(log, i, (m) => report.push(m)).stop);
+  const bp2 = new ArmedBreakpoint(2, 'function', 'dialog', (e) => e.type === 'role_call' && e.role === 'dialog', { hitCondition: '== 2' });
+  const back = log.events.map((_, i) => i).reverse().map((i) => bp2.fires(log, i, (m) => report.push(m)).stop).reverse();
+  assert.deepEqual(fwd, back);
+  assert.deepEqual(fwd.flatMap((s, i) => (s ? [i] : [])), [4]);
+  assert.deepEqual(report, []);
+  const bad = new ArmedBreakpoint(3, 'line', 'p:1', () => true, { condition: 'state.objects.mug.z > 0' });
+  const problems: string[] = [];
+  assert.equal(bad.fires(log, 1, (m) => problems.push(m)).stop, false);
+  assert.match(problems[0] ?? '', /no field 'mug'/);
+});
+
+test('prompt line breakpoints: verified for the run’s prompts; unsent ablation text, other architectures and unused roles are not', () => {
+  const path = join(process.cwd(), 'prompts', 'malmm', 'coder.prompt');
+  const text = readFileSync(path, 'utf8');
+  const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const session: PromptSession = { arch: 'malmm', topology: 'malmm', roles: ['supervisor', 'planner', 'coder'], promptPaths: { coder: path }, variant: 'v', ablations: { 'coder.center_grasp_reminder': false } };
+  const [plain, offPart, elsePart, front] = verifyPromptLines(path, text, [line('CODE RULES:'), line('grasped at its CENTER'), line('for all the steps of the plan in one block'), 2], session);
+  assert.deepEqual(plain, { line: line('CODE RULES:'), verified: true, role: 'coder' });
+  assert.match(offPart!.message ?? '', /ablation 'coder.center_grasp_reminder' is off in variant 'v'/);
+  assert.match(elsePart!.message ?? '', /\{\{else\}\} part of ablation 'coder.step_by_step'/);
+  assert.equal(front!.verified, true, 'any line of the file, front matter included, stops before the role is called');
+  const sa = verifyPromptLines(path, text, [30], { ...session, promptPaths: { coder: '/elsewhere/coder.prompt' } });
+  assert.match(sa[0]!.message ?? '', /reads the coder prompt from \/elsewhere\/coder.prompt/);
+  const roco = verifyPromptLines('/x/alice.prompt', '---\nwaypoint.arch: roco\nwaypoint.role: dialog\n---\nhi\n', [5], session);
+  assert.match(roco[0]!.message ?? '', /architecture 'roco'/);
+});

@@ -27,7 +27,7 @@ export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | und
     const how = f.via === 'snapshot' ? 'simulator restored from its state at that turn' : 'earlier turns re-run';
     el.appendChild(
       h('p', { class: 'fork-line', title: `Turns before ${f.turn} replayed ${f.replayedCalls} recorded answers (no model calls); ${how}.` },
-        `⑂ fork of ${f.parentRunId} at turn ${f.turn}${f.role ? ` (${f.role})` : ''} · ${changed} · ${f.replayedCalls} earlier answers replayed, ${how} `,
+        `⎇ fork of ${f.parentRunId} at turn ${f.turn}${f.role ? ` (${f.role})` : ''} · ${changed} · ${f.replayedCalls} earlier answers replayed, ${how} `,
         openRun ? h('vscode-button', { secondary: true, class: 'open-original', onclick: () => openRun(f.parentRunId) }, 'Open the original') : null),
     );
   }

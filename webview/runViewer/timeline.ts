@@ -24,7 +24,7 @@ export function renderTimeline(el: HTMLElement, rows: readonly TurnRow[], select
         title: r.errorText ?? r.summary,
         onclick: () => onSelect(r.turn),
       },
-        h('span', { class: 'turn-no', ...(forkClass === ' fork-point' ? { title: 'the fork branched here' } : {}) }, forkClass === ' fork-point' ? `⑂${r.turn}` : String(r.turn)),
+        h('span', { class: 'turn-no', ...(forkClass === ' fork-point' ? { title: 'the fork branched here' } : {}) }, forkClass === ' fork-point' ? `⎇${r.turn}` : String(r.turn)),
         h('span', { class: `role-badge ${roleClass(r.role)}` }, roleLabel(r.role)),
         h('span', { class: 'turn-main' },
           h('span', { class: r.routeTo ? 'summary route' : 'summary' }, r.summary),

@@ -433,6 +433,9 @@ export class EngineRuntime {
       if (e.type !== 'role_call' || this.roleCallOrdinal(i) !== this.forkStop.ordinal) return undefined;
       const d = this.forkStop;
       this.forkStop = undefined;
+      // Show the turn where the user's breakpoint in that prompt is, if there is one.
+      const bpLine = (this.lineBps.get(normalizePath(e.promptPath)) ?? []).map((x) => x.line).sort((a, b) => a - b)[0];
+      if (bpLine !== undefined) this.lineHints.set(i, bpLine);
       return { reason: 'restart', description: d.description };
     }
     const report = (m: string) => this.reportOnce(m);

@@ -24,6 +24,9 @@ export function promptHeader(text: string): PromptHeader {
   return { arch: fm.arch, role: fm.role };
 }
 
+/** VS Code's debug icon (a codicon), which every platform draws; the ⏵ character is missing from common Linux fonts. */
+export const DEBUG_LENS_TITLE = '$(debug-alt) Debug live test';
+
 export function ablationLensTitle(id: string, on: boolean): string {
   return `${on ? '●' : '○'} ${id}: ${on ? 'on' : 'off'}`;
 }
@@ -32,7 +35,7 @@ export function ablationLensTitle(id: string, on: boolean): string {
 export function computePromptLenses(text: string, uri: string, states: AblationStates): LensSpec[] {
   const lenses: LensSpec[] = [
     { line: 0, title: '▶ Run live test', tooltip: 'Run one episode with the saved prompts, the active variant, the default task and seed', command: 'waypoint.runLiveTest', args: [uri] },
-    { line: 0, title: '⏵ Debug live test', tooltip: 'Run one episode under the debugger: breakpoints in this file stop before its role is called; step by turn and robot call; Restart Frame forks from a turn with the prompt as it is then', command: 'waypoint.debugLiveTest', args: [uri] },
+    { line: 0, title: DEBUG_LENS_TITLE, tooltip: 'Run one episode under the debugger: breakpoints in this file stop before its role is called; step by turn and robot call; Restart Frame forks from a turn with the prompt as it is then', command: 'waypoint.debugLiveTest', args: [uri] },
     { line: 0, title: 'Preview', tooltip: 'Show this prompt rendered for a turn of a run, or with placeholder values', command: 'waypoint.previewPrompt', args: [uri] },
   ];
   for (const ab of findAblations(text)) {

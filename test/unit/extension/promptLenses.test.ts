@@ -17,7 +17,7 @@ test('run, debug and preview lenses on line 0, one toggle per ablation block on 
   const lenses = computePromptLenses(planner, 'file:///w/planner.prompt', states([]));
   assert.deepEqual(lenses.slice(0, 3).map((l) => [l.line, l.command, l.title]), [
     [0, 'waypoint.runLiveTest', '▶ Run live test'],
-    [0, 'waypoint.debugLiveTest', '⏵ Debug live test'],
+    [0, 'waypoint.debugLiveTest', '$(debug-alt) Debug live test'],
     [0, 'waypoint.previewPrompt', 'Preview'],
   ]);
   assert.deepEqual(lenses[1]!.args, ['file:///w/planner.prompt']);

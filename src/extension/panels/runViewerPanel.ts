@@ -40,6 +40,8 @@ export class RunViewerPanel extends Disposable {
   private events: readonly ViewEvent[] = [];
   /** The recorded trace as sent (kept to answer zoom windows of an overview); undefined for a live run. */
   private loaded: ViewLoad | undefined;
+  /** The turn a debugger stopped at, selected when the view (re)initialises. */
+  private debugTurn: number | undefined;
 
   /** Opens the viewer on a trace (a run of this workspace, a colleague's file, or a run in progress). */
   static createOrShow(ctx: Ctx, tracePath: string, live?: LiveEventSource, column: vscode.ViewColumn = vscode.ViewColumn.Beside): RunViewerPanel {
@@ -169,6 +171,8 @@ export class RunViewerPanel extends Disposable {
 
   /** Selects a turn in the view (the debugger stopped there), after sending the events that reach it. */
   followDebugger(turn: number): void {
+    // A panel still loading selects it with its first init.
+    this.debugTurn = turn;
     if (!this.ready) return;
     this.flush();
     this.post({ type: 'selectTurn', turn });
@@ -203,9 +207,10 @@ export class RunViewerPanel extends Disposable {
     const runId = this.runId ?? basename(join(this.tracePath, '..'));
     if (this.runId) await this.remember(this.runId);
     this.sentSeq = events.length ? events[events.length - 1].seq : -1;
+    const select = this.debugTurn !== undefined && events.some((e) => 'turn' in e && e.turn === this.debugTurn) ? { selectTurn: this.debugTurn } : {};
     // Each distinct chat message once; role_calls refer to it (a long run's init shrinks by megabytes).
     const shared = shareMessages(events);
-    this.post({ type: 'init', runId, events: shared.events, messages: shared.messages, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}) });
+    this.post({ type: 'init', runId, events: shared.events, messages: shared.messages, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}), ...select });
   }
 
   /** Remembers where a trace outside this workspace's runs folder lives, so a reload can restore its panel. */

@@ -30,6 +30,20 @@ async function waitCallStack(page: Page, what: string, pred: (rows: string[]) =>
   }
 }
 
+async function settledLens(page: Page, title: string): Promise<void> {
+  let last: string | null = null;
+  let since = Date.now();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const id = await codeLens(page, title).getAttribute('id', { timeout: 5_000 });
+    if (id !== last) {
+      last = id;
+      since = Date.now();
+    } else if (Date.now() - since > 2_000) return;
+    await page.waitForTimeout(200);
+  }
+}
+
 function turnOfTop(rows: string[]): number {
   return Number(/turn (\d+)/.exec(rows[0] ?? '')?.[1] ?? NaN);
 }
@@ -45,6 +59,8 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
   const original = existsSync(coderPath) ? readFileSync(coderPath, 'utf8') : '';
   const line = original.split('\n').findIndex((l) => l.startsWith('CODE RULES:')) + 1;
   let parentRun: string | undefined;
+  /** Runs whose viewers were open before the debug session: the session's and its fork's are the new ones. */
+  const seenRuns = new Set<string>();
   let forkFrame: Frame | undefined;
 
   await step(HIT, [OPEN], 240_000, async () => {
@@ -54,6 +70,10 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     await page.keyboard.press('F9');
     await page.locator('.cgmr.codicon-debug-breakpoint').first().waitFor({ timeout: 10_000 });
     await goToLine(page, 1); // the lens sits on line 1
+    // A CodeLens refresh (the ablation toggle before this step is still echoing from the file watcher) replaces
+    // the lenses' commands; a click on a replaced one finds no command. Click once they have settled.
+    await settledLens(page, 'Debug live test');
+    for (const v of await viewerFrames(page)) if (v.runId) seenRuns.add(v.runId);
     const t0 = Date.now();
     await codeLens(page, 'Debug live test').click();
     await page.locator('.codicon-debug-stackframe').first().waitFor({ timeout: 200_000 });
@@ -64,8 +84,12 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     const bpRow = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'coder.prompt' }).first();
     await bpRow.locator('.codicon-debug-breakpoint').waitFor({ timeout: 10_000 });
     if ((await bpRow.locator('.codicon-debug-breakpoint-unverified').count()) > 0) throw new Error('the breakpoint is drawn unverified');
-    const viewer = await waitViewer(page, 'the run viewer of the debug session', 60_000, (v) => (v.runId ?? '').includes('stack_blocks'));
+    const viewer = await waitViewer(page, 'the run viewer of the debug session', 60_000, (v) => v.runId !== undefined && !seenRuns.has(v.runId));
     parentRun = (await viewerFrames(page)).find((v) => v.frame === viewer)?.runId;
+    if (parentRun) seenRuns.add(parentRun);
+    // The viewer follows the debugger: the paused turn is selected.
+    const turn = turnOfTop(rows);
+    await viewer.locator(`.turn-row.selected[data-turn="${turn}"]`).waitFor({ timeout: 20_000 });
     await page.waitForTimeout(800);
     await shots.take(page, '08-debug-breakpoint-hit');
     return `${rows[0]} after ${((figures.debugClickToStopMs as number) / 1000).toFixed(1)} s; viewer ${parentRun}`;
@@ -109,7 +133,8 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     await row.hover();
     await row.locator('.codicon-debug-restart-frame').click();
     const rows = await waitCallStack(page, 'the fork stopped at the restarted turn', (r) => r.some((x) => x.includes('fork of turn')) && /^Coder · turn/.test(r[0] ?? ''));
-    forkFrame = await waitViewer(page, 'the fork’s run viewer', 60_000, (v) => v.runId !== undefined && v.runId !== parentRun);
+    forkFrame = await waitViewer(page, 'the fork’s run viewer', 60_000, (v) => v.runId !== undefined && !seenRuns.has(v.runId));
+    await forkFrame.locator(`.turn-row.selected.fork-point[data-turn="${turnOfTop(rows)}"]`).waitFor({ timeout: 20_000 });
     await forkFrame.locator('.fork-line').waitFor({ timeout: 20_000 });
     const forkLine = (await forkFrame.locator('.fork-line').textContent())?.trim() ?? '';
     if (!/fork of \S+ at turn \d+/.test(forkLine)) throw new Error(`fork line: ${forkLine}`);

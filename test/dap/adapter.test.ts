@@ -45,7 +45,7 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
       launchWith(s.dc, { architecture: 'malmm', task: 'stack_blocks', seed: 0, model: 'reference' }, async () => {
         bpResponse = await s.dc.setBreakpointsRequest({
           source: { path: coder },
-          breakpoints: [{ line: CODE_RULES }, { line: CODE_RULES + 1, condition: 'turn >' }, { line: ELSE_LINE }],
+          breakpoints: [{ line: CODE_RULES }, { line: CODE_RULES + 1, condition: 'turn >' }, { line: ELSE_LINE }, { line: CODE_RULES + 2, logMessage: 'Coder at turn {turn} sees {len(messages)} messages' }],
         });
         otherArch = await s.dc.setBreakpointsRequest({ source: { path: join(ws.dir, 'prompts', 'roco', 'alice.prompt') }, breakpoints: [{ line: 10 }] });
       }),
@@ -55,6 +55,7 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     assert.match(top!.name, /^Coder · turn \d+$/);
     assert.equal(top!.source?.path, coder);
     assert.equal(top!.line, CODE_RULES);
+    assert.ok(s.output.some((o) => /^Coder at turn \d+ sees \d+ messages\n$/.test(o)), `the logpoint printed: ${s.output.join('')}`);
     const { tracePath } = await status();
     const events = traceEvents(tracePath);
     const coderCalls = ofType(events, 'role_call').filter((c) => c.role === 'coder');
@@ -123,15 +124,31 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     assert.equal(JSON.parse(await evaluate(s.dc, 'type', top!.id)), 'code_execution');
   });
 
+  test('function breakpoints stop at a robot function (and name what they cannot find)', async () => {
+    await s.dc.setBreakpointsRequest({ source: { path: coder }, breakpoints: [] });
+    const r = await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'close_gripper' }, { name: 'frobnicate' }] });
+    assert.equal(r.body.breakpoints[0]!.verified, true);
+    assert.equal(r.body.breakpoints[1]!.verified, false);
+    assert.match(r.body.breakpoints[1]!.message ?? '', /no role or robot function 'frobnicate' in malmm/);
+    const e = await stopped(s.dc, () => s.dc.continueRequest({ threadId: 1 }));
+    assert.equal(e.body.reason, 'function breakpoint');
+    const [top] = await topFrames(s.dc);
+    assert.match(top!.name, /^close_gripper\(/);
+    const call = await scopeVars(s.dc, top!.id, 'Call');
+    assert.equal(call.function, '"close_gripper"');
+    await s.dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+  });
+
   let conditionalTurn = 0;
   test('a conditional breakpoint stops on the first turn where its condition holds', async () => {
-    await s.dc.setBreakpointsRequest({ source: { path: coder }, breakpoints: [{ line: CODE_RULES, condition: 'turn >= 12' }] });
+    const threshold = (await turnOf(s)) + 3;
+    await s.dc.setBreakpointsRequest({ source: { path: coder }, breakpoints: [{ line: CODE_RULES, condition: `turn >= ${threshold}` }] });
     const e = await stopped(s.dc, () => s.dc.continueRequest({ threadId: 1 }));
     assert.equal(e.body.reason, 'breakpoint');
     conditionalTurn = await turnOf(s);
-    assert.ok(conditionalTurn >= 12);
+    assert.ok(conditionalTurn >= threshold);
     const events = traceEvents((await status()).tracePath);
-    const earlier = ofType(events, 'role_call').filter((c) => c.role === 'coder' && c.turn >= 12 && c.turn < conditionalTurn);
+    const earlier = ofType(events, 'role_call').filter((c) => c.role === 'coder' && c.turn >= threshold && c.turn < conditionalTurn);
     assert.deepEqual(earlier, [], 'no earlier Coder turn satisfied the condition');
   });
 

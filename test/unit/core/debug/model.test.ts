@@ -109,3 +109,21 @@ test('prompt line breakpoints: verified for the run’s prompts; unsent ablation
   const roco = verifyPromptLines('/x/alice.prompt', '---\nwaypoint.arch: roco\nwaypoint.role: dialog\n---\nhi\n', [5], session);
   assert.match(roco[0]!.message ?? '', /architecture 'roco'/);
 });
+
+test('exception filters name each kind of failure, and nothing else', async () => {
+  const { exceptionOf } = await import('../../../../src/core/debug/breakpoints.js');
+  const base = { seq: 0, tMs: 0 };
+  const cases: [TraceEvent, string | undefined][] = [
+    [{ ...base, type: 'code_execution', turn: 1, role: 'coder', language: 'python', code: 'x', ok: false, exitCode: 1, stdout: '', error: { type: 'NameError', message: "name 'x' is not defined", line: 1 }, durationMs: 1, apiCalls: [], namespacePersisted: false }, 'code_error'],
+    [{ ...base, type: 'parsed_output', turn: 1, callId: 'c1', role: 'supervisor', ok: false, kind: 'route', error: 'no speaker' }, 'format_error'],
+    [{ ...base, type: 'check', turn: 1, name: 'collision', ok: false, message: 'collision: a <-> b at t=1.00 s' }, 'collision'],
+    [{ ...base, type: 'check', turn: 1, name: 'ik', ok: false, message: 'unreachable' }, 'check_failed'],
+    [{ ...base, type: 'check', turn: 1, name: 'task_success', ok: false, message: 'not stacked', phase: 'final' }, 'task_failure'],
+    [{ ...base, type: 'check', turn: 1, name: 'task_success', ok: false, message: 'not yet', phase: 'mid' }, undefined],
+    [{ ...base, type: 'action_result', turn: 1, actionId: 'a1', results: [{ agent: 'Bob', name: 'PLACE', ok: false, error: 'not holding' }], durationMs: 1 }, 'check_failed'],
+    [{ ...base, type: 'error', kind: 'model_error', message: 'endpoint down' }, 'engine_error'],
+    [{ ...base, type: 'error', kind: 'cancelled', message: 'cancelled' }, undefined],
+    [{ ...base, type: 'check', turn: 1, name: 'collision', ok: true, message: 'none' }, undefined],
+  ];
+  for (const [e, want] of cases) assert.equal(exceptionOf(e)?.filter, want, `${e.type} ${'name' in e ? e.name : ''}`);
+});

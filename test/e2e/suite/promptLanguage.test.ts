@@ -67,6 +67,9 @@ describe('prompt language', function () {
       if (!(manifest(ext).contributes?.debuggers ?? []).length) gap(this, "no '⏵ Debug live test' lens: package.json contributes no debugger yet (issue: debugger)");
       assert.fail(`package.json contributes a debugger but there is no '⏵ Debug live test' lens (lenses: ${titles.join(' | ')})`);
     }
+    const lens = (await codeLenses(wsUri(...CODER))).find((l) => /Debug live test/.test(l.command?.title ?? ''))!;
+    assert.equal(lens.command?.command, 'waypoint.debugLiveTest');
+    assert.equal(lens.range.start.line, 0);
   });
 
   it('a toggle lens flips its ablation in .waypoint/variants.yaml, and flips it back', async function () {

@@ -584,7 +584,17 @@ export class EngineRuntime {
     if (index < 0) throw new ExprEvalError('nothing to evaluate yet: the episode has not started');
     const parsed = tryParseExpr(text);
     if (!parsed.ok) throw parsed.error;
-    return { value: evaluateExpr(parsed.expr, scopeAt(this.log, index)) };
+    const scope = scopeAt(this.log, index);
+    try {
+      return { value: evaluateExpr(parsed.expr, scope) };
+    } catch (err) {
+      // Hovering a template variable in the prompt ({{api}}) shows the value this turn rendered it with.
+      const vars = scope.variables as Record<string, unknown> | undefined;
+      if (context === 'hover' && err instanceof ExprEvalError && parsed.expr.kind === 'name' && vars && Object.prototype.hasOwnProperty.call(vars, parsed.expr.name)) {
+        return { value: vars[parsed.expr.name] };
+      }
+      throw err;
+    }
   }
 
   private nextCallDescription(): string {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { evaluate, launchWith, ROOT, scopeVars, scratchWorkspace, startAdapter, stopped, topFrames, traceEvents, type Session } from './dapClient.js';
+import { endSession, evaluate, launchWith, ROOT, scopeVars, scratchWorkspace, startAdapter, stopped, topFrames, traceEvents, type Session } from './dapClient.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 
 const ws = scratchWorkspace();
@@ -33,7 +33,7 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     status = async () => (await s.dc.customRequest('waypoint/status')).body;
   });
   after(async () => {
-    await s.dc.stop().catch(() => undefined);
+    await endSession(s);
   });
 
   let bpResponse: DebugProtocol.SetBreakpointsResponse;
@@ -93,6 +93,10 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     assert.equal(await evaluate(s.dc, 'len(keys(state.objects)) >= 3', top!.id), 'true');
     const observe = await evaluate(s.dc, 'observe', top!.id, 'repl');
     assert.match(observe, /^observation of turn \d+:\n[\s\S]*Center Position/);
+    const state = await evaluate(s.dc, 'state', top!.id, 'repl');
+    assert.match(state, /^end effector \[[-\d.]+, [-\d.]+, [-\d.]+\] yaw [-\d.]+ · gripper (open|closed) · holding /);
+    const unchanged = await evaluate(s.dc, 'render prompt', top!.id, 'repl');
+    assert.match(unchanged, /^coder · turn \d+: the file renders exactly what this turn sent/);
     const err = await s.dc.evaluateRequest({ expression: 'state.objects.no_such_thing.z', context: 'watch', frameId: top!.id }).then(
       () => undefined,
       (e: Error) => e.message,
@@ -118,6 +122,9 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     assert.equal(code.split('\n')[top!.line - 1]!.includes(fn), true, `line ${top!.line} of the block calls ${fn}`);
     const call = await scopeVars(s.dc, top!.id, 'Call');
     assert.match(call.result ?? '', /not run yet/);
+    const arm = await scopeVars(s.dc, top!.id, 'Call', 'arm');
+    assert.match(arm.before ?? '', /ee/, 'the arm before the call acts');
+    assert.match(arm.after ?? '', /not run yet/);
     await stopped(s.dc, () => s.dc.stepOutRequest({ threadId: 1 }));
     [top] = await topFrames(s.dc);
     assert.match(top!.name, /^code block/);
@@ -181,6 +188,8 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     const parent = await status();
     writeFileSync(coder, coderText.replace('CODE RULES:', 'CODE RULES (edited while paused):'));
     const frame = (await topFrames(s.dc)).find((f) => f.canRestart && f.name.startsWith('Coder'))!;
+    const rendered = await evaluate(s.dc, 'render prompt', frame.id, 'repl');
+    assert.match(rendered, /message 0 differ[\s\S]*--- 0 · system \(changed\) ---\n[\s\S]*CODE RULES \(edited while paused\):/);
     const e = await stopped(s.dc, () => s.dc.restartFrameRequest({ frameId: frame.id }));
     assert.equal(e.body.reason, 'restart');
     const [top] = await topFrames(s.dc);
@@ -221,6 +230,30 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     assert.match(typed[0]!.text ?? '', /not_a_robot_function/);
   });
 
+  test('pause stops a running episode at its next event', async () => {
+    await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+    await s.dc.setBreakpointsRequest({ source: { path: coder }, breakpoints: [] });
+    const before = traceEvents((await status()).tracePath).length;
+    // Pause as soon as the episode runs (the adapter answers continue once the engine is going). An episode that
+    // ended first sends `terminated` instead of a stop: that fails here rather than waiting.
+    let onTerminated: () => void = () => undefined;
+    const terminated = new Promise<never>((_, reject) => {
+      onTerminated = () => reject(new Error('the episode ended before the pause arrived'));
+      s.dc.once('terminated', onTerminated);
+    });
+    const e = await Promise.race([
+      stopped(s.dc, async () => {
+        await s.dc.continueRequest({ threadId: 1 });
+        await s.dc.pauseRequest({ threadId: 1 });
+      }),
+      terminated,
+    ]).finally(() => s.dc.off('terminated', onTerminated));
+    assert.equal(e.body.reason, 'pause');
+    const events = traceEvents((await status()).tracePath);
+    assert.ok(events.length > before, 'the episode ran on before the pause');
+    assert.notEqual(events[events.length - 1]!.type, 'episode_end', 'paused inside the episode');
+  });
+
   test('disconnecting ends the episode cleanly and marks the trace cancelled', async () => {
     const { tracePath } = await status();
     await s.dc.disconnectRequest({});
@@ -237,7 +270,7 @@ describe('replay debugging of a recorded run (no model calls)', () => {
     s = await startAdapter(ws.dir);
   });
   after(async () => {
-    await s.dc.stop().catch(() => undefined);
+    await endSession(s);
   });
 
   test('breakpoints, continue, step back and reverse continue walk the recording', async (t) => {
@@ -299,7 +332,7 @@ describe('a recorded v1 trace and bad launch input', () => {
       assert.ok(top!.source?.sourceReference, 'the failed block is shown as generated code');
       await s.dc.disconnectRequest({});
     } finally {
-      await s.dc.stop().catch(() => undefined);
+      await endSession(s);
     }
   });
 
@@ -309,14 +342,14 @@ describe('a recorded v1 trace and bad launch input', () => {
       await s.dc.initializeRequest();
       await assert.rejects(s.dc.launchRequest({ architecture: 'malmm', seed: -1 } as DebugProtocol.LaunchRequestArguments), /seed: Too small|seed:.*>=0/i);
     } finally {
-      await s.dc.stop().catch(() => undefined);
+      await endSession(s);
     }
     const s2 = await startAdapter(ws.dir);
     try {
       await s2.dc.initializeRequest();
       await assert.rejects(s2.dc.launchRequest({ architecture: 'no_such_arch' } as DebugProtocol.LaunchRequestArguments), /unknown architecture|no_such_arch/);
     } finally {
-      await s2.dc.stop().catch(() => undefined);
+      await endSession(s2);
     }
   });
 });

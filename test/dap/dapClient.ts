@@ -1,5 +1,6 @@
 // Drives `waypoint debug-adapter` (dist/cli.mjs, built by `npm test`) with @vscode/debugadapter-testsupport's
 // DebugClient, in a scratch workspace holding a copy of the MALMM prompts.
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,13 +63,35 @@ export async function evaluate(dc: DebugClient, expression: string, frameId?: nu
   return (await dc.evaluateRequest({ expression, context, ...(frameId !== undefined ? { frameId } : {}) })).body.result;
 }
 
-/** Variables of a scope by name, as name -> value string. */
-export async function scopeVars(dc: DebugClient, frameId: number, scope: string): Promise<Record<string, string>> {
+/** Variables of a scope by name (or of a structured value inside it, by `path`), as name -> value string. */
+export async function scopeVars(dc: DebugClient, frameId: number, scope: string, ...path: string[]): Promise<Record<string, string>> {
   const scopes = (await dc.scopesRequest({ frameId })).body.scopes;
   const s = scopes.find((x) => x.name === scope);
   if (!s) throw new Error(`no scope ${scope}; scopes: ${scopes.map((x) => x.name).join(', ')}`);
-  const vars = (await dc.variablesRequest({ variablesReference: s.variablesReference })).body.variables;
+  let vars = (await dc.variablesRequest({ variablesReference: s.variablesReference })).body.variables;
+  for (const name of path) {
+    const v = vars.find((x) => x.name === name);
+    if (!v?.variablesReference) throw new Error(`no expandable ${name} in ${scope}; names: ${vars.map((x) => x.name).join(', ')}`);
+    vars = (await dc.variablesRequest({ variablesReference: v.variablesReference })).body.variables;
+  }
   return Object.fromEntries(vars.map((v) => [v.name, v.value]));
+}
+
+/**
+ * Ends a session whether or not its adapter is still running. DebugClient.stop() sends `disconnect` and waits for
+ * the answer with no timeout: an adapter that already exited (after an earlier disconnect) never answers, so this
+ * also settles when the adapter process exits.
+ */
+export async function endSession(s: Session): Promise<void> {
+  // DebugClient keeps its child private; its exit is the only signal that no answer will come.
+  const child = (s.dc as unknown as { _adapterProcess?: ChildProcess | null })._adapterProcess;
+  if (!child || child.exitCode !== null || child.signalCode !== null) {
+    child?.kill();
+    return;
+  }
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  await Promise.race([s.dc.stop().catch(() => undefined), exited]);
+  child.kill();
 }
 
 export function traceEvents(path: string): TraceEvent[] {

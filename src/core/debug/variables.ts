@@ -54,6 +54,34 @@ function metricsScope(log: EventLog, i: number): ScopeInfo {
   };
 }
 
+/** The arm as the trace saw it last at event j: the newest trajectory sample, else the observation's end effector. */
+function armAt(log: EventLog, j: number, agent?: string): Record<string, unknown> | string {
+  const sample = log.lastSampleAt(j);
+  if (sample) {
+    const s = sample.sample;
+    return { ee: [s.ee[0], s.ee[1], s.ee[2]], yaw: s.ee[3], gripperWidth: s.gripperWidth, grasped: s.grasped, tSecs: s.tSecs };
+  }
+  const world = log.stateAt(j, agent);
+  return world ? { ee: world.state.ee.pos, yaw: world.state.ee.yawRad, gripperOpen: world.state.gripperOpen, grasped: world.state.grasped } : '(no state recorded)';
+}
+
+/**
+ * The arm before a robot call acts (the motion so far is drained into the trace before each api_call) and after it
+ * (at the block's next call, or the motion drained after the block's code_execution), once the trace holds it.
+ */
+function armAroundCall(log: EventLog, i: number): { before: unknown; after: unknown } {
+  const e = log.at(i) as EventOf<'api_call'>;
+  const before = armAt(log, i, e.agent);
+  const next = log.findForward(i + 1, (x) => (x.type === 'api_call' && x.turn === e.turn) || x.type === 'code_execution' || x.type === 'role_call' || x.type === 'episode_end');
+  const nextEvent = next >= 0 ? log.at(next) : undefined;
+  if (!nextEvent || nextEvent.type === 'role_call' || nextEvent.type === 'episode_end') return { before, after: '(not run yet: the simulator acts when you step)' };
+  if (nextEvent.type === 'api_call') return { before, after: armAt(log, next, e.agent) };
+  // The last call of the block: its motion is drained after the code_execution event, before the observation.
+  const drained = log.findForward(next + 1, (x) => x.type === 'trajectory' || x.type === 'observation' || x.type === 'role_call' || x.type === 'api_call');
+  const d = drained >= 0 ? log.at(drained) : undefined;
+  return { before, after: armAt(log, d?.type === 'trajectory' ? drained : next, e.agent) };
+}
+
 export interface ScopeOptions {
   /** The robot API of the run (names the arguments of a call). */
   api?: readonly ApiFunctionSpec[];
@@ -84,6 +112,7 @@ export function scopesOf(log: EventLog, frame: FrameInfo, o: ScopeOptions = {}):
         line: e.line ?? null,
         role: e.role,
         result: rec ? { ok: rec.ok, ...(rec.value !== undefined ? { value: rec.value } : {}), ...(rec.error ? { error: rec.error } : {}), ...(rec.metrics ? { metrics: rec.metrics } : {}) } : '(not run yet: the simulator acts when you step)',
+        arm: armAroundCall(log, i),
       },
     });
   } else if (frame.kind === 'code' && e?.type === 'code_execution') {

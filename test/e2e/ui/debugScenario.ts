@@ -84,6 +84,10 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     const bpRow = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'coder.prompt' }).first();
     await bpRow.locator('.codicon-debug-breakpoint').waitFor({ timeout: 10_000 });
     if ((await bpRow.locator('.codicon-debug-breakpoint-unverified').count()) > 0) throw new Error('the breakpoint is drawn unverified');
+    // So does the gutter of the editor the stop revealed (the stop's own glyph sits on the breakpoint's line).
+    const gutter = page.locator('.editor-instance .cgmr[class*="codicon-debug-breakpoint"]');
+    await gutter.first().waitFor({ timeout: 10_000 });
+    if ((await page.locator('.editor-instance .cgmr.codicon-debug-breakpoint-unverified').count()) > 0) throw new Error('the gutter draws the breakpoint unverified');
     const viewer = await waitViewer(page, 'the run viewer of the debug session', 60_000, (v) => v.runId !== undefined && !seenRuns.has(v.runId));
     parentRun = (await viewerFrames(page)).find((v) => v.frame === viewer)?.runId;
     if (parentRun) seenRuns.add(parentRun);

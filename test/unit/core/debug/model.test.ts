@@ -127,3 +127,36 @@ test('exception filters name each kind of failure, and nothing else', async () =
   ];
   for (const [e, want] of cases) assert.equal(exceptionOf(e)?.filter, want, `${e.type} ${'name' in e ? e.name : ''}`);
 });
+
+test('a robot call’s scope shows the arm before the call acts and after it, once the trace holds it', () => {
+  const log = new EventLog();
+  let seq = 0;
+  const add = (e: PendingEvent) => log.append({ ...e, seq: seq++, tMs: seq } as TraceEvent);
+  const sample = (t: number, z: number, grasped: string | null) => ({ tSecs: t, qpos: [0], ee: [0.1, 0.2, z, 0] as [number, number, number, number], gripperWidth: grasped ? 0.02 : 0.08, grasped });
+  const s0 = { ...world(0.8), robots: undefined };
+  add({
+    type: 'episode_start', schemaVersion: 2, runId: 'r2', arch: 'malmm', agentVariant: 'malmm', task: 'pick', taskDescription: 'Pick the cup', seed: 0,
+    variant: 'default', ablations: {}, model: { provider: 'reference', model: 'reference', label: 'reference' }, prompts: [], simulator: { name: 'sim' },
+    options: { persistNamespace: false, codeTimeoutSecs: 10 }, startedAt: 'now',
+  });
+  add({ type: 'observation', turn: 0, text: 'cup', state: s0 });
+  add({ type: 'role_call', turn: 1, callId: 'c1', role: 'coder', messages: [{ role: 'system', content: 'You are the Coder' }], model: 'm', params: {}, promptPath: '/p/coder.prompt', variables: {} });
+  add({ type: 'model_response', turn: 1, callId: 'c1', role: 'coder', ok: true, text: 'code', latencyMs: 1, cached: false, attempts: 1 });
+  const code = 'move_to_position([0.1, 0.2, 0.9])\nclose_gripper()';
+  add({ type: 'api_call', turn: 1, role: 'coder', index: 0, fn: 'move_to_position', args: [[0.1, 0.2, 0.9]], line: 1, code });
+  const firstCall = log.head;
+  add({ type: 'trajectory', turn: 1, rateHz: 50, samples: [sample(0.5, 0.95, null), sample(1, 0.9, null)] });
+  add({ type: 'api_call', turn: 1, role: 'coder', index: 1, fn: 'close_gripper', args: [], line: 2 });
+  const secondCall = log.head;
+  const armOf = (i: number) => scopesOf(log, stackAt(log, 1, i)[0]!).find((s) => s.name === 'Call')!.value.arm as { before: { ee: number[]; grasped: string | null } | string; after: { ee: number[]; grasped: string | null } | string };
+  // The first call: before is the observation's arm, after is the motion drained before the next call.
+  assert.deepEqual((armOf(firstCall).before as { ee: number[] }).ee, [0, 0, 1]);
+  assert.deepEqual((armOf(firstCall).after as { ee: number[] }).ee, [0.1, 0.2, 0.9]);
+  // The last call has not run: no after yet.
+  assert.match(armOf(secondCall).after as string, /not run yet/);
+  add({ type: 'code_execution', turn: 1, role: 'coder', language: 'python', code, ok: true, exitCode: 0, stdout: '', durationMs: 5, apiCalls: [{ fn: 'move_to_position', args: [[0.1, 0.2, 0.9]], ok: true }, { fn: 'close_gripper', args: [], ok: true }], namespacePersisted: false });
+  add({ type: 'trajectory', turn: 1, rateHz: 50, samples: [sample(1.5, 0.9, 'cup')] });
+  const last = armOf(secondCall);
+  assert.equal((last.before as { grasped: string | null }).grasped, null);
+  assert.equal((last.after as { grasped: string | null }).grasped, 'cup', 'the motion drained after the block is the last call’s');
+});

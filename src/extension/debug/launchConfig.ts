@@ -1,6 +1,7 @@
 // The launch configuration `⏵ Debug live test` and F5 without a launch.json start: the prompt's architecture and
 // the run settings (task, seed, limits, simulator, cache). Pure, so it is unit-tested without VS Code; the model
 // is added by the configuration provider (it may need SecretStorage or the chat-model bridge).
+import type { ReferenceProfile } from '../../core/llm/reference/policy.js';
 import { DEBUG_TYPE } from '../../protocol/dap.js';
 import { limitsFromSettings, type WaypointSettings } from '../settings.js';
 
@@ -32,8 +33,9 @@ export function liveDebugConfig(s: WaypointSettings, promptArch: string | undefi
 }
 
 /** Launch attributes for the model a run uses (see modelWire.ts); the key travels separately, in the adapter's environment. */
-export function modelAttributes(wire: { kind: 'reference' } | { kind: 'openai'; model: string; baseUrl: string; temperature?: number; maxTokens?: number; provider?: string; label?: string; clientId?: string }): Record<string, unknown> {
-  if (wire.kind === 'reference') return { model: 'reference' };
+export function modelAttributes(wire: { kind: 'reference'; profile?: ReferenceProfile } | { kind: 'openai'; model: string; baseUrl: string; temperature?: number; maxTokens?: number; provider?: string; label?: string; clientId?: string }): Record<string, unknown> {
+  // The profile is the model name the adapter takes: `reference` or `reference-flawed` (the seeded mistakes).
+  if (wire.kind === 'reference') return { model: wire.profile ?? 'reference' };
   return {
     model: `openai:${wire.model}`,
     baseUrl: wire.baseUrl,

@@ -45,5 +45,8 @@ test('the configuration ⏵ Debug live test starts is a valid launch (the prompt
   const own = Object.fromEntries(Object.entries({ ...c, ...modelAttributes({ kind: 'reference' }) }).filter(([k]) => !['type', 'request', 'name'].includes(k)));
   const parsed = LaunchArguments.safeParse(own);
   assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+  // The run settings' reference profile reaches the adapter (the flawed one makes its seeded mistakes there too).
+  const flawed = LaunchArguments.safeParse({ ...own, ...modelAttributes({ kind: 'reference', profile: 'reference-flawed' }) });
+  assert.equal(flawed.success && flawed.data.model, 'reference-flawed');
   assert.deepEqual(modelAttributes({ kind: 'openai', model: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1' }), { model: 'openai:gpt-4o-mini', baseUrl: 'https://api.openai.com/v1' });
 });

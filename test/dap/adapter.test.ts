@@ -109,7 +109,14 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     await stopped(s.dc, () => s.dc.nextRequest({ threadId: 1 }));
     let [top] = await topFrames(s.dc);
     assert.match(top!.name, /· turn \d+$/);
-    assert.ok((await turnOf(s)) > before);
+    const landed = await turnOf(s);
+    assert.ok(landed > before);
+    // The scopes follow the frame: the Messages are this turn's role call's, not the previous turn's.
+    const turnCall = ofType(traceEvents((await status()).tracePath), 'role_call').find((c) => c.turn === landed)!;
+    const shown = await scopeVars(s.dc, top!.id, 'Messages');
+    // (A long value is shown up to 2000 characters, then an ellipsis.)
+    const system = (JSON.parse(shown['0 · system']!) as string).replace(/…$/, '');
+    assert.ok(system.length > 20 && turnCall.messages[0]!.content.startsWith(system), `the system message of ${turnCall.role} at turn ${landed}: ${system.slice(0, 80)}`);
     // Step into until a robot call (a turn without code steps to the next role turn).
     for (let k = 0; k < 6 && !top!.source?.sourceReference; k++) {
       await stopped(s.dc, () => s.dc.stepInRequest({ threadId: 1 }));

@@ -117,9 +117,21 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     const before = turnOfTop(await callStack(page));
     await page.locator('.debug-toolbar .action-label.codicon-debug-step-over').click();
     const rows = await waitCallStack(page, 'the next role turn', (r) => turnOfTop(r) > before);
-    await page.waitForTimeout(500);
+    // The Variables view follows the step: its Context shows the new turn (expanded again; Messages stays open).
+    const turn = turnOfTop(rows);
+    const ctxRow = page.locator('.debug-variables .monaco-list-row', { hasText: /^Context$/ }).first();
+    if ((await ctxRow.getAttribute('aria-expanded')) !== 'true') await ctxRow.click();
+    await page
+      .locator('.debug-variables .monaco-list-row', { hasText: new RegExp(`^turn = ${turn}$`) })
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .catch(async () => {
+        const seen = await page.$$eval('.debug-variables .monaco-list-row', (els) => els.map((e) => (e.textContent ?? '').trim()));
+        throw new Error(`the Variables view does not show turn ${turn}: ${seen.slice(0, 10).join(' | ')}`);
+      });
+    await page.waitForTimeout(300);
     await shots.take(page, '10-debug-step-over');
-    return rows[0];
+    return `${rows[0]}; Variables at turn ${turn}`;
   });
 
   await step(FORK, [STEP], 180_000, async () => {

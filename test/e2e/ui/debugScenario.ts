@@ -119,16 +119,16 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     const rows = await waitCallStack(page, 'the next role turn', (r) => turnOfTop(r) > before);
     // The Variables view follows the step: its Context shows the new turn (expanded again; Messages stays open).
     const turn = turnOfTop(rows);
+    // The tree re-renders as the new scopes arrive: poll, expanding Context whenever it shows collapsed.
+    const turnRow = page.locator('.debug-variables .monaco-list-row', { hasText: new RegExp(`^turn\\s*=\\s*${turn}$`) });
     const ctxRow = page.locator('.debug-variables .monaco-list-row', { hasText: /^Context$/ }).first();
-    if ((await ctxRow.getAttribute('aria-expanded')) !== 'true') await ctxRow.click();
-    await page
-      .locator('.debug-variables .monaco-list-row', { hasText: new RegExp(`^turn = ${turn}$`) })
-      .first()
-      .waitFor({ timeout: 15_000 })
-      .catch(async () => {
+    for (const deadline = Date.now() + 20_000; (await turnRow.count()) === 0; await page.waitForTimeout(500)) {
+      if (Date.now() > deadline) {
         const seen = await page.$$eval('.debug-variables .monaco-list-row', (els) => els.map((e) => (e.textContent ?? '').trim()));
         throw new Error(`the Variables view does not show turn ${turn}: ${seen.slice(0, 10).join(' | ')}`);
-      });
+      }
+      if ((await ctxRow.count()) > 0 && (await ctxRow.getAttribute('aria-expanded')) !== 'true') await ctxRow.click().catch(() => undefined);
+    }
     await page.waitForTimeout(300);
     await shots.take(page, '10-debug-step-over');
     return `${rows[0]}; Variables at turn ${turn}`;

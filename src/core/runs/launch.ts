@@ -2,7 +2,6 @@
 // runs the episode and tears down. The CLI, the extension and tests all start runs through here.
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type ForkInfo, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
-import { getArchitecture } from '../agents/registry.js';
 import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';

@@ -20,7 +20,9 @@ export type ToWorker =
     }
   | { t: 'api_result'; ok: true; output?: string; value?: boolean | number | string | null }
   | { t: 'api_result'; ok: false; error: string }
-  | { t: 'reset' };
+  | { t: 'reset' }
+  /** Back to the start-up state for a new episode (episodeReset.ts). */
+  | { t: 'reset_episode' };
 
 export interface BlockError {
   type: string;
@@ -42,6 +44,8 @@ export type FromWorker =
       recycle: boolean;
     }
   | { t: 'reset_done' }
+  /** What a reset put back, and what it could not (then the worker must be replaced). */
+  | { t: 'episode_reset'; restored: string[]; unrestorable: string[] }
   | { t: 'fatal'; message: string };
 
 /** Arguments of the worker entry, passed as one JSON argv element. */

@@ -5,7 +5,7 @@ import type { Clock } from '../host.js';
 import type { ApiCallResult } from '../sim/simulator.js';
 import { pythonApiStubs } from './apiStubs.js';
 import { defaultPyodideDir, defaultWorkerPath, findPackageRoot } from './locate.js';
-import type { ApiCallSite, CodeSandbox, RunCodeRequest, RunCodeResult } from './sandbox.js';
+import type { ApiCallSite, EpisodeResetReport, ReusableSandbox, RunCodeRequest, RunCodeResult } from './sandbox.js';
 import { WorkerProcess, type WorkerSpawnOptions } from './workerProcess.js';
 
 export interface PyodideSandboxOptions {
@@ -37,7 +37,7 @@ function formatNumber(secs: number): string {
   return Number.isInteger(secs) ? String(secs) : String(Math.round(secs * 1000) / 1000);
 }
 
-class PyodideSandbox implements CodeSandbox {
+class PyodideSandbox implements ReusableSandbox {
   private worker: WorkerProcess | undefined;
   private starting: Promise<WorkerProcess> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,6 +76,30 @@ class PyodideSandbox implements CodeSandbox {
       } finally {
         w.setActive(false);
       }
+    });
+  }
+
+  resetEpisode(): Promise<EpisodeResetReport> {
+    return this.serial(async () => {
+      this.holdsGlobals = false;
+      const w = this.worker;
+      // No worker, or one being replaced after a kill: the next one starts fresh, nothing to put back.
+      if (!w?.alive) return { restored: [], replaced: false };
+      w.setActive(true);
+      let reply;
+      try {
+        w.send({ t: 'reset_episode' });
+        reply = await w.next();
+      } finally {
+        w.setActive(false);
+      }
+      if (reply.t === 'episode_reset' && reply.unrestorable.length === 0) return { restored: reply.restored, replaced: false };
+      const reason =
+        reply.t === 'episode_reset'
+          ? `the last episode left what a reset cannot undo: ${reply.unrestorable.slice(0, 3).join('; ')}${reply.unrestorable.length > 3 ? '; ...' : ''}`
+          : `the sandbox did not answer the reset (${reply.t === 'exit' ? reply.reason : reply.t})`;
+      this.retire(w);
+      return { restored: reply.t === 'episode_reset' ? reply.restored : [], replaced: true, reason };
     });
   }
 
@@ -265,6 +289,6 @@ class PyodideSandbox implements CodeSandbox {
 }
 
 /** A CodeSandbox running Python in Pyodide inside a separate, permission-restricted Node process. */
-export function createPyodideSandbox(options: PyodideSandboxOptions = {}): CodeSandbox {
+export function createPyodideSandbox(options: PyodideSandboxOptions = {}): ReusableSandbox {
   return new PyodideSandbox(options);
 }

@@ -124,6 +124,8 @@ _wp_recursion0 = sys.getrecursionlimit()
 _wp_dumps = json.dumps
 _wp_loads = json.loads
 _wp_persistent = None
+# Context the blocks run in (context variables, decimal's context); EPISODE_RESET gives each episode a fresh one.
+_wp_context = None
 
 def _wp_fresh():
     return {'__name__': '__main__', '__builtins__': builtins}
@@ -165,7 +167,11 @@ def run_block(code, stubs, api_names, persist, host_call):
         ns[name] = api_ns[name]
     result = {'exitCode': 0}
     try:
-        exec(compile(code, '<code>', 'exec', dont_inherit=True), ns)
+        compiled = compile(code, '<code>', 'exec', dont_inherit=True)
+        if _wp_context is None:
+            exec(compiled, ns)
+        else:
+            _wp_context.run(exec, compiled, ns)
     except SystemExit as e:
         if e.code is not None and e.code != 0:
             result = {'exitCode': 1, 'error': {'type': 'SystemExit', 'message': str(e.code)}}

@@ -49,3 +49,22 @@ export interface CodeSandbox {
   resetNamespace(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What `resetEpisode` did. */
+export interface EpisodeResetReport {
+  /** What the last episode had changed and the reset put back (empty when it left nothing behind). */
+  restored: string[];
+  /** The worker was replaced by a fresh one, because of `reason` (something the reset could not put back). */
+  replaced: boolean;
+  reason?: string;
+}
+
+/** A sandbox that can serve episode after episode (the warm pool, src/core/runs/warmPool.ts). */
+export interface ReusableSandbox extends CodeSandbox {
+  /**
+   * Back to the state of a freshly started sandbox, so the next episode sees nothing of the last one: persisted
+   * globals, builtins, imports, patched modules and classes, files, environment, interpreter settings
+   * (episodeReset.ts). Anything it cannot put back costs a fresh worker instead.
+   */
+  resetEpisode(): Promise<EpisodeResetReport>;
+}

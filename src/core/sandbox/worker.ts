@@ -8,6 +8,7 @@ import { BlockingChannel } from './blockingChannel.js';
 import { capWasmMemory, installBindingShim, lockDownProcess, neutraliseNetworkAndSpawning } from './harden.js';
 import { FROM_WORKER_FD, TO_WORKER_FD, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 import { API_HELPERS, HARNESS } from './pythonHarness.js';
+import { EPISODE_RESET, snapshotJsGlobals } from './episodeReset.js';
 
 const proc = process;
 const channel = new BlockingChannel(TO_WORKER_FD, FROM_WORKER_FD);
@@ -59,8 +60,12 @@ async function main(): Promise<void> {
   pyodide.runPython(HARNESS, { globals: harness });
   const runBlock = harness.get('run_block');
   const resetNamespace = harness.get('reset_namespace');
+  // Last, so the baseline it records is the state every block starts from.
+  pyodide.runPython(EPISODE_RESET, { globals: harness });
+  const resetEpisode = harness.get('reset_episode');
 
   const reallyExit = lockDownProcess(proc);
+  const jsGlobals = snapshotJsGlobals();
   const memory = (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
   send({ t: 'ready', loadMs, rssBytes: proc.memoryUsage.rss(), wasmBytes: memory.byteLength });
 
@@ -81,6 +86,16 @@ async function main(): Promise<void> {
     if (msg.t === 'reset') {
       resetNamespace();
       send({ t: 'reset_done' });
+    } else if (msg.t === 'reset_episode') {
+      // JavaScript first: a polluted Object.prototype would confuse Emscripten's file system under Python's reset.
+      const js = jsGlobals.restore();
+      let report: { restored: string[]; unrestorable: string[] };
+      try {
+        report = JSON.parse(resetEpisode() as string) as typeof report;
+      } catch (e) {
+        report = { restored: [], unrestorable: [`Python reset failed: ${runtimeFailure(e).message}`] };
+      }
+      send({ t: 'episode_reset', restored: [...js.restored, ...report.restored], unrestorable: [...report.unrestorable, ...js.unrestorable] });
     } else if (msg.t === 'run') {
       capture.bytes = 0;
       capture.truncated = false;

@@ -20,6 +20,7 @@ const FromWorkerSchema = z.discriminatedUnion('t', [
     recycle: z.boolean(),
   }),
   z.object({ t: z.literal('reset_done') }),
+  z.object({ t: z.literal('episode_reset'), restored: z.array(z.string()), unrestorable: z.array(z.string()) }),
   z.object({ t: z.literal('fatal'), message: z.string() }),
 ]);
 

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { StartError } from '../core/runs/preflight.js';
+import { WarmPool } from '../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { connectSimulator } from '../core/sim/connect.js';
@@ -53,6 +54,13 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
   if (!a.ablation) throw new UsageError('--ablation <id> is required (an id from an {{#ablation}} block; see the prompt files)');
   const model = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const progress = Boolean(process.stderr.isTTY);
+  // Every episode after the first reuses the Pyodide sandbox (reset between episodes) and, for the embedded one,
+  // the simulator (a protocol simulator's connection belongs to one episode).
+  const pool = new WarmPool({
+    createSandbox: () => createPyodideSandbox(),
+    createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
+    reuseSimulators: a.sim === 'embedded',
+  });
   return whileCleaningUp(async (signal) => {
     let result;
     try {
@@ -75,17 +83,14 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
             if (progress && p.phase === 'start') process.stderr.write(`\r\x1b[K  … seed ${p.seed} ${p.side} (${p.done}/${p.total} done)`);
           },
         },
-        {
-          io: nodeIO,
-          clock: nodeClock,
-          createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
-          createSandbox: () => createPyodideSandbox(),
-        },
+        pool.deps({ io: nodeIO, clock: nodeClock }),
       );
     } catch (err) {
       // runPairedSweep throws only for bad input, before any episode runs.
       if (err instanceof StartError) throw new UsageError(notStartedMessage(err));
       throw new UsageError(err instanceof Error ? err.message : String(err));
+    } finally {
+      await pool.close();
     }
     if (progress) process.stderr.write('\r\x1b[K');
     out.write(formatComparison(result.file) + '\n');

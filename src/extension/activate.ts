@@ -98,9 +98,18 @@ export async function activateWaypoint(
       vscode.workspace.onDidSaveTextDocument((doc) => void offerRerun(c, doc)),
     );
 
-    // The language server starts with the first .prompt document, not before.
+    // The language server starts with the first .prompt document, not before; so does the warm run process
+    // (a moment later, after the server), so the first live run does not wait for Pyodide and MuJoCo.
+    let prewarmTimer: ReturnType<typeof setTimeout> | undefined;
     const startServerFor = (doc: vscode.TextDocument) => {
-      if (isWaypointPrompt(doc) && c.config.settings.languageServer.enabled && c.lsp.state === 'stopped') void c.lsp.start();
+      if (!isWaypointPrompt(doc)) return;
+      if (c.config.settings.languageServer.enabled && c.lsp.state === 'stopped') void c.lsp.start();
+      if (!prewarmTimer && c.trusted && c.config.settings.run.keepWarm) {
+        prewarmTimer = setTimeout(() => {
+          prewarmTimer = undefined;
+          import('./commands/live.js').then((m) => m.prewarmLiveRuns(c)).catch((err: unknown) => c.output.warn(`run process prewarm failed: ${String(err)}`));
+        }, 1000);
+      }
     };
     c.push(vscode.workspace.onDidOpenTextDocument(startServerFor));
 

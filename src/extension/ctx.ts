@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { GateState } from './commandGate.js';
 import { Config } from './config.js';
 import type { LiveRun } from './live/liveRun.js';
+import type { RunProcesses } from './live/runProcess.js';
 import { PromptLanguageClient } from './lspClient.js';
 import { ApiKeyStore } from './secrets.js';
 
@@ -26,6 +27,8 @@ export class Ctx implements vscode.Disposable {
   readonly extensionPath: string;
   /** Runs in progress, by trace path. */
   readonly liveRuns = new Map<string, LiveRun>();
+  /** The warm live-run process (created with the first live run or prompt opened; commands/live.ts). */
+  runProcesses: RunProcesses | undefined;
   activation: ActivationTimes | undefined;
 
   private readonly runsChanged = new vscode.EventEmitter<void>();

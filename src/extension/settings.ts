@@ -27,6 +27,8 @@ export interface RunConfig {
   maxConsecutiveErrors: number;
   codeTimeoutSecs: number;
   useCache: boolean;
+  /** Keep a run process loaded (Pyodide, MuJoCo) between live runs, started when a prompt opens. */
+  keepWarm: boolean;
 }
 
 export interface WaypointSettings {
@@ -59,6 +61,7 @@ export const SETTING_DEFAULTS = {
   'run.maxConsecutiveErrors': 5,
   'run.codeTimeoutSecs': 10,
   'run.useCache': true,
+  'run.keepWarm': true,
   'languageServer.enabled': true,
 } as const satisfies Record<string, string | number | boolean | null>;
 
@@ -177,6 +180,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       maxConsecutiveErrors: int('run.maxConsecutiveErrors', 1),
       codeTimeoutSecs,
       useCache: bool('run.useCache'),
+      keepWarm: bool('run.keepWarm'),
     },
     languageServer: { enabled: bool('languageServer.enabled') },
   };

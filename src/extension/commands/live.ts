@@ -9,7 +9,8 @@ import { nodeIO } from '../../core/node/nodeHost.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
 import { LiveRun } from '../live/liveRun.js';
-import type { LaunchWire } from '../live/protocol.js';
+import type { LaunchWire, SimulatorWire } from '../live/protocol.js';
+import { RunProcesses } from '../live/runProcess.js';
 import type { LmBridge } from '../lm/lmBridge.js';
 import { RunViewerPanel } from '../panels/runViewerPanel.js';
 import { firstPromptError, promptHeader } from '../prompt/promptLenses.js';
@@ -48,6 +49,33 @@ async function checkPrompts(paths: string[]): Promise<{ message: string; file: s
     }
   }
   return undefined;
+}
+
+/** The live-run processes, one of them kept warm between runs (`waypoint.run.keepWarm`). */
+function runProcesses(ctx: Ctx): RunProcesses {
+  if (!ctx.runProcesses) {
+    const processes = new RunProcesses({ modulePath: ctx.asset('dist', 'runWorker.js'), keepWarm: () => ctx.config.settings.run.keepWarm, log: (l) => ctx.output.info(l) });
+    ctx.runProcesses = processes;
+    ctx.push({ dispose: () => processes.dispose() }, ctx.config.onDidChange(() => processes.trim()));
+  }
+  return ctx.runProcesses;
+}
+
+function simulatorWire(ctx: Ctx): SimulatorWire {
+  const s = ctx.config.settings.simulator;
+  return s.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'protocol', endpoint: s.endpoint };
+}
+
+/**
+ * Load a run process ahead of the first live run (called when a prompt opens): only in a trusted workspace with a
+ * folder, with warm start on and the embedded simulator (an external one is not started before the user runs).
+ */
+export async function prewarmLiveRuns(ctx: Ctx): Promise<void> {
+  const s = ctx.config.settings;
+  if (!ctx.trusted || !ctx.workspaceRoot() || !s.run.keepWarm || s.simulator.kind !== 'embedded') return;
+  const r = await runProcesses(ctx).prewarm(simulatorWire(ctx));
+  if (r.error) ctx.output.warn(`could not load the run process ahead of time (the first live run starts cold): ${r.error}`);
+  else if (!r.skipped) ctx.output.info(`run process loaded for live runs in ${Math.round(r.ms ?? 0)} ms (Pyodide sandbox and MuJoCo kept warm between runs)`);
 }
 
 export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveRequest): Promise<LiveRun | undefined> {
@@ -96,11 +124,12 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
   };
-  const simulator = s.simulator.kind === 'embedded' ? { kind: 'embedded' as const } : { kind: 'protocol' as const, endpoint: s.simulator.endpoint };
+  const simulator = simulatorWire(ctx);
   const label = `${arch.id} · ${launch.task} · seed ${launch.seed}`;
   ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
 
-  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, log: (l) => ctx.output.info(l) });
+  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, processes: runProcesses(ctx), log: (l) => ctx.output.info(l) });
+  ctx.output.info(`live run: ${run.warm ? 'warm run process (sandbox and simulator loaded)' : 'new run process (loading the sandbox and simulator)'}`);
   run.onStarted(({ tracePath }) => {
     ctx.liveRuns.set(tracePath, run);
     ctx.fireRunsChanged();
@@ -109,7 +138,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
 
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Waypoint: ${label}`, cancellable: true }, async (progress, token) => {
     token.onCancellationRequested(() => run.cancel());
-    progress.report({ message: 'starting the simulator and sandbox…' });
+    progress.report({ message: run.warm ? 'starting…' : 'starting the simulator and sandbox…' });
     let turn = 0;
     const off = run.onEvents((events) => {
       for (const e of events) if ('turn' in e && typeof e.turn === 'number') turn = Math.max(turn, e.turn);

@@ -1,13 +1,14 @@
-// Host side of a live run (no `vscode` here, so tests drive it directly): forks the run child, validates what it
-// says, keeps the events in order, and cancels within a grace period: `cancel` first asks the engine to stop
-// (the trace then ends 'cancelled' by itself); if the child is still alive after the grace, its whole process
-// group (sandbox included) is killed and the host closes the trace with episode_end 'cancelled'.
-import { fork, type ChildProcess } from 'node:child_process';
+// Host side of a live run (no `vscode` here, so tests drive it directly): hands the run to a run process (the
+// warm one from `RunProcesses` when given and free, else a fresh one), validates what it says, keeps the events in
+// order, and cancels within a grace period: `cancel` first asks the engine to stop (the trace then ends
+// 'cancelled' by itself); if the run has not ended after the grace, the process group (sandbox included) is
+// killed and the host closes the trace with episode_end 'cancelled'. A run ends at the process's `done` (the
+// process then stays warm for the next run, or is let go) or when the process exits.
 import { appendFile, readFile } from 'node:fs/promises';
 import { TraceEvent } from '../../protocol/trace.js';
 import { readTrace } from '../../core/trace/reader.js';
-import { WORKER_FLAG } from './flag.js';
-import { WorkerToHost, type HostToWorker, type LaunchWire, type SimulatorWire } from './protocol.js';
+import type { LaunchWire, SimulatorWire, WorkerToHost } from './protocol.js';
+import { RunProcess, type RunProcesses } from './runProcess.js';
 import { cancelledTail } from './traceFinish.js';
 
 export interface LiveRunOptions {
@@ -17,6 +18,8 @@ export interface LiveRunOptions {
   execArgv?: string[];
   launch: LaunchWire;
   simulator: SimulatorWire;
+  /** Where a warm process comes from and goes back to; without it the run gets a process of its own, ended after. */
+  processes?: RunProcesses;
   /** How long a cancelled run may take to end by itself before it is killed. Default 800 ms (cancel stops within a second). */
   cancelGraceMs?: number;
   log?(line: string): void;
@@ -39,49 +42,51 @@ export class LiveRun {
   runId: string | undefined;
   tracePath: string | undefined;
   readonly done: Promise<LiveRunResult>;
-  private readonly child: ChildProcess;
+  /** The run went to a process that had the sandbox and simulator loaded already. */
+  readonly warm: boolean;
+  private readonly process: RunProcess;
   private readonly eventListeners = new Set<Listener<TraceEvent[]>>();
   private readonly startListeners = new Set<Listener<{ runId: string; tracePath: string }>>();
   private result: Omit<LiveRunResult, 'killed'> | undefined;
   private failure: string | undefined;
   private cancelRequested = false;
   private killed = false;
-  private exited = false;
+  private ended = false;
   private killTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(private readonly o: LiveRunOptions) {
-    const detached = process.platform !== 'win32';
-    this.child = fork(o.modulePath, [WORKER_FLAG], {
-      execArgv: o.execArgv ?? [],
-      // Its own process group, so a kill also reaches the Pyodide sandbox it spawns.
-      detached,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // VS Code desktop's process.execPath is Electron: run it as plain Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    });
-    for (const s of [this.child.stdout, this.child.stderr]) {
-      s?.setEncoding('utf8');
-      s?.on('data', (chunk: string) => {
-        for (const line of chunk.split('\n')) if (line.trim()) this.o.log?.(`run process: ${line}`);
-      });
-    }
-    this.child.on('message', (raw) => this.onMessage(raw));
+    const taken = o.processes?.acquire() ?? { process: new RunProcess({ modulePath: o.modulePath, execArgv: o.execArgv, log: o.log }), warm: false };
+    this.process = taken.process;
+    this.warm = taken.warm;
+    this.process.setActive(true);
     this.done = new Promise<LiveRunResult>((resolve) => {
-      this.child.on('error', (err) => {
-        this.failure ??= `could not start the run process: ${err.message}`;
+      const offMessage = this.process.onMessage((m) => {
+        this.onMessage(m);
+        if (m.type === 'done' || m.type === 'failed') finish(null, null);
       });
-      this.child.on('exit', (code, signal) => {
-        this.exited = true;
+      const offExit = this.process.onExit((code, signal) => finish(code, signal));
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.ended) return;
+        this.ended = true;
+        offMessage();
+        offExit();
         if (this.killTimer) clearTimeout(this.killTimer);
-        void this.settle(code, signal).then(resolve);
-      });
+        this.failure ??= this.process.startError;
+        void this.settle(code, signal).then((r) => {
+          this.process.setActive(false);
+          // A process that finished its run cleanly serves the next one warm; anything else is let go.
+          const reusable = this.result !== undefined && !this.killed && !this.failure;
+          if (o.processes) o.processes.release(this.process, reusable);
+          else this.process.end();
+          resolve(r);
+        });
+      };
     });
   }
 
   static start(o: LiveRunOptions): LiveRun {
     const run = new LiveRun(o);
-    const start: HostToWorker = { type: 'start', launch: o.launch, simulator: o.simulator };
-    run.child.send(start);
+    if (!run.process.send({ type: 'start', launch: o.launch, simulator: o.simulator })) run.failure = run.process.startError ?? 'the run process is not connected';
     return run;
   }
 
@@ -101,23 +106,17 @@ export class LiveRun {
   }
 
   cancel(): void {
-    if (this.cancelRequested || this.exited) return;
+    if (this.cancelRequested || this.ended) return;
     this.cancelRequested = true;
-    const msg: HostToWorker = { type: 'cancel' };
-    if (this.child.connected) this.child.send(msg);
+    this.process.send({ type: 'cancel' });
     this.killTimer = setTimeout(() => this.kill(), this.o.cancelGraceMs ?? 800);
   }
 
   private kill(): void {
-    if (this.exited) return;
+    if (this.ended) return;
     this.killed = true;
     this.o.log?.('run process did not stop within the cancel grace; killing it');
-    try {
-      if (process.platform !== 'win32' && this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
-      else this.child.kill('SIGKILL');
-    } catch {
-      this.child.kill('SIGKILL');
-    }
+    this.process.kill();
   }
 
   private emit(events: TraceEvent[]): void {
@@ -126,13 +125,7 @@ export class LiveRun {
     for (const l of this.eventListeners) l(events);
   }
 
-  private onMessage(raw: unknown): void {
-    const parsed = WorkerToHost.safeParse(raw);
-    if (!parsed.success) {
-      this.o.log?.(`run process sent an invalid message (ignored): ${parsed.error.issues[0]?.message ?? 'schema mismatch'}`);
-      return;
-    }
-    const m = parsed.data;
+  private onMessage(m: WorkerToHost): void {
     switch (m.type) {
       case 'started':
         this.runId = m.runId;
@@ -160,10 +153,12 @@ export class LiveRun {
       case 'log':
         this.o.log?.(m.message);
         return;
+      case 'warmed':
+        return;
     }
   }
 
-  /** After the child exits: close a killed run's trace, and pick up any events the IPC channel did not deliver. */
+  /** After the run ended (`done`, `failed` or the process's exit): close a killed run's trace, and pick up any events the IPC channel did not deliver. */
   private async settle(code: number | null, signal: NodeJS.Signals | null): Promise<LiveRunResult> {
     if (this.tracePath) {
       try {

@@ -1,4 +1,4 @@
-// Messages between the extension host and the child process that runs one live episode (live/workerMain.ts),
+// Messages between the extension host and the child process that runs live episodes (live/workerMain.ts),
 // over Node's IPC channel. Both sides parse what they receive: the child is ours, but a process boundary is
 // where a version mismatch or a bug shows up, and it should show up as one clear line.
 import { z } from 'zod';
@@ -40,8 +40,11 @@ export const SimulatorWire = z.discriminatedUnion('kind', [z.object({ kind: z.li
 export type SimulatorWire = z.infer<typeof SimulatorWire>;
 
 export const HostToWorker = z.discriminatedUnion('type', [
+  /** Run one episode. The process serves one at a time and stays up afterwards (warm) until the host disconnects. */
   z.object({ type: z.literal('start'), launch: LaunchWire, simulator: SimulatorWire }),
   z.object({ type: z.literal('cancel') }),
+  /** Load the sandbox and the simulator now, ahead of the first `start`. */
+  z.object({ type: z.literal('warm'), simulator: SimulatorWire }),
 ]);
 export type HostToWorker = z.infer<typeof HostToWorker>;
 
@@ -53,6 +56,8 @@ export const WorkerToHost = z.discriminatedUnion('type', [
   /** The run could not go on and left no episode_end (e.g. the simulator did not start). */
   z.object({ type: z.literal('failed'), message: z.string() }),
   z.object({ type: z.literal('log'), message: z.string() }),
+  /** After `warm`: the sandbox and simulator are loaded (or could not be: `error`). */
+  z.object({ type: z.literal('warmed'), ms: z.number(), error: z.string().optional() }),
 ]);
 export type WorkerToHost = z.infer<typeof WorkerToHost>;
 

@@ -3,6 +3,7 @@
 // (the episode in flight ends 'cancelled' and the sweep is recorded as cancelled), reports `done` and exits.
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import type { ModelSpec } from '../../core/runs/launch.js';
+import { WarmPool } from '../../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../../core/sandbox/index.js';
 import { runPairedSweep } from '../../core/sweep/pairedSweep.js';
 import { createSimulatorFromWire, sendToHost, serveChildTask } from './childTask.js';
@@ -12,6 +13,13 @@ import type { SimulatorWire } from './protocol.js';
 const send = (message: SweepWorkerToHost): Promise<void> => sendToHost(message);
 
 async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSignal): Promise<void> {
+  // Episodes after the first reuse the sandbox (reset in between) and, for the embedded one, the simulator.
+  const pool = new WarmPool({
+    createSandbox: () => createPyodideSandbox(),
+    createSimulator: () => createSimulatorFromWire(simulator),
+    reuseSimulators: simulator.kind === 'embedded',
+    log: (message) => void send({ type: 'log', message }),
+  });
   const { file, path } = await runPairedSweep(
     {
       workspace: sweep.workspace,
@@ -28,8 +36,8 @@ async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSign
       signal,
       onProgress: (p) => void send({ type: 'progress', done: p.done, total: p.total, seed: p.seed, side: p.side, phase: p.phase, ...(p.outcome ? { success: p.outcome.success } : {}) }),
     },
-    { io: nodeIO, clock: nodeClock, createSimulator: () => createSimulatorFromWire(simulator), createSandbox: () => createPyodideSandbox() },
-  );
+    pool.deps({ io: nodeIO, clock: nodeClock }),
+  ).finally(() => pool.close());
   await send({ type: 'done', path, file });
 }
 

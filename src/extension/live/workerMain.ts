@@ -1,48 +1,113 @@
-// The child process of a live run: dist/runWorker.js started by Node with WORKER_FLAG (no `vscode` here). It
-// takes one `start` message, runs launchRun with the real simulator and sandbox, streams each trace event back
-// as it is written, honours `cancel`, reports `done` and exits. The extension host thread never runs the episode.
+// The live-run process: dist/runWorker.js started by Node with WORKER_FLAG (no `vscode` here). It serves `start`
+// messages one at a time — launchRun with the real simulator and sandbox, each trace event streamed back as it is
+// written, `cancel` honoured, `done` at the end — and stays up between runs with a warm pool (Pyodide loaded,
+// MuJoCo's module and the scenes it compiled kept), so the next run starts in milliseconds. `warm` loads the pool
+// ahead of the first run. The process ends when the host disconnects (idle timeout, extension host gone), after
+// cancelling a run in flight. The extension host thread never runs an episode.
 import { EpisodeController } from '../../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import { launchRun, type ModelSpec } from '../../core/runs/launch.js';
+import { WarmPool } from '../../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../../core/sandbox/index.js';
-import { createSimulatorFromWire, sendToHost, serveChildTask } from './childTask.js';
+import { createSimulatorFromWire, sendToHost } from './childTask.js';
 import { HostToWorker, type LaunchWire, type SimulatorWire, type WorkerToHost } from './protocol.js';
 
 const send = (message: WorkerToHost): Promise<void> => sendToHost(message);
 
+/** One pool per simulator setting; a run with another setting replaces it. */
+let warm: { key: string; pool: WarmPool } | undefined;
+
+function poolFor(simulator: SimulatorWire): WarmPool {
+  const key = JSON.stringify(simulator);
+  if (warm?.key !== key) {
+    void warm?.pool.close();
+    warm = {
+      key,
+      pool: new WarmPool({
+        createSandbox: () => createPyodideSandbox(),
+        createSimulator: () => createSimulatorFromWire(simulator),
+        // A remote simulator's connection belongs to one run; the embedded one keeps its module and scenes.
+        reuseSimulators: simulator.kind === 'embedded',
+        log: (message) => void send({ type: 'log', message }),
+      }),
+    };
+  }
+  return warm.pool;
+}
+
 async function run(launch: LaunchWire, simulator: SimulatorWire, controller: EpisodeController): Promise<void> {
-  controller.on((e) => {
+  const off = controller.on((e) => {
     if (e.type === 'trace_event') void send({ type: 'event', event: e.event });
   });
-  const result = await launchRun(
-    {
-      workspace: launch.workspace,
-      arch: launch.arch,
-      task: launch.task,
-      seed: launch.seed,
-      variant: launch.variant,
-      builtInPromptRoot: launch.builtInPromptRoot,
-      model: launch.model as ModelSpec,
-      options: launch.options,
-      limits: launch.limits,
-      cache: launch.cache,
-      controller,
-      onStart: (info) => void send({ type: 'started', runId: info.runId, tracePath: info.tracePath }),
-    },
-    {
-      io: nodeIO,
-      clock: nodeClock,
-      createSimulator: () => createSimulatorFromWire(simulator),
-      createSandbox: () => createPyodideSandbox(),
-    },
-  );
-  // Controller listeners run on setImmediate: let the last events go out before `done`.
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
-  await send({ type: 'done', runId: result.runId, tracePath: result.tracePath, success: result.success, reason: result.reason, message: result.message });
+  try {
+    const result = await launchRun(
+      {
+        workspace: launch.workspace,
+        arch: launch.arch,
+        task: launch.task,
+        seed: launch.seed,
+        variant: launch.variant,
+        builtInPromptRoot: launch.builtInPromptRoot,
+        model: launch.model as ModelSpec,
+        options: launch.options,
+        limits: launch.limits,
+        cache: launch.cache,
+        controller,
+        onStart: (info) => void send({ type: 'started', runId: info.runId, tracePath: info.tracePath }),
+      },
+      poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }),
+    );
+    // Controller listeners run on setImmediate: let the last events go out before `done`.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    await send({ type: 'done', runId: result.runId, tracePath: result.tracePath, success: result.success, reason: result.reason, message: result.message });
+  } finally {
+    off();
+  }
 }
 
 export function runWorkerMain(): void {
-  const controller = new EpisodeController();
-  serveChildTask({ name: 'run worker', schema: HostToWorker, cancel: () => controller.cancel(), start: (m) => run(m.launch, m.simulator, controller) });
+  let current: EpisodeController | undefined;
+  let leaving = false;
+  const leave = async () => {
+    if (leaving) return;
+    leaving = true;
+    current?.cancel();
+    // Let a cancelled run write its end, then close the sandbox worker and go.
+    while (current) await new Promise((r) => setTimeout(r, 20));
+    await warm?.pool.close();
+    setTimeout(() => process.exit(0), 50).unref();
+  };
+  process.on('message', (raw: unknown) => {
+    const parsed = HostToWorker.safeParse(raw);
+    if (!parsed.success) {
+      void send({ type: 'log', message: `run process: ignored an invalid message: ${parsed.error.issues[0]?.message ?? 'schema mismatch'}` });
+      return;
+    }
+    const m = parsed.data;
+    if (m.type === 'cancel') return current?.cancel();
+    if (m.type === 'warm') {
+      const t0 = performance.now();
+      void poolFor(m.simulator)
+        .warmUp()
+        .then(
+          () => send({ type: 'warmed', ms: performance.now() - t0 }),
+          (err: unknown) => send({ type: 'warmed', ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) }),
+        );
+      return;
+    }
+    if (current || leaving) {
+      void send({ type: 'failed', message: 'the run process is busy with another run' });
+      return;
+    }
+    const controller = new EpisodeController();
+    current = controller;
+    run(m.launch, m.simulator, controller)
+      .catch((err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        current = undefined;
+      });
+  });
+  // The host went away or let this process go: stop; a trace in flight ends 'cancelled'.
+  process.on('disconnect', () => void leave());
 }

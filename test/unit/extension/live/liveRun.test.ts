@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { readTrace } from '../../../../src/core/trace/reader.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
 import { LiveRun, type LiveRunOptions } from '../../../../src/extension/live/liveRun.js';
+import { RunProcesses } from '../../../../src/extension/live/runProcess.js';
 import { startModelProxy } from '../../../../src/extension/lm/modelProxy.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -77,5 +78,34 @@ test('an API key handed to a run never reaches the trace', async () => {
     assert.ok(!text.includes(proxy.token), 'the key is not in the trace');
   } finally {
     await proxy.close();
+  }
+});
+
+test('warm start: a prewarmed run process serves run after run; each run is complete and the process stays loaded', async () => {
+  const processes = new RunProcesses({ modulePath: base().modulePath, execArgv: base().execArgv, keepWarm: () => true });
+  try {
+    const warmed = await processes.prewarm({ kind: 'embedded' });
+    assert.equal(warmed.error, undefined);
+    assert.ok(processes.hasWarm);
+    for (const seed of [0, 1]) {
+      const run = LiveRun.start({ ...base({ seed }), processes });
+      assert.equal(run.warm, true, `run ${seed} went to the warm process`);
+      assert.equal(processes.hasWarm, false, 'the warm process is busy with the run');
+      const result = await run.done;
+      assert.equal(result.reason, 'task_completed', `${result.reason}: ${result.message}`);
+      const onDisk = readTrace(readFileSync(result.tracePath!, 'utf8')).events;
+      assert.deepEqual(run.events.map((e) => e.seq), onDisk.map((e) => e.seq), 'every event once, in order');
+      assert.ok(processes.hasWarm, 'back to warm after the run');
+    }
+    // A cancelled run that is killed takes its process with it; the next run starts a new one.
+    const run = LiveRun.start({ ...base(), processes, cancelGraceMs: 1 });
+    run.onEvents((events) => {
+      if (events.some((e) => e.type === 'role_call')) run.cancel();
+    });
+    const cancelled = await run.done;
+    assert.equal(cancelled.reason, 'cancelled');
+    if (cancelled.killed) assert.equal(processes.hasWarm, false, 'a killed process is not kept');
+  } finally {
+    processes.dispose();
   }
 });

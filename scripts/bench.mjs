@@ -19,6 +19,14 @@ const benches = [
     rows: [{ name: '`waypoint runs` over 200 runs (process)', re: /waypoint runs (\d+) ms \(goal/, unit: 'ms', goal: '< 1000 ms', ok: (v) => v < 1000 }],
   },
   {
+    file: 'test/bench/warmStart.bench.ts',
+    rows: [
+      { name: 'live run, request to first turn shown, cold', re: /first turn shown[^:]*: cold (\d+) ms/, unit: 'ms', goal: '(no goal)', ok: () => true },
+      { name: 'live run, request to first turn shown, warm', re: /first turn shown[^:]*: cold \d+ ms [^)]*\), warm (\d+) ms/, unit: 'ms', goal: '< 500 ms', ok: (v) => v < 500 },
+      { name: 'demo episode, warm (request to end)', re: /demo episode [^:]*warm: ([\d.]+) s/, unit: 's', goal: '< 1.5 s', ok: (v) => v < 1.5 },
+    ],
+  },
+  {
     file: 'test/bench/sim.bench.ts',
     rows: [
       { name: 'sim steps/s, 1-arm tabletop (mujoco-js, per CPU second)', re: /1-arm tabletop[^:]*: same file mujoco-js ([\d.]+k) steps\/s/, unit: 'steps/s', goal: '(rate)', ok: () => true },

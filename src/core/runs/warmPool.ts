@@ -166,10 +166,22 @@ export class WarmPool {
     );
   }
 
-  /** Start one sandbox and one simulator now (in the background of whatever comes next), so the first episode is warm too. */
-  warmUp(): Promise<void> {
+  /**
+   * Start one sandbox and one simulator now, so the first episode is warm too. With `task`, also compile that
+   * task's scene (reset to seed 0) and run an empty block, so the first episode does not pay those either.
+   */
+  warmUp(prime: { task?: string; api?: string } = {}): Promise<void> {
     this.warming ??= (async () => {
-      const [sb, sim] = await Promise.allSettled([this.sandboxes.acquire(), this.simulators.acquire()]);
+      const [sb, sim] = await Promise.allSettled([
+        this.sandboxes.acquire().then(async (x) => {
+          if (prime.task) await x.item.run({ code: 'pass', api: [], persistNamespace: false, limits: { timeoutSecs: 10, memoryMiB: 1024 }, onApiCall: async () => ({ ok: false, error: 'no API while warming up' }) }).catch(() => undefined);
+          return x;
+        }),
+        this.simulators.acquire().then(async (x) => {
+          if (prime.task) await x.item.reset(prime.task, 0, prime.api ? { api: prime.api } : {}).catch(() => undefined);
+          return x;
+        }),
+      ]);
       if (sb.status === 'fulfilled') this.sandboxes.putBack(sb.value.item, sb.value.reused);
       if (sim.status === 'fulfilled') this.simulators.putBack(sim.value.item, sim.value.reused);
       if (sb.status === 'rejected') throw sb.reason;

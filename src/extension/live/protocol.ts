@@ -44,7 +44,7 @@ export const HostToWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), launch: LaunchWire, simulator: SimulatorWire }),
   z.object({ type: z.literal('cancel') }),
   /** Load the sandbox and the simulator now, ahead of the first `start`. */
-  z.object({ type: z.literal('warm'), simulator: SimulatorWire }),
+  z.object({ type: z.literal('warm'), simulator: SimulatorWire, task: z.string().min(1).optional() }),
 ]);
 export type HostToWorker = z.infer<typeof HostToWorker>;
 

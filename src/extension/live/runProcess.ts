@@ -152,7 +152,7 @@ export class RunProcesses {
    * Start the warm process now (Pyodide, MuJoCo), unless one is kept already or warm start is off. Resolves when it
    * is loaded (`ms`: how long that took), could not load (`error`), or nothing was started (`skipped`).
    */
-  prewarm(simulator: SimulatorWire): Promise<{ ms?: number; error?: string; skipped?: true }> {
+  prewarm(simulator: SimulatorWire, task?: string): Promise<{ ms?: number; error?: string; skipped?: true }> {
     // A run in flight keeps its process afterwards: no second one.
     if (this.disposed || !this.o.keepWarm() || this.idle?.usable || this.leased > 0) return Promise.resolve({ skipped: true });
     const p = this.spawn();
@@ -168,7 +168,7 @@ export class RunProcesses {
         resolve({ error: p.startError ?? 'the run process ended before it was warm' });
       });
     });
-    p.send({ type: 'warm', simulator });
+    p.send({ type: 'warm', simulator, ...(task ? { task } : {}) });
     this.keep(p);
     // Loading is work in progress (keeps the host's event loop up); the loaded process then idles unreferenced.
     p.setActive(true);

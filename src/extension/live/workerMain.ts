@@ -2,7 +2,7 @@
 // messages one at a time — launchRun with the real simulator and sandbox, each trace event streamed back as it is
 // written, `cancel` honoured, `done` at the end — and stays up between runs with a warm pool (Pyodide loaded,
 // MuJoCo's module and the scenes it compiled kept), so the next run starts in milliseconds. `warm` loads the pool
-// ahead of the first run. The process ends when the host disconnects (idle timeout, extension host gone), after
+// ahead of the first run (and compiles the scene of the task the next run will likely use). The process ends when the host disconnects (idle timeout, extension host gone), after
 // cancelling a run in flight. The extension host thread never runs an episode.
 import { EpisodeController } from '../../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
@@ -89,7 +89,7 @@ export function runWorkerMain(): void {
     if (m.type === 'warm') {
       const t0 = performance.now();
       void poolFor(m.simulator)
-        .warmUp()
+        .warmUp({ task: m.task })
         .then(
           () => send({ type: 'warmed', ms: performance.now() - t0 }),
           (err: unknown) => send({ type: 'warmed', ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) }),

@@ -2,7 +2,7 @@
 // `--if-stale` (what `npm run demo` uses) skips the build when no input of the last build changed since: esbuild's
 // metafile names every file each bundle read, and dist/.build-inputs.json keeps that list.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const esmBanner = {
@@ -21,7 +21,10 @@ const browserOptions = { minify: true };
 const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.mjs', format: 'esm', platform: 'node', banner: esmBanner },
   { in: 'src/core/sandbox/worker.ts', out: 'dist/sandboxWorker.mjs', format: 'esm', platform: 'node', banner: esmBanner },
-  { in: 'src/extension/main.ts', out: 'dist/extension.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
+  // The extension host entry is an ES module split into chunks (dist/ext/): VS Code (>= 1.100) imports it, and only
+  // what activate() needs is loaded at activation; every feature's code loads with its first use. One CommonJS
+  // file held all of it (2 MB), and compiling that was most of the activation time.
+  { in: 'src/extension/main.ts', out: 'dist/extension.mjs', format: 'esm', platform: 'node', banner: esmBanner, split: 'ext' },
   { in: 'src/extension/live/workerEntry.ts', out: 'dist/runWorker.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/extension/vendor/languageClient.ts', out: 'dist/languageClient.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/extension/vendor/exporter.ts', out: 'dist/exporter.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
@@ -66,6 +69,8 @@ if (process.argv.includes('--if-stale')) {
 }
 
 mkdirSync('dist', { recursive: true });
+// Chunk names carry a content hash: clear the old ones so the package ships only the current set.
+for (const e of entries) if (e.split) rmSync(`dist/${e.split}`, { recursive: true, force: true });
 // The package is ESM ("type": "module"); the .js bundles in dist/ are CommonJS for VS Code's require().
 writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 const started = Date.now();
@@ -75,8 +80,9 @@ const results = await Promise.all(
     .map((e) =>
       build({
         ...common,
-        entryPoints: [e.in],
-        outfile: e.out,
+        ...(e.split
+          ? { entryPoints: { [e.out.replace(/^dist\/|\.mjs$/g, '')]: e.in }, outdir: 'dist', splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: `${e.split}/[name]-[hash]` }
+          : { entryPoints: [e.in], outfile: e.out }),
         format: e.format,
         platform: e.platform,
         target: e.target ?? common.target,

@@ -1,6 +1,7 @@
 // The .prompt language client: starts dist/lsp.js over stdio (all analysis is in the server) and exposes the
 // custom request `waypoint/lastRunValues`. vscode-languageclient is loaded on first start, not at activation.
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { PROMPT_SELECTOR } from './promptLanguage.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -39,8 +40,9 @@ export class PromptLanguageClient implements vscode.Disposable {
     this.setState('starting');
     const t0 = performance.now();
     try {
-      // A separate bundle beside this one (scripts/build.mjs), loaded on first use.
-      const { LanguageClient, TransportKind } = require(join(__dirname, 'languageClient.js')) as typeof import('./vendor/languageClient.js');
+      // A separate CommonJS bundle beside the server's (scripts/build.mjs), loaded on first use.
+      const require = createRequire(this.serverModule);
+      const { LanguageClient, TransportKind } = require(join(dirname(this.serverModule), 'languageClient.js')) as typeof import('./vendor/languageClient.js');
       const module = { module: this.serverModule, transport: TransportKind.stdio, options: { execArgv: [] as string[] } };
       this.client = new LanguageClient(
         'waypoint.prompt',

@@ -8,7 +8,7 @@ export interface Summary {
   timings: Record<string, number>;
   mocha: MochaOutcome[];
   ui: { steps: StepResult[]; figures: Record<string, unknown>; shots: Shots } | undefined;
-  activationBench?: { runs: number; coldMs: number[]; medianColdMs: number; medianInsideActivateMs?: number };
+  activationBench?: { runs: number; coldMs: number[]; medianColdMs: number; medianCpuMs?: number; medianInsideActivateMs?: number };
   leftovers: string[];
   warnings: string[];
   errors: string[];

@@ -25,7 +25,7 @@ test('every setting the code reads is declared with the same default, and vice v
 });
 
 test('manifest: entry, engine, lazy activation, language, grammar, views', () => {
-  assert.equal(pkg.main, './dist/extension.js');
+  assert.equal(pkg.main, './dist/extension.mjs');
   assert.equal(pkg.engines.vscode, '^1.100.0');
   assert.ok(!pkg.activationEvents.includes('*'));
   for (const e of ['onLanguage:waypoint-prompt', 'workspaceContains:.waypoint', 'onView:waypoint.runs', 'onWebviewPanel:waypoint.runViewer']) assert.ok(pkg.activationEvents.includes(e), e);
@@ -40,7 +40,7 @@ test('manifest: entry, engine, lazy activation, language, grammar, views', () =>
 test('.vscodeignore is a whitelist naming every file the manifest and runtime need', () => {
   const lines = readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   assert.equal(lines[0], '**');
-  for (const need of ['!dist/extension.js', '!dist/runWorker.js', '!dist/languageClient.js', '!dist/exporter.js', '!dist/lsp.js', '!dist/package.json', '!dist/sandboxWorker.mjs', '!media/**', '!prompts/**', '!node_modules/mujoco-js/dist/mujoco_wasm.js', '!node_modules/pyodide/pyodide.asm.wasm', '!node_modules/pyodide/python_stdlib.zip']) {
+  for (const need of ['!dist/extension.mjs', '!dist/ext/*.mjs', '!dist/runWorker.js', '!dist/languageClient.js', '!dist/exporter.js', '!dist/lsp.js', '!dist/package.json', '!dist/sandboxWorker.mjs', '!media/**', '!prompts/**', '!node_modules/mujoco-js/dist/mujoco_wasm.js', '!node_modules/pyodide/pyodide.asm.wasm', '!node_modules/pyodide/python_stdlib.zip']) {
     assert.ok(lines.includes(need), need);
   }
 });

@@ -2,7 +2,7 @@
 // and nothing else (STYLE rule 20). Needs a build (`npm run build`) for the dist/ files.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -29,6 +29,8 @@ test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, 
     'node_modules/pyodide/pyodide.asm.wasm',
     'node_modules/pyodide/python_stdlib.zip',
   ];
+  // The extension entry's chunks (scripts/build.mjs splits it): every one it can import must ship.
+  need.push(...readdirSync(join(process.cwd(), 'dist', 'ext')).filter((f) => f.endsWith('.mjs')).map((f) => `dist/ext/${f}`));
   const missing = need.filter((f) => !files.has(f));
   assert.deepEqual(missing, [], `missing from the package (run \`npm run build\` first if dist/ files are missing)`);
   const stray = [...files].filter((f) => /^(src|test|webview|scripts|docs|bridges)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide)\//.test(f)));

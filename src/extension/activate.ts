@@ -12,6 +12,7 @@ import { RUN_VIEWER_VIEW_TYPE } from './panels/viewType.js';
 import { PREVIEW_SCHEME, PromptPreviewProvider } from './prompt/previewProvider.js';
 import { PromptLensProvider } from './prompt/promptLensProvider.js';
 import { VariantStatusItem } from './prompt/variantStatus.js';
+import { RESUME_WALKTHROUGH_KEY } from './walkthrough.js';
 import { AgentsTreeProvider } from './views/agentsTree.js';
 import { RunsTreeProvider } from './views/runsTree.js';
 import { SimulatorTreeProvider } from './views/simulatorTree.js';
@@ -122,6 +123,8 @@ export async function activateWaypoint(
       for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
       void runs.updateContextKey();
       void status.update();
+      // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
+      if (context.globalState.get(RESUME_WALKTHROUGH_KEY)) void import('./commands/example.js').then((m) => m.resumeWalkthrough(c)).catch((err: unknown) => c.output.warn(`could not reopen the walkthrough: ${String(err)}`));
     }, 0);
 
     return {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { E2E_DIR, processesMentioning, reapStale, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/e2e/codeServer.mjs';
 import { runMochaPhase, type MochaOutcome } from './mochaPhase.js';
-import { bundleSuite, FIXTURE_RUN_ID, FIXTURE_RUN_LABEL, FIXTURE_TRACE, fixtureDrift, OUT, REPO, sh, stageWorkspace, SUITE_OUT } from './prepare.js';
+import { bundleSuite, FIXTURE_RUN_ID, FIXTURE_RUN_LABEL, FIXTURE_TRACE, OUT, REPO, sh, stageWorkspace, SUITE_OUT } from './prepare.js';
 import { descendants, formatSummary, type Summary } from './report.js';
 import { runUiScenarios } from './ui/scenarios.js';
 import { CHROMIUM_ARGS } from './ui/workbench.js';
@@ -49,8 +49,6 @@ export async function main(argv: string[]): Promise<number> {
   const t0 = Date.now();
   await bundleSuite();
   summary.timings.bundleSuiteMs = Date.now() - t0;
-  const drift = fixtureDrift();
-  if (drift.length) summary.warnings.push(`test/fixtures/workspace/prompts/malmm differs from prompts/malmm in ${drift.join(', ')} (copy them over if the change is meant for users)`);
 
   mkdirSync(E2E_DIR, { recursive: true });
   for (const k of await reapStale()) summary.warnings.push(`ended a process group an earlier, interrupted run left: ${k}`);
@@ -90,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     if (only.includes('bench')) summary.activationBench = await activationBench(browser, main, runDir, benchRuns, log);
 
     if (only.includes('mocha')) {
-      const ws = stageWorkspace(runDir, 'ws-mocha');
+      const ws = await stageWorkspace(runDir, 'ws-mocha');
       log('\n== mocha suite in the extension host (code-server, trusted workspace) ==');
       const outcome: MochaOutcome = await runMochaPhase({
         browser, server: main, extensionDir: EXT_DIR, suiteDir: SUITE_OUT, timeoutMs: MOCHA_MAIN_TIMEOUT_MS, log,
@@ -102,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     if (only.includes('ui')) {
       // The UI's live run uses the flawed reference profile, so its run viewer has a real retry to show (stack_blocks
       // seed 0: a NameError, then the fixed block); the mocha suite keeps the competent default.
-      const ws = stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed' } });
+      const ws = await stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed' } });
       log('\n== UI scenarios (Playwright, headless Chromium) ==');
       const t = Date.now();
       const url = workbenchUrl(main.origin, ws, [['extensionDevelopmentPath', EXT_DIR]]);
@@ -114,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
       const t = Date.now();
       const trust = await startCodeServer({ runDir, trust: true, label: 'trust' });
       servers.push(trust);
-      const ws = stageWorkspace(runDir, 'ws-restricted');
+      const ws = await stageWorkspace(runDir, 'ws-restricted');
       log('\n== mocha "Restricted Mode" tests (code-server with workspace trust on, folder not trusted) ==');
       summary.mocha.push(await runMochaPhase({
         browser, server: trust, extensionDir: EXT_DIR, suiteDir: SUITE_OUT, timeoutMs: MOCHA_RESTRICTED_TIMEOUT_MS, log,
@@ -156,7 +154,7 @@ async function activationBench(browser: Browser, server: CodeServer, runDir: str
   const cold: number[] = [];
   const cpu: number[] = [];
   const inside: number[] = [];
-  const ws = stageWorkspace(runDir, 'ws-empty', { empty: true });
+  const ws = await stageWorkspace(runDir, 'ws-empty', { empty: true });
   for (let i = 0; i < runs; i++) {
     const o = await runMochaPhase({
       browser, server, extensionDir: EXT_DIR, suiteDir: SUITE_OUT, timeoutMs: 60_000, log: () => {},

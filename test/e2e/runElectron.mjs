@@ -35,7 +35,7 @@ const { REPO, SUITE_OUT, FIXTURE_TRACE, bundleSuite, sh, stageWorkspace } = awai
 const { writeFileSync } = await import('node:fs');
 sh('npm', ['run', 'build', '--silent'], 'npm run build');
 await bundleSuite();
-const ws = stageWorkspace(mkdtempSync(join(tmpdir(), 'waypoint-vscode-')), 'ws');
+const ws = await stageWorkspace(mkdtempSync(join(tmpdir(), 'waypoint-vscode-')), 'ws');
 // The Restricted Mode tests need a second window with workspace trust on: they run under test:e2e only.
 writeFileSync(join(SUITE_OUT, 'env.json'), JSON.stringify({ repoRoot: REPO, workspace: ws, fixtureTrace: FIXTURE_TRACE, phase: 'main', host: 'electron', grep: 'Restricted Mode', invert: true }, null, 2));
 try {

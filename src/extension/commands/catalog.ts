@@ -29,6 +29,7 @@ export const COMMAND_CATALOG = {
   restartLanguageServer: { title: 'Restart Language Server' },
   showActivationTime: { title: 'Show Activation Time' },
   showOutput: { title: 'Show Output' },
+  openExampleWorkspace: { title: 'Open Example Workspace…', icon: '$(folder-library)' },
 } as const satisfies Record<string, CommandMeta>;
 
 export type CommandName = keyof typeof COMMAND_CATALOG;

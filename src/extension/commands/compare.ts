@@ -13,6 +13,7 @@ import type { LmBridge } from '../lm/lmBridge.js';
 import { ComparePanel } from '../panels/comparePanel.js';
 import { promptHeader } from '../prompt/promptLenses.js';
 import { isWaypointPrompt } from '../promptLanguage.js';
+import { pickAblation } from './ablationPick.js';
 import { toUri } from './args.js';
 import { modelWireForRun } from './modelWire.js';
 import { limitsFromSettings } from '../settings.js';
@@ -38,10 +39,20 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
   const s = ctx.config.settings;
   const active = vscode.window.activeTextEditor?.document;
   const promptUri = toUri(uriArg) ?? (isWaypointPrompt(active) ? active?.uri : undefined);
-  const doc = promptUri ? await vscode.workspace.openTextDocument(promptUri) : undefined;
+  let doc = promptUri ? await vscode.workspace.openTextDocument(promptUri) : undefined;
   const root = ctx.workspaceRoot(promptUri);
   if (!root) throw new Error('Compare On/Off needs an open folder (runs and sweeps are written to its .waypoint/)');
-  const ablation = typeof idArg === 'string' && idArg ? idArg : await askAblation(doc);
+  let ablation = typeof idArg === 'string' && idArg ? idArg : undefined;
+  if (!ablation && !doc) {
+    // No prompt at hand (walkthrough, palette with no prompt open): choose among the ablations runs use.
+    const picked = await pickAblation(ctx, root, 'Waypoint: Compare Ablation On/Off');
+    if (picked === null) return undefined;
+    if (picked) {
+      ablation = picked.id;
+      doc = await vscode.workspace.openTextDocument(picked.uri);
+    }
+  }
+  ablation ??= await askAblation(doc);
   if (!ablation) return undefined;
   let seeds = request.seeds;
   if (seeds === undefined) {

@@ -11,6 +11,7 @@ import { promptHeader } from '../prompt/promptLenses.js';
 import { variantChoices } from '../prompt/variantChoices.js';
 import { ablationStates, setAblationText, setActiveVariantText } from '../prompt/variantsFile.js';
 import { editVariantsFile, loadVariantsAt } from '../prompt/variantsIo.js';
+import { pickAblation } from './ablationPick.js';
 import { toUri } from './args.js';
 
 function builtInsFor(arch: string | undefined): Record<string, VariantSpec> {
@@ -23,9 +24,19 @@ function builtInsFor(arch: string | undefined): Record<string, VariantSpec> {
 }
 
 /** Flips `id` in the active variant of the prompt's folder; returns the new state. */
-export async function toggleAblation(ctx: Ctx, uriArg: unknown, id: unknown): Promise<boolean | undefined> {
-  const uri = toUri(uriArg) ?? vscode.window.activeTextEditor?.document.uri;
-  if (!uri || typeof id !== 'string' || !id) throw new Error('Toggle Ablation needs a prompt and an ablation id (click the lens on an {{#ablation}} line)');
+export async function toggleAblation(ctx: Ctx, uriArg: unknown, idArg: unknown): Promise<boolean | undefined> {
+  let uri = toUri(uriArg) ?? vscode.window.activeTextEditor?.document.uri;
+  let id = typeof idArg === 'string' && idArg ? idArg : undefined;
+  if (!id) {
+    // Started without a lens (walkthrough, a link): choose among the ablations of the prompts runs use.
+    const root = ctx.workspaceRoot(uri);
+    if (!root) throw new Error('Toggle Ablation needs an open folder: the switch is saved in its .waypoint/variants.yaml');
+    const picked = await pickAblation(ctx, root, 'Waypoint: Toggle Ablation');
+    if (picked === null) return undefined;
+    if (!picked) throw new Error(`no {{#ablation}} blocks in the ${ctx.config.settings.run.architecture} prompts this folder's runs use`);
+    ({ uri, id } = picked);
+  }
+  if (!uri) throw new Error('Toggle Ablation needs a prompt and an ablation id (click the lens on an {{#ablation}} line)');
   const root = ctx.workspaceRoot(uri);
   if (!root) throw new Error('Toggle Ablation needs an open folder: the switch is saved in its .waypoint/variants.yaml');
   const doc = await vscode.workspace.openTextDocument(uri);

@@ -1,8 +1,9 @@
 // UI scenarios in code-server driven by Playwright: the example workspace, the MALMM Coder prompt, `▶ Run live
 // test` to a successful episode in the run viewer, the Monaco retry diff and the trajectory chart on a trace with an
-// executor error, an export from the Runs view's context menu (MCAP, read back), and an ablation toggle by its
-// CodeLens. Each step has a deadline and a screenshot; a step whose prerequisite failed is reported as skipped, a
-// feature that does not exist yet as a gap.
+// executor error, an export from the Runs view's context menu (MCAP, read back), an ablation toggle by its CodeLens,
+// and the getting-started walkthrough (a step's button runs its command and the step gets its tick). Each step has a
+// deadline and a screenshot; a step whose prerequisite failed is reported as skipped, a feature that does not exist
+// yet as a gap.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
@@ -285,12 +286,34 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       throw new Error('gap: the Compare on/off scenario is not automated in the UI yet (the sweep, CLI, child process and panel are covered by unit, CLI and headless-Chromium tests)');
     });
 
+    await step('getting-started walkthrough: the "Flip an Ablation" button runs the command and checks the step', ['open prompts/malmm/coder.prompt by Quick Open; CodeLens shows'], 60_000, async () => {
+      const id = 'planner.replan_check';
+      await runCommand(page, 'Welcome: Open Walkthrough...');
+      await pickQuickItem(page, 'Get Started with Waypoint', 'Get Started with Waypoint');
+      const stepButton = page.locator('button.getting-started-step[data-step-id$="flipAblation"]');
+      await stepButton.waitFor({ timeout: 20_000 });
+      const titles = await page.$$eval('button.getting-started-step', (bs) => bs.map((b) => b.getAttribute('data-step-id') ?? ''));
+      if (titles.length !== 4) throw new Error(`the walkthrough shows ${titles.length} steps: ${titles.join(', ')}`);
+      if ((await stepButton.getAttribute('aria-checked')) === 'true') throw new Error('the step is checked before its command ran');
+      await stepButton.click();
+      await shots.take(page, '07-walkthrough');
+      await page.locator('.getting-started-step.expanded').getByRole('button', { name: 'Flip an Ablation' }).click({ timeout: 10_000 });
+      const before = variantOff(ctx.workspace, id);
+      await pickQuickItem(page, id, id);
+      const deadline = Date.now() + 15_000;
+      while (variantOff(ctx.workspace, id) === before && Date.now() < deadline) await page.waitForTimeout(100);
+      if (variantOff(ctx.workspace, id) === before) throw new Error(`${id} did not change in .waypoint/variants.yaml`);
+      await page.locator('button.getting-started-step[data-step-id$="flipAblation"][aria-checked="true"]').waitFor({ timeout: 10_000 });
+      await shots.take(page, '08-walkthrough-step-done');
+      return `steps ${titles.map((t) => t.split('#').pop()).join(', ')}; ${id} ${before ? 'on' : 'off'} via the walkthrough, step checked`;
+    });
+
     await step('no error notifications', ['open the example workspace'], 30_000, async () => {
       const visible = await toasts(page);
-      const all = await allNotifications(page, () => page.screenshot({ path: join(ctx.outDir, '07-notification-center.png') }));
+      const all = await allNotifications(page, () => page.screenshot({ path: join(ctx.outDir, '09-notification-center.png') }));
       figures.notifications = all;
       const errors = all.filter((n) => n.severity === 'error').concat(visible.filter((n) => n.severity === 'error'));
-      shots.taken.push({ file: join(ctx.outDir, '07-notification-center.png'), errors: errors.map((e) => e.text) });
+      shots.taken.push({ file: join(ctx.outDir, '09-notification-center.png'), errors: errors.map((e) => e.text) });
       if (errors.length > 0) throw new Error(`error notifications: ${errors.map((e) => e.text).join(' | ')}`);
       return `${all.length} notification(s), none an error: ${all.map((n) => `[${n.severity}] ${n.text.slice(0, 80)}`).join(' | ') || '—'}`;
     });

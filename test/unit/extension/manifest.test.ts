@@ -77,3 +77,21 @@ test('the waypoint debugger: program in the package, launch attributes equal to 
     assert.ok(LaunchArguments.safeParse(own).success, `initial configuration "${c.name}" is valid`);
   }
 });
+
+test('walkthrough: every step is completed by the command its button runs, a contributed waypoint command, and its page ships', () => {
+  const [walk, ...more] = pkg.contributes.walkthroughs as { id: string; title: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents: string[] }[] }[];
+  assert.equal(more.length, 0);
+  assert.equal(walk.id, 'gettingStarted');
+  const declared = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
+  assert.deepEqual(walk.steps.map((s) => s.id), ['openExample', 'runLiveTest', 'flipAblation', 'compare']);
+  const ignore = readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8');
+  for (const step of walk.steps) {
+    const button = /\(command:(waypoint\.[A-Za-z]+)\)/.exec(step.description)?.[1];
+    assert.ok(button && declared.has(button), `${step.id}: its button runs a contributed command (${button})`);
+    assert.deepEqual(step.completionEvents, [`onCommand:${button}`], `${step.id}: completed by the same command`);
+    assert.ok(pkg.activationEvents.includes(`onCommand:${button}`), `${step.id}: the command activates the extension`);
+    assert.ok(step.media.markdown && readFileSync(join(process.cwd(), step.media.markdown), 'utf8').startsWith('## '), `${step.id}: page ${step.media.markdown}`);
+    assert.ok(step.media.markdown.startsWith('media/') && ignore.includes('!media/**'), `${step.id}: its page is packaged`);
+  }
+  assert.ok(ignore.includes('!examples/workspace/**'), 'the example template is packaged');
+});

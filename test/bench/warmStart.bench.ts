@@ -57,7 +57,7 @@ async function main() {
   let prewarmMs = NaN;
   try {
     const t0 = performance.now();
-    const w = await processes.prewarm({ kind: 'embedded' }, 'stack_blocks');
+    const w = await processes.prewarm({ kind: 'embedded' }, 'stack_blocks', process.env.WAYPOINT_BENCH_NO_PRIMER ? undefined : { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'prompts') });
     if (w.error) throw new Error(`prewarm failed: ${w.error}`);
     prewarmMs = performance.now() - t0;
     for (let i = 0; i < WARM_RUNS; i++) {

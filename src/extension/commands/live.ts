@@ -73,7 +73,9 @@ function simulatorWire(ctx: Ctx): SimulatorWire {
 export async function prewarmLiveRuns(ctx: Ctx): Promise<void> {
   const s = ctx.config.settings;
   if (!ctx.trusted || !ctx.workspaceRoot() || !s.run.keepWarm || s.simulator.kind !== 'embedded') return;
-  const r = await runProcesses(ctx).prewarm(simulatorWire(ctx), s.run.task);
+  // The task's scene compiled, and a short throwaway episode (reference model, temporary folder) so that the
+  // first real run does not pay the engine's first-use costs either.
+  const r = await runProcesses(ctx).prewarm(simulatorWire(ctx), s.run.task, { arch: s.run.architecture, builtInPromptRoot: ctx.builtInPromptRoot });
   if (r.error) ctx.output.warn(`could not load the run process ahead of time (the first live run starts cold): ${r.error}`);
   else if (!r.skipped) ctx.output.info(`run process loaded for live runs in ${Math.round(r.ms ?? 0)} ms (Pyodide sandbox and MuJoCo kept warm between runs)`);
 }

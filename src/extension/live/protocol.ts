@@ -44,7 +44,17 @@ export const HostToWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), launch: LaunchWire, simulator: SimulatorWire }),
   z.object({ type: z.literal('cancel') }),
   /** Load the sandbox and the simulator now, ahead of the first `start`. */
-  z.object({ type: z.literal('warm'), simulator: SimulatorWire, task: z.string().min(1).optional() }),
+  z.object({
+    type: z.literal('warm'),
+    simulator: SimulatorWire,
+    /** The task the next run will likely use: its scene is compiled now. */
+    task: z.string().min(1).optional(),
+    /**
+     * Also run a short throwaway episode of this architecture (reference model, temporary folder, cancelled after a
+     * few turns), so the first real run does not pay the engine's first-use costs (JIT, prompt compilation).
+     */
+    primer: z.object({ arch: z.string().min(1), builtInPromptRoot: z.string().min(1) }).optional(),
+  }),
 ]);
 export type HostToWorker = z.infer<typeof HostToWorker>;
 

@@ -52,6 +52,8 @@ export class RunProcess {
         return;
       }
       if (parsed.data.type === 'warmed') this.warm = parsed.data.error === undefined;
+      // Between runs (warm-up, the sandbox reset after a run) nobody listens: log what the process says.
+      if (parsed.data.type === 'log' && this.messageListeners.size === 0) this.o.log?.(parsed.data.message);
       for (const l of [...this.messageListeners]) l(parsed.data);
     });
     this.child.on('error', (err) => {
@@ -152,7 +154,7 @@ export class RunProcesses {
    * Start the warm process now (Pyodide, MuJoCo), unless one is kept already or warm start is off. Resolves when it
    * is loaded (`ms`: how long that took), could not load (`error`), or nothing was started (`skipped`).
    */
-  prewarm(simulator: SimulatorWire, task?: string): Promise<{ ms?: number; error?: string; skipped?: true }> {
+  prewarm(simulator: SimulatorWire, task?: string, primer?: { arch: string; builtInPromptRoot: string }): Promise<{ ms?: number; error?: string; skipped?: true }> {
     // A run in flight keeps its process afterwards: no second one.
     if (this.disposed || !this.o.keepWarm() || this.idle?.usable || this.leased > 0) return Promise.resolve({ skipped: true });
     const p = this.spawn();
@@ -168,7 +170,7 @@ export class RunProcesses {
         resolve({ error: p.startError ?? 'the run process ended before it was warm' });
       });
     });
-    p.send({ type: 'warm', simulator, ...(task ? { task } : {}) });
+    p.send({ type: 'warm', simulator, ...(task ? { task } : {}), ...(primer ? { primer } : {}) });
     this.keep(p);
     // Loading is work in progress (keeps the host's event loop up); the loaded process then idles unreferenced.
     p.setActive(true);

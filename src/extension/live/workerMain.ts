@@ -2,8 +2,12 @@
 // messages one at a time — launchRun with the real simulator and sandbox, each trace event streamed back as it is
 // written, `cancel` honoured, `done` at the end — and stays up between runs with a warm pool (Pyodide loaded,
 // MuJoCo's module and the scenes it compiled kept), so the next run starts in milliseconds. `warm` loads the pool
-// ahead of the first run (and compiles the scene of the task the next run will likely use). The process ends when the host disconnects (idle timeout, extension host gone), after
+// ahead of the first run: the scene of the task the next run will likely use, and optionally a short throwaway
+// episode so the first real one does not pay first-use costs either. The process ends when the host disconnects (idle timeout, extension host gone), after
 // cancelling a run in flight. The extension host thread never runs an episode.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EpisodeController } from '../../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import { launchRun, type ModelSpec } from '../../core/runs/launch.js';
@@ -66,6 +70,25 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
   }
 }
 
+/** Turns of the warm-up episode: enough for every role to answer and code to run against the simulator. */
+const PRIMER_TURNS = 12;
+let priming: EpisodeController | undefined;
+
+/** A throwaway episode with the reference model in a temporary folder, cancelled after PRIMER_TURNS turns. */
+async function primerEpisode(pool: WarmPool, task: string, primer: { arch: string; builtInPromptRoot: string }, controller: EpisodeController): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'waypoint-warmup-'));
+  let turns = 0;
+  const off = controller.on((e) => {
+    if (e.type === 'trace_event' && e.event.type === 'role_call' && ++turns >= PRIMER_TURNS) controller.cancel();
+  });
+  try {
+    await launchRun({ workspace: dir, arch: primer.arch, task, seed: 0, builtInPromptRoot: primer.builtInPromptRoot, model: { kind: 'reference' }, cache: false, controller }, pool.deps({ io: nodeIO, clock: nodeClock }));
+  } finally {
+    off();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export function runWorkerMain(): void {
   let current: EpisodeController | undefined;
   let leaving = false;
@@ -88,14 +111,23 @@ export function runWorkerMain(): void {
     if (m.type === 'cancel') return current?.cancel();
     if (m.type === 'warm') {
       const t0 = performance.now();
-      void poolFor(m.simulator)
+      const pool = poolFor(m.simulator);
+      void pool
         .warmUp({ task: m.task })
+        .then(async () => {
+          if (m.primer && m.task && !current && !leaving) {
+            priming = new EpisodeController();
+            await primerEpisode(pool, m.task, m.primer, priming).finally(() => (priming = undefined));
+          }
+        })
         .then(
           () => send({ type: 'warmed', ms: performance.now() - t0 }),
           (err: unknown) => send({ type: 'warmed', ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) }),
         );
       return;
     }
+    // A real run does not wait for the warm-up episode: it is cancelled (its sandbox is then reset as usual).
+    priming?.cancel();
     if (current || leaving) {
       void send({ type: 'failed', message: 'the run process is busy with another run' });
       return;

@@ -81,22 +81,24 @@ test('an API key handed to a run never reaches the trace', async () => {
   }
 });
 
-test('warm start: a prewarmed run process serves run after run; each run is complete and the process stays loaded', async () => {
+test('warm start: a run arriving while the process loads takes it; later runs are warm; each run is complete', async () => {
   const processes = new RunProcesses({ modulePath: base().modulePath, execArgv: base().execArgv, keepWarm: () => true });
   try {
-    const warmed = await processes.prewarm({ kind: 'embedded' });
-    assert.equal(warmed.error, undefined);
-    assert.ok(processes.hasWarm);
+    // Loading (and possibly its warm-up episode) is under way when the first run arrives: that run takes the
+    // process, the warm-up episode gives way, and the run is complete.
+    const warming = processes.prewarm({ kind: 'embedded' }, 'stack_blocks', { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'prompts') });
     for (const seed of [0, 1]) {
       const run = LiveRun.start({ ...base({ seed }), processes });
-      assert.equal(run.warm, true, `run ${seed} went to the warm process`);
-      assert.equal(processes.hasWarm, false, 'the warm process is busy with the run');
+      if (seed > 0) assert.equal(run.warm, true, `run ${seed} went to the warm process`);
+      assert.equal(processes.hasWarm, false, 'the process is busy with the run');
       const result = await run.done;
       assert.equal(result.reason, 'task_completed', `${result.reason}: ${result.message}`);
       const onDisk = readTrace(readFileSync(result.tracePath!, 'utf8')).events;
       assert.deepEqual(run.events.map((e) => e.seq), onDisk.map((e) => e.seq), 'every event once, in order');
+      assert.equal(onDisk[0]?.type === 'episode_start' && onDisk[0].seed, seed, 'the run\'s own trace, not the warm-up\'s');
       assert.ok(processes.hasWarm, 'back to warm after the run');
     }
+    assert.equal((await warming).error, undefined);
     // A cancelled run that is killed takes its process with it; the next run starts a new one.
     const run = LiveRun.start({ ...base(), processes, cancelGraceMs: 1 });
     run.onEvents((events) => {

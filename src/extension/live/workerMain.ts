@@ -96,8 +96,9 @@ export function runWorkerMain(): void {
     if (leaving) return;
     leaving = true;
     current?.cancel();
-    // Let a cancelled run write its end, then close the sandbox worker and go.
-    while (current) await new Promise((r) => setTimeout(r, 20));
+    priming?.cancel();
+    // Let a cancelled run write its end (and the warm-up episode remove its folder), then close the sandbox worker and go.
+    while (current || priming) await new Promise((r) => setTimeout(r, 20));
     await warm?.pool.close();
     setTimeout(() => process.exit(0), 50).unref();
   };

@@ -9,6 +9,7 @@ import type { PromptLensProvider } from '../prompt/promptLensProvider.js';
 import type { PromptPreviewProvider } from '../prompt/previewProvider.js';
 import type { AgentsTreeProvider } from '../views/agentsTree.js';
 import type { RunsTreeProvider } from '../views/runsTree.js';
+import { WALKTHROUGH_COMMANDS, walkthroughContextKey } from '../walkthrough.js';
 import { toUri } from './args.js';
 import { COMMAND_CATALOG, COMMAND_PREFIX, type CommandName } from './catalog.js';
 
@@ -86,6 +87,7 @@ export function registerCommands(ctx: Ctx, table: Record<CommandName, CommandFac
             return undefined;
           }
           enabled ??= factory.enabled(ctx);
+          if (WALKTHROUGH_COMMANDS.has(name)) void vscode.commands.executeCommand('setContext', walkthroughContextKey(name), true);
           return await enabled(...args);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);

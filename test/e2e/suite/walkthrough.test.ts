@@ -1,6 +1,6 @@
 // The getting-started walkthrough in a real VS Code: contributed with its four steps, each step's command
 // registered, the example workspace written by its first command, and the walkthrough opens. (The UI scenarios
-// click a step's button and check that the step gets its tick.)
+// check that steps done by CodeLens are ticked and that a step's button runs its command.)
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -183,7 +183,8 @@ export const Capabilities = z.object({
 });
 export type Capabilities = z.infer<typeof Capabilities>;
 
-export const ResetParams = z.object({ task: z.string().min(1), seed: z.number().int(), api: z.string().optional() });
+/** `agents`: the team size, for simulators whose tasks take one (the household's 1-5); others reject it. */
+export const ResetParams = z.object({ task: z.string().min(1), seed: z.number().int(), api: z.string().optional(), agents: z.number().int().positive().optional() });
 export const ResetResult = z.object({
   task: TaskInfo,
   observation: Observation,

@@ -43,7 +43,7 @@ API_PARAM_TYPES = ("float", "int", "str", "bool", "vec3", "list[float]", "poses"
 # Top-level params of each method: name -> (JSON type, required). "any" accepts every JSON value.
 PARAMS = {
     "initialize": {"protocolVersion": ("integer", True), "client": ("object", True)},
-    "reset": {"task": ("string", True), "seed": ("integer", True), "api": ("string", False)},
+    "reset": {"task": ("string", True), "seed": ("integer", True), "api": ("string", False), "agents": ("integer", False)},
     "observe": {"agent": ("string", False)},
     "execute": {"code": ("string", True), "language": ("string", True), "timeoutSecs": ("number", False)},
     "act": {"fn": ("string", True), "args": ("array", True)},

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+import inspect
 import io
 import json
 import math
@@ -128,7 +129,13 @@ class Dispatcher:
             known = [t["id"] for t in sim.tasks()]
             if p["task"] not in known:
                 raise UnknownTask(p["task"], known)
-            r = dict(sim.reset(p["task"], p["seed"], p.get("api")))
+            if "agents" in p:
+                # Team size (LLaMAR's 1-5 agents): only adapters whose reset takes `agents` accept it.
+                if "agents" not in inspect.signature(sim.reset).parameters:
+                    raise InvalidParams("agents", f"simulator '{sim.name}' has a fixed number of agents per task")
+                r = dict(sim.reset(p["task"], p["seed"], p.get("api"), agents=p["agents"]))
+            else:
+                r = dict(sim.reset(p["task"], p["seed"], p.get("api")))
             self._have_episode = True
             self._snapshots.clear()
             r["simTimeSecs"] = sim.sim_time_secs()

@@ -32,7 +32,8 @@ class Simulator:
 
     def reset(self, task: str, seed: int, api: Optional[str]) -> dict[str, Any]:
         """Build the scene. Return {"task": TaskInfo, "observation": {...}, "api": [ApiFunctionSpec], "workspace": {...},
-        "agents"?: [names of the robots / agents in order]}."""
+        "agents"?: [names of the robots / agents in order]}. To let Waypoint choose the team size, add a keyword
+        parameter `agents: Optional[int] = None` (without it, a reset that asks for a size is refused)."""
         raise NotImplementedError
 
     def observe(self) -> dict[str, Any]:

@@ -52,7 +52,7 @@ export interface ArchitectureManifest {
   api: string;
   /** Which embedded simulator serves it by default. */
   simulator: 'tabletop' | 'household';
-  /** false: the loop never calls executeCode (its plans are data), so the engine does not start the Python sandbox. */
+  /** false: the loop never calls executeCode (its plans are data, or LLaMAR's structured actions), so the engine does not start the Python sandbox. */
   runsCode?: boolean;
   limits: LimitSpec[];
   /** End reasons of this architecture beyond the engine's own (id -> what it means). */

@@ -35,8 +35,13 @@ export interface EpisodeSpec {
   variant: ResolvedVariant;
   /** Role id -> prompt file path. */
   promptPaths: Record<string, string>;
-  /** `limits` may name a subset of the architecture's limits (the rest take their defaults), as numbers or strings. */
+  /**
+   * `limits` may name a subset of the architecture's limits (the rest take their defaults), as numbers or strings;
+   * they override the variant's limits.
+   */
   options: Omit<EpisodeOptions, 'limits'> & { limits?: Readonly<Record<string, unknown>> };
+  /** Team size asked of the simulator (overrides the variant's `agents`); absent: the task's own. */
+  agents?: number;
   model: ModelSettings;
   /** Set when this episode re-runs another one up to a turn and goes on from there (a debugger's Restart Frame). */
   fork?: ForkInfo;
@@ -137,7 +142,8 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const agent = spec.agent ?? spec.variant.agent ?? spec.arch.defaultTopology;
   const topology = spec.arch.topologies[agent];
   const roleIds = topology ? topology.roles : [];
-  const limits = resolveLimits(spec.arch, spec.options.limits ?? {});
+  const limits = resolveLimits(spec.arch, { ...(spec.variant.limits ?? {}), ...(spec.options.limits ?? {}) });
+  const teamSize = spec.agents ?? spec.variant.agents;
   const limitValues: LimitValues = limits.ok ? limits.limits : {};
 
   // Hash the prompt files first so the episode_start records exactly which text ran, even if one fails to parse.
@@ -206,7 +212,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
     let reset: ResetOutcome;
     try {
-      reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api });
+      reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api, ...(teamSize !== undefined ? { agents: teamSize } : {}) });
     } catch (err) {
       await emit(start);
       throw new EpisodeAbort('simulator_error', messageOf(err));
@@ -214,6 +220,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     task = reset.task;
     const agents = reset.agents && reset.agents.length > 0 ? reset.agents : ['robot'];
     const humans = [...(deps.human?.agents ?? [])];
+    if (teamSize !== undefined && agents.length !== teamSize) {
+      await emit({ ...start, taskDescription: reset.task.instruction, agents } as PendingEvent);
+      throw new EpisodeAbort('invalid_input', `${teamSize} agents were asked for, but task '${spec.task}' of ${deps.sim.name} has ${agents.length} (${agents.join(', ')})`);
+    }
     await emit({ ...start, taskDescription: reset.task.instruction, agents, ...(humans.length > 0 ? { humans } : {}) } as PendingEvent);
     const seatless = humans.filter((h) => !agents.includes(h));
     if (seatless.length > 0) throw new EpisodeAbort('invalid_input', `no agent ${seatless.map((h) => `'${h}'`).join(', ')} for a person to play in this episode; agents: ${agents.join(', ')}`);

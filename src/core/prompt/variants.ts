@@ -8,6 +8,9 @@
 //       off: [planner.replan_check]
 //     ma:
 //       agent: ma            # MALMM's fixed-cycle baseline with the same prompts
+//     three_robots:
+//       agents: 3            # team size (LLaMAR)
+//       limits: {maxSteps: 40}
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { HostIO } from '../host.js';
@@ -22,6 +25,10 @@ const VariantSpec = z
     agent: z.string().optional(),
     off: z.array(z.string().regex(ABLATION_ID)).optional(),
     on: z.array(z.string().regex(ABLATION_ID)).optional(),
+    /** Team size for simulators that take one (LLaMAR's 1-5 agents). */
+    agents: z.number().int().positive().optional(),
+    /** Architecture limits by their seed names (checked against the architecture's declarations when a run starts). */
+    limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   })
   .strict();
 export type VariantSpec = z.infer<typeof VariantSpec>;
@@ -44,6 +51,8 @@ export interface ResolvedVariant {
   /** Only ids a variant mentions; absent ids are on. */
   ablations: Record<string, boolean>;
   description?: string;
+  agents?: number;
+  limits?: Record<string, number | boolean>;
 }
 
 export const DEFAULT_VARIANT = 'default';
@@ -88,7 +97,14 @@ export function resolveVariant(name: string, set: VariantSet, builtIn: Record<st
   const ablations: Record<string, boolean> = {};
   for (const id of spec.off ?? []) ablations[id] = false;
   for (const id of spec.on ?? []) ablations[id] = true;
-  return { name, agent: spec.agent, ablations, description: spec.description };
+  return {
+    name,
+    agent: spec.agent,
+    ablations,
+    description: spec.description,
+    ...(spec.agents !== undefined ? { agents: spec.agents } : {}),
+    ...(spec.limits !== undefined ? { limits: { ...spec.limits } } : {}),
+  };
 }
 
 /** Flips one ablation in a variant and returns the new file text (comments and order kept where possible). */

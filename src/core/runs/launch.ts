@@ -74,6 +74,8 @@ export interface LaunchOptions {
   options?: Partial<Omit<EpisodeOptions, 'limits'>>;
   /** The architecture's limits by name (e.g. { maxTurns: 30 }); values may be strings from a command line. */
   limits?: Readonly<Record<string, unknown>>;
+  /** Team size (LLaMAR's 1-5 agents); overrides the variant's. Absent: the variant's, else the task's. */
+  agents?: number;
   /** Use the on-disk response cache (default true). */
   cache?: boolean;
   /** Attempts per model call on rate limits, 5xx, timeouts and connection failures (default 5). */
@@ -184,6 +186,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
         options: { ...DEFAULT_EPISODE_OPTIONS, ...options.options, limits: options.limits ?? {} },
         model: model.settings,
         ...(options.fork ? { fork: options.fork } : {}),
+        ...(options.agents !== undefined ? { agents: options.agents } : {}),
       },
       {
         io: deps.io,

@@ -59,8 +59,6 @@ export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Pre
   } catch (err) {
     throw new StartError('invalid_input', err instanceof Error ? err.message : String(err));
   }
-  const limits = resolveLimits(arch, o.limits ?? {});
-  if (!limits.ok) throw new StartError('invalid_input', limits.error);
   const variantsPath = join(o.workspace, VARIANTS_FILE);
   let variant: ResolvedVariant;
   try {
@@ -70,6 +68,9 @@ export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Pre
     if (err instanceof PromptError) throw new StartError('invalid_input', err.detail, err.file, err.line);
     throw new StartError('invalid_input', err instanceof Error ? err.message : String(err));
   }
+  // A variant may set limits (LLaMAR's step cap); the command line's win.
+  const limits = resolveLimits(arch, { ...(variant.limits ?? {}), ...(o.limits ?? {}) });
+  if (!limits.ok) throw new StartError('invalid_input', limits.error);
   const agent = variant.agent ?? arch.defaultTopology;
   const topology = arch.topologies[agent];
   if (!topology) {

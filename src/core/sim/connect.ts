@@ -1,5 +1,6 @@
 // One way to name a simulator, shared by the CLI, the extension's child processes and sweeps:
-//   "embedded" (default)       the simulator built into Waypoint for the architecture (the MuJoCo tabletop)
+//   "embedded" (default)       the simulator built into Waypoint for the architecture (the MuJoCo tabletop, or the
+//                              symbolic household for architectures whose manifest says simulator: 'household')
 //   "stdio:<command line>"     a protocol server started as a child process (no shell)
 //   "ws://host:port"           a protocol server over WebSocket
 import type { LogNotification } from '../../protocol/simulator.js';
@@ -29,7 +30,10 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
   const problem = simulatorSpecProblem(spec);
   if (problem) throw new Error(problem);
   if (spec === 'embedded') {
-    if (options.family === 'household') throw new Error('the embedded household simulator is not part of this build; name a protocol simulator with stdio:<command> or ws://host:port');
+    if (options.family === 'household') {
+      const { createHouseholdSimulator } = await import('./household/index.js');
+      return createHouseholdSimulator();
+    }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
     return createTabletopSimulator();
   }

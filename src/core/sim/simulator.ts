@@ -116,6 +116,13 @@ export interface ResetOutcome {
   agents?: string[];
 }
 
+export interface ResetOptions {
+  /** Robot API family (a key of the API catalog). */
+  api?: string;
+  /** How many agents (LLaMAR's 1-5); absent: the task's own number. */
+  agents?: number;
+}
+
 export interface Simulator {
   readonly name: string;
   readonly version?: string;
@@ -123,8 +130,11 @@ export interface Simulator {
   readonly agentViews?: boolean;
   /** Tasks this simulator can reset to. */
   tasks(): TaskInfo[];
-  /** Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear message. */
-  reset(taskId: string, seed: number, options?: { api?: string }): Promise<ResetOutcome>;
+  /**
+   * Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear
+   * message. `agents` asks for a team size (simulators whose tasks fix it reject another number).
+   */
+  reset(taskId: string, seed: number, options?: ResetOptions): Promise<ResetOutcome>;
   /** The whole scene, or the partial view of one agent (simulators without per-agent views reject an agent). */
   observe(agent?: string): Promise<Observation>;
   /**

@@ -12,7 +12,7 @@ import {
 } from '../../../protocol/simulator.js';
 import type { TrajectorySample } from '../../../protocol/trace.js';
 import type { AgentAction } from '../../../protocol/trace.js';
-import type { ApiCallResult, JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
+import type { ApiCallResult, JointActResult, Observation, ResetOptions, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
 import { ChildProcessTransport } from './childProcessTransport.js';
 import { RpcClient, SimulatorRpcError, type RpcClientOptions } from './rpcClient.js';
 import type { MessageTransport } from './transport.js';
@@ -107,8 +107,12 @@ export class RemoteSimulator implements Simulator {
     return this.capabilities.tasks;
   }
 
-  async reset(taskId: string, seed: number, options?: { api?: string }): Promise<ResetOutcome> {
-    const r = await this.rpc.request('reset', { task: taskId, seed, ...(options?.api !== undefined ? { api: options.api } : {}) }, `reset(${taskId})`);
+  async reset(taskId: string, seed: number, options?: ResetOptions): Promise<ResetOutcome> {
+    const r = await this.rpc.request(
+      'reset',
+      { task: taskId, seed, ...(options?.api !== undefined ? { api: options.api } : {}), ...(options?.agents !== undefined ? { agents: options.agents } : {}) },
+      `reset(${taskId})`,
+    );
     this.simTime = r.simTimeSecs;
     return {
       task: r.task,

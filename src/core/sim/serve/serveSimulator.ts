@@ -107,7 +107,8 @@ export function serveSimulator(sim: Simulator, transport: MessageTransport, opti
       if (p.api !== undefined && options.apis && !options.apis.some((a) => a.id === p.api)) {
         throw new ServeError(SimErrorCode.INVALID_PARAMS, `invalid params: api: unknown API set '${p.api}' (known: ${options.apis.map((a) => a.id).join(', ')})`, { param: 'api' });
       }
-      const r = await sim.reset(p.task, p.seed, p.api !== undefined ? { api: p.api } : undefined);
+      const opts = { ...(p.api !== undefined ? { api: p.api } : {}), ...(p.agents !== undefined ? { agents: p.agents } : {}) };
+      const r = await sim.reset(p.task, p.seed, Object.keys(opts).length > 0 ? opts : undefined);
       haveEpisode = true;
       snapshots.clear();
       return { ...r, simTimeSecs: sim.simTimeSecs() };

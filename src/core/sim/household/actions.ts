@@ -1,0 +1,355 @@
+// LLaMAR's high-level actions on the household world. A joint step runs one action per agent, in the team's
+// order (as the released code steps agent 0, then agent 1, ...), so conflicts are decided by that order: an agent
+// cannot walk into a cell another agent holds, A* plans around the others where they stand, and two agents acting
+// on the same object in one step (both opening the fridge) leave the later one with a failure naming the earlier.
+import { checkAction } from './checker.js';
+import { exploreAction } from './explore.js';
+import { HEADINGS, type Cell } from './grid.js';
+import { accepts, typeSpec } from './objectTypes.js';
+import { actText, type NavFailure } from './text.js';
+import { HORIZON_MAX, HORIZON_MIN, INTERACT_RANGE_M, type AgentData, type ObjData, type World } from './world.js';
+
+export const ACTION_NAMES = ['Move', 'Rotate', 'LookUp', 'LookDown', 'NavigateTo', 'Pickup', 'Put', 'Open', 'Close', 'Slice', 'Clean', 'ToggleOn', 'ToggleOff', 'Explore', 'Idle', 'Done'] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+const OBJECT_ACTIONS = new Set(['NavigateTo', 'Pickup', 'Put', 'Open', 'Close', 'Slice', 'Clean', 'ToggleOn', 'ToggleOff']);
+/** Actions that change an object's state: two agents doing one of these to the same object in one step conflict. */
+const EXCLUSIVE = new Set(['Pickup', 'Open', 'Close', 'Slice', 'Clean', 'ToggleOn', 'ToggleOff']);
+
+const ALIASES: Record<string, [ActionName, string?]> = {
+  PickupObject: ['Pickup'],
+  PickUp: ['Pickup'],
+  PutObject: ['Put'],
+  OpenObject: ['Open'],
+  CloseObject: ['Close'],
+  SliceObject: ['Slice'],
+  CleanObject: ['Clean'],
+  ToggleObjectOn: ['ToggleOn'],
+  ToggleObjectOff: ['ToggleOff'],
+  MoveAhead: ['Move', 'Ahead'],
+  MoveBack: ['Move', 'Back'],
+  MoveLeft: ['Move', 'Left'],
+  MoveRight: ['Move', 'Right'],
+  RotateLeft: ['Rotate', 'Left'],
+  RotateRight: ['Rotate', 'Right'],
+  Wait: ['Idle'],
+};
+
+export interface JointAction {
+  agent: string;
+  name: string;
+  args: readonly unknown[];
+}
+
+export interface ActionOutcome {
+  agent: string;
+  /** Canonical action name (or the name as given when unknown). */
+  name: string;
+  ok: boolean;
+  /** The authors' feedback line the agents read. */
+  text: string;
+  /** The simulator's own reason for a failure, or what it did (trace only). */
+  detail: string;
+  /** Target object id. */
+  target?: string;
+}
+
+interface Ctx {
+  world: World;
+  /** Object id -> agent that changed it earlier in this step. */
+  touched: Map<string, string>;
+}
+
+/** Canonical name and first argument of an action, or why it is not one. */
+export function normalizeAction(name: string, args: readonly unknown[]): { name: ActionName; args: unknown[] } | { error: string } {
+  const alias = ALIASES[name];
+  const canonical = alias?.[0] ?? (ACTION_NAMES as readonly string[]).find((n) => n === name);
+  if (!canonical) return { error: `unknown action '${name}'; actions: ${ACTION_NAMES.join(', ')}` };
+  return { name: canonical as ActionName, args: alias?.[1] !== undefined ? [alias[1], ...args] : [...args] };
+}
+
+/** Runs one joint step: one action per agent (agents without an action stay idle). Results in the given order. */
+export function runJointStep(world: World, actions: readonly JointAction[]): ActionOutcome[] {
+  world.data.step += 1;
+  world.data.paths = Object.fromEntries(world.data.agents.map((a) => [a.name, [a.cell]]));
+  const ctx: Ctx = { world, touched: new Map() };
+  const results = new Map<number, ActionOutcome>();
+  const seen = new Set<string>();
+  const order = actions
+    .map((a, i) => ({ a, i, rank: world.data.agents.findIndex((x) => x.name === a.agent) }))
+    .sort((p, q) => (p.rank < 0 ? 99 : p.rank) - (q.rank < 0 ? 99 : q.rank) || p.i - q.i);
+  for (const { a, i } of order) {
+    const agent = world.agent(a.agent);
+    if (!agent) {
+      results.set(i, { agent: a.agent, name: a.name, ok: false, text: `There is no agent named ${a.agent}.`, detail: `no agent '${a.agent}'; agents: ${world.data.agents.map((x) => x.name).join(', ')}` });
+      continue;
+    }
+    if (seen.has(a.agent)) {
+      results.set(i, { agent: a.agent, name: a.name, ok: false, text: actText({ name: a.name }, false), detail: `${a.agent} already has an action in this step` });
+      continue;
+    }
+    seen.add(a.agent);
+    const heldBefore = agent.holding;
+    const out = runOne(ctx, agent, a);
+    world.updateViews();
+    checkAction(world, { agent: agent.name, name: out.name, target: out.target, ok: out.ok, heldBefore });
+    if (out.ok && out.target && EXCLUSIVE.has(out.name)) ctx.touched.set(out.target, agent.name);
+    results.set(i, out);
+  }
+  return actions.map((_, i) => results.get(i)!);
+}
+
+function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
+  const n = normalizeAction(a.name, a.args);
+  if ('error' in n) return { agent: agent.name, name: a.name, ok: false, text: actText({ name: a.name }, false), detail: n.error };
+  const arg = n.args[0];
+  const fail = (detail: string, extra: { arg?: string; navFailure?: NavFailure; held?: string | null; target?: string } = {}): ActionOutcome => ({
+    agent: agent.name,
+    name: n.name,
+    ok: false,
+    text: actText({ name: n.name, arg: extra.arg ?? (arg === undefined ? '' : String(arg)), navFailure: extra.navFailure, held: extra.held }, false),
+    detail,
+    ...(extra.target ? { target: extra.target } : {}),
+  });
+  const succeed = (detail: string, extra: { arg?: string; held?: string | null; target?: string } = {}): ActionOutcome => ({
+    agent: agent.name,
+    name: n.name,
+    ok: true,
+    text: actText({ name: n.name, arg: extra.arg ?? (arg === undefined ? '' : String(arg)), held: extra.held }, true),
+    detail,
+    ...(extra.target ? { target: extra.target } : {}),
+  });
+  const w = ctx.world;
+
+  switch (n.name) {
+    case 'Idle':
+    case 'Done':
+      return succeed(n.name === 'Idle' ? 'stayed in place' : 'declared the task done');
+    case 'Move': {
+      const dir = typeof arg === 'string' ? ['Ahead', 'Right', 'Back', 'Left'].findIndex((d) => d.toLowerCase() === arg.toLowerCase()) : -1;
+      if (dir < 0) return fail(`Move takes Ahead, Back, Left or Right, got ${JSON.stringify(arg)}`);
+      const to = w.neighbour(agent.cell, agent.heading + dir);
+      const name = ['Ahead', 'Right', 'Back', 'Left'][dir]!;
+      if (!w.grid.walkable(to[0], to[1])) return fail(`the cell ${HEADINGS[(agent.heading + dir) % 4]} of ${agent.name} is a wall or furniture`, { arg: name });
+      const other = w.data.agents.find((x) => x !== agent && x.cell[0] === to[0] && x.cell[1] === to[1]);
+      if (other) return fail(`blocked by ${other.name}, who stands in the cell ${HEADINGS[(agent.heading + dir) % 4]} of ${agent.name}`, { arg: name });
+      agent.cell = to;
+      w.data.paths[agent.name]!.push(to);
+      return succeed(`moved 0.25 m ${HEADINGS[(agent.heading + dir) % 4]}`, { arg: name });
+    }
+    case 'Rotate': {
+      const dir = typeof arg === 'string' ? arg.toLowerCase() : '';
+      if (dir !== 'left' && dir !== 'right') return fail(`Rotate takes Left or Right, got ${JSON.stringify(arg)}`);
+      agent.heading = (agent.heading + (dir === 'right' ? 1 : 3)) % 4;
+      return succeed(`now facing ${HEADINGS[agent.heading]}`, { arg: dir === 'right' ? 'Right' : 'Left' });
+    }
+    case 'LookUp':
+    case 'LookDown': {
+      const deg = typeof arg === 'number' ? arg : typeof arg === 'string' && /^\d+$/.test(arg.trim()) ? Number(arg) : NaN;
+      if (!Number.isFinite(deg) || deg <= 0 || deg % 30 !== 0) return fail(`${n.name} takes an angle of 30, 60, 90, ... degrees, got ${JSON.stringify(arg)}`);
+      const next = agent.horizonDeg + (n.name === 'LookDown' ? deg : -deg);
+      if (next < HORIZON_MIN || next > HORIZON_MAX) return fail(`the camera pitch would be ${next}°, outside ${HORIZON_MIN}..${HORIZON_MAX}° (now ${agent.horizonDeg}°)`, { arg: String(deg) });
+      agent.horizonDeg = next;
+      return succeed(`camera pitch now ${next}° (positive is down)`, { arg: String(deg) });
+    }
+    case 'Explore': {
+      const r = exploreAction(w, agent, n.args);
+      return r.ok ? succeed(r.detail) : fail(r.detail);
+    }
+  }
+
+  // Object actions: the argument is a label the team has discovered ("Tomato_1").
+  if (!OBJECT_ACTIONS.has(n.name)) return fail(`unhandled action ${n.name}`);
+  if (typeof arg !== 'string' || arg.trim() === '') return fail(`${n.name} takes an object id such as Tomato_1, got ${JSON.stringify(arg)}`, { arg: String(arg ?? '') });
+  const label = arg.trim();
+  const id = w.idOfLabel(label);
+  const heldLabel = agent.holding ? (w.labelOf(agent.holding) ?? agent.holding) : null;
+  if (!id) {
+    const seen = w.data.known.map((k) => k.label);
+    return fail(`no object '${label}' has been seen by the team (seen: ${seen.join(', ') || 'nothing yet'})`, { arg: label, navFailure: 'unknown', held: heldLabel });
+  }
+  const o = w.obj(id)!;
+  if (n.name === 'NavigateTo') return navigate(ctx, agent, o, label);
+
+  const conflictWith = ctx.touched.get(id);
+  if (conflictWith && EXCLUSIVE.has(n.name)) return fail(`${conflictWith} acted on ${label} earlier in this same step`, { arg: label, target: id, held: heldLabel });
+  const spec = typeSpec(o.type);
+  const reach = (): string | undefined => {
+    if (w.interactable(agent, o)) return undefined;
+    const s = w.sight(agent, o);
+    if (w.heldBy(o)) return `${label} is held by ${w.heldBy(o)}`;
+    if (w.enclosed(o)) return `${label} is inside ${w.labelOf(o.parent) ?? o.parent}, which is closed`;
+    if (!s.visible) return `${label} is not in ${agent.name}'s view (facing ${HEADINGS[agent.heading]}, camera pitch ${agent.horizonDeg}°)`;
+    return `${label} is ${s.distM.toFixed(2)} m away; the interaction range is ${INTERACT_RANGE_M} m`;
+  };
+
+  switch (n.name) {
+    case 'Pickup': {
+      if (!spec.pickupable) return fail(`${label} (${o.type}) cannot be picked up`, { arg: label, target: id });
+      if (agent.holding) return fail(`${agent.name} already holds ${heldLabel}; robots hold one object at a time`, { arg: label, target: id });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id });
+      o.parent = agent.name;
+      agent.holding = id;
+      return succeed(`${agent.name} now holds ${label}`, { arg: label, target: id });
+    }
+    case 'Put': {
+      if (!agent.holding) return fail(`${agent.name} holds nothing to put`, { arg: label, target: id, held: null });
+      const held = w.obj(agent.holding)!;
+      if (!spec.receptacle) return fail(`${label} (${o.type}) is not a receptacle`, { arg: label, target: id, held: heldLabel });
+      if (o.id === held.id) return fail(`${label} cannot be put on itself`, { arg: label, target: id, held: heldLabel });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id, held: heldLabel });
+      if (spec.openable && !o.isOpen) return fail(`${label} is closed`, { arg: label, target: id, held: heldLabel });
+      if (!accepts(o.type, held.type)) return fail(`a ${held.type} does not go in or on a ${o.type}`, { arg: label, target: id, held: heldLabel });
+      if (o.type === 'Toaster' && !held.isSliced) return fail(`only sliced bread goes in the toaster; ${heldLabel} is not sliced`, { arg: label, target: id, held: heldLabel });
+      const inside = w.data.objects.filter((x) => x.parent === o.id).length;
+      if (inside >= (spec.capacity ?? 0)) return fail(`${label} is full (${inside} of ${spec.capacity})`, { arg: label, target: id, held: heldLabel });
+      held.parent = o.id;
+      held.cells = [nearestCell(w, agent, o)];
+      agent.holding = null;
+      return succeed(`${heldLabel} is now in/on ${label}`, { arg: label, target: id, held: heldLabel });
+    }
+    case 'Open':
+    case 'Close': {
+      if (!spec.openable) return fail(`${label} (${o.type}) cannot be opened or closed`, { arg: label, target: id });
+      const open = n.name === 'Open';
+      if (o.isOpen === open) return fail(`${label} is already ${open ? 'open' : 'closed'}`, { arg: label, target: id });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id });
+      if (open && o.type === 'Microwave' && o.isToggled) return fail(`${label} is running; turn it off first`, { arg: label, target: id });
+      o.isOpen = open;
+      return succeed(`${label} is now ${open ? 'open' : 'closed'}`, { arg: label, target: id });
+    }
+    case 'Slice': {
+      if (!spec.sliceable) return fail(`${label} (${o.type}) cannot be sliced`, { arg: label, target: id });
+      if (o.isSliced) return fail(`${label} is already ${spec.sliceVerb === 'crack' ? 'cracked' : 'sliced'}`, { arg: label, target: id });
+      if (w.heldBy(o)) return fail(`${label} is held by ${w.heldBy(o)}; put it down to slice it`, { arg: label, target: id });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id });
+      o.isSliced = true;
+      return succeed(`${label} is now ${spec.sliceVerb === 'crack' ? 'cracked' : 'sliced'}`, { arg: label, target: id });
+    }
+    case 'Clean': {
+      if (!spec.dirtyable) return fail(`${label} (${o.type}) cannot be cleaned`, { arg: label, target: id });
+      if (!o.isDirty) return fail(`${label} is already clean`, { arg: label, target: id });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id });
+      o.isDirty = false;
+      return succeed(`${label} is now clean`, { arg: label, target: id });
+    }
+    case 'ToggleOn':
+    case 'ToggleOff': {
+      if (!spec.toggleable) return fail(`${label} (${o.type}) cannot be turned on or off`, { arg: label, target: id });
+      const on = n.name === 'ToggleOn';
+      if (o.isToggled === on) return fail(`${label} is already ${on ? 'on' : 'off'}`, { arg: label, target: id });
+      const why = reach();
+      if (why) return fail(why, { arg: label, target: id });
+      if (on && o.type === 'Microwave' && o.isOpen) return fail(`${label}'s door is open; close it first`, { arg: label, target: id });
+      o.isToggled = on;
+      const effects = on ? applianceEffects(w, o) : '';
+      if (o.type === 'LightSwitch') w.data.lights[o.room] = on;
+      return succeed(`${label} is now ${on ? 'on' : 'off'}${effects}`, { arg: label, target: id });
+    }
+  }
+  return fail(`unhandled action ${n.name}`);
+}
+
+/** Turning an appliance on acts on what is inside: a toaster toasts sliced bread, a coffee machine fills a mug. */
+function applianceEffects(w: World, o: ObjData): string {
+  const inside = w.data.objects.filter((x) => x.parent === o.id);
+  const done: string[] = [];
+  for (const x of inside) {
+    if ((o.type === 'Toaster' || o.type === 'Microwave') && typeSpec(x.type).cookable && !x.isCooked) {
+      x.isCooked = true;
+      done.push(`${w.nameOf(x.id)} cooked`);
+    }
+    if (o.type === 'CoffeeMachine' && (x.type === 'Mug' || x.type === 'Cup')) {
+      x.filledWith = 'coffee';
+      done.push(`${w.nameOf(x.id)} filled with coffee`);
+    }
+  }
+  return done.length > 0 ? `; ${done.join(', ')}` : '';
+}
+
+/** The receptacle cell nearest the agent (where a put object lands). */
+function nearestCell(w: World, agent: AgentData, o: ObjData): Cell {
+  const cells = w.cellsOf(o);
+  return [...cells].sort((a, b) => w.grid.distM(agent.cell, a) - w.grid.distM(agent.cell, b))[0]!;
+}
+
+/**
+ * NavigateTo: A* (around walls, furniture and the other agents where they stand) to the nearest free cell from
+ * which the object can be reached, then turn to face it and tilt the camera to see it. Fails when the object was
+ * never seen ("doesn't exist"), when no cell near it can be reached ("no clear path"), or when the agent arrives
+ * but cannot interact with it (held by someone, in a closed receptacle, or the near cells are taken: "blockage").
+ */
+function navigate(ctx: Ctx, agent: AgentData, o: ObjData, label: string): ActionOutcome {
+  const w = ctx.world;
+  const target = w.cellsOf(o);
+  const blocked = new Set(w.data.agents.filter((a) => a !== agent).map((a) => `${a.cell[0]},${a.cell[1]}`));
+  const near = (maxM: number): Cell[] => {
+    const out: Cell[] = [];
+    for (let r = 0; r < w.grid.rows; r++)
+      for (let c = 0; c < w.grid.cols; c++) {
+        if (!w.grid.walkable(r, c) || blocked.has(`${r},${c}`)) continue;
+        const d = Math.min(...target.map((t) => w.grid.distM([r, c], t)));
+        if (d <= maxM && d > 0 && target.some((t) => w.grid.lineOfSight([r, c], t))) out.push([r, c]);
+      }
+    return out;
+  };
+  let path = w.grid.path(agent.cell, near(0.75), blocked) ?? w.grid.path(agent.cell, near(INTERACT_RANGE_M), blocked);
+  let closeEnough = path !== undefined;
+  if (!path) {
+    // The cells within reach are taken or cut off: go as close as possible (another agent is in the way).
+    const reach = w.grid.reachable(agent.cell, blocked);
+    const best = near(2.5)
+      .filter((c) => reach.has(`${c[0]},${c[1]}`))
+      .map((c) => ({ c, d: Math.min(...target.map((t) => w.grid.distM(c, t))), n: reach.get(`${c[0]},${c[1]}`)! }))
+      .sort((a, b) => a.d - b.d || a.n - b.n)[0];
+    path = best ? w.grid.path(agent.cell, [best.c], blocked) : undefined;
+    closeEnough = false;
+  }
+  const outcome = (ok: boolean, detail: string, navFailure?: NavFailure): ActionOutcome => ({
+    agent: agent.name,
+    name: 'NavigateTo',
+    ok,
+    text: actText({ name: 'NavigateTo', arg: label, navFailure }, ok),
+    detail,
+    target: o.id,
+  });
+  if (!path) return outcome(false, `no free cell within 2.5 m of ${label} can be reached from ${agent.name}'s cell`, 'no_path');
+  agent.cell = path[path.length - 1]!;
+  w.data.paths[agent.name]!.push(...path.slice(1));
+  faceObject(w, agent, o);
+  const held = w.heldBy(o);
+  if (held && held !== agent.name) return outcome(false, `arrived, but ${label} is held by ${held}`, 'not_interactable');
+  if (held === agent.name) return outcome(false, `${agent.name} is holding ${label}`, 'not_interactable');
+  if (!w.interactable(agent, o)) {
+    const why = w.enclosed(o)
+      ? `${label} is inside ${w.nameOf(o.parent)}, which is closed`
+      : !closeEnough
+        ? `the cells within ${INTERACT_RANGE_M} m of ${label} are taken by ${[...blocked].length > 0 ? w.data.agents.filter((a) => a !== agent).map((a) => a.name).join(', ') : 'nobody'} or cut off; stopped ${w.sight(agent, o, 99).distM.toFixed(2)} m away`
+        : `${label} is not visible from where ${agent.name} stopped`;
+    return outcome(false, `arrived after ${path.length - 1} moves, but ${why}`, 'not_interactable');
+  }
+  return outcome(true, `${path.length - 1} moves along A*; facing ${HEADINGS[agent.heading]}, camera pitch ${agent.horizonDeg}°`);
+}
+
+/** Turns the agent toward the nearest cell of the object and pitches the camera (in 30° steps) so it is in view. */
+function faceObject(w: World, agent: AgentData, o: ObjData): void {
+  const cells = w.cellsOf(o);
+  const t = [...cells].sort((a, b) => w.grid.distM(agent.cell, a) - w.grid.distM(agent.cell, b))[0]!;
+  const dx = t[1] - agent.cell[1];
+  const dy = agent.cell[0] - t[0];
+  const deg = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
+  agent.heading = Math.round(deg / 90) % 4;
+  const [lo, hi] = w.extentOf(o);
+  const d = w.grid.distM(agent.cell, t);
+  for (const h of [0, 30, -30, 60]) {
+    if (w.verticallyVisible(h, lo, hi, d)) {
+      agent.horizonDeg = h;
+      return;
+    }
+  }
+}

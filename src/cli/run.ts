@@ -24,6 +24,7 @@ export const RUN_OPTIONS = {
   variant: EPISODE_OPTIONS.variant,
   prompts: EPISODE_OPTIONS.prompts,
   sim: EPISODE_OPTIONS.sim,
+  agents: { type: 'int', min: 1, help: 'team size for simulators that take one (llamar: 1-5 robots; default 2)', group: 'Episode' },
   human: { type: 'list', help: "type that robot's dialog turns yourself (RoCo: --human Alice; repeatable; a blank line sends)", group: 'Episode' },
   ...LIMIT_OPTIONS,
   ...MODEL_OPTIONS,
@@ -132,6 +133,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           model: spec,
           options: episodeOptionsFromArgs(a),
           limits: limitsFromArgs(a),
+          ...(a.agents !== undefined ? { agents: a.agents } : {}),
           cache: !a['no-cache'],
           controller,
           onStart: () => {

@@ -2,6 +2,7 @@
 // events arrive. It reads only trace events, so `waypoint show` prints a finished run the same way.
 import { isAbsolute, relative } from 'node:path';
 import type { TraceEvent } from '../protocol/trace.js';
+import { formatArchMetrics, formatStructuredEvent } from './transcriptSteps.js';
 
 export interface TranscriptOptions {
   color: boolean;
@@ -80,7 +81,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
     case 'parsed_output':
       if (e.kind === 'route' && e.ok) return `${turn(e.turn)} ${c(ROLE_COLOR.supervisor, 'Supervisor')} → ${String(e.value)}`;
       if (!e.ok) return `${turn(e.turn)} ${c(31, `format error (${e.role}): ${e.error}`)}`;
-      return undefined;
+      return formatStructuredEvent(e, c, turn);
     case 'model_response':
       if (!e.ok) return `${turn(e.turn)} ${c(31, `model error (${e.role}, ${e.error?.kind}): ${e.error?.message}`)}`;
       return undefined;
@@ -114,15 +115,15 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
     case 'episode_end': {
       const m = e.metrics;
       const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
-      const arch = e.archMetrics && Object.keys(e.archMetrics).length > 0 ? `  ${Object.entries(e.archMetrics).map(([k, v]) => `${k} ${v}`).join(' · ')}` : undefined;
       return [
         `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
-        ...(e.archMetrics && Object.keys(e.archMetrics).length > 0 ? [`  ${Object.entries(e.archMetrics).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(4)}`).join(' · ')}`] : []),
         `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${m.simTimeSecs.toFixed(1)} s simulated · ${(m.durationMs / 1000).toFixed(2)} s wall`,
-        ...(arch ? [arch] : []),
-      ].join('\n');
+        formatArchMetrics(e.archMetrics),
+      ]
+        .filter((x) => x !== undefined)
+        .join('\n');
     }
     default:
-      return undefined;
+      return formatStructuredEvent(e, c, turn);
   }
 }

@@ -9,6 +9,11 @@ const OPENINGS: [opening: string, arch: string, role: string][] = [
   ['You control a robot arm', 'malmm', 'agent'],
   ['You are robot ', 'roco', 'dialog'],
   ['You plan for a team of robots', 'roco', 'central'],
+  ['You plan the work of a team of', 'llamar', 'planner'],
+  ['You control a team of', 'llamar', 'actor'],
+  ['You diagnose failed actions for a team of', 'llamar', 'corrector'],
+  ['You check the progress of a team of', 'llamar', 'verifier'],
+  ['You are the single planner of a team of', 'llamar', 'central'],
 ];
 /** Action Contextualization keeps one system prompt for every role; its request (the last user message) tells. */
 const ACTCTX_SYSTEM = 'You are an expert in robotics and machine learning';

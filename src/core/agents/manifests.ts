@@ -3,11 +3,12 @@
 import { getApiFamily } from '../apis/catalog.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 import { ACTCTX_MANIFEST } from './actctx/manifest.js';
+import { LLAMAR_MANIFEST } from './llamar/manifest.js';
 import { MALMM_MANIFEST } from './malmm/manifest.js';
 import { ROCO_MANIFEST } from './roco/manifest.js';
 import type { ArchitectureManifest } from './types.js';
 
-export const ARCH_MANIFESTS: ReadonlyMap<string, ArchitectureManifest> = new Map([MALMM_MANIFEST, ROCO_MANIFEST, ACTCTX_MANIFEST].map((m) => [m.id, m]));
+export const ARCH_MANIFESTS: ReadonlyMap<string, ArchitectureManifest> = new Map([MALMM_MANIFEST, ROCO_MANIFEST, ACTCTX_MANIFEST, LLAMAR_MANIFEST].map((m) => [m.id, m]));
 
 /** The robot functions an architecture's prompts and code see (its API family in the catalog). */
 export function archApiFunctions(archId: string): readonly ApiFunctionSpec[] | undefined {

@@ -3,6 +3,7 @@
 // policy for every role.
 import { manifestProblems } from './limits.js';
 import { actctx } from './actctx/index.js';
+import { llamar } from './llamar/index.js';
 import { malmm } from './malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import { roco } from './roco/index.js';
@@ -12,10 +13,11 @@ export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {
   malmm,
   roco,
   actctx,
+  llamar,
 };
 
-/** Ids the product promises; the per-system issues add llamar, trajgen. */
-export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'roco', 'actctx'] as const;
+/** Ids the product promises; the per-system issues add trajgen. */
+export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'roco', 'actctx', 'llamar'] as const;
 
 export function getArchitecture(id: string): ArchitectureDefinition {
   const arch = ARCHITECTURES[id];

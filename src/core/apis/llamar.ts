@@ -29,9 +29,10 @@ export const LLAMAR_API: ApiFunctionSpec[] = [
     params: [
       { name: 'rounds', type: 'int', optional: true },
       { name: 'moves', type: 'int', optional: true },
+      { name: 'hint', type: 'str', optional: true },
     ],
-    signature: 'Explore(rounds: int = 3, moves: int = 2) -> bool',
-    doc: 'Look around in four directions and move toward unexplored space, `rounds` times, `moves` cells each time.',
+    signature: 'Explore(rounds: int = 3, moves: int = 2, hint: str = "") -> bool',
+    doc: 'Look around in four directions and move toward unexplored space or toward what the hint (the open subtasks) names, `rounds` times, `moves` cells each time.',
   },
   { name: 'Idle', params: [], signature: 'Idle() -> bool', doc: 'Stay in place for one step.' },
   { name: 'Done', params: [], signature: 'Done() -> bool', doc: 'Declare that the task is complete.' },

@@ -118,11 +118,14 @@ export function parsePromptFile(path: string, source: string): PromptFile {
   const config = (front.config ?? {}) as PromptFile['config'];
   const schema = ((front.input as Record<string, unknown> | undefined)?.schema ?? {}) as Record<string, unknown>;
   const variables: PromptVariable[] = Object.entries(schema).map(([key, spec]) => {
-    const optional = key.endsWith('?');
-    const name = optional ? key.slice(0, -1) : key;
+    // Picoschema keys: `name`, `name?`, `name(array)`, `name?(object, description)`.
+    const m = /^([^?(]+)(\?)?\s*(?:\(\s*(array|object)[^)]*\))?$/.exec(key.trim());
+    const name = (m?.[1] ?? key).trim();
+    const optional = m?.[2] === '?' || key.endsWith('?');
     const text = typeof spec === 'string' ? spec : 'object';
     const comma = text.indexOf(',');
-    return { name, optional, type: (comma < 0 ? text : text.slice(0, comma)).trim(), doc: comma < 0 ? '' : text.slice(comma + 1).trim() };
+    const base = (comma < 0 ? text : text.slice(0, comma)).trim();
+    return { name, optional, type: m?.[3] === 'array' ? `array<${base}>` : base, doc: comma < 0 ? '' : text.slice(comma + 1).trim() };
   });
   const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, bodyStartLine };
   checkTemplate(file);

@@ -96,6 +96,7 @@ export function runJointStep(world: World, actions: readonly JointAction[]): Act
     if (out.ok && out.target && EXCLUSIVE.has(out.name)) ctx.touched.set(out.target, agent.name);
     results.set(i, out);
   }
+  world.recordShown();
   return actions.map((_, i) => results.get(i)!);
 }
 

@@ -188,7 +188,8 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
       if (!place(need, need.room, need.isDirty ? { isDirty: true } : {})) throw new Error(`task ${task.id} on plan ${plan.id}: no place for ${need.type} on ${need.on.join('/')} in a ${need.room}`);
     }
   }
-  const removed = new Set([...(task.remove ?? []), ...taskTypes]);
+  // The task's types (and every type it might have picked) come only from the task, so "all the X" is exact.
+  const removed = new Set([...(task.remove ?? []), ...taskTypes, ...(task.someOf?.from.map((x) => x.type) ?? [])]);
   for (const room of plan.rooms) {
     for (const u of USUAL[room.kind]) {
       if (removed.has(u.type) || rng.next() < 0.3) continue;
@@ -205,6 +206,7 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
     roomOf: (id) => byId.get(id)!.room,
     roomKindOf: (id) => roomKind(byId.get(id)!.room),
     onFloor: (id) => byId.get(id)!.parent === 'Floor',
+    startsOn: (id) => byId.get(byId.get(id)!.parent)?.type ?? (byId.get(id)!.parent === 'Floor' ? 'Floor' : undefined),
   };
   const setup: SceneSetup = {
     ...query,
@@ -227,6 +229,7 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
     known: [],
     seenBy: Object.fromEntries(agents.map((a) => [a.name, []])),
     seenCells: [],
+    shown: [],
     lights,
     step: 0,
     paths: Object.fromEntries(agents.map((a) => [a.name, [a.cell]])),
@@ -234,6 +237,7 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
   };
   const world = new World(plan, data);
   world.updateViews();
+  world.recordShown();
   return { data: world.data, instruction: data.instruction };
 }
 

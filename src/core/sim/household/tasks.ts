@@ -36,6 +36,8 @@ export interface SceneQuery {
   roomKindOf(id: string): RoomKind;
   /** Whether an object starts on the floor. */
   onFloor(id: string): boolean;
+  /** The type of the receptacle an object starts in or on. */
+  startsOn(id: string): string | undefined;
 }
 
 export interface CheckerSpec {
@@ -412,7 +414,7 @@ export const TASKS: readonly TaskDef[] = [
       from: ['Apple', 'Tomato', 'Bread', 'Mug', 'Bowl', 'Plate', 'ButterKnife'].map((type) => ({ type, on: ['DiningTable'], room: 'kitchen' as const })),
     },
     checker: (q) => {
-      const ids = ['Apple', 'Tomato', 'Bread', 'Mug', 'Bowl', 'Plate', 'ButterKnife'].flatMap((t) => q.ids(t, 'kitchen'));
+      const ids = ['Apple', 'Tomato', 'Bread', 'Mug', 'Bowl', 'Plate', 'ButterKnife'].flatMap((t) => q.ids(t, 'kitchen')).filter((id) => q.startsOn(id) === 'DiningTable');
       const subtasks = clearInto(q, ids);
       return { subtasks, coverage: coverageOf(subtasks, q) };
     },

@@ -66,6 +66,8 @@ export interface WorldData {
   seenBy: Record<string, string[]>;
   /** Cells any agent has seen (for Explore's frontier). */
   seenCells: string[];
+  /** Objects that were in some agent's observation at the end of a step (what the agents' text has listed). */
+  shown: string[];
   lights: Record<string, boolean>;
   step: number;
   paths: Record<string, Cell[]>;
@@ -225,6 +227,15 @@ export class World {
           this.data.seenCells.push(k);
         }
       }
+    }
+  }
+
+  /** Records what the agents' observations list now (called at reset and after every joint step). */
+  recordShown(): void {
+    const shown = new Set(this.data.shown);
+    for (const a of this.data.agents) for (const o of this.visibleTo(a)) if (!shown.has(o.id)) {
+      shown.add(o.id);
+      this.data.shown.push(o.id);
     }
   }
 

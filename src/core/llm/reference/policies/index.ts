@@ -1,5 +1,6 @@
-// Every architecture's scripted policies for the reference model. Later issues add roco, llamar, trajgen.
+// Every architecture's scripted policies for the reference model. A later issue adds trajgen.
 import { registerActctxPolicies } from './actctx/index.js';
+import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from './malmm/index.js';
 import { registerRocoPolicies } from './roco/index.js';
 
@@ -7,4 +8,5 @@ export function registerAllPolicies(): void {
   registerMalmmPolicies();
   registerActctxPolicies();
   registerRocoPolicies();
+  registerLlamarPolicies();
 }

@@ -58,8 +58,9 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
   // the simulator (a protocol simulator's connection belongs to one episode).
   const pool = new WarmPool({
     createSandbox: () => createPyodideSandbox(),
-    createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
+    createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator }),
     reuseSimulators: a.sim === 'embedded',
+    family: ARCH_MANIFESTS.get(a.arch)?.simulator,
   });
   return whileCleaningUp(async (signal) => {
     let result;

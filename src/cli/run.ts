@@ -144,7 +144,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: () => connectSimulator(a.sim, { cwd: process.cwd(), family: ARCH_MANIFESTS.get(a.arch)?.simulator }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator }),
           createSandbox: () => createPyodideSandbox(),
         },
       );

@@ -94,7 +94,8 @@ export interface LaunchOptions {
 export interface LaunchDeps {
   io: HostIO;
   clock: Clock;
-  createSimulator(): Promise<Simulator>;
+  /** `family`: which embedded simulator the architecture needs (its manifest's `simulator`). */
+  createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
   createSandbox(): CodeSandbox;
 }
 
@@ -164,7 +165,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   const sandbox = deps.createSandbox();
   try {
     try {
-      sim = await deps.createSimulator();
+      sim = await deps.createSimulator({ family: arch.simulator });
     } catch (err) {
       return await recordFailedStart(options, deps, runId, path, 'simulator_error', `cannot start the simulator: ${messageOf(err)}`);
     }

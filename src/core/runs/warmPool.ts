@@ -13,7 +13,10 @@ import type { LaunchDeps } from './launch.js';
 
 export interface WarmPoolOptions {
   createSandbox(): ReusableSandbox;
-  createSimulator(): Promise<Simulator>;
+  /** `needs`: the simulator family the episode's architecture runs on (launchRun passes it). */
+  createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
+  /** The simulator family this pool keeps warm (default tabletop); an episode needing another gets a fresh one. */
+  family?: 'tabletop' | 'household';
   /** Episodes that may hold a sandbox and a simulator at once (default 1). */
   size?: number;
   /** Keep simulators between episodes (default true). Off for a remote simulator whose connection should not outlive a run. */
@@ -198,7 +201,7 @@ export class WarmPool {
       io: host.io,
       clock: host.clock,
       createSandbox: () => new SandboxLease(this.sandboxes, () => this.counters.sandboxReuses++),
-      createSimulator: () => this.leaseSimulator(),
+      createSimulator: (needs) => (needs && needs.family !== (this.o.family ?? 'tabletop') ? this.o.createSimulator(needs) : this.leaseSimulator()),
     };
   }
 

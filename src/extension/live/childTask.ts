@@ -13,9 +13,10 @@ export function sendToHost(message: unknown): Promise<void> {
   });
 }
 
-export async function createSimulatorFromWire(spec: SimulatorWire): Promise<Simulator> {
+export async function createSimulatorFromWire(spec: SimulatorWire, needs?: { family: 'tabletop' | 'household' }): Promise<Simulator> {
   return connectSimulator(spec.kind === 'embedded' ? 'embedded' : spec.endpoint, {
     client: 'waypoint-vscode',
+    family: needs?.family,
     onLog: (log) => void sendToHost({ type: 'log', message: `simulator: ${log.message}` }),
   });
 }

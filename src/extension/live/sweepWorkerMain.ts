@@ -16,7 +16,7 @@ async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSign
   // Episodes after the first reuse the sandbox (reset in between) and, for the embedded one, the simulator.
   const pool = new WarmPool({
     createSandbox: () => createPyodideSandbox(),
-    createSimulator: () => createSimulatorFromWire(simulator),
+    createSimulator: (needs) => createSimulatorFromWire(simulator, needs),
     reuseSimulators: simulator.kind === 'embedded',
     log: (message) => void send({ type: 'log', message }),
   });

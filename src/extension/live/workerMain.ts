@@ -29,7 +29,7 @@ function poolFor(simulator: SimulatorWire): WarmPool {
       key,
       pool: new WarmPool({
         createSandbox: () => createPyodideSandbox(),
-        createSimulator: () => createSimulatorFromWire(simulator),
+        createSimulator: (needs) => createSimulatorFromWire(simulator, needs),
         // A remote simulator's connection belongs to one run; the embedded one keeps its module and scenes.
         reuseSimulators: simulator.kind === 'embedded',
         log: (message) => void send({ type: 'log', message }),

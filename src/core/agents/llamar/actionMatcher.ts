@@ -108,19 +108,26 @@ const STOP = new Set(['the', 'a', 'an', 'to', 'in', 'into', 'on', 'onto', 'insid
 
 /** Splits CamelCase words into lower-case words, keeping object ids ("Tomato_1") as one token plus their type words. */
 export function tokens(text: string): string[] {
-  const ids: string[] = [];
+  // Object ids are set aside first, so the phrase rules never rewrite their type words ("Light Switch").
+  const ids: { id: string; words: string[] }[] = [];
   let s = text.replace(/\b([A-Z][A-Za-z]*)_(\d+)\b/g, (_m, t: string, n: string) => {
-    ids.push(`${t.toLowerCase()}_${n}`);
-    return ` ${t.replace(/([a-z])([A-Z])/g, '$1 $2')} `;
+    ids.push({ id: `${t.toLowerCase()}_${n}`, words: t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(' ') });
+    return ` idslot${ids.length - 1} `;
   });
   s = s.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9_\s]/g, ' ');
   for (const [re, to] of PHRASES) s = s.replace(re, to);
   const out: string[] = [];
   for (const w of s.split(/\s+/).filter(Boolean)) {
+    const slot = /^idslot(\d+)$/.exec(w);
+    if (slot) {
+      const x = ids[Number(slot[1])]!;
+      out.push(...x.words, x.id);
+      continue;
+    }
     const m = WORDS[w] ?? w;
-    for (const x of m.split(' ')) if (!STOP.has(x)) out.push(x);
+    for (const t of m.split(' ')) if (!STOP.has(t)) out.push(t);
   }
-  return [...out, ...ids];
+  return out;
 }
 
 function counts(xs: readonly string[]): Map<string, number> {

@@ -123,9 +123,11 @@ export function actorPolicy(messages: ChatMessage[], ctx: PolicyContext, central
       reasons.push('the robots believe the task is finished');
     } else {
       for (const a of names) {
+        // A robot with a correction follows it (the Corrector's point); the mistakes below are its own choices.
+        if (input.corrections[a]) continue;
         const prev = input.agents.find((x) => x.name === a)!;
         const o = outcomeOf(prev.previous);
-        if (!o.ok && o.verb !== 'none' && o.verb !== 'declared' && !input.corrections[a] && chance('repeat', a) < 0.85) {
+        if (!o.ok && o.verb !== 'none' && o.verb !== 'declared' && chance('repeat', a) < 0.85) {
           const again = phraseFor(o);
           if (again) {
             actions[a] = again;

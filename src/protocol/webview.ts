@@ -351,7 +351,8 @@ export type ViewToHost = z.infer<typeof ViewToHost>;
 export const RunViewerUiState = z.object({
   runId: RunId.optional(),
   selectedTurn: Turn.optional(),
-  tab: z.enum(['turn', 'plots', 'summary', '3d', 'plan', 'rounds']).optional(),
+  /** The core tabs (turn, plots, summary, 3d) or an architecture's own (webview/runViewer/extraTabs.ts). */
+  tab: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional(),
 });
 export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
 

@@ -3,6 +3,8 @@
 import type { ActctxChartData } from './actctxPlanTab.js';
 import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
+import type { FloorPlanData } from './household/floorPlanTab.js';
+import type { StepsData } from './household/stepsTab.js';
 import type { RunViewer } from './viewer.js';
 
 export interface ViewerDebugHook {
@@ -29,6 +31,12 @@ export interface ViewerDebugHook {
   plotsZoom(): ReturnType<RunViewer['plots']['zoomState']>;
   /** Resolves once the current zoom is drawn at full resolution (at once when no window is needed). */
   plotsWindowDrawn(): Promise<void>;
+  /** The floor plan as drawn (household runs): step, cells, objects, robots. */
+  floorPlan(): FloorPlanData | undefined;
+  /** The Steps tab's rows as drawn. */
+  steps(): StepsData | undefined;
+  /** Shows step n in the floor plan. */
+  showStep(n: number): void;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
   diffLineChanges(): Promise<number>;
   flush(): void;
@@ -60,6 +68,9 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     seriesLength: () => viewer.proj.series.length,
     plotsZoom: () => viewer.plots.zoomState(),
     plotsWindowDrawn: () => viewer.plots.windowDrawn,
+    floorPlan: () => viewer.extras.floorPlan.data(),
+    steps: () => viewer.extras.steps.data(),
+    showStep: (n) => viewer.extras.floorPlan.showStep(n),
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,
     flush: () => viewer.render(),

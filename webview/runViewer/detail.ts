@@ -48,6 +48,7 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined, empty
   const actions = ctx.proj.motion.forTurn(row.turn);
   if (actions.length) el.appendChild(renderMotionTable(actions));
   for (const sd of ctx.proj.states.forTurn(row.turn)) el.appendChild(renderStateDiff(sd));
+  for (const a of d.actions) el.appendChild(renderActionResults(a));
   for (const c of d.checks) el.appendChild(h('p', { class: c.ok ? 'check ok' : 'check failed' }, `${c.ok ? '✔' : '✖'} check ${c.name}: ${c.message}`));
   for (const e of d.errors) el.appendChild(h('p', { class: 'engine-error' }, `✖ ${e.kind}: ${e.message}${e.file ? ` (${e.file}${e.line ? `:${e.line}` : ''})` : ''}`));
   // Turn 0 is the task statement the chat opens with (in SA and MA no Supervisor exists to say it).
@@ -55,6 +56,19 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined, empty
   for (const o of d.observations) el.appendChild(collapsible(`Observation (state text, ${o.state.objects.length} objects)`, h('pre', { class: 'observation' }, o.text), d.calls.length === 0 && d.executions.length === 0 && d.chat.length === 0));
   if (d.trajectorySamples) el.appendChild(h('p', { class: 'muted' }, `${d.trajectorySamples} trajectory sample${d.trajectorySamples === 1 ? '' : 's'} (see Plots).`));
   return { el, afterMount: () => mounts.forEach((m) => m()) };
+}
+
+/** A structured (joint) action's results: per agent the action, ok or not, what it said and the simulator's reason. */
+function renderActionResults(a: EventOf<'action_result'>): HTMLElement {
+  return h('section', { class: 'actions' },
+    h('h3', null, `Actions${a.step !== undefined ? ` of step ${a.step}` : ''}`),
+    h('table', { class: 'metrics actions-table' },
+      h('tbody', null, a.results.map((r) =>
+        h('tr', { class: r.ok ? '' : 'failed' },
+          h('th', null, r.agent),
+          h('td', null, r.name),
+          h('td', null, r.ok ? '✔' : '✖'),
+          h('td', null, (r.ok ? r.output : r.error) ?? '', typeof r.value === 'string' ? h('div', { class: 'muted' }, r.value) : null))))));
 }
 
 function outcomeBadge(row: TurnRow): HTMLElement {

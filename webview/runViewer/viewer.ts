@@ -14,11 +14,12 @@ import { MotionChart } from './motionChart.js';
 import { Plots } from './plots.js';
 import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
 import { RoundsTab } from './roundsTab.js';
+import { createExtraViews, type ExtraViews } from './extraTabs.js';
 import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';
 
 type Tab = NonNullable<RunViewerUiState['tab']>;
-const TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan', 'rounds'];
+const CORE_TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan', 'rounds'];
 
 export class RunViewer {
   proj = new RunProjection();
@@ -44,8 +45,12 @@ export class RunViewer {
   readonly planTab: ActctxPlanTab;
   /** Rounds tab (RoCo's dialog lanes, checks and feedback). */
   readonly rounds: RoundsTab;
+  /** Tabs and summary sections of particular architectures (LLaMAR's floor plan and steps). */
+  readonly extras: ExtraViews;
+  private readonly tabIds: Tab[];
+  private readonly extraHeaders = new Map<string, HTMLElement[]>();
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
-  private pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
+  private pending = { timeline: false, detail: false, plots: false, summary: false, header: false, extras: false };
   private frame = 0;
   private followLive = true;
 
@@ -68,7 +73,16 @@ export class RunViewer {
     const summary = h('div', { class: 'summary-pane' });
     const planHeader = h('vscode-tab-header', { slot: 'header', 'data-tab': 'plan' }, 'Plan');
     this.planTab = new ActctxPlanTab({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) }, planHeader);
-    const tabs = h('vscode-tabs', { 'selected-index': String(TABS.indexOf(this.tab)) },
+    this.extras = createExtraViews((t) => this.select(t, true));
+    this.tabIds = [...CORE_TABS, ...this.extras.tabs.map((t) => t.id)];
+    if (!this.tabIds.includes(this.tab)) this.tab = 'turn';
+    const extraParts = this.extras.tabs.flatMap((t) => {
+      const header = h('vscode-tab-header', { slot: 'header', 'data-tab': t.id, class: 'hidden' }, t.label);
+      const panel = h('vscode-tab-panel', null, t.root);
+      this.extraHeaders.set(t.id, [header, panel]);
+      return [header, panel];
+    });
+    const tabs = h('vscode-tabs', { 'selected-index': String(this.tabIds.indexOf(this.tab)) },
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'turn' }, 'Turn'),
       h('vscode-tab-panel', null, detail),
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'plots' }, 'Plots'),
@@ -80,12 +94,13 @@ export class RunViewer {
       planHeader,
       h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)),
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'rounds' }, 'Rounds'),
-      h('vscode-tab-panel', null, this.rounds.root));
+      h('vscode-tab-panel', null, this.rounds.root),
+      extraParts);
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
-      this.tab = TABS[idx] ?? 'turn';
+      this.tab = this.tabIds[idx] ?? 'turn';
       this.saveState();
-      this.schedule(this.tab === 'plots' || this.tab === 'plan' ? 'plots' : this.tab === 'summary' ? 'summary' : 'detail');
+      this.schedule(this.tab === 'plots' || this.tab === 'plan' ? 'plots' : this.tab === 'summary' ? 'summary' : CORE_TABS.includes(this.tab) ? 'detail' : 'extras');
       if (this.tab === '3d') this.replay.show();
       else this.replay.hide();
       if (this.tab === 'rounds') this.rounds.show();
@@ -130,7 +145,7 @@ export class RunViewer {
         this.replay.selectTurn(this.selectedTurn);
         this.diff.dispose();
         this.saveState();
-        this.schedule('header', 'timeline', 'detail', 'plots', 'summary');
+        this.schedule('header', 'timeline', 'detail', 'plots', 'summary', 'extras');
         break;
       }
       case 'append': {
@@ -147,7 +162,7 @@ export class RunViewer {
         const rows = this.proj.timeline.rows();
         const touched = new Set(m.events.flatMap((e) => ('turn' in e && typeof e.turn === 'number' ? [e.turn] : [])));
         if (this.followLive && (this.selectedTurn === undefined || this.selectedTurn === lastBefore)) this.selectedTurn = rows[rows.length - 1]?.turn;
-        this.schedule('header', 'timeline', 'plots', 'summary');
+        this.schedule('header', 'timeline', 'plots', 'summary', 'extras');
         if (this.selectedTurn === undefined || touched.has(this.selectedTurn) || this.selectedTurn !== lastBefore) this.schedule('detail');
         if (m.events.some((e) => e.type === 'episode_end')) this.live = false;
         break;
@@ -243,7 +258,7 @@ export class RunViewer {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     const p = this.pending;
-    this.pending = { timeline: false, detail: false, plots: false, summary: false, header: false };
+    this.pending = { timeline: false, detail: false, plots: false, summary: false, header: false, extras: false };
     const summary = p.header || p.summary || p.plots || p.timeline || p.detail ? this.proj.summary.summary() : undefined;
     // Empty views say why they are empty (the run did not start, or ended before the robot moved).
     const noMotion = summary ? whyNoMotion(summary) : undefined;
@@ -269,11 +284,21 @@ export class RunViewer {
       this.motionChart.update(this.proj.motion);
       this.planTab.update(this.proj.actctx);
     }
-    if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, this.proj.motion, (t) => this.select(t, true), (path) => this.openPrompt(path)));
+    if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, this.proj.motion, (t) => this.select(t, true), (path) => this.openPrompt(path)), ...this.extras.summaries(this.proj));
+    if (p.extras) this.renderExtras();
     this.renders++;
     const now = performance.now();
     if (Number.isNaN(this.timings.firstRenderMs) && this.runId) this.timings.firstRenderMs = now;
     this.timings.lastRenderMs = now;
+  }
+
+  /** Shows the tabs the run has what for, and redraws the one in view (the others redraw when opened). */
+  private renderExtras(): void {
+    for (const t of this.extras.tabs) {
+      const on = t.applies(this.proj);
+      for (const el of this.extraHeaders.get(t.id) ?? []) el.classList.toggle('hidden', !on);
+      if (on && this.tab === t.id) t.update(this.proj);
+    }
   }
 
   private renderDetail(emptyNote?: string): void {

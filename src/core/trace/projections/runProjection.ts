@@ -3,6 +3,7 @@
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
 import { ActctxPlanBuilder } from './actctxPlan.js';
+import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
@@ -19,6 +20,8 @@ export class RunProjection {
   readonly motion = new MotionScoreBuilder();
   /** Action Contextualization's plans, executions and runs (empty for other architectures). */
   readonly actctx = new ActctxPlanBuilder();
+  /** LLaMAR's steps, subtasks and floor plan (household runs only). */
+  readonly household = new HouseholdStepsBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -40,6 +43,7 @@ export class RunProjection {
       this.summary.add(e);
       this.motion.add(e);
       this.actctx.add(e);
+      this.household.add(e);
       added++;
     }
     this.eventCount += added;

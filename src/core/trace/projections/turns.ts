@@ -51,6 +51,8 @@ export interface TurnDetail {
   chat: EventOf<'chat_message'>[];
   checks: EventOf<'check'>[];
   errors: EventOf<'error'>[];
+  /** Results of structured actions (one per agent; LLaMAR's joint steps, RoCo's plans). */
+  actions: EventOf<'action_result'>[];
   trajectorySamples: number;
 }
 
@@ -108,7 +110,7 @@ export class TurnTimelineBuilder {
     let acc = this.turns.get(turn);
     if (!acc) {
       acc = {
-        detail: { turn, role: '', calls: [], executions: [], observations: [], chat: [], checks: [], errors: [], trajectorySamples: 0 },
+        detail: { turn, role: '', calls: [], executions: [], observations: [], chat: [], checks: [], errors: [], actions: [], trajectorySamples: 0 },
         firstSeq: e.seq,
         tMs: e.tMs,
       };
@@ -141,6 +143,9 @@ export class TurnTimelineBuilder {
         break;
       case 'error':
         d.errors.push(e);
+        break;
+      case 'action_result':
+        d.actions.push(e);
         break;
       case 'trajectory':
         d.trajectorySamples += e.samples.length;
@@ -263,6 +268,7 @@ export class TurnTimelineBuilder {
       if (!x.ok) fail('code_error', `${x.error?.type ?? 'Error'}: ${x.error?.message ?? `exit code ${x.exitCode}`}`);
     }
     for (const ch of d.checks) if (!ch.ok) fail('check_failed', ch.message.startsWith(ch.name) ? ch.message : `${ch.name}: ${ch.message}`);
+    for (const a of d.actions) for (const r of a.results) if (!r.ok) fail('check_failed', `${r.agent} ${r.name}: ${r.error ?? 'failed'}`);
     for (const er of d.errors) fail('engine_error', `${er.kind}: ${er.message}`);
     if (outcome === 'ok' && d.calls.some((c) => c.call && !c.response)) outcome = 'pending';
     const row: Omit<TurnRow, 'flags'> = {
@@ -296,9 +302,12 @@ export class TurnTimelineBuilder {
       const failedCheck = d.checks.find((c) => !c.ok);
       return `exit ${x.exitCode}${fns.length ? ' · ' + fns.join(', ') : ''}${failedCheck ? ` · ✖ ${oneLine(failedCheck.message, 80)}` : ''}`;
     }
+    if (d.actions.length > 0) return d.actions.flatMap((a) => a.results.map((r) => `${r.agent} ${r.name}${r.ok ? ' ✓' : ' ✗'}`)).join(' · ');
     for (const c of d.calls) {
       const p = c.parsed;
       if (p?.ok && p.kind === 'code' && typeof p.value === 'string') return codeSummary(p.value);
+      const structured = p?.ok ? structuredSummary(p.kind, p.value) : undefined;
+      if (structured) return structured;
       if (p && !p.ok) return `format error: ${oneLine(p.error ?? '')}`;
       if (c.response && !c.response.ok) return `model error: ${oneLine(c.response.error?.message ?? '')}`;
       const text = typeof p?.value === 'string' ? p.value : c.response?.text;
@@ -312,11 +321,28 @@ export class TurnTimelineBuilder {
     if (d.chat.length) return oneLine(d.chat[0].content);
     if (d.observations.length) {
       const st = d.observations[0].state;
+      if (st.robots && st.robots.length > 1) return `state: ${st.objects.length} objects · ${st.robots.map((r) => `${r.name}${r.holding ? ` holding ${r.holding.split('|')[0]}` : ''}`).join(', ')}`;
       return `state: ${st.objects.length} objects, gripper ${st.gripperOpen ? 'open' : 'closed'}${st.grasped ? `, holding ${st.grasped}` : ''}`;
     }
     if (d.errors.length) return oneLine(d.errors[0].message);
     return '';
   }
+}
+
+/** One line for answers parsed into structures (LLaMAR's plan, actions, corrections, completed subtasks). */
+function structuredSummary(kind: string, value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if (kind === 'plan' && Array.isArray(v.plan)) return oneLine(`${v.plan.length} open: ${(v.plan as string[]).join('; ')}`);
+  if (kind === 'actions' && v.actions && typeof v.actions === 'object') {
+    return oneLine(Object.entries(v.actions as Record<string, { action?: { text?: string } }>).map(([a, m]) => `${a}: ${m.action?.text ?? '?'}`).join(' · '));
+  }
+  if (kind === 'corrections' && v.corrections && typeof v.corrections === 'object') {
+    const fixes = Object.entries(v.corrections as Record<string, string>);
+    return fixes.length ? oneLine(fixes.map(([a, f]) => `${a} → ${f}`).join(' · ')) : 'no corrections';
+  }
+  if (kind === 'completed' && Array.isArray(v.completed)) return oneLine(`${v.completed.length} completed${v.completed.length ? `: ${(v.completed as string[]).at(-1)}` : ''}`);
+  return undefined;
 }
 
 export function projectTimeline(events: readonly (TraceEvent | ViewEvent)[]): TurnRow[] {

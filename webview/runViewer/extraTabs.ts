@@ -1,0 +1,39 @@
+// Tabs and summary sections that only some runs have (an architecture's own views), registered here so the viewer
+// shows them when the run's events call for them: one line per view.
+import type { RunProjection } from '../../src/core/trace/projections/runProjection.js';
+import { FloorPlanTab } from './household/floorPlanTab.js';
+import { householdSummary } from './household/summarySection.js';
+import { StepsTab } from './household/stepsTab.js';
+import './household/household.css';
+
+export interface ExtraTab {
+  id: string;
+  label: string;
+  root: HTMLElement;
+  /** Whether the run has what the tab shows (its header is hidden otherwise). */
+  applies(proj: RunProjection): boolean;
+  update(proj: RunProjection): void;
+}
+
+export interface ExtraViews {
+  tabs: ExtraTab[];
+  /** Sections appended to the Summary tab. */
+  summaries(proj: RunProjection): HTMLElement[];
+  floorPlan: FloorPlanTab;
+  steps: StepsTab;
+}
+
+export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews {
+  const floorPlan = new FloorPlanTab(selectTurn);
+  const steps = new StepsTab(selectTurn);
+  const household = (p: RunProjection) => p.household.active;
+  return {
+    tabs: [
+      { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
+      { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
+    ],
+    summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
+    floorPlan,
+    steps,
+  };
+}

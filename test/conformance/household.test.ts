@@ -34,6 +34,10 @@ after(async () => {
 });
 conformanceSuite({ label: 'embedded household, WebSocket', connect: () => RemoteSimulator.connect(ws!.url) });
 
+// The AI2-THOR adapter over stdio, on the stand-in controller (ai2thor's shapes, not AI2-THOR: it cannot run here).
+const THOR = 'stdio:python3 bridges/python/examples/ai2thor_llamar.py --stand-in';
+conformanceSuite({ label: 'AI2-THOR adapter (stand-in controller), stdio', connect: () => RemoteSimulator.connect(THOR) });
+
 describe('household over the protocol: team size, per-agent views, joint actions', () => {
   it('announces agent views and joint actions; reset takes a team size; observe(agent) is that agent\'s view', async () => {
     const sim = await inProcess();
@@ -87,6 +91,34 @@ describe('household over the protocol: team size, per-agent views, joint actions
     const local = await go(createHouseholdSimulator());
     assert.equal(viaProtocol.result.success, true, viaProtocol.result.message);
     assert.deepEqual(viaProtocol.actions, local.actions);
+  });
+
+  it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', async () => {
+    const arch = getArchitecture('llamar');
+    const sim = await RemoteSimulator.connect(THOR);
+    try {
+      const sink = new MemoryTraceSink();
+      const result = await runEpisode(
+        {
+          runId: 'thor',
+          arch,
+          task: 'put_bread_lettuce_tomato_fridge@FloorPlan1',
+          seed: 0,
+          agents: 2,
+          variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
+          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/llamar/${r.promptFile}`])),
+          options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
+          model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
+        },
+        { io: nodeIO, clock: { nowMs: () => 0, isoNow: () => 'x' }, sim, sandbox: noSandbox, model: policyClient(), sink },
+      );
+      assert.equal(result.success, true, `${result.reason}: ${result.message}`);
+      assert.equal(result.end.archMetrics!.transportRate, 1);
+      const navs = sink.events.flatMap((e) => (e.type === 'action_result' ? e.results.filter((r) => r.name === 'NavigateTo') : []));
+      assert.ok(navs.length >= 3 && navs.every((r) => /^I navigated to \w+_\d+ in the previous step and was successful\.$/.test(r.output ?? r.error ?? '')));
+    } finally {
+      await sim.close();
+    }
   });
 
   it('a simulator whose tasks fix the team keeps its robots, and the engine refuses the run as invalid input', async () => {

@@ -40,7 +40,7 @@ function parsed(e: EventOf<'parsed_output'>, c: Paint, turn: (t: number) => stri
     const fixes = Object.entries((v.corrections as Record<string, string>) ?? {});
     return `${head} ${fixes.length ? fixes.map(([a, f]) => `${a} → ${f}`).join('; ') : 'no corrections'}${typeof v.failureReason === 'string' && v.failureReason !== 'None' ? `\n    ${short(v.failureReason, 200)}` : ''}`;
   }
-  if (e.kind === 'completed' && Array.isArray(v.completed)) return `${head} ${v.completed.length} completed: ${short((v.completed as string[]).join('; '), 200)}`;
+  if (e.kind === 'completed' && Array.isArray(v.completed)) return `${head} ${v.completed.length} completed${v.completed.length ? `: ${short((v.completed as string[]).join('; '), 200)}` : ''}`;
   return undefined;
 }
 

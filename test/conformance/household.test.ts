@@ -47,11 +47,15 @@ describe('household over the protocol: team size, per-agent views, joint actions
       const r = await sim.reset('put_all_groceries_fridge@studio', 2, { api: 'llamar', agents: 3 });
       assert.deepEqual(r.agents, ['Alice', 'Bob', 'Charlie']);
       assert.equal(r.task.arms, 3);
+      const tooMany = await rejectsWithCode(sim.reset('put_all_groceries_fridge@studio', 2, { api: 'llamar', agents: 6 }), SimErrorCode.INVALID_PARAMS);
+      assert.deepEqual(tooMany.data, { param: 'agents' });
+      assert.match(tooMany.message, /agents must be an integer from 1 to 5, got 6/);
+      await sim.reset('put_all_groceries_fridge@studio', 2, { api: 'llamar', agents: 3 });
       const bob = await sim.observe('Bob');
       const h = HouseholdExtra.parse(bob.state.extra!.household);
       assert.equal(h.agent, 'Bob');
       assert.match(bob.text, /^Bob's observation: \[/);
-      const out = await sim.act([
+      const out = await sim.act!([
         { agent: 'Charlie', name: 'Rotate', args: ['Left'] },
         { agent: 'Alice', name: 'Explore', args: [] },
         { agent: 'Bob', name: 'Pickup', args: ['Unicorn_1'] },

@@ -10,7 +10,8 @@ import type { ModelClient } from '../llm/client.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
 import type { ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
-import type { ActionCheck, ApiCallResult, Observation, ResetOutcome, SimSnapshot, Simulator, TaskInfo } from '../sim/simulator.js';
+import { SimParamError, type ActionCheck, type ApiCallResult, type Observation, type ResetOutcome, type SimSnapshot, type Simulator, type TaskInfo } from '../sim/simulator.js';
+import { SimErrorCode } from '../../protocol/simulator.js';
 import type { TraceSink } from '../trace/writer.js';
 import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
@@ -215,7 +216,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api, ...(teamSize !== undefined ? { agents: teamSize } : {}) });
     } catch (err) {
       await emit(start);
-      throw new EpisodeAbort('simulator_error', messageOf(err));
+      // A parameter the simulator refuses (an embedded one's SimParamError, a remote one's INVALID_PARAMS) is the
+      // user's input, not a broken simulator.
+      const refused = err instanceof SimParamError || (err as { code?: unknown })?.code === SimErrorCode.INVALID_PARAMS;
+      throw new EpisodeAbort(refused ? 'invalid_input' : 'simulator_error', messageOf(err));
     }
     task = reset.task;
     const agents = reset.agents && reset.agents.length > 0 ? reset.agents : ['robot'];

@@ -50,12 +50,13 @@ export function clopperPearson(k: number, n: number, alpha = 0.05): { low: numbe
   return { low, high };
 }
 
-/** Mean and a normal-approximation 95 % interval (mean ± 1.96 s/√n), for the paper's non-binomial metrics. */
-export function meanInterval(xs: readonly number[]): { mean: number; low: number; high: number; n: number } | undefined {
+/** Mean and a normal-approximation 95 % interval (mean ± 1.96 s/√n), for the paper's non-binomial metrics; `bounds`
+ * clips the interval to the metric's range (a transport rate's interval never passes 1). */
+export function meanInterval(xs: readonly number[], bounds: readonly [number, number] = [-Infinity, Infinity]): { mean: number; low: number; high: number; n: number } | undefined {
   const n = xs.length;
   if (n === 0) return undefined;
   const mean = xs.reduce((a, b) => a + b, 0) / n;
   const sd = n > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
   const half = 1.959963984540054 * (sd / Math.sqrt(n));
-  return { mean, low: mean - half, high: mean + half, n };
+  return { mean, low: Math.max(bounds[0], mean - half), high: Math.min(bounds[1], mean + half), n };
 }

@@ -123,6 +123,18 @@ export interface ResetOptions {
   agents?: number;
 }
 
+/** A reset or action parameter the simulator cannot accept (e.g. a team size it cannot give). The engine ends the
+ * episode as invalid input (the CLI exits 2) and a protocol server answers INVALID_PARAMS naming `param`. */
+export class SimParamError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SimParamError';
+  }
+}
+
 export interface Simulator {
   readonly name: string;
   readonly version?: string;

@@ -36,6 +36,22 @@ test('run: success exits 0, streams the transcript and prints the trace path; ru
   assert.doesNotMatch(html, /<script[^>]+src="https?:/, 'no remote scripts');
 });
 
+test('run --arch llamar --agents 2: the household, joint steps in the transcript, the paper\'s metrics; show reads it back', () => {
+  const r = run('run', '--arch', 'llamar', '--task', 'turn_off_faucet_and_light@kitchen', '--model', 'reference', '--agents', '2');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /limits: maxSteps=30/);
+  assert.match(r.stdout, /robots: Alice, Bob/);
+  assert.match(r.stdout, /\[step +1\] Alice +NavigateTo ✓ I navigated to Faucet_1 in the previous step and was successful\./);
+  assert.match(r.stdout, /SUCCESS · subtasks_done/);
+  assert.match(r.stdout, /success 1 · transportRate 1 · coverage 1 · balance \d/);
+  assert.doesNotMatch(r.stdout, /completed: \n/, 'an empty Verifier answer prints no dangling colon');
+  const show = run('show');
+  assert.equal(show.status, 0);
+  assert.match(show.stdout, /\[step +2\] Alice +ToggleOff ✓/);
+  const bad = run('run', '--arch', 'llamar', '--task', 'turn_off_faucet_and_light@kitchen', '--agents', '6');
+  assert.equal(bad.status, 2);
+});
+
 test('run: an episode that fails exits 1; the turn cap is never exceeded', () => {
   const r = run('run', '--task', 'stack_blocks_2', '--max-turns', '3');
   assert.equal(r.status, 1);

@@ -3,6 +3,7 @@
 // the agents' start cells and headings. Same (plan, task, seed, agents) -> the same scene.
 import { HOUSEHOLD_AGENT_NAMES } from '../../../protocol/household.js';
 import { seededRng, type Rng } from '../../host.js';
+import { SimParamError } from '../simulator.js';
 import type { PlanSpec, RoomKind } from './floorPlans.js';
 import { Grid, HEADING_STEP, key, type Cell } from './grid.js';
 import { accepts, typeSpec } from './objectTypes.js';
@@ -256,7 +257,7 @@ function initialState(type: string): Partial<ObjData> {
 
 function placeAgents(grid: Grid, plan: PlanSpec, n: number, rng: Rng): AgentData[] {
   if (!Number.isInteger(n) || n < 1 || n > HOUSEHOLD_AGENT_NAMES.length) {
-    throw new Error(`agents must be an integer from 1 to ${HOUSEHOLD_AGENT_NAMES.length}, got ${n}`);
+    throw new SimParamError('agents', `agents must be an integer from 1 to ${HOUSEHOLD_AGENT_NAMES.length}, got ${n}`);
   }
   const rooms = START_ROOMS[plan.id] ?? plan.rooms.map((r) => r.name);
   const free: Cell[] = [];

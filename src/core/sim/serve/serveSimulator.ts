@@ -18,7 +18,7 @@ import {
   type SimNotification,
   type SnapshotRef,
 } from '../../../protocol/simulator.js';
-import type { SimSnapshot, Simulator } from '../simulator.js';
+import { SimParamError, type SimSnapshot, type Simulator } from '../simulator.js';
 import type { MessageTransport } from '../remote/transport.js';
 
 /** A simulator that can also run agent code itself (the optional `execute` capability). */
@@ -176,6 +176,7 @@ export function serveSimulator(sim: Simulator, transport: MessageTransport, opti
         result = await (handlers[m] as (p: unknown) => Promise<unknown>)(parsed.data);
       } catch (e) {
         if (e instanceof ServeError) throw e;
+        if (e instanceof SimParamError) throw new ServeError(SimErrorCode.INVALID_PARAMS, `invalid params: ${e.param}: ${e.message}`, { param: e.param });
         throw new ServeError(SimErrorCode.SIMULATOR_CRASHED, `${m} raised: ${(e as Error)?.message ?? String(e)}`);
       }
       const checked = SIM_METHODS[m].result.safeParse(result);

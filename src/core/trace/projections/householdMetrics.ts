@@ -61,9 +61,9 @@ export function aggregateHouseholdRuns(ends: readonly EventOf<'episode_end'>[]):
   return {
     episodes: ends.length,
     success: prop(ends.filter((e) => e.success).length, ends.length),
-    transportRate: meanInterval(col('transportRate')),
-    coverage: meanInterval(col('coverage')),
-    balance: meanInterval(col('balance')),
-    steps: meanInterval(col('steps')),
+    transportRate: meanInterval(col('transportRate'), [0, 1]),
+    coverage: meanInterval(col('coverage'), [0, 1]),
+    balance: meanInterval(col('balance'), [0, 1]),
+    steps: meanInterval(col('steps'), [0, Infinity]),
   };
 }

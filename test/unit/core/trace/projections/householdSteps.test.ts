@@ -3,7 +3,7 @@
 // the floor plan and objects come from the whole-scene observations, and the metrics carry their intervals.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { clopperPearson } from '../../../../../src/core/metrics/clopperPearson.js';
+import { clopperPearson, meanInterval } from '../../../../../src/core/metrics/clopperPearson.js';
 import { aggregateHouseholdRuns, householdMetricsOf } from '../../../../../src/core/trace/projections/householdMetrics.js';
 import { projectHouseholdSteps } from '../../../../../src/core/trace/projections/householdSteps.js';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
@@ -73,6 +73,11 @@ test('episode metrics with the checker counts and Clopper-Pearson intervals; agg
   assert.equal(agg.episodes, 2);
   assert.deepEqual([agg.success.k, agg.success.n], [run.result.success ? 1 : 0, 2]);
   assert.equal(agg.steps!.n, 2);
+  // A rate's interval stays inside [0, 1] (the normal approximation alone would pass 1 here).
+  const tr = meanInterval([1, 1, 1, 0.8], [0, 1])!;
+  assert.equal(tr.high, 1);
+  assert.ok(meanInterval([1, 1, 1, 0.8])!.high > 1);
+  assert.ok(tr.low > 0.8 && tr.low < tr.mean);
 });
 
 test('Clopper-Pearson matches the exact binomial interval (values from scipy.stats.beta)', () => {

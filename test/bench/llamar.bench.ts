@@ -1,0 +1,58 @@
+// LLaMAR on the household simulator, the paper's Table 3/4 shape: for each topology (and profile of the reference
+// model) over MAP-THOR-style tasks, the success rate with its Clopper-Pearson 95 % interval, and the means of the
+// transport rate, coverage, balance and steps (normal-approximation 95 % intervals, clipped to each metric's range), plus the counters that show what the Corrector and
+// the Verifier did. The model is the offline REFERENCE POLICY (scripted, not an LLM): these numbers exercise the
+// tool and are no finding about language models.
+//   node --import tsx test/bench/llamar.bench.ts [--seeds 1] [--all-plans] [--agents 2] [--topologies llamar,pav]
+import { parseArgs } from 'node:util';
+import { clopperPearson, meanInterval } from '../../src/core/metrics/clopperPearson.js';
+import type { ReferenceProfile } from '../../src/core/llm/reference/policy.js';
+import { TASKS } from '../../src/core/sim/household/tasks.js';
+import { policyClient, runLlamar } from '../unit/core/agents/llamar/helpers.js';
+
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '1' },
+    'all-plans': { type: 'boolean', default: false },
+    agents: { type: 'string', default: '2' },
+    topologies: { type: 'string', default: 'llamar,pav,pac,actor_only,central' },
+    profiles: { type: 'string', default: 'reference,reference-flawed' },
+  },
+});
+const seeds = Number(values.seeds);
+const agents = Number(values.agents);
+const episodes = TASKS.flatMap((t) => (values['all-plans'] ? t.plans : t.plans.slice(0, 1)).flatMap((p) => Array.from({ length: seeds }, (_, s) => ({ task: `${t.id}@${p}`, seed: s }))));
+
+const pct = (x: number) => (100 * x).toFixed(0).padStart(3);
+const f2 = (x: number | undefined) => (x === undefined ? '   -' : x.toFixed(2));
+const ci = (m: ReturnType<typeof meanInterval>, d = f2) => (m ? `${d(m.mean)} [${d(m.low)}, ${d(m.high)}]` : '-');
+
+console.log(`llamar.bench: ${episodes.length} episodes per row (${TASKS.length} tasks, ${values['all-plans'] ? 'every plan' : 'first plan'}, ${seeds} seed(s)), ${agents} agents; model: reference policy (scripted, not an LLM)`);
+console.log(['topology'.padEnd(11), 'profile'.padEnd(17), 'SR [CP 95%]'.padEnd(16), 'TR'.padEnd(19), 'coverage'.padEnd(19), 'balance'.padEnd(19), 'steps'.padEnd(22), 'fails repeat corr followed fmtErr'].join(' '));
+for (const topology of values.topologies.split(',')) {
+  for (const profile of values.profiles.split(',') as ReferenceProfile[]) {
+    const rows: Record<string, number>[] = [];
+    const t0 = performance.now();
+    for (const e of episodes) {
+      const { result } = await runLlamar({ task: e.task, seed: e.seed, agents, variant: topology, model: policyClient(profile) });
+      rows.push({ ...(result.end.archMetrics ?? {}), success: result.success ? 1 : 0 });
+    }
+    const col = (k: string) => rows.map((r) => r[k] ?? 0);
+    const sum = (k: string) => col(k).reduce((a, b) => a + b, 0);
+    const k = sum('success');
+    const cp = clopperPearson(k, rows.length);
+    console.log(
+      [
+        topology.padEnd(11),
+        profile.padEnd(17),
+        `${pct(k / rows.length)}% [${pct(cp.low)}, ${pct(cp.high)}]`.padEnd(16),
+        ci(meanInterval(col('transportRate'), [0, 1])).padEnd(19),
+        ci(meanInterval(col('coverage'), [0, 1])).padEnd(19),
+        ci(meanInterval(col('balance'), [0, 1])).padEnd(19),
+        ci(meanInterval(col('steps'), [0, Infinity]), (x) => x.toFixed(1)).padEnd(22),
+        [sum('failedActions'), sum('repeatedFailures'), sum('corrections'), sum('correctionsFollowed'), sum('formatErrors')].map((x) => String(x).padStart(5)).join(' '),
+        `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      ].join(' '),
+    );
+  }
+}

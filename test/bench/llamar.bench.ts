@@ -49,7 +49,7 @@ for (const topology of values.topologies.split(',')) {
         ci(meanInterval(col('transportRate'), [0, 1])).padEnd(19),
         ci(meanInterval(col('coverage'), [0, 1])).padEnd(19),
         ci(meanInterval(col('balance'), [0, 1])).padEnd(19),
-        ci(meanInterval(col('steps'), [0, Infinity]), (x) => x.toFixed(1)).padEnd(22),
+        ci(meanInterval(col('steps'), [0, Infinity]), (x) => (x ?? 0).toFixed(1)).padEnd(22),
         [sum('failedActions'), sum('repeatedFailures'), sum('corrections'), sum('correctionsFollowed'), sum('formatErrors')].map((x) => String(x).padStart(5)).join(' '),
         `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
       ].join(' '),

@@ -157,4 +157,15 @@ test('reference-flawed makes the reported mistakes; with the Corrector they are 
   assert.ok(a.corrections! >= 1);
   const roles = new Set(of(withoutC.events, 'role_call').map((c) => c.role));
   assert.deepEqual([...roles].sort(), ['actor', 'planner', 'verifier']);
+  // The paper's reported mistakes, each seen: out of range, a closed fridge, Done too early (the Verifier keeps the
+  // episode going, so the run still succeeds), and (without the Corrector) the same failed action again.
+  const seed1 = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 1, model: policyClient('reference-flawed') });
+  const failures = (r: typeof withC) => of(r.events, 'action_result').flatMap((e) => e.results.filter((x) => !x.ok).map((x) => `${x.name}: ${String(x.value)}`));
+  assert.ok(failures(withC).some((f) => /^Pickup: \w+_\d+ is \d\.\d\d m away; the interaction range is 1\.5 m$/.test(f)), failures(withC).join('; '));
+  assert.ok(failures(seed1).some((f) => f === 'Put: Fridge_1 is closed'), failures(seed1).join('; '));
+  for (const r of [withC, seed1]) {
+    assert.ok(r.result.end.archMetrics!.prematureDone! >= 1, 'every robot said Done with subtasks open');
+    assert.equal(r.result.success, true, `${r.result.reason}: ${r.result.message}`);
+  }
+  assert.ok(failures(withoutC).filter((f) => f === 'Put: Fridge_1 is closed').length >= 3, 'without the Corrector the closed-fridge Put repeats');
 });

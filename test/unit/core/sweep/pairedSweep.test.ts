@@ -110,6 +110,9 @@ test('statistics from an injected launch: one side fails, a throwing launch is a
   assert.ok(seen.every((o) => o.variant === 'ma'), 'both sides start from the base variant');
   assert.deepEqual(c.on.ablations, { [ABL]: true });
   assert.deepEqual(c.off.ablations, { [ABL]: false });
+  assert.equal(file.model.label, 'reference (scripted, not an LLM)');
+  const flawed = await runPairedSweep(opts({ seeds: 1, model: { kind: 'reference', profile: 'reference-flawed' } }), { ...deps, launch });
+  assert.equal(flawed.file.model.label, 'reference-flawed (scripted, not an LLM; seeded mistakes)', 'the sweep names the profile it ran');
 });
 
 test('aborting stops the sweep after the episode in flight and records it as cancelled', async () => {

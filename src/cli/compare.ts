@@ -47,6 +47,10 @@ export function formatComparison(f: SweepFile): string {
     `off      ${c.pairs.map((p) => (p.off ? (p.off.success ? '  ✓' : '  ✗') : '  ·')).join('')}`,
     `outcome differs on ${c.differing} of ${c.pairs.length} seeds`,
   ];
+  if (c.on.exact95 && c.off.exact95) {
+    const iv = (x: { low: number; high: number }) => `[${pct(x.low)}, ${pct(x.high)}]`;
+    lines.splice(4, 0, `Clopper-Pearson 95% (the paper's interval for LLaMAR): on ${iv(c.on.exact95)}, off ${iv(c.off.exact95)}`);
+  }
   return lines.join('\n');
 }
 

@@ -26,6 +26,8 @@ export const SweepSideStats = z.object({
   rate: z.number().min(0).max(1).nullable(),
   /** Wilson score interval at 95 %. */
   ci95: z.object({ low: z.number().min(0).max(1), high: z.number().min(0).max(1) }),
+  /** Clopper-Pearson ("exact") interval at 95 %, the one LLaMAR reports; absent in sweeps written before it. */
+  exact95: z.object({ low: z.number().min(0).max(1), high: z.number().min(0).max(1) }).optional(),
   meanTurns: z.number().nullable(),
   meanModelCalls: z.number().nullable(),
 });

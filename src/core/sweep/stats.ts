@@ -1,6 +1,7 @@
 // Statistics of a paired on/off sweep: success rate with a Wilson score interval (honest at small n and at 0 %
 // or 100 %, where the normal approximation collapses to a zero-width interval), means, and the per-seed pairing.
 import type { SweepComparison, SweepOutcome, SweepPair, SweepSideStats } from '../../protocol/sweep.js';
+import { clopperPearson } from '../metrics/clopperPearson.js';
 
 const Z95 = 1.959963984540054;
 
@@ -28,6 +29,7 @@ export function sideStats(outcomes: SweepOutcome[], ablations: Record<string, bo
     successes,
     rate: n === 0 ? null : successes / n,
     ci95: wilson95(successes, n),
+    exact95: clopperPearson(successes, n),
     meanTurns: mean(outcomes.map((o) => o.turns)),
     meanModelCalls: mean(outcomes.map((o) => o.modelCalls)),
   };

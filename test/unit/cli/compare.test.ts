@@ -19,6 +19,7 @@ test('compare: a 1-seed paired sweep prints both sides and the sweep.json path',
   assert.match(r.stdout, /^on +1\/1 +100% \[21%, 100%\] +\d+\.\d +\d+\.\d$/m);
   assert.match(r.stdout, /^off +1\/1 +100% \[21%, 100%\]/m);
   assert.match(r.stdout, /outcome differs on 0 of 1 seeds/);
+  assert.match(r.stdout, /^Clopper-Pearson 95% \(the paper's interval for LLaMAR\): on \[3%, 100%\], off \[3%, 100%\]$/m);
   const path = /^sweep: (.+sweep\.json)$/m.exec(r.stdout)?.[1];
   assert.ok(path && path.startsWith(join(ws, '.waypoint', 'sweeps')), r.stdout);
   const file = SweepFile.parse(JSON.parse(readFileSync(path, 'utf8')));

@@ -11,6 +11,7 @@ import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 import { runPairedSweep, type PairedSweepOptions, type SweepProgress } from '../../../../src/core/sweep/pairedSweep.js';
 import { wilson95 } from '../../../../src/core/sweep/stats.js';
+import { clopperPearson } from '../../../../src/core/metrics/clopperPearson.js';
 import { readTrace } from '../../../../src/core/trace/reader.js';
 import { SweepFile } from '../../../../src/protocol/sweep.js';
 
@@ -99,6 +100,7 @@ test('statistics from an injected launch: one side fails, a throwing launch is a
   assert.equal(c.off.successes, 1);
   assert.equal(c.off.rate, 0.25);
   assert.deepEqual(c.off.ci95, wilson95(1, 4));
+  assert.deepEqual(c.off.exact95, clopperPearson(1, 4));
   assert.equal(c.on.meanTurns, 4);
   assert.equal(c.on.meanModelCalls, 8);
   // The thrown episode counts as a failure with zero turns: (10 + 10 + 10 + 0) / 4.

@@ -351,8 +351,9 @@ export type ViewToHost = z.infer<typeof ViewToHost>;
 export const RunViewerUiState = z.object({
   runId: RunId.optional(),
   selectedTurn: Turn.optional(),
-  /** The core tabs (turn, plots, summary, 3d) or an architecture's own (webview/runViewer/extraTabs.ts). */
-  tab: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional(),
+  /** The core tabs (turn, plots, summary, 3d) or an architecture's own (webview/runViewer/extraTabs.ts: add its id
+   * here, so a restored state naming any other tab is refused). */
+  tab: z.enum(['turn', 'plots', 'summary', '3d', 'floorplan', 'steps']).optional(),
 });
 export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
 

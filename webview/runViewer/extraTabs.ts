@@ -1,13 +1,15 @@
 // Tabs and summary sections that only some runs have (an architecture's own views), registered here so the viewer
 // shows them when the run's events call for them: one line per view.
 import type { RunProjection } from '../../src/core/trace/projections/runProjection.js';
+import type { RunViewerUiState } from '../../src/protocol/webview.js';
 import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
 import './household/household.css';
 
 export interface ExtraTab {
-  id: string;
+  /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
+  id: NonNullable<RunViewerUiState['tab']>;
   label: string;
   root: HTMLElement;
   /** Whether the run has what the tab shows (its header is hidden otherwise). */

@@ -177,6 +177,7 @@ export function webviewMessageCases(): void {
         assert.equal(RunViewerUiState.safeParse(structuredClone(state)).success, false, JSON.stringify(state));
       }
       assert.equal(RunViewerUiState.safeParse({ runId: '20250101-000000-malmm-stack_blocks-s0-abcd', selectedTurn: 3, tab: 'plots' }).success, true);
+      assert.equal(RunViewerUiState.safeParse({ tab: 'floorplan' }).success, true, 'an architecture tab (LLaMAR) is restored');
       tally.recorded++;
     });
 

@@ -8,7 +8,6 @@ import { SWEEP_SCHEMA_VERSION, SweepFile, type SweepOutcome, type SweepPair } fr
 import type { EpisodeOptions } from '../agents/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import { messageOf } from '../engine/episode.js';
-import { referenceLabel } from '../llm/reference/policy.js';
 import { ABLATION_ID } from '../prompt/render.js';
 import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';

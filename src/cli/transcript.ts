@@ -105,7 +105,9 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
     case 'error':
       return c(31, `error (${e.kind}): ${e.message}${e.file ? ` [${e.file}${e.line ? `:${e.line}` : ''}]` : ''}`);
     case 'action_result': {
-      // One failure text shared by every robot (a rejected plan) is shown once.
+      // Steps outside dialog rounds (LLaMAR's joint steps): one line per robot.
+      if (e.round === undefined && e.step !== undefined) return formatStructuredEvent(e, c, turn);
+      // A RoCo plan: one failure text shared by every robot (a rejected plan) is shown once.
       const errors = [...new Set(e.results.filter((r) => !r.ok).map((r) => r.error ?? ''))];
       const lines = (errors.length === 1 && e.results.every((r) => !r.ok)) || errors.length === 0 ? [] : e.results.map((r) => `    ${r.agent} ${r.name}: ${r.ok ? c(32, 'ok') : c(31, `failed: ${trim(r.error ?? '', o.verbose ? 40 : 6)}`)}`);
       const out = e.results.find((r) => r.ok && r.output)?.output;

@@ -52,6 +52,8 @@ export const ModelSettings = z.object({
   temperature: z.number().optional(),
   maxTokens: z.number().int().optional(),
   seed: z.number().int().optional(),
+  /** Repeat of the same episode (a sweep's `repeats`): part of the response cache key, so repeats at a temperature above 0 are distinct calls. */
+  repeatIndex: z.number().int().nonnegative().optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 

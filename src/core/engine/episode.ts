@@ -530,6 +530,7 @@ function makeContext(p: ContextParts): EpisodeContext {
           temperature,
           maxTokens,
           seed: spec.model.seed,
+          repeatIndex: spec.model.repeatIndex,
           meta: { arch: arch.id, role, callId, ...(speaker !== undefined ? { agent: speaker } : {}) },
         },
         { signal: controller.signal },

@@ -78,6 +78,12 @@ export interface LaunchOptions {
   agents?: number;
   /** Use the on-disk response cache (default true). */
   cache?: boolean;
+  /** Cache the reference model's answers too (a sweep measuring which calls a variant change re-issues). */
+  cacheReference?: boolean;
+  /** Run id (the folder name under .waypoint/runs); default a fresh timestamped id. A sweep passes its episode key. */
+  runId?: string;
+  /** Repeat index of this episode (a sweep's repeats); recorded in the model settings and sent in every cache key. */
+  repeatIndex?: number;
   /** Attempts per model call on rate limits, 5xx, timeouts and connection failures (default 5). */
   maxModelAttempts?: number;
   controller?: EpisodeController;
@@ -97,6 +103,8 @@ export interface LaunchDeps {
   /** `family`: which embedded simulator the architecture needs (its manifest's `simulator`). */
   createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
   createSandbox(): CodeSandbox;
+  /** Wraps the client that reaches the endpoint (under retries and cache): a sweep's rate limiter and budget meter. */
+  wrapModel?(client: ModelClient): ModelClient;
 }
 
 export interface LaunchResult extends EpisodeResult {
@@ -104,7 +112,7 @@ export interface LaunchResult extends EpisodeResult {
   tracePath: string;
 }
 
-async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
+async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number } = {}): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
   let close = async () => {};
@@ -132,14 +140,15 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
       seed: spec.seed,
     };
   }
-  let client: ModelClient = withRetries(base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
-  // The reference policy is deterministic and free: caching it would only cost disk writes.
-  if (cacheDir && spec.kind !== 'reference') client = withCache(client, new ResponseCache(deps.io, cacheDir));
+  if (extra.repeatIndex !== undefined && extra.repeatIndex > 0) settings = { ...settings, repeatIndex: extra.repeatIndex };
+  let client: ModelClient = withRetries(deps.wrapModel ? deps.wrapModel(base) : base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
+  // The reference policy is deterministic and free: caching it would only cost disk writes (unless a sweep asks).
+  if (cacheDir && (spec.kind !== 'reference' || extra.cacheReference)) client = withCache(client, new ResponseCache(deps.io, cacheDir));
   return { client, settings, close };
 }
 
 export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> {
-  const runId = newRunId(deps.clock.isoNow(), options.arch, options.task, options.seed);
+  const runId = options.runId ?? newRunId(deps.clock.isoNow(), options.arch, options.task, options.seed);
   const path = tracePath(options.workspace, runId);
   await deps.io.mkdirp(path.slice(0, path.lastIndexOf('/')));
   // Bad input is refused here, before the model, the simulator or the sandbox start (StartError names the cause).
@@ -157,7 +166,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
 
   let model: Awaited<ReturnType<typeof makeModel>>;
   try {
-    model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts);
+    model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }

@@ -46,3 +46,60 @@ export function compareSides(pairs: SweepPair[], ablation: string): SweepCompari
     differing: sorted.filter((p) => p.on && p.off && p.on.success !== p.off.success).length,
   };
 }
+
+// ---- tests of two proportions (exact, so they stay honest at the small n of prompt sweeps) ----
+
+/** log(n!) by summation (n here is at most a few thousand episodes). */
+const logFactorials: number[] = [0];
+function logFact(n: number): number {
+  for (let i = logFactorials.length; i <= n; i++) logFactorials[i] = logFactorials[i - 1]! + Math.log(i);
+  return logFactorials[n]!;
+}
+const logChoose = (n: number, k: number) => logFact(n) - logFact(k) - logFact(n - k);
+
+/**
+ * Exact McNemar test for paired binary outcomes: of the discordant pairs, b went only A's way and c only B's. Under
+ * no difference each discordant pair is a fair coin, so p = two-sided binomial(b + c, 1/2) tail at min(b, c).
+ */
+export function mcnemarExact(b: number, c: number): { b: number; c: number; discordant: number; p: number } {
+  const n = b + c;
+  if (n === 0) return { b, c, discordant: 0, p: 1 };
+  const k = Math.min(b, c);
+  let tail = 0;
+  for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  return { b, c, discordant: n, p: Math.min(1, 2 * tail) };
+}
+
+/**
+ * Fisher's exact test (two-sided) for unpaired outcomes: successes a of n1 against c of n2. The p-value sums the
+ * hypergeometric probabilities of every table with the same margins that is no more likely than the observed one.
+ */
+export function fisherExact(a: number, n1: number, c: number, n2: number): number {
+  const k = a + c; // successes in total
+  const n = n1 + n2;
+  const lo = Math.max(0, k - n2);
+  const hi = Math.min(k, n1);
+  const logP = (x: number) => logChoose(n1, x) + logChoose(n2, k - x) - logChoose(n, k);
+  const observed = logP(a);
+  let p = 0;
+  // The relative tolerance treats tables equal to the observed one in floating point as equal.
+  for (let x = lo; x <= hi; x++) if (logP(x) <= observed + 1e-7) p += Math.exp(logP(x));
+  return Math.min(1, p);
+}
+
+export interface Spread {
+  n: number;
+  mean: number | null;
+  /** Sample standard deviation (n - 1); null below two values. */
+  sd: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+export function spread(xs: number[]): Spread {
+  const n = xs.length;
+  if (n === 0) return { n, mean: null, sd: null, min: null, max: null };
+  const m = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = n < 2 ? null : Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1));
+  return { n, mean: m, sd, min: Math.min(...xs), max: Math.max(...xs) };
+}

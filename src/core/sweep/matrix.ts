@@ -1,0 +1,155 @@
+// The sweep matrix: a pure projection of episode records (rows tasks, columns variants). Each cell has its success
+// rate with a Wilson 95 % interval, mean and spread of the counters, the architecture's own metrics, and a test
+// against the baseline column: exact McNemar on the seeds both ran (paired, with the discordant pairs), Fisher's
+// exact on all episodes (unpaired). Recomputable at any time from the records, which are recomputable from traces.
+import type { FailureLabel } from './failureLabels.js';
+import type { EpisodeRecord } from './record.js';
+import { fisherExact, mcnemarExact, spread, wilson95, type Spread } from './stats.js';
+
+export interface MatrixCell {
+  task: string;
+  cell: string;
+  n: number;
+  successes: number;
+  rate: number | null;
+  ci95: { low: number; high: number };
+  turns: Spread;
+  modelCalls: Spread;
+  tokens: Spread;
+  cost: Spread;
+  latencyMs: Spread;
+  steps: Spread;
+  archMetrics: Record<string, Spread>;
+  /** Against the baseline column of the same task; absent for the baseline itself. */
+  vsBaseline?: {
+    baseline: string;
+    /** Pairs (same seed and repeat) where only the baseline / only this cell succeeded. */
+    onlyBaseline: number;
+    onlyThis: number;
+    pairs: number;
+    mcnemarP: number;
+    fisherP: number;
+    /** p < alpha on the paired test (or the unpaired one when nothing pairs). */
+    significant: boolean;
+    direction: 'better' | 'worse' | 'same';
+  };
+  labels: Record<string, number>;
+  keys: string[];
+}
+
+export interface SweepMatrix {
+  tasks: string[];
+  cells: string[];
+  baseline: string;
+  alpha: number;
+  rows: MatrixCell[][];
+  labelTotals: Record<string, Record<string, number>>;
+  episodes: number;
+}
+
+const pairKey = (r: EpisodeRecord) => `${r.seed}/${r.repeat}`;
+
+/** Labels in effect: hand edits (by key) replace the automatic ones of that episode. */
+export function effectiveLabels(r: EpisodeRecord, manual?: Record<string, FailureLabel[]>): FailureLabel[] {
+  return manual?.[r.key] ?? r.labels;
+}
+
+export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cells: string[]; baseline: string; alpha?: number; manualLabels?: Record<string, FailureLabel[]> }): SweepMatrix {
+  const alpha = o.alpha ?? 0.05;
+  const by = new Map<string, EpisodeRecord[]>();
+  for (const r of records) {
+    const k = `${r.task}\u0000${r.cell}`;
+    (by.get(k) ?? by.set(k, []).get(k)!).push(r);
+  }
+  const labelTotals: SweepMatrix['labelTotals'] = {};
+  const rows = o.tasks.map((task) =>
+    o.cells.map((cell): MatrixCell => {
+      const rs = (by.get(`${task}\u0000${cell}`) ?? []).sort((a, b) => a.seed - b.seed || a.repeat - b.repeat);
+      const n = rs.length;
+      const successes = rs.filter((r) => r.success).length;
+      const metricNames = [...new Set(rs.flatMap((r) => Object.keys(r.archMetrics)))].sort();
+      const labels: Record<string, number> = {};
+      for (const r of rs) {
+        if (r.success) continue;
+        for (const l of effectiveLabels(r, o.manualLabels)) {
+          labels[l.label] = (labels[l.label] ?? 0) + 1;
+          const t = (labelTotals[l.label] ??= {});
+          t[cell] = (t[cell] ?? 0) + 1;
+        }
+      }
+      const out: MatrixCell = {
+        task,
+        cell,
+        n,
+        successes,
+        rate: n === 0 ? null : successes / n,
+        ci95: wilson95(successes, n),
+        turns: spread(rs.map((r) => r.turns)),
+        modelCalls: spread(rs.map((r) => r.modelCalls)),
+        tokens: spread(rs.map((r) => r.promptTokens + r.completionTokens)),
+        cost: spread(rs.map((r) => r.cost)),
+        latencyMs: spread(rs.map((r) => r.latencyMs)),
+        steps: spread(rs.flatMap((r) => (r.steps !== undefined ? [r.steps] : []))),
+        archMetrics: Object.fromEntries(metricNames.map((m) => [m, spread(rs.flatMap((r) => (r.archMetrics[m] !== undefined ? [r.archMetrics[m]!] : [])))])),
+        labels,
+        keys: rs.map((r) => r.key),
+      };
+      if (cell !== o.baseline) {
+        const base = by.get(`${task}\u0000${o.baseline}`) ?? [];
+        const baseByPair = new Map(base.map((r) => [pairKey(r), r]));
+        let onlyBaseline = 0;
+        let onlyThis = 0;
+        let pairs = 0;
+        for (const r of rs) {
+          const b = baseByPair.get(pairKey(r));
+          if (!b) continue;
+          pairs++;
+          if (b.success && !r.success) onlyBaseline++;
+          if (!b.success && r.success) onlyThis++;
+        }
+        const mc = mcnemarExact(onlyBaseline, onlyThis);
+        const baseSucc = base.filter((r) => r.success).length;
+        const fisherP = fisherExact(successes, n, baseSucc, base.length);
+        const p = pairs > 0 ? mc.p : fisherP;
+        const thisRate = n ? successes / n : 0;
+        const baseRate = base.length ? baseSucc / base.length : 0;
+        out.vsBaseline = { baseline: o.baseline, onlyBaseline, onlyThis, pairs, mcnemarP: mc.p, fisherP, significant: p < alpha, direction: thisRate > baseRate ? 'better' : thisRate < baseRate ? 'worse' : 'same' };
+      }
+      return out;
+    }),
+  );
+  return { tasks: o.tasks, cells: o.cells, baseline: o.baseline, alpha, rows, labelTotals, episodes: records.length };
+}
+
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+const fmtP = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
+
+/** The Markdown summary (terminal, CI logs): success and interval per cell, then the test against the baseline. */
+export function matrixMarkdown(m: SweepMatrix, title?: string): string {
+  const lines: string[] = [];
+  if (title) lines.push(`### ${title}`, '');
+  lines.push(`| task | ${m.cells.map((c) => (c === m.baseline ? `${c} (baseline)` : c)).join(' | ')} |`);
+  lines.push(`|---|${m.cells.map(() => '---').join('|')}|`);
+  for (const row of m.rows) {
+    const cells = row.map((c) => {
+      if (c.n === 0) return '–';
+      let s = `${c.successes}/${c.n} ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
+      if (c.vsBaseline) s += ` · McNemar p=${fmtP(c.vsBaseline.mcnemarP)} (${c.vsBaseline.onlyBaseline}↔${c.vsBaseline.onlyThis} discordant)${c.vsBaseline.significant ? ' **' + c.vsBaseline.direction + '**' : ''}`;
+      return s;
+    });
+    lines.push(`| ${row[0]?.task ?? ''} | ${cells.join(' | ')} |`);
+  }
+  lines.push('', '| cell | mean turns (sd) | mean calls | mean tokens | cost |', '|---|---|---|---|---|');
+  for (const row of m.rows)
+    for (const c of row) {
+      if (c.n === 0) continue;
+      const f = (s: Spread, d = 1) => (s.mean === null ? '–' : `${s.mean.toFixed(d)}${s.sd !== null ? ` (${s.sd.toFixed(d)})` : ''}`);
+      lines.push(`| ${c.task} / ${c.cell} | ${f(c.turns)} | ${f(c.modelCalls)} | ${f(c.tokens, 0)} | ${c.cost.mean === null ? '–' : (c.cost.mean * c.n).toFixed(4)} |`);
+    }
+  const labels = Object.keys(m.labelTotals).sort();
+  if (labels.length > 0) {
+    lines.push('', `| failure label | ${m.cells.join(' | ')} |`, `|---|${m.cells.map(() => '---').join('|')}|`);
+    for (const l of labels) lines.push(`| ${l} | ${m.cells.map((c) => m.labelTotals[l]![c] ?? 0).join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
+}

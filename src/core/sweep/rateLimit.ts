@@ -1,0 +1,92 @@
+// Model rate limits for a sweep: requests and tokens per sliding window (a minute), shared by every worker. A
+// request waits until both fit; its tokens are estimated before the call (characters / 4) and corrected to the
+// reported usage after it, so a tokens-per-minute limit holds even though the answer's length is unknown up front.
+import type { ModelClient, ModelRequest } from '../llm/client.js';
+
+export interface RateLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+}
+
+export interface Grant {
+  id: number;
+  /** Reports the tokens the call actually used (replaces the estimate). */
+  settle(tokens: number): void;
+}
+
+export class RateLimiter {
+  #events: { t: number; tokens: number; id: number }[] = [];
+  #next = 1;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly clock: { nowMs(): number } = { nowMs: () => Date.now() },
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** The window; a minute unless a test shortens it. */
+    private readonly windowMs = 60_000,
+  ) {}
+
+  get active(): boolean {
+    return this.limits.requestsPerMinute !== undefined || this.limits.tokensPerMinute !== undefined;
+  }
+
+  /** Waits until one more request of `estTokens` fits in the window (callers are served in arrival order). */
+  acquire(estTokens: number): Promise<Grant> {
+    const turn = this.#queue.then(() => this.#waitForRoom(estTokens));
+    this.#queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  async #waitForRoom(est: number): Promise<Grant> {
+    const rpm = this.limits.requestsPerMinute ?? Infinity;
+    const tpm = this.limits.tokensPerMinute ?? Infinity;
+    for (;;) {
+      const now = this.clock.nowMs();
+      this.#events = this.#events.filter((e) => e.t > now - this.windowMs);
+      const used = this.#events.reduce((a, e) => a + e.tokens, 0);
+      // A single request larger than the whole token limit still goes, alone in an empty window.
+      const tokensFit = used + est <= tpm || this.#events.length === 0;
+      if (this.#events.length < rpm && tokensFit) {
+        const ev = { t: now, tokens: est, id: this.#next++ };
+        this.#events.push(ev);
+        return { id: ev.id, settle: (tokens) => void (ev.tokens = tokens) };
+      }
+      const oldest = this.#events[0]!;
+      await this.sleep(Math.max(5, oldest.t + this.windowMs - now + 1));
+    }
+  }
+}
+
+export function estimateTokens(req: ModelRequest): number {
+  let chars = 0;
+  for (const m of req.messages) chars += typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content).length;
+  return Math.ceil(chars / 4) + (req.maxTokens ?? 256);
+}
+
+/** Usage seen by a metered client: every request that reached the endpoint. */
+export interface Meter {
+  acquire(estTokens: number): Promise<{ settle(tokens: number): void }>;
+  /** Actual usage of one call (for the budget). */
+  spent(promptTokens: number, completionTokens: number): void;
+}
+
+/** The client that reaches the endpoint, gated by a meter (a local RateLimiter, or one in the parent process). */
+export function withMeter(client: ModelClient, meter: Meter): ModelClient {
+  return {
+    id: client.id,
+    async complete(req, options) {
+      const grant = await meter.acquire(estimateTokens(req));
+      const r = await client.complete(req, options);
+      const p = r.ok ? (r.usage?.promptTokens ?? 0) : 0;
+      const c = r.ok ? (r.usage?.completionTokens ?? 0) : 0;
+      grant.settle(r.ok && r.usage ? p + c : estimateTokens(req));
+      meter.spent(p, c);
+      return r;
+    },
+    close: client.close?.bind(client),
+  };
+}

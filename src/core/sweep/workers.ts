@@ -1,0 +1,106 @@
+// Where a sweep's episodes run. `runJob` is one episode through launchRun, named by its key, read back into a
+// record. A worker runs one job at a time; the scheduler keeps `concurrency` of them busy. In-process workers share
+// the event loop (tests, one worker); child-process workers (src/cli/sweepWorker.ts) give real parallelism on
+// several cores. Each worker builds its LaunchDeps once through `makeDeps`, which is where a warm pool of sandboxes
+// and simulators plugs in (leases reset between episodes) without the scheduler knowing.
+import { join, relative } from 'node:path';
+import type { HostIO } from '../host.js';
+import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
+import { runDir } from '../runs/runStore.js';
+import { readTrace } from '../trace/reader.js';
+import { withMeter, type Meter } from './rateLimit.js';
+import { recordFromTrace, type EpisodeRecord, type PriceTable } from './record.js';
+import type { SweepEpisode } from './spec.js';
+
+export interface EpisodeJob {
+  episode: SweepEpisode;
+  workspace: string;
+  arch: string;
+  model: ModelSpec;
+  limits?: Record<string, unknown>;
+  cache: boolean;
+  builtInPromptRoot: string;
+  promptDir?: string;
+  /** Simulator spec for the host to connect (embedded, stdio:..., ws://...). */
+  sim: string;
+  prices?: PriceTable;
+}
+
+export interface EpisodeWorker {
+  run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord>;
+  close(): Promise<void>;
+}
+
+export type Launch = (options: LaunchOptions, deps: LaunchDeps) => Promise<LaunchResult>;
+
+/** One episode: a run folder named by the key (an interrupted earlier attempt is removed first), then its record. */
+export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | undefined, launch: Launch = launchRun, signal?: AbortSignal): Promise<EpisodeRecord> {
+  const ep = job.episode;
+  const dir = runDir(job.workspace, ep.key);
+  if (await deps.io.exists(dir)) await deps.io.remove(dir);
+  const { EpisodeController } = await import('../engine/controller.js');
+  const controller = new EpisodeController();
+  const onAbort = () => controller.cancel();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const r = await launch(
+      {
+        workspace: job.workspace,
+        arch: job.arch,
+        task: ep.task,
+        seed: ep.seed,
+        variant: ep.variant,
+        ablations: ep.ablations,
+        builtInPromptRoot: job.builtInPromptRoot,
+        promptDir: job.promptDir,
+        model: job.model,
+        limits: job.limits,
+        cache: job.cache,
+        cacheReference: job.cache,
+        runId: ep.key,
+        repeatIndex: ep.repeat,
+        controller,
+      },
+      meter ? { ...deps, wrapModel: (c) => withMeter(deps.wrapModel ? deps.wrapModel(c) : c, meter) } : deps,
+    );
+    const { events } = readTrace(await deps.io.readText(r.tracePath));
+    return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Runs jobs in this process (one at a time per worker). */
+export class InProcessWorker implements EpisodeWorker {
+  #deps: LaunchDeps | undefined;
+  constructor(
+    private readonly makeDeps: () => LaunchDeps,
+    private readonly launch: Launch = launchRun,
+  ) {}
+  run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord> {
+    this.#deps ??= this.makeDeps();
+    return runJob(job, this.#deps, meter, this.launch, signal);
+  }
+  async close(): Promise<void> {}
+}
+
+export function sweepDirOf(workspace: string, name: string): string {
+  return join(workspace, '.waypoint', 'sweeps', name);
+}
+
+export async function readRecords(io: HostIO, sweepDir: string): Promise<EpisodeRecord[]> {
+  const dir = join(sweepDir, 'episodes');
+  if (!(await io.exists(dir))) return [];
+  const out: EpisodeRecord[] = [];
+  for (const f of (await io.list(dir)).sort()) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      const r = JSON.parse(await io.readText(join(dir, f))) as EpisodeRecord;
+      // A record cut short by a kill is not a finished episode: it runs again.
+      if (typeof r.key === 'string' && typeof r.success === 'boolean' && `${r.key}.json` === f) out.push(r);
+    } catch {
+      /* unreadable: not finished */
+    }
+  }
+  return out;
+}

@@ -12,8 +12,10 @@ import { runsCmd } from './runs.js';
 import { sceneCmd } from './scene.js';
 import { serveModelCmd, serveSimCmd } from './serve.js';
 import { showCmd } from './show.js';
+import { mergeCmd, sweepCmd } from './sweep.js';
+import { sweepWorkerCmd } from './sweepWorker.js';
 import { tasksCmd } from './tasks.js';
 
 // Each declaration keeps its own option types; the table only needs the common shape.
-const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd] as const;
+const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, sweepCmd, mergeCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd, sweepWorkerCmd] as const;
 export const COMMANDS: readonly CommandSpec<OptionSpecs>[] = all as unknown as readonly CommandSpec<OptionSpecs>[];

@@ -14,7 +14,7 @@ function usage(): string {
     'Usage: waypoint <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}${c.summary}`),
+    ...COMMANDS.filter((c) => !c.hidden).map((c) => `  ${c.name.padEnd(w)}${c.summary}`),
     '',
     'Run `waypoint <command> --help` for the options of a command.',
     'Exit status: 0 success, 1 task failure, 2 bad input or a run that could not start, 128+n when stopped by signal n.',
@@ -32,14 +32,14 @@ async function main(argv: string[]): Promise<number> {
   if (HELP_FLAGS.has(name) || name === 'help') {
     const about = name === 'help' ? rest[0] : undefined;
     const cmd = about ? COMMANDS.find((c) => c.name === about) : undefined;
-    if (about && !cmd) throw new UsageError(`unknown command '${about}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    if (about && !cmd) throw new UsageError(`unknown command '${about}'; commands: ${COMMANDS.filter((c) => !c.hidden).map((c) => c.name).join(', ')}`);
     process.stdout.write((cmd ? formatCommandHelp(cmd) : usage()) + '\n');
     return 0;
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
     const near = closestName(name, COMMANDS.map((c) => c.name));
-    throw new UsageError(`unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ''}; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    throw new UsageError(`unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ''}; commands: ${COMMANDS.filter((c) => !c.hidden).map((c) => c.name).join(', ')}`);
   }
   current = cmd.name;
   const parsed = parseCommandArgs(cmd, rest);

@@ -85,6 +85,8 @@ export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
   examples?: readonly string[];
   /** Exit status line for --help. */
   exitStatus?: string;
+  /** Internal (a child process entry): runs, but is not listed in `waypoint --help`. */
+  hidden?: boolean;
   run(args: { values: OptionValues<O>; positionals: string[] }): Promise<number>;
 }
 

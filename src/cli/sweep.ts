@@ -1,0 +1,222 @@
+// `waypoint sweep <file.yaml>`: tasks x variants x seeds x repeats from a sweep file, in worker processes, resumable
+// (run it again after a kill: finished episodes are skipped), shardable (--shard i/n, or env/n for a Kubernetes
+// Indexed Job's JOB_COMPLETION_INDEX). `waypoint merge <sweep-dir>...` combines shards' folders. Both print the
+// Markdown matrix and write matrix.json / matrix.md beside the episode records.
+import { cp, readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
+import { findPackageRoot } from '../core/node/packageRoot.js';
+import { createPyodideSandbox } from '../core/sandbox/index.js';
+import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
+import { ChildProcessWorker } from '../core/sweep/childWorker.js';
+import { buildMatrix, matrixMarkdown, type SweepMatrix } from '../core/sweep/matrix.js';
+import { RateLimiter } from '../core/sweep/rateLimit.js';
+import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
+import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
+import { parseShard, parseSweepSpec, planSweep, SweepSpecError } from '../core/sweep/spec.js';
+import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
+import type { FailureLabel } from '../core/sweep/failureLabels.js';
+import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { defineCommand, type OptionSpecs } from './options.js';
+
+export const SWEEP_OPTIONS = {
+  shard: { type: 'string', metavar: 'i/n', help: 'run slice i of n (0-based); env/n takes i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)' },
+  concurrency: { type: 'string', metavar: 'n', help: "worker processes at once (default: the sweep file's concurrency)" },
+  sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded, stdio:<command line> or ws://host:port' },
+  prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
+  'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },
+  quiet: { type: 'boolean', help: 'no progress line' },
+  ...WORKSPACE_OPTIONS,
+} as const satisfies OptionSpecs;
+export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean };
+
+export const PRICES_FILE = '.waypoint/prices.yaml';
+
+/** The workspace's price table (per million tokens, by model name), editable by hand. */
+export async function loadPrices(workspace: string): Promise<PriceTable> {
+  try {
+    const y = parseYaml(await readFile(join(workspace, PRICES_FILE), 'utf8')) as { prices?: PriceTable } | null;
+    return y?.prices ?? {};
+  } catch {
+    return {};
+  }
+}
+
+const fmtMs = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`);
+
+/** One progress line: bar, counts, ETA and the running success rate of each cell. */
+export function progressLine(p: SweepProgressInfo): string {
+  const w = 20;
+  const filled = p.total === 0 ? w : Math.round((w * p.done) / p.total);
+  const rates = Object.entries(p.rates)
+    .map(([c, r]) => `${c} ${r.successes}/${r.n}`)
+    .join(' · ');
+  return `[${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${p.done}/${p.total}${p.skipped ? ` (${p.skipped} resumed)` : ''} · ${p.running} running · ETA ${p.etaMs === null ? '?' : fmtMs(p.etaMs)}${rates ? ` · ${rates}` : ''}${p.paused ? ` · PAUSED: ${p.paused}` : ''}`;
+}
+
+async function readManualLabels(dir: string): Promise<Record<string, FailureLabel[]> | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'labels.json'), 'utf8')) as Record<string, FailureLabel[]>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** matrix.json and matrix.md from the records in a sweep folder (all shards present there). */
+export async function writeMatrix(dir: string): Promise<{ matrix: SweepMatrix; markdown: string; records: EpisodeRecord[] }> {
+  const plan = JSON.parse(await readFile(join(dir, PLAN_FILE), 'utf8')) as { name: string; spec: { tasks: string[]; arch: string }; cells: { name: string }[]; baseline: string; episodes: { key: string }[] };
+  const keys = new Set(plan.episodes.map((e) => e.key));
+  const records = (await readRecords(nodeIO, dir)).filter((r) => keys.has(r.key));
+  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir) });
+  const markdown = matrixMarkdown(matrix, `${plan.name}: ${plan.spec.arch}, ${records.length}/${plan.episodes.length} episodes`);
+  await nodeIO.writeText(join(dir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
+  await nodeIO.writeText(join(dir, 'matrix.md'), markdown);
+  return { matrix, markdown, records };
+}
+
+export async function sweepCommand(file: string | undefined, a: SweepArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const fail = (m: string) => {
+    process.stderr.write(`waypoint sweep: ${m}\n`);
+    return 2;
+  };
+  if (!file) return fail('a sweep file is required: waypoint sweep <file.yaml>');
+  const workspace = resolve(a.workspace ?? process.cwd());
+  const root = findPackageRoot();
+  const sim = a.sim ?? 'embedded';
+  const simProblem = simulatorSpecProblem(sim);
+  if (simProblem) return fail(simProblem);
+  let plan;
+  let shard;
+  try {
+    const path = resolve(file);
+    const text = await readFile(path, 'utf8').catch(() => {
+      throw new SweepSpecError(`cannot read ${path}`);
+    });
+    const spec = parseSweepSpec(text, file);
+    if (a.concurrency !== undefined) {
+      if (!/^\d+$/.test(a.concurrency) || Number(a.concurrency) < 1) throw new SweepSpecError(`--concurrency must be a positive integer, got '${a.concurrency}'`);
+      spec.concurrency = Number(a.concurrency);
+    }
+    plan = await planSweep(spec, { io: nodeIO, workspace, builtInPromptRoot: join(root, 'prompts'), promptDir: a.prompts ? resolve(a.prompts) : undefined, file });
+    shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
+  } catch (err) {
+    if (err instanceof SweepSpecError) return fail(err.message);
+    throw err;
+  }
+  const prices = { ...(await loadPrices(workspace)), ...plan.spec.prices };
+  const n = plan.spec.concurrency;
+  const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
+  const workers: EpisodeWorker[] = Array.from({ length: n }, () =>
+    a['in-process'] ? new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => connectSimulator(sim, { cwd: workspace }), createSandbox: () => createPyodideSandbox() })) : new ChildProcessWorker(cli),
+  );
+  const ac = new AbortController();
+  const onSigint = () => ac.abort();
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigint);
+  const tty = Boolean(process.stderr.isTTY);
+  let lastLog = 0;
+  try {
+    const r = await runSweep({
+      plan,
+      io: nodeIO,
+      clock: nodeClock,
+      workspace,
+      builtInPromptRoot: join(root, 'prompts'),
+      promptDir: a.prompts ? resolve(a.prompts) : undefined,
+      sim,
+      shard,
+      workers,
+      limiter: plan.spec.rateLimit ? new RateLimiter(plan.spec.rateLimit) : undefined,
+      prices,
+      signal: ac.signal,
+      onProgress: (p) => {
+        if (a.quiet) return;
+        // A TTY gets one redrawn line; a log (CI) gets a line per finished episode at most every 2 s.
+        if (tty) process.stderr.write(`\r\x1b[K${progressLine(p)}`);
+        else if (p.done === p.total || nodeClock.nowMs() - lastLog > 2000 || p.paused) {
+          lastLog = nodeClock.nowMs();
+          process.stderr.write(progressLine(p) + '\n');
+        }
+      },
+    });
+    if (tty && !a.quiet) process.stderr.write('\r\x1b[K');
+    const { markdown } = await writeMatrix(r.dir);
+    out.write(markdown);
+    out.write(`\n${r.status}: ${r.records.length} episodes in this ${shard ? `shard ${shard.index}/${shard.count}` : 'sweep'} (${r.ran} run now, ${r.skipped} already finished); tokens ${r.spentTokens}${r.spentCost ? `, cost ${r.spentCost.toFixed(4)}` : ''}\nsweep: ${r.dir}\n`);
+    return r.status === 'complete' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    await Promise.allSettled(workers.map((w) => w.close()));
+  }
+}
+
+/**
+ * `waypoint merge <sweep-dir>... [--out dir]`: the shards' records (and their run folders, when the shards ran in
+ * other workspaces) into one sweep folder, then the matrix over all of them. Shards of different sweep files refuse.
+ */
+export async function mergeCommand(dirs: string[], a: { out?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const fail = (m: string) => {
+    process.stderr.write(`waypoint merge: ${m}\n`);
+    return 2;
+  };
+  if (dirs.length === 0) return fail('name the shards\' sweep folders: waypoint merge <dir>... [--out dir]');
+  const srcs = dirs.map((d) => resolve(d));
+  const target = resolve(a.out ?? srcs[0]!);
+  let planText: string | undefined;
+  for (const d of srcs) {
+    const t = await readFile(join(d, PLAN_FILE), 'utf8').catch(() => undefined);
+    if (t === undefined) return fail(`${d} is not a sweep folder (no ${PLAN_FILE})`);
+    const keys = (x: string) => JSON.stringify((JSON.parse(x) as { episodes: { key: string }[] }).episodes.map((e) => e.key));
+    if (planText !== undefined && keys(t) !== keys(planText)) return fail(`${d} is a shard of a different sweep (its episode keys differ from ${srcs[0]})`);
+    planText ??= t;
+  }
+  await nodeIO.mkdirp(join(target, 'episodes'));
+  await nodeIO.writeText(join(target, PLAN_FILE), planText!);
+  const targetWs = dirname(dirname(dirname(target)));
+  let copied = 0;
+  let conflicts = 0;
+  const have = new Map((await readRecords(nodeIO, target)).map((r) => [r.key, r]));
+  for (const d of srcs) {
+    if (d === target) continue;
+    const srcWs = dirname(dirname(dirname(d)));
+    for (const r of await readRecords(nodeIO, d)) {
+      const prev = have.get(r.key);
+      if (prev) {
+        if (prev.success !== r.success) conflicts++;
+        continue;
+      }
+      await nodeIO.writeText(join(target, 'episodes', `${r.key}.json`), JSON.stringify(r) + '\n');
+      have.set(r.key, r);
+      copied++;
+      // Traces come along so every record of the merged sweep opens in the run viewer.
+      const from = join(srcWs, dirname(r.tracePath));
+      const to = join(targetWs, dirname(r.tracePath));
+      if (srcWs !== targetWs && (await nodeIO.exists(from))) await cp(from, to, { recursive: true });
+    }
+  }
+  const { markdown, records } = await writeMatrix(target);
+  out.write(markdown);
+  const total = (JSON.parse(planText!) as { episodes: unknown[] }).episodes.length;
+  out.write(`\nmerged ${srcs.length} folders: ${records.length}/${total} episodes (${copied} copied${conflicts ? `, ${conflicts} keys with differing outcomes kept from the first folder` : ''})\nsweep: ${target}\n`);
+  return records.length === total ? 0 : 1;
+}
+
+export const sweepCmd = defineCommand({
+  name: 'sweep',
+  summary: 'tasks x variants x seeds from a sweep file, in worker processes; resumable, shardable; a Markdown matrix',
+  positionals: [{ name: 'file.yaml', help: 'the sweep file (docs/sweeps.md)' }],
+  options: SWEEP_OPTIONS,
+  exitStatus: '0 finished, 1 stopped before every episode ran, 2 bad input.',
+  run: ({ values, positionals }) => sweepCommand(positionals[0], values),
+});
+
+export const mergeCmd = defineCommand({
+  name: 'merge',
+  summary: "combine shards' sweep folders and recompute the matrix",
+  positionals: [{ name: 'sweep-dir...', help: "the shards' sweep folders" }],
+  options: { out: { type: 'string', metavar: 'dir', help: 'folder to merge into', defaultText: 'the first folder' } },
+  exitStatus: '0, 2 bad input.',
+  run: ({ values, positionals }) => mergeCommand(positionals, values),
+});

@@ -1,0 +1,167 @@
+// The sweep scheduler with an injected launch (no simulator): resume after an interruption, budget, shards merged,
+// endpoint outages. The launch writes a real trace file and makes one metered model call, so records, labels and
+// the meter go through the product code.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
+import type { LaunchDeps, LaunchOptions, LaunchResult } from '../../../../src/core/runs/launch.js';
+import { tracePath } from '../../../../src/core/runs/runStore.js';
+import { runSweep, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
+import { parseSweepSpec, planSweep, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
+import { InProcessWorker, readRecords, sweepDirOf } from '../../../../src/core/sweep/workers.js';
+import type { ModelClient } from '../../../../src/core/llm/client.js';
+import { mergeCommand } from '../../../../src/cli/sweep.js';
+
+const roots: string[] = [];
+after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+const newWs = () => {
+  const d = mkdtempSync(join(tmpdir(), 'waypoint-sweep-sched-'));
+  roots.push(d);
+  return d;
+};
+const builtInPromptRoot = join(process.cwd(), 'prompts');
+
+const YAML = `
+arch: malmm
+tasks: [stack_blocks]
+variants:
+  - malmm
+  - {name: no_define, variant: malmm, ablations: {coder.define_in_same_block: false}}
+  - sa
+seeds: 6
+model: {name: reference-flawed}
+`;
+
+async function plan(ws: string, extra = ''): Promise<PlannedSweep> {
+  return planSweep(parseSweepSpec(YAML + extra, 'test.yaml'), { io: nodeIO, workspace: ws, builtInPromptRoot, file: 'test.yaml' });
+}
+
+/** Deterministic outcome per (seed, variant, ablations): what a real sweep's determinism gives. */
+const outcome = (o: LaunchOptions) => createHash('sha256').update(JSON.stringify([o.seed, o.variant, o.ablations, o.repeatIndex])).digest()[0]! % 3 !== 0;
+
+function fakeLaunch(calls: LaunchOptions[], failFirst: Map<string, number> = new Map()) {
+  return async (o: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> => {
+    calls.push(o);
+    const fake: ModelClient = { id: 'fake', complete: async () => ({ ok: true, text: 'ok', usage: { promptTokens: 60, completionTokens: 40 }, latencyMs: 3, cached: false, attempts: 1 }) };
+    const client = deps.wrapModel ? deps.wrapModel(fake) : fake;
+    await client.complete({ model: 'm', messages: [{ role: 'user', content: 'hello' }] });
+    const left = failFirst.get(o.runId!) ?? 0;
+    if (left > 0) failFirst.set(o.runId!, left - 1);
+    const success = left > 0 ? false : outcome(o);
+    const reason = left > 0 ? 'model_error' : success ? 'task_completed' : 'turn_cap';
+    const path = tracePath(o.workspace, o.runId!);
+    mkdirSync(join(path, '..'), { recursive: true });
+    const start = { seq: 0, tMs: 0, type: 'episode_start', schemaVersion: 2, runId: o.runId, arch: 'malmm', agentVariant: 'malmm', task: o.task, taskDescription: 't', seed: o.seed, variant: o.variant, ablations: o.ablations ?? {}, model: { provider: 'reference', model: 'reference-flawed', label: 'reference-flawed' }, prompts: [], simulator: { name: 'fake', version: '0' }, options: { maxTurns: 10, maxConsecutiveErrors: 5, persistNamespace: false, codeTimeoutSecs: 5 }, startedAt: '2026-01-01T00:00:00Z' };
+    const exec = { seq: 1, tMs: 1, type: 'code_execution', turn: 1, role: 'coder', language: 'python', code: 'x', ok: false, exitCode: 1, stdout: '', error: { type: 'NameError', message: "name 'yaw' is not defined" }, durationMs: 1, apiCalls: [], namespacePersisted: false };
+    const end = { seq: 2, tMs: 2, type: 'episode_end', success, reason, agentClaimedDone: false, metrics: { turns: 4, modelCalls: 1, cachedCalls: 0, promptTokens: 60, completionTokens: 40, codeBlocks: 1, codeErrors: 1, formatErrors: 0, durationMs: 5, simTimeSecs: 1 } };
+    writeFileSync(path, [start, exec, end].map((e) => JSON.stringify(e)).join('\n') + '\n');
+    return { success, reason, events: 3, end: end as never, runId: o.runId!, tracePath: path, agentClaimedDone: false } as LaunchResult;
+  };
+}
+
+const workers = (n: number, launch: ReturnType<typeof fakeLaunch>) => Array.from({ length: n }, () => new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch));
+const base = (ws: string, p: PlannedSweep) => ({ plan: p, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot, sim: 'embedded' });
+const sorted = <T extends { key: string }>(rs: T[]) => [...rs].sort((a, b) => (a.key < b.key ? -1 : 1));
+
+test('keys are deterministic, name run folders, and include the repeat index', async () => {
+  const ws = newWs();
+  const a = await plan(ws);
+  const b = await plan(ws);
+  assert.equal(a.episodes.length, 18);
+  assert.deepEqual(a.episodes.map((e) => e.key), b.episodes.map((e) => e.key));
+  assert.equal(new Set(a.episodes.map((e) => e.key)).size, 18);
+  const rep = await plan(ws, 'repeats: 2\n');
+  const k0 = rep.episodes.filter((e) => e.seed === 0 && e.cell === 'malmm');
+  assert.equal(k0.length, 2);
+  assert.notEqual(k0[0]!.key, k0[1]!.key);
+  const calls: LaunchOptions[] = [];
+  await runSweep({ ...base(ws, rep), workers: workers(1, fakeLaunch(calls)) });
+  assert.deepEqual(new Set(calls.map((c) => c.repeatIndex)), new Set([0, 1]));
+  for (const c of calls) assert.ok(existsSync(tracePath(ws, c.runId!)), 'the key names the run folder');
+});
+
+test('a sweep interrupted midway and resumed gives the same records as an uninterrupted one, rerunning nothing finished', async () => {
+  const wsA = newWs();
+  const full = await runSweep({ ...base(wsA, await plan(wsA)), workers: workers(2, fakeLaunch([])) });
+  assert.equal(full.status, 'complete');
+  assert.equal(full.records.length, 18);
+
+  const wsB = newWs();
+  const p = await plan(wsB);
+  const ac = new AbortController();
+  const first: LaunchOptions[] = [];
+  const r1 = await runSweep({ ...base(wsB, p), workers: workers(2, fakeLaunch(first)), signal: ac.signal, onProgress: (x: SweepProgressInfo) => x.done >= 7 && ac.abort() });
+  assert.equal(r1.status, 'cancelled');
+  assert.ok(r1.records.length >= 7 && r1.records.length < 18, `${r1.records.length} finished before the stop`);
+  // A kill can also leave a half-written record and a run folder without one: both must run again.
+  const pending = p.episodes.find((e) => !r1.records.some((r) => r.key === e.key))!;
+  writeFileSync(join(sweepDirOf(wsB, p.name), 'episodes', `${pending.key}.json`), '{"key": "' + pending.key);
+  const second: LaunchOptions[] = [];
+  const r2 = await runSweep({ ...base(wsB, await plan(wsB)), workers: workers(2, fakeLaunch(second)) });
+  assert.equal(r2.status, 'complete');
+  assert.equal(r2.skipped, r1.records.length);
+  assert.equal(second.length, 18 - r1.records.length, 'only unfinished episodes ran again');
+  assert.ok(second.some((c) => c.runId === pending.key));
+  assert.deepEqual(sorted(r2.records), sorted(full.records));
+  const onDisk = await readRecords(nodeIO, sweepDirOf(wsB, p.name));
+  assert.equal(onDisk.length, 18);
+});
+
+test('the budget stops scheduling; episodes already finished count on resume', async () => {
+  const ws = newWs();
+  const calls: LaunchOptions[] = [];
+  // Every fake episode spends 100 tokens through the meter; 450 allows 5 to start with one worker.
+  const r = await runSweep({ ...base(ws, await plan(ws, 'budget: {tokens: 450}\n')), workers: workers(1, fakeLaunch(calls)) });
+  assert.equal(r.status, 'budget_exhausted');
+  assert.equal(calls.length, 5);
+  assert.equal(r.spentTokens, 500);
+  const again: LaunchOptions[] = [];
+  const r2 = await runSweep({ ...base(ws, await plan(ws, 'budget: {tokens: 450}\n')), workers: workers(1, fakeLaunch(again)) });
+  assert.equal(r2.status, 'budget_exhausted');
+  assert.equal(again.length, 0, 'a resumed sweep does not get a fresh budget');
+});
+
+test('an endpoint failing pauses every worker and retries; no finished episode is lost', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  const fail = new Map([[p.episodes[3]!.key, 3]]);
+  const slept: number[] = [];
+  const calls: LaunchOptions[] = [];
+  const r = await runSweep({ ...base(ws, p), workers: workers(2, fakeLaunch(calls, fail)), endpointRetry: { firstDelayMs: 10, maxDelayMs: 40, patienceMs: 60_000 }, sleep: async (ms) => void slept.push(ms) });
+  assert.equal(r.status, 'complete');
+  assert.equal(r.endpointPauses, 3);
+  for (const d of [10, 20, 40]) assert.ok(slept.includes(d), `backs off ${d} ms (slept ${slept.join(', ')})`);
+  assert.equal(r.records.length, 18);
+  assert.ok(r.records.every((x) => x.reason !== 'model_error'));
+  assert.equal(calls.filter((c) => c.runId === p.episodes[3]!.key).length, 4);
+  // Past its patience the failure is recorded as the episode's outcome.
+  const ws2 = newWs();
+  const p2 = await plan(ws2);
+  const r2 = await runSweep({ ...base(ws2, p2), workers: workers(1, fakeLaunch([], new Map([[p2.episodes[0]!.key, 99]]))), endpointRetry: { firstDelayMs: 1, maxDelayMs: 1, patienceMs: 0 }, sleep: async () => {} });
+  assert.equal(r2.records.find((x) => x.key === p2.episodes[0]!.key)?.reason, 'model_error');
+});
+
+test('shards 0/2 and 1/2 merged equal the unsharded sweep', async () => {
+  const wsAll = newWs();
+  const all = await runSweep({ ...base(wsAll, await plan(wsAll)), workers: workers(1, fakeLaunch([])) });
+  const ws0 = newWs();
+  const ws1 = newWs();
+  const s0 = await runSweep({ ...base(ws0, await plan(ws0)), shard: { index: 0, count: 2 }, workers: workers(1, fakeLaunch([])) });
+  const s1 = await runSweep({ ...base(ws1, await plan(ws1)), shard: { index: 1, count: 2 }, workers: workers(1, fakeLaunch([])) });
+  assert.equal(s0.records.length + s1.records.length, 18);
+  assert.equal(new Set([...s0.records, ...s1.records].map((r) => r.key)).size, 18, 'the shards do not overlap');
+  const wsOut = newWs();
+  const out = join(sweepDirOf(wsOut, 'test'));
+  let printed = '';
+  const code = await mergeCommand([s0.dir, s1.dir], { out }, { write: (s: string) => void (printed += s) } as never);
+  assert.equal(code, 0, printed);
+  const merged = await readRecords(nodeIO, out);
+  assert.deepEqual(sorted(merged), sorted(all.records));
+  assert.match(printed, /merged 2 folders: 18\/18 episodes/);
+  // Traces came along, so the merged sweep's episodes open in the run viewer.
+  for (const r of merged) assert.ok(existsSync(join(wsOut, r.tracePath)), r.tracePath);
+});

@@ -1,0 +1,130 @@
+// Statistics against known values (R's mcnemar exact = binom.test on discordant pairs, fisher.test), failure labels
+// from trace events, the matrix projection and its Markdown table, and the sweep file's up-front checks.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { classifyError, labelFailure } from '../../../../src/core/sweep/failureLabels.js';
+import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
+import type { EpisodeRecord } from '../../../../src/core/sweep/record.js';
+import { parseShard, parseSweepSpec, planSweep, shardOf } from '../../../../src/core/sweep/spec.js';
+import { fisherExact, mcnemarExact, spread, wilson95 } from '../../../../src/core/sweep/stats.js';
+import type { TraceEvent } from '../../../../src/protocol/trace.js';
+
+const close = (a: number, b: number, tol = 1e-6) => assert.ok(Math.abs(a - b) < tol, `${a} vs ${b}`);
+
+test('exact McNemar: two-sided binomial on the discordant pairs', () => {
+  close(mcnemarExact(1, 9).p, 0.021484375); // 2 * (1 + 10) / 1024
+  close(mcnemarExact(0, 5).p, 0.0625);
+  close(mcnemarExact(9, 1).p, 0.021484375);
+  close(mcnemarExact(3, 3).p, 1);
+  close(mcnemarExact(2, 8).p, 0.109375); // 2 * (1 + 10 + 45) / 1024
+  assert.deepEqual(mcnemarExact(0, 0), { b: 0, c: 0, discordant: 0, p: 1 });
+  close(mcnemarExact(0, 20).p, 2 / 2 ** 20, 1e-12);
+});
+
+test("Fisher's exact test (two-sided) matches textbook tables", () => {
+  close(fisherExact(3, 4, 1, 4), 0.4857142857); // the tea-tasting table
+  close(fisherExact(1, 12, 9, 12), 0.002759456, 1e-8); // dieting 1 of 12 men, 9 of 12 women: Wikipedia's example
+  close(fisherExact(10, 10, 0, 10), 1.082509e-5, 1e-10);
+  close(fisherExact(5, 10, 5, 10), 1);
+  close(fisherExact(0, 0, 3, 5), 1);
+});
+
+test('wilson95 and spread', () => {
+  const w = wilson95(14, 20);
+  close(w.low, 0.4810, 5e-4);
+  close(w.high, 0.8545, 5e-4);
+  const s = spread([2, 4, 4, 4, 5, 5, 7, 9]);
+  close(s.mean!, 5);
+  close(s.sd!, 2.138089935);
+  assert.deepEqual(spread([]), { n: 0, mean: null, sd: null, min: null, max: null });
+});
+
+const startEv = { seq: 0, tMs: 0, type: 'episode_start' } as unknown as TraceEvent;
+const endEv = (over: Record<string, unknown>) => ({ seq: 99, tMs: 9, type: 'episode_end', success: false, reason: 'turn_cap', agentClaimedDone: false, metrics: {}, ...over }) as unknown as TraceEvent;
+
+test('failure labels come from trace events, with the turn where the evidence begins', () => {
+  const events = [
+    startEv,
+    { seq: 5, tMs: 1, type: 'code_execution', turn: 3, role: 'coder', ok: false, error: { type: 'NameError', message: "name 'yaw' is not defined" }, apiCalls: [] },
+    { seq: 7, tMs: 1, type: 'code_execution', turn: 5, role: 'coder', ok: true, apiCalls: [{ fn: 'move', args: [], ok: false, error: 'move() missing 1 required positional argument' }] },
+    { seq: 8, tMs: 1, type: 'parsed_output', turn: 6, role: 'planner', ok: false, kind: 'plan', callId: 'c1', error: 'no plan found' },
+    { seq: 9, tMs: 1, type: 'action_result', turn: 7, actionId: 'a', durationMs: 1, results: [{ agent: 'alice', name: 'PICK', ok: false, error: 'IK failed: target unreachable' }] },
+    { seq: 10, tMs: 1, type: 'action_result', turn: 8, actionId: 'b', durationMs: 1, results: [{ agent: 'alice', name: 'PICK', ok: false, error: 'IK failed: target unreachable' }] },
+    { seq: 11, tMs: 1, type: 'check', turn: 9, name: 'contact_check', ok: false, message: 'no contact' },
+    endEv({ agentClaimedDone: true, reason: 'task_completed' }),
+  ] as unknown as TraceEvent[];
+  const labels = labelFailure(events);
+  const by = Object.fromEntries(labels.map((l) => [l.label, l]));
+  assert.equal(by.name_error?.turn, 3);
+  assert.equal(by.name_error?.seq, 5);
+  assert.equal(by.missing_arguments?.turn, 5);
+  assert.equal(by.format_error?.turn, 6);
+  assert.equal(by.ik_failure?.turn, 7);
+  assert.equal(by.repeated_failed_action?.turn, 8);
+  assert.equal(by.failed_check?.turn, 9);
+  assert.ok(by.premature_completion);
+  assert.ok(labels.every((l) => l.source === 'auto'));
+  assert.deepEqual(labelFailure([startEv, endEv({ success: true })]), []);
+  assert.deepEqual(labelFailure([startEv, endEv({})]).map((l) => l.label), ['incomplete_subgoal']);
+  assert.equal(classifyError('collision between gripper and red_block'), 'collision');
+  assert.equal(classifyError('object dropped during transport'), 'drop');
+  assert.equal(classifyError("no object named 'purple_block'"), 'hallucinated_state');
+});
+
+function rec(cell: string, seed: number, success: boolean, labels: string[] = []): EpisodeRecord {
+  return { key: `${cell}-${seed}`, task: 'stack_blocks', cell, variant: cell, ablations: {}, seed, repeat: 0, runId: `${cell}-${seed}`, tracePath: '', success, reason: success ? 'task_completed' : 'turn_cap', agentClaimedDone: success, turns: 10 + seed, modelCalls: 5, cachedCalls: 0, promptTokens: 100, completionTokens: 50, cost: 0.01, callsByRole: {}, latencyMs: 10, durationMs: 100, codeErrors: 0, archMetrics: { replans: seed % 2 }, labels: labels.map((l) => ({ label: l, evidence: '', source: 'auto' as const })) };
+}
+
+test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, label counts, Markdown', () => {
+  const records: EpisodeRecord[] = [];
+  for (let s = 0; s < 20; s++) {
+    records.push(rec('a', s, s < 18, s < 18 ? [] : ['name_error']));
+    records.push(rec('b', s, s < 6, s < 6 ? [] : s % 2 ? ['premature_completion'] : ['name_error', 'collision']));
+  }
+  const m = buildMatrix(records, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a' });
+  const [a, b] = m.rows[0]!;
+  assert.equal(a!.successes, 18);
+  assert.equal(a!.vsBaseline, undefined);
+  assert.equal(b!.vsBaseline!.onlyBaseline, 12);
+  assert.equal(b!.vsBaseline!.onlyThis, 0);
+  close(b!.vsBaseline!.mcnemarP, mcnemarExact(12, 0).p);
+  close(b!.vsBaseline!.fisherP, fisherExact(6, 20, 18, 20));
+  assert.equal(b!.vsBaseline!.significant, true);
+  assert.equal(b!.vsBaseline!.direction, 'worse');
+  assert.deepEqual(m.labelTotals.name_error, { a: 2, b: 7 });
+  assert.equal(m.labelTotals.premature_completion!.b, 7);
+  assert.equal(b!.archMetrics.replans!.mean, 0.5);
+  const md = matrixMarkdown(m, 'test');
+  assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) \*\*worse\*\* \|/);
+  assert.match(md, /\| name_error \| 2 \| 7 \|/);
+  // Hand labels replace the automatic ones of that episode.
+  const m2 = buildMatrix(records, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a', manualLabels: { 'a-18': [{ label: 'drop', evidence: 'seen in the video', source: 'manual' }] } });
+  assert.equal(m2.labelTotals.drop!.a, 1);
+  assert.equal(m2.labelTotals.name_error!.a, 1);
+});
+
+const ctx = { io: nodeIO, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bad.yaml' };
+const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
+
+test('a sweep file with an unknown task, variant or ablation fails up front, naming it', async () => {
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /bad.yaml: unknown task 'stack_blockz' for malmm/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /unknown variant 'mystery'/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /unknown ablation 'coder.no_such_rule'/);
+  await assert.rejects(planSweep(parseSweepSpec('arch: nope\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /unknown architecture 'nope'/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:1: .*concurency/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: -3\n', 'bad.yaml'), /bad.yaml:4: seeds/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks\n', 'bad.yaml'), /bad.yaml:\d+:/);
+});
+
+test('shards: i/n, env/n from JOB_COMPLETION_INDEX, round-robin slices that cover every episode once', () => {
+  assert.deepEqual(parseShard('1/3'), { index: 1, count: 3 });
+  assert.deepEqual(parseShard('env/4', { JOB_COMPLETION_INDEX: '2' }), { index: 2, count: 4 });
+  assert.throws(() => parseShard('env/4', {}), /JOB_COMPLETION_INDEX/);
+  assert.throws(() => parseShard('3/3'), /0\.\.2/);
+  const eps = Array.from({ length: 7 }, (_, i) => ({ key: `k${i}`, task: 't', cell: 'c', variant: 'v', ablations: {}, seed: i, repeat: 0 }));
+  const parts = [0, 1, 2].map((index) => shardOf(eps, { index, count: 3 }).map((e) => e.key));
+  assert.deepEqual(parts.flat().sort(), eps.map((e) => e.key).sort());
+  assert.deepEqual(parts.map((p) => p.length), [3, 2, 2]);
+});

@@ -1,6 +1,8 @@
 // Model rate limits for a sweep: requests and tokens per sliding window (a minute), shared by every worker. A
 // request waits until both fit; its tokens are estimated before the call (characters / 4) and corrected to the
 // reported usage after it, so a tokens-per-minute limit holds even though the answer's length is unknown up front.
+// A request counts in the window from its grant until a window after its answer: the provider counts arrivals,
+// which fall somewhere between the two, so this holds however slow the network or the machine is.
 import type { ModelClient, ModelRequest } from '../llm/client.js';
 
 export interface RateLimits {
@@ -15,7 +17,7 @@ export interface Grant {
 }
 
 export class RateLimiter {
-  #events: { t: number; tokens: number; id: number }[] = [];
+  #events: { t: number; tokens: number; id: number; open: boolean }[] = [];
   #next = 1;
   #queue: Promise<void> = Promise.resolve();
 
@@ -46,17 +48,25 @@ export class RateLimiter {
     const tpm = this.limits.tokensPerMinute ?? Infinity;
     for (;;) {
       const now = this.clock.nowMs();
-      this.#events = this.#events.filter((e) => e.t > now - this.windowMs);
+      this.#events = this.#events.filter((e) => e.open || e.t > now - this.windowMs);
       const used = this.#events.reduce((a, e) => a + e.tokens, 0);
       // A single request larger than the whole token limit still goes, alone in an empty window.
       const tokensFit = used + est <= tpm || this.#events.length === 0;
       if (this.#events.length < rpm && tokensFit) {
-        const ev = { t: now, tokens: est, id: this.#next++ };
+        const ev = { t: now, tokens: est, id: this.#next++, open: true };
         this.#events.push(ev);
-        return { id: ev.id, settle: (tokens) => void (ev.tokens = tokens) };
+        return {
+          id: ev.id,
+          settle: (tokens) => {
+            ev.tokens = tokens;
+            ev.t = this.clock.nowMs();
+            ev.open = false;
+          },
+        };
       }
-      const oldest = this.#events[0]!;
-      await this.sleep(Math.max(5, oldest.t + this.windowMs - now + 1));
+      // Wait for the oldest answered request to leave the window (or poll while all are in flight).
+      const closed = this.#events.filter((e) => !e.open).map((e) => e.t);
+      await this.sleep(closed.length > 0 ? Math.max(5, Math.min(...closed) + this.windowMs - now + 1) : 20);
     }
   }
 }

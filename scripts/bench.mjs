@@ -15,6 +15,13 @@ const benches = [
     ],
   },
   {
+    file: 'test/bench/sweep.bench.ts',
+    rows: [
+      { name: 'sweep speed-up, 2 workers / 1 worker', re: /ratio ([\d.]+)x/, unit: 'x', goal: '>= 1.7x (idle 2 cores)', ok: (v) => v >= 1.7 },
+      { name: 'sweep episodes/s per core (2 workers)', re: /([\d.]+) episodes\/s per core/, unit: 'episodes/s', goal: '(rate)', ok: () => true },
+    ],
+  },
+  {
     file: 'test/bench/runs.bench.ts',
     rows: [{ name: '`waypoint runs` over 200 runs (process)', re: /waypoint runs (\d+) ms \(goal/, unit: 'ms', goal: '< 1000 ms', ok: (v) => v < 1000 }],
   },

@@ -1,0 +1,45 @@
+// Sweep throughput with 1 and 2 worker processes: the same real episodes (MuJoCo, Pyodide, the reference model over
+// HTTP; MALMM's SA topology on stack_blocks_2, seeds 0..N-1, cache off so both runs do the same work), each run in a
+// fresh workspace through the product path (runSweep + `waypoint sweep-worker` children). Prints episodes/s for
+// both, the ratio (goal >= 1.7 on 2 idle cores) and episodes/s per core. On a shared, loaded machine the ratio says
+// more about the other load than about the sweep: the load average is printed beside it.
+// Run: npm run bench:sweep [-- seeds]
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
+import { ChildProcessWorker } from '../../src/core/sweep/childWorker.js';
+import { runSweep } from '../../src/core/sweep/scheduler.js';
+import { parseSweepSpec, planSweep } from '../../src/core/sweep/spec.js';
+
+const SEEDS = Number(process.argv[2] ?? 6);
+const CLI = join(process.cwd(), 'dist/cli.mjs');
+if (!existsSync(CLI)) {
+  console.log('sweep.bench: skipped, dist/cli.mjs is missing (npm run build)');
+  process.exit(0);
+}
+
+async function measure(workers: number): Promise<{ eps: number; secs: number; n: number }> {
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-sweep-'));
+  try {
+    const spec = parseSweepSpec(`arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: ${SEEDS}\nmodel: {name: reference}\ncache: false\n`, 'bench.yaml');
+    const plan = await planSweep(spec, { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bench.yaml' });
+    const pool = Array.from({ length: workers }, () => new ChildProcessWorker(CLI));
+    const t0 = performance.now();
+    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers: pool });
+    const secs = (performance.now() - t0) / 1000;
+    await Promise.all(pool.map((w) => w.close()));
+    if (r.status !== 'complete') throw new Error(`sweep ${r.status}`);
+    return { eps: r.records.length / secs, secs, n: r.records.length };
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+const load0 = loadavg()[0]!.toFixed(1);
+const one = await measure(1);
+const two = await measure(2);
+const ratio = two.eps / one.eps;
+console.log(
+  `sweep.bench: ${one.n} episodes (malmm sa, stack_blocks_2, reference, cache off) · 1 worker ${one.eps.toFixed(3)} episodes/s (${one.secs.toFixed(1)} s) · 2 workers ${two.eps.toFixed(3)} episodes/s (${two.secs.toFixed(1)} s) · ratio ${ratio.toFixed(2)}x (goal >= 1.7 on 2 idle cores) · ${(two.eps / 2).toFixed(3)} episodes/s per core at 2 workers · ${cpus().length} cores, load average ${load0} -> ${loadavg()[0]!.toFixed(1)}`,
+);

@@ -13,6 +13,7 @@ import { readTrace } from '../core/trace/reader.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
 import { defineCommand, UsageError } from './options.js';
 import { resolveTraceArg } from './show.js';
+import { sweepDirFor, sweepReportCommand } from './sweepReport.js';
 
 export async function reportCommand(target: string | undefined, a: { workspace?: string; out?: string; theme: ReportTheme }): Promise<number> {
   const ws = resolve(a.workspace ?? process.cwd());
@@ -45,13 +46,18 @@ export async function reportCommand(target: string | undefined, a: { workspace?:
 
 export const reportCmd = defineCommand({
   name: 'report',
-  summary: 'write a standalone HTML run viewer of a run (one file, no network needed to open it)',
-  positionals: [{ name: 'run', optional: true, help: 'a run id (see `waypoint runs`) or a trace.jsonl file; default: the newest run' }],
+  summary: 'write a standalone HTML page of a run (the run viewer) or of a sweep (matrix, failures, transcripts)',
+  positionals: [{ name: 'run | sweep', optional: true, help: 'a run id (see `waypoint runs`), a trace.jsonl file, or a sweep folder or name; default: the newest run' }],
   options: {
-    out: { type: 'string', metavar: 'file.html', help: "where to write the page; default: report.html beside the run's trace" },
+    out: { type: 'string', metavar: 'file.html', help: "where to write the page; default: report.html beside the run's trace or in the sweep folder" },
+    episodes: { type: 'string', metavar: 'k1,k2', help: 'sweep report: the episode keys whose transcripts the page inlines (default: the first failure of each label)' },
     theme: { type: 'string', default: 'dark', choices: REPORT_THEMES, help: 'colour theme of the page' },
     ...WORKSPACE_OPTIONS,
   },
   exitStatus: '0, 2 no such run or bad input.',
-  run: ({ values, positionals }) => reportCommand(positionals[0], { ...values, theme: values.theme as ReportTheme }),
+  run: ({ values, positionals }) => {
+    const sweepDir = positionals[0] ? sweepDirFor(positionals[0], resolve(values.workspace ?? process.cwd())) : undefined;
+    if (sweepDir) return sweepReportCommand(sweepDir, values);
+    return reportCommand(positionals[0], { ...values, theme: values.theme as ReportTheme });
+  },
 });

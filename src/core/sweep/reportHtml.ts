@@ -1,0 +1,137 @@
+// `waypoint report <sweep>`: one self-contained HTML page (no network: inline CSS, inline SVG plot, a small inline
+// script) with the matrix (success and Wilson interval per cell, coloured by significance against the baseline),
+// each cell's episodes on click, the failure inspector (failures grouped by label and variant, each with the turn
+// where it began and a link to its trace), and a success-rate plot with error bars. A projection of the records.
+import type { SweepMatrix } from './matrix.js';
+import { effectiveLabels } from './matrix.js';
+import { FAILURE_LABELS, type FailureLabel } from './failureLabels.js';
+import type { EpisodeRecord } from './record.js';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+const fmtP = (p: number) => (p < 0.001 ? '&lt;0.001' : `=${p.toFixed(3)}`);
+
+export interface SweepReportInput {
+  title: string;
+  subtitle: string;
+  matrix: SweepMatrix;
+  records: EpisodeRecord[];
+  manualLabels?: Record<string, FailureLabel[]>;
+  /** Link target of an episode without an inlined transcript (relative path to its trace). */
+  linkOf(r: EpisodeRecord): string;
+  /** Transcripts of chosen episodes, inlined (one block per trace event, with the turn it belongs to). */
+  transcripts?: { key: string; blocks: { turn?: number; text: string }[] }[];
+  /** Nonce of the page's one inline script (the CSP allows nothing else). */
+  nonce: string;
+}
+
+function plot(m: SweepMatrix): string {
+  const cells = m.rows.flat().filter((c) => c.n > 0);
+  const W = 640;
+  const H = 220;
+  const pad = 40;
+  const bw = Math.min(60, (W - 2 * pad) / Math.max(1, cells.length) - 10);
+  const y = (v: number) => H - pad + (-(H - 2 * pad) * v);
+  const bars = cells
+    .map((c, i) => {
+      const x = pad + i * (bw + 10) + 5;
+      const sig = c.vsBaseline?.significant ? (c.vsBaseline.direction === 'better' ? 'better' : 'worse') : c.vsBaseline ? 'ns' : 'base';
+      return `<g><rect class="bar ${sig}" x="${x}" y="${y(c.rate!)}" width="${bw}" height="${y(0) - y(c.rate!)}"/><line class="err" x1="${x + bw / 2}" x2="${x + bw / 2}" y1="${y(c.ci95.low)}" y2="${y(c.ci95.high)}"/><line class="err" x1="${x + bw / 2 - 6}" x2="${x + bw / 2 + 6}" y1="${y(c.ci95.low)}" y2="${y(c.ci95.low)}"/><line class="err" x1="${x + bw / 2 - 6}" x2="${x + bw / 2 + 6}" y1="${y(c.ci95.high)}" y2="${y(c.ci95.high)}"/><text x="${x + bw / 2}" y="${H - pad + 14}" text-anchor="middle">${esc(m.tasks.length > 1 ? `${c.task}/${c.cell}` : c.cell)}</text></g>`;
+    })
+    .join('');
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line class="grid" x1="${pad}" x2="${W - 10}" y1="${y(t)}" y2="${y(t)}"/><text x="${pad - 6}" y="${y(t) + 4}" text-anchor="end">${pct(t)}</text>`).join('');
+  return `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="success rate per cell with 95% Wilson intervals">${ticks}${bars}</svg>`;
+}
+
+export function renderSweepReport(o: SweepReportInput): string {
+  const m = o.matrix;
+  const inlined = new Set((o.transcripts ?? []).map((t) => t.key));
+  const anchor = (k: string) => `ep-${k.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const link = (r: EpisodeRecord, turn?: number) => (inlined.has(r.key) ? `#${anchor(r.key)}${turn !== undefined ? `-turn-${turn}` : ''}` : o.linkOf(r));
+  const transcripts = (o.transcripts ?? [])
+    .map((t) => {
+      const r = o.records.find((x) => x.key === t.key);
+      const seen = new Set<number>();
+      const body = t.blocks
+        .map((b) => {
+          const id = b.turn !== undefined && !seen.has(b.turn) ? (seen.add(b.turn), ` id="${anchor(t.key)}-turn-${b.turn}"`) : '';
+          return `<pre${id}>${esc(b.text)}</pre>`;
+        })
+        .join('');
+      return `<section class="transcript" id="${anchor(t.key)}"><h3>${esc(r ? `${r.task} / ${r.cell} · seed ${r.seed} · ${r.success ? 'success' : `failed: ${r.reason}`}` : t.key)}</h3>${body}</section>`;
+    })
+    .join('');
+  const byKey = new Map(o.records.map((r) => [r.key, r]));
+  const head = `<tr><th>task</th>${m.cells.map((c) => `<th>${esc(c)}${c === m.baseline ? ' <span class="muted">(baseline)</span>' : ''}</th>`).join('')}</tr>`;
+  const rows = m.rows
+    .map((row) => {
+      const tds = row.map((c) => {
+        if (c.n === 0) return '<td class="empty">–</td>';
+        const v = c.vsBaseline;
+        const cls = !v ? 'base' : v.significant ? v.direction : 'ns';
+        const test = v ? `<div class="test">McNemar p${fmtP(v.mcnemarP)} · ${v.onlyBaseline}↔${v.onlyThis} discordant of ${v.pairs} pairs · Fisher p${fmtP(v.fisherP)}</div>` : '<div class="test">baseline</div>';
+        return `<td class="cell ${cls}" data-cell="${esc(`${c.task}/${c.cell}`)}" tabindex="0"><div class="rate">${c.successes}/${c.n} · ${pct(c.rate!)}</div><div class="ci">[${pct(c.ci95.low)}, ${pct(c.ci95.high)}]</div>${test}<div class="means">turns ${c.turns.mean?.toFixed(1)} · calls ${c.modelCalls.mean?.toFixed(1)} · tokens ${Math.round(c.tokens.mean ?? 0)}</div></td>`;
+      });
+      return `<tr><th>${esc(row[0]!.task)}</th>${tds.join('')}</tr>`;
+    })
+    .join('');
+  const episodeLists = m.rows
+    .flat()
+    .map((c) => {
+      const items = c.keys
+        .map((k) => byKey.get(k)!)
+        .map((r) => `<li class="${r.success ? 'ok' : 'fail'}"><a href="${esc(link(r))}">seed ${r.seed}${r.repeat ? ` r${r.repeat}` : ''}</a> ${r.success ? '✓' : '✗'} ${esc(r.reason)} · ${r.turns} turns${r.success ? '' : ` · ${effectiveLabels(r, o.manualLabels).map((l) => esc(l.label)).join(', ')}`}</li>`)
+        .join('');
+      return `<div class="episodes" data-for="${esc(`${c.task}/${c.cell}`)}" hidden><h3>${esc(`${c.task} / ${c.cell}`)}: episodes</h3><ul>${items}</ul></div>`;
+    })
+    .join('');
+  const labels = Object.keys(m.labelTotals).sort((a, b) => sum(m.labelTotals[b]!) - sum(m.labelTotals[a]!));
+  const failures = o.records.filter((r) => !r.success);
+  const inspector = labels
+    .map((l) => {
+      const counts = m.cells.map((c) => `<td>${m.labelTotals[l]![c] ?? 0}</td>`).join('');
+      const list = failures
+        .flatMap((r) => effectiveLabels(r, o.manualLabels).filter((x) => x.label === l).map((x) => ({ r, x })))
+        .map(({ r, x }) => `<li><a href="${esc(link(r, x.turn))}">${esc(r.cell)} · seed ${r.seed}${x.turn !== undefined ? ` · turn ${x.turn}` : ''}</a> <span class="src ${x.source}">${x.source}</span> ${esc(x.evidence)}</li>`)
+        .join('');
+      return `<tr class="label-row"><th title="${esc((FAILURE_LABELS as Record<string, string>)[l] ?? 'custom label')}"><details><summary>${esc(l)}</summary><ul>${list}</ul></details></th>${counts}</tr>`;
+    })
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${o.nonce}'; img-src data:">
+<title>${esc(o.title)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f;background:#fff}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.muted{color:#777;font-weight:normal}
+table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:6px 10px;text-align:left;vertical-align:top}
+td.cell{cursor:pointer;min-width:190px}td.cell:hover,td.cell.sel{outline:2px solid #0a64d8}
+.base{background:#f4f6fa}.ns{background:#fff}.better{background:#d9f2dc}.worse{background:#f9dcdc}
+.rate{font-weight:600;font-size:15px}.ci,.test,.means{font-size:12px;color:#555}
+.legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ddd}
+li.fail{color:#8a1f1f}li.ok{color:#1f6a2a}.src{font-size:11px;padding:0 4px;border-radius:3px;background:#eee}.src.judge{background:#fde7c2}.src.manual{background:#d6e6ff}
+svg text{font-size:11px;fill:#333}.bar.base{fill:#8aa0c8}.bar.ns{fill:#b9c4d6}.bar.better{fill:#4caf50}.bar.worse{fill:#e05656}.err{stroke:#222;stroke-width:1.5}.grid{stroke:#eee}
+summary{cursor:pointer}\n.transcript pre{margin:0;padding:2px 8px;border-left:3px solid #ddd;white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}.transcript pre:target{background:#fff6c9;border-left-color:#e0a800}
+</style></head><body>
+<h1>${esc(o.title)}</h1><div class="muted">${esc(o.subtitle)}</div>
+<h2>Matrix <span class="muted">success [Wilson 95% interval]; colour: significant against the baseline at α=${m.alpha} (exact McNemar on paired seeds)</span></h2>
+<div class="legend"><span class="base">baseline</span><span class="better">significantly better</span><span class="worse">significantly worse</span><span class="ns">not significant</span></div>
+<table id="matrix">${head}${rows}</table>
+<div id="episodes">${episodeLists}<p class="muted" id="hint">Click a cell for its episodes.</p></div>
+<h2>Success rate <span class="muted">with 95% intervals</span></h2>
+${plot(m)}
+<h2>Failure inspector <span class="muted">${failures.length} failed episodes; labels from trace events (auto), hand edits (manual), model judge (judge, marked)</span></h2>
+<table id="failures"><tr><th>label</th>${m.cells.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>${inspector}</table>
+<h2>Transcripts <span class="muted">of chosen episodes (failure links jump to the turn where it began)</span></h2>
+${transcripts || '<p class="muted">none chosen</p>'}
+<script nonce="${o.nonce}">
+for (const td of document.querySelectorAll('td.cell')) td.addEventListener('click', () => {
+  document.querySelectorAll('td.cell').forEach((x) => x.classList.toggle('sel', x === td));
+  document.querySelectorAll('.episodes').forEach((d) => (d.hidden = d.dataset.for !== td.dataset.cell));
+  document.getElementById('hint').hidden = true;
+});
+</script>
+</body></html>
+`;
+}
+
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);

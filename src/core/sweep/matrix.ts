@@ -146,6 +146,16 @@ export function matrixMarkdown(m: SweepMatrix, title?: string): string {
       const f = (s: Spread, d = 1) => (s.mean === null ? '–' : `${s.mean.toFixed(d)}${s.sd !== null ? ` (${s.sd.toFixed(d)})` : ''}`);
       lines.push(`| ${c.task} / ${c.cell} | ${f(c.turns)} | ${f(c.modelCalls)} | ${f(c.tokens, 0)} | ${c.cost.mean === null ? '–' : (c.cost.mean * c.n).toFixed(4)} |`);
     }
+  // The architecture's own metrics (RoCo re-plans, LLaMAR transport rate, actctx Q, ...), when it reports any.
+  const metricNames = [...new Set(m.rows.flat().flatMap((c) => Object.keys(c.archMetrics)))].sort();
+  if (metricNames.length > 0) {
+    lines.push('', `| cell | ${metricNames.join(' | ')} |`, `|---|${metricNames.map(() => '---').join('|')}|`);
+    for (const row of m.rows)
+      for (const c of row) {
+        if (c.n === 0) continue;
+        lines.push(`| ${c.task} / ${c.cell} | ${metricNames.map((k) => { const s = c.archMetrics[k]; return s?.mean == null ? '–' : `${s.mean.toFixed(2)}${s.sd !== null ? ` (${s.sd.toFixed(2)})` : ''}`; }).join(' | ')} |`);
+      }
+  }
   const labels = Object.keys(m.labelTotals).sort();
   if (labels.length > 0) {
     lines.push('', `| failure label | ${m.cells.join(' | ')} |`, `|---|${m.cells.map(() => '---').join('|')}|`);

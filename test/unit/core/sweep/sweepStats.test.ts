@@ -99,6 +99,7 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   const md = matrixMarkdown(m, 'test');
   assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) \*\*worse\*\* \|/);
   assert.match(md, /\| name_error \| 2 \| 7 \|/);
+  assert.match(md, /\| stack_blocks \/ b \| 0\.50 \(0\.51\) \|/, 'the architecture\'s own metrics, mean (sd)');
   // Hand labels replace the automatic ones of that episode.
   const m2 = buildMatrix(records, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a', manualLabels: { 'a-18': [{ label: 'drop', evidence: 'seen in the video', source: 'manual' }] } });
   assert.equal(m2.labelTotals.drop!.a, 1);

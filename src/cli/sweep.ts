@@ -143,7 +143,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
     if (tty && !a.quiet) process.stderr.write('\r\x1b[K');
     const { markdown } = await writeMatrix(r.dir);
     out.write(markdown);
-    out.write(`\n${r.status}: ${r.records.length} episodes in this ${shard ? `shard ${shard.index}/${shard.count}` : 'sweep'} (${r.ran} run now, ${r.skipped} already finished); tokens ${r.spentTokens}${r.spentCost ? `, cost ${r.spentCost.toFixed(4)}` : ''}\nsweep: ${r.dir}\n`);
+    out.write(`\n${r.status}: ${r.records.length} episodes in this ${shard ? `shard ${shard.index}/${shard.count}` : 'sweep'} (${r.ran} run now, ${r.skipped} already finished); tokens spent in all ${r.spentTokens}${r.spentCost ? `, cost ${r.spentCost.toFixed(4)}` : ''}\nsweep: ${r.dir}\n`);
     return r.status === 'complete' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSigint);

@@ -121,10 +121,17 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
   const r = SweepSpecSchema.safeParse(doc.toJS());
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const node = issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
+    let node = issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
+    // An unknown key: point at the key itself, in the map the path names.
+    const unknown = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys[0] : undefined;
+    if (unknown !== undefined) {
+      const map = (issue.path.length > 0 ? doc.getIn(issue.path, true) : doc.contents) as { items?: { key: { value?: unknown; range?: [number, number] } }[] } | undefined;
+      node = map?.items?.find((p) => p.key?.value === unknown)?.key as never;
+    }
     const range = (node as { range?: [number, number] } | undefined)?.range;
     const line = range ? lc.linePos(range[0]).line : 1;
-    throw new SweepSpecError(`${file}:${line}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+    const where = [...issue.path, ...(unknown !== undefined ? [unknown] : [])].join('.') || '(top level)';
+    throw new SweepSpecError(`${file}:${line}: ${where}: ${issue.message}`);
   }
   return r.data;
 }

@@ -114,7 +114,8 @@ test('a sweep file with an unknown task, variant or ablation fails up front, nam
   await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /unknown variant 'mystery'/);
   await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /unknown ablation 'coder.no_such_rule'/);
   await assert.rejects(planSweep(parseSweepSpec('arch: nope\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /unknown architecture 'nope'/);
-  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:1: .*concurency/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: concurency: Unrecognized key/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: model.temprature: Unrecognized key/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: -3\n', 'bad.yaml'), /bad.yaml:4: seeds/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks\n', 'bad.yaml'), /bad.yaml:\d+:/);
 });

@@ -42,7 +42,7 @@ export interface RunSweepOptions {
   prices?: PriceTable;
   signal?: AbortSignal;
   onProgress?(p: SweepProgressInfo): void;
-  /** An endpoint failure pauses every worker, first for `firstDelayMs`, doubling to `maxDelayMs`; after `patienceMs` of failures the episode is recorded as failed. */
+  /** An endpoint failure (or a simulator / sandbox that cannot start) pauses every worker, first for `firstDelayMs`, doubling to `maxDelayMs`; after `patienceMs` of failures the episode is recorded as failed. */
   endpointRetry?: { firstDelayMs?: number; maxDelayMs?: number; patienceMs?: number };
   sleep?(ms: number): Promise<void>;
 }
@@ -62,6 +62,16 @@ export interface RunSweepResult {
 }
 
 export const PLAN_FILE = 'plan.json';
+
+/**
+ * A failure of the machinery, not of the agent: the endpoint down, a simulator or sandbox that could not start
+ * (Pyodide's start-up timing out on an overloaded machine). Counting these as the variant's failures would make
+ * the statistics lie, so the episode pauses and runs again; only past the patience is it recorded.
+ */
+export function isInfrastructureFailure(r: { reason: string; message?: string }): boolean {
+  if (r.reason === 'model_error' || r.reason === 'simulator_error') return true;
+  return r.reason === 'engine_error' && /failed to start|cannot start|start-up took longer/.test(r.message ?? '');
+}
 
 /** The plan as written into the sweep folder (the spec and every key), so `merge` and views need no YAML. */
 export function planFileOf(plan: PlannedSweep): unknown {
@@ -139,13 +149,13 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
             stopped ??= 'cancelled';
             return;
           }
-          const transient = rec.reason === 'model_error';
+          const transient = isInfrastructureFailure(rec);
           failingSince ??= transient ? o.clock.nowMs() : undefined;
           if (transient && o.clock.nowMs() - failingSince! < retry.patienceMs) {
             // The endpoint is down: every worker waits, then this episode runs again from its start.
             endpointPauses++;
             pausedUntil = Math.max(pausedUntil, o.clock.nowMs() + delay);
-            pauseReason = `endpoint failing (${rec.message ?? 'model error'}); retrying in ${Math.round(delay / 1000)} s`;
+            pauseReason = `${rec.reason === 'model_error' ? 'endpoint failing' : 'infrastructure failure'} (${(rec.message ?? rec.reason).slice(0, 120)}); retrying in ${Math.round(delay / 1000)} s`;
             progress();
             await sleep(delay);
             delay = Math.min(retry.maxDelayMs, delay * 2);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { LaunchDeps, LaunchOptions, LaunchResult } from '../../../../src/core/runs/launch.js';
 import { tracePath } from '../../../../src/core/runs/runStore.js';
-import { runSweep, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
+import { isInfrastructureFailure, runSweep, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
 import { InProcessWorker, readRecords, sweepDirOf } from '../../../../src/core/sweep/workers.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
@@ -143,6 +143,14 @@ test('an endpoint failing pauses every worker and retries; no finished episode i
   const p2 = await plan(ws2);
   const r2 = await runSweep({ ...base(ws2, p2), workers: workers(1, fakeLaunch([], new Map([[p2.episodes[0]!.key, 99]]))), endpointRetry: { firstDelayMs: 1, maxDelayMs: 1, patienceMs: 0 }, sleep: async () => {} });
   assert.equal(r2.records.find((x) => x.key === p2.episodes[0]!.key)?.reason, 'model_error');
+});
+
+test('a sandbox or simulator that cannot start is the machinery failing, not the variant: retried, never counted', () => {
+  assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'code sandbox failed to start: sandbox worker failed to start: start-up took longer than 60 s' }), true);
+  assert.equal(isInfrastructureFailure({ reason: 'simulator_error', message: 'cannot start the simulator: x' }), true);
+  assert.equal(isInfrastructureFailure({ reason: 'model_error' }), true);
+  assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'TypeError in the loop' }), false);
+  assert.equal(isInfrastructureFailure({ reason: 'turn_cap' }), false);
 });
 
 test('shards 0/2 and 1/2 merged equal the unsharded sweep', async () => {

@@ -72,6 +72,8 @@ export interface PositionalSpec {
   name: string;
   help: string;
   optional?: boolean;
+  /** The last positional may repeat (`waypoint merge <dir>...`). */
+  repeats?: boolean;
 }
 
 export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
@@ -211,7 +213,7 @@ export function parseCommandArgs<O extends OptionSpecs>(cmd: CommandSpec<O>, arg
   }
   const declared = cmd.positionals ?? [];
   const required = declared.filter((p) => !p.optional).length;
-  if (positionals.length > declared.length) {
+  if (positionals.length > declared.length && !declared.at(-1)?.repeats) {
     const extra = positionals[declared.length];
     throw new UsageError(
       declared.length === 0
@@ -261,7 +263,7 @@ function wrap(text: string, width: number, indent: number): string {
 
 /** The command's --help text, generated from its declaration. */
 export function formatCommandHelp(cmd: CommandSpec<OptionSpecs>, width = 100): string {
-  const pos = (cmd.positionals ?? []).map((p) => (p.optional ? `[${p.name}]` : `<${p.name}>`)).join(' ');
+  const pos = (cmd.positionals ?? []).map((p) => (p.optional ? `[${p.name}]` : `<${p.name}>`) + (p.repeats ? '...' : '')).join(' ');
   const out = [`waypoint ${cmd.name} — ${cmd.summary}`, '', `Usage: waypoint ${cmd.name}${Object.keys(cmd.options).length ? ' [options]' : ''}${pos ? ` ${pos}` : ''}`];
   if (cmd.description) out.push('', wrap(cmd.description, width, 0));
   const rows: { group: string; label: string; help: string }[] = [];

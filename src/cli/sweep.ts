@@ -215,7 +215,7 @@ export const sweepCmd = defineCommand({
 export const mergeCmd = defineCommand({
   name: 'merge',
   summary: "combine shards' sweep folders and recompute the matrix",
-  positionals: [{ name: 'sweep-dir...', help: "the shards' sweep folders" }],
+  positionals: [{ name: 'sweep-dir', help: "the shards' sweep folders", repeats: true }],
   options: { out: { type: 'string', metavar: 'dir', help: 'folder to merge into', defaultText: 'the first folder' } },
   exitStatus: '0, 2 bad input.',
   run: ({ values, positionals }) => mergeCommand(positionals, values),

@@ -15,6 +15,8 @@ test('run: success exits 0, streams the transcript and prints the trace path; ru
   const r = run('run', '--arch', 'malmm', '--task', 'stack_blocks_2', '--seed', '1', '--model', 'reference');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /model reference \(scripted, not an LLM\)/);
+  const modelLine = r.stdout.split('\n').find((l) => l.startsWith('  model ')) ?? '';
+  assert.equal(modelLine.match(/https?:\/\//g)?.length, 1, `the model line names its endpoint once: ${modelLine}`);
   // The Coder may say which step it writes before the block.
   assert.match(r.stdout, /\[turn +\d+\] Coder\n(?: +[^`\n].*\n)? +```python/);
   assert.match(r.stdout, /Executor ran coder's block: exit 0/);

@@ -14,6 +14,9 @@ export async function sweepWorkerCommand(): Promise<number> {
     process.stderr.write('waypoint sweep-worker: started without an IPC channel (it is run by `waypoint sweep`)\n');
     return 2;
   }
+  // The CLI's lifecycle unrefs a parent's IPC channel (so helpers like demo's serve-model do not keep a process
+  // alive); a sweep worker lives for that channel: keep it referenced until the parent disconnects.
+  process.channel?.ref();
   const send = (m: ChildToParent) => process.send!(m);
   let nextGrant = 1;
   const grants = new Map<number, () => void>();

@@ -56,7 +56,8 @@ test('two shards as two processes with JOB_COMPLETION_INDEX, merged, equal the u
   const [s0, s1, all] = await Promise.all([
     run(['sweep', 'tiny.yaml', '--shard', 'env/2', '--quiet'], w0, { JOB_COMPLETION_INDEX: '0' }),
     run(['sweep', 'tiny.yaml', '--shard', 'env/2', '--quiet'], w1, { JOB_COMPLETION_INDEX: '1' }),
-    run(['sweep', 'tiny.yaml', '--quiet', '--in-process'], wAll),
+    // One worker process serving both episodes in turn (it must stay up between jobs).
+    run(['sweep', 'tiny.yaml', '--quiet', '--concurrency', '1'], wAll),
   ]);
   for (const r of [s0, s1, all]) assert.equal(r.code === 0 || r.code === 1, true, r.stderr);
   assert.match(s0.stdout, /complete: 1 episodes in this shard 0\/2/);

@@ -134,7 +134,12 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       await page.locator('button.getting-started-step[data-step-id$="flipAblation"]').waitFor({ timeout: 20_000 });
       const ids = await page.$$eval('button.getting-started-step', (bs) => bs.map((b) => `${(b.getAttribute('data-step-id') ?? '').split('#').pop()}${b.getAttribute('aria-checked') === 'true' ? ' (ticked)' : ''}`));
       if (ids.length !== 4 || ids.some((i) => i.includes('ticked'))) throw new Error(`the walkthrough shows: ${ids.join(', ')}`);
-      await runCommand(page, 'View: Close Editor');
+      // Closed by its tab: with the walkthrough focused the command palette's input sometimes never became editable
+      // (a clean-clone CI run timed out in fill), and closing is not what this step checks.
+      const tab = page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }).first();
+      await tab.hover();
+      await tab.locator('.codicon-close').first().click();
+      await tab.waitFor({ state: 'detached', timeout: 10_000 });
       return ids.join(', ');
     });
 

@@ -31,13 +31,28 @@ export async function quickOpen(page: Page, fileName: string, pathHint?: string)
 
 /** Runs a command by its palette title ("Waypoint: Open Run…"). Focus goes to the side bar first: key presses
  * sent while a webview has focus do not reach the workbench reliably. */
+/**
+ * Puts `text` into the quick input. fill() waits for the input to be editable; with a walkthrough focused it
+ * sometimes never reported so (clean-clone CI runs timed out there), so after 5 s the text is typed into it instead.
+ */
+async function typeIntoQuickInput(page: Page, input: ReturnType<Page['locator']>, text: string): Promise<void> {
+  try {
+    await input.fill(text, { timeout: 5_000 });
+    return;
+  } catch {
+    await input.focus().catch(() => undefined);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+  }
+}
+
 export async function runCommand(page: Page, title: string): Promise<void> {
   // Not a click into the editor text: Playwright would scroll Monaco's virtualised lines and blank the editor.
   await page.locator('.part.sidebar .composite.title').first().click();
   await page.keyboard.press('Control+Shift+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
-  await input.fill(`>${title}`);
+  await typeIntoQuickInput(page, input, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
 }
@@ -56,7 +71,7 @@ export async function goToLine(page: Page, line: number): Promise<void> {
 export async function pickQuickItem(page: Page, filter: string, text: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
-  await input.fill(filter);
+  await typeIntoQuickInput(page, input, filter);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().click({ timeout: 15_000 });
 }
 

@@ -10,6 +10,7 @@
 import type { DoubleBuffer } from 'mujoco-js';
 import { ActionMetricsRecorder, CLEARANCE_RANGE_M, type ActionMetrics, type MotionSample } from '../../metrics/motionMetrics.js';
 import { inverseConditionNumber } from '../../metrics/conditioning.js';
+import { armGeoms, GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_SPHERE, type EnvGeom, type LinkGeom } from './armGeoms.js';
 import { boxBoxDistance, type Box } from './boxDistance.js';
 import type { ContactMonitor } from './contactMonitor.js';
 import type { SceneModel } from './sceneModel.js';
@@ -17,21 +18,6 @@ import type { SimState } from './simState.js';
 import type { Vec3 } from './scene/sceneSpec.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 
-/** Links that move: every arm body except the base (link0) and the shoulder (link1), which sit on the table. */
-const FIRST_MOVING_BODY = 2;
-const GEOM_PLANE = 0;
-const GEOM_SPHERE = 2;
-const GEOM_CAPSULE = 3;
-const GEOM_CYLINDER = 5;
-const GEOM_BOX = 6;
-
-/** An environment geom: who it belongs to, for exclusions and names. */
-interface EnvGeom {
-  geom: number;
-  /** Object index, -1 for the table, -2 for another arm's link. */
-  owner: number;
-  label: string;
-}
 
 export class MotionProbe {
   readonly stepsPerSample: number;
@@ -40,7 +26,7 @@ export class MotionProbe {
   private readonly jacr: DoubleBuffer;
   private readonly J = new Float64Array(42); // 6 x (up to 7) joints
   /** Per arm: its moving geoms and the environment it is measured against. */
-  private readonly links: { geom: number; label: string }[][];
+  private readonly links: LinkGeom[][];
   private readonly env: EnvGeom[][];
   private readonly tableTop: { z: number; cx: number; cy: number; hx: number; hy: number };
   private disposed = false;
@@ -64,31 +50,7 @@ export class MotionProbe {
     this.stepsPerSample = Math.max(1, Math.round(1 / (TRAJECTORY_RATE_HZ * scene.timestepSecs)));
     this.jacp = new mj.DoubleBuffer(3 * m.nv);
     this.jacr = new mj.DoubleBuffer(3 * m.nv);
-    const bodyOf = m.geom_bodyid as Int32Array;
-    const type = m.geom_type as Int32Array;
-    const contype = m.geom_contype as Int32Array;
-    const conaff = m.geom_conaffinity as Int32Array;
-    const solid = (g: number) => (contype[g]! !== 0 || conaff[g]! !== 0) && type[g]! !== GEOM_PLANE;
-    const ownerOfBody = new Map<number, number>();
-    scene.objects.forEach((o, i) => ownerOfBody.set(o.body, i));
-    this.links = scene.arms.map((arm) => {
-      const moving = new Set(arm.bodyIds.slice(FIRST_MOVING_BODY));
-      const out: { geom: number; label: string }[] = [];
-      for (let g = 0; g < m.ngeom; g++) if (moving.has(bodyOf[g]!) && solid(g)) out.push({ geom: g, label: scene.bodyLabel[bodyOf[g]!]! });
-      return out;
-    });
-    this.env = scene.arms.map((arm) => {
-      const own = new Set(arm.bodyIds);
-      const others = new Set(scene.arms.flatMap((a) => (a === arm ? [] : a.bodyIds)));
-      const out: EnvGeom[] = [];
-      for (let g = 0; g < m.ngeom; g++) {
-        const b = bodyOf[g]!;
-        if (own.has(b) || !solid(g) || b === scene.tableBody) continue;
-        if (others.has(b)) out.push({ geom: g, owner: -2, label: scene.bodyLabel[b]! });
-        else if (ownerOfBody.has(b)) out.push({ geom: g, owner: ownerOfBody.get(b)!, label: scene.bodyLabel[b]! });
-      }
-      return out;
-    });
+    ({ links: this.links, env: this.env } = armGeoms(scene));
     const t = scene.built.spec.table;
     this.tableTop = { z: t.topZ, cx: t.center[0], cy: t.center[1], hx: t.halfExtents[0], hy: t.halfExtents[1] };
     this.measureAlso = scene.arms.map(() => new Set<number>());

@@ -6,17 +6,11 @@
 // table top analytically. The gradient of a distance d between a link point p and an obstacle point o is
 // n^T J_p(q), with n = (p - o) / |p - o| and J_p the translational Jacobian of the link's body at p.
 import type { DoubleBuffer } from 'mujoco-js';
+import { armGeoms, GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_SPHERE, type EnvGeom, type LinkGeom } from '../armGeoms.js';
 import { boxBoxWitness, type Box } from '../boxDistance.js';
 import type { SceneModel } from '../sceneModel.js';
 import type { SimState } from '../simState.js';
 
-const GEOM_PLANE = 0;
-const GEOM_SPHERE = 2;
-const GEOM_CAPSULE = 3;
-const GEOM_CYLINDER = 5;
-const GEOM_BOX = 6;
-/** Links that move: every arm body from link2 on (link0 and link1 stay at the base). */
-const FIRST_MOVING_BODY = 2;
 
 export interface Obstacle {
   /** Object index, -1 for the table, -2 for another arm. */
@@ -27,17 +21,6 @@ export interface Obstacle {
   distanceM: number;
   /** d(distance)/dq over the arm's joints (the direction that moves the link away from it). */
   grad: Float64Array;
-}
-
-interface LinkGeom {
-  geom: number;
-  body: number;
-  label: string;
-}
-interface EnvGeom {
-  geom: number;
-  owner: number;
-  label: string;
 }
 
 export interface ObstacleQuery {
@@ -59,31 +42,7 @@ export class ObstacleField {
 
   constructor(private readonly scene: SceneModel) {
     const { mj, model: m } = scene;
-    const bodyOf = m.geom_bodyid as Int32Array;
-    const type = m.geom_type as Int32Array;
-    const contype = m.geom_contype as Int32Array;
-    const conaff = m.geom_conaffinity as Int32Array;
-    const solid = (g: number) => (contype[g]! !== 0 || conaff[g]! !== 0) && type[g]! !== GEOM_PLANE;
-    const ownerOfBody = new Map<number, number>();
-    scene.objects.forEach((o, i) => ownerOfBody.set(o.body, i));
-    this.links = scene.arms.map((arm) => {
-      const moving = new Set(arm.bodyIds.slice(FIRST_MOVING_BODY));
-      const out: LinkGeom[] = [];
-      for (let g = 0; g < m.ngeom; g++) if (moving.has(bodyOf[g]!) && solid(g)) out.push({ geom: g, body: bodyOf[g]!, label: scene.bodyLabel[bodyOf[g]!]! });
-      return out;
-    });
-    this.env = scene.arms.map((arm) => {
-      const own = new Set(arm.bodyIds);
-      const others = new Set(scene.arms.flatMap((a) => (a === arm ? [] : a.bodyIds)));
-      const out: EnvGeom[] = [];
-      for (let g = 0; g < m.ngeom; g++) {
-        const b = bodyOf[g]!;
-        if (own.has(b) || !solid(g) || b === scene.tableBody) continue;
-        if (others.has(b)) out.push({ geom: g, owner: -2, label: scene.bodyLabel[b]! });
-        else if (ownerOfBody.has(b)) out.push({ geom: g, owner: ownerOfBody.get(b)!, label: scene.bodyLabel[b]! });
-      }
-      return out;
-    });
+    ({ links: this.links, env: this.env } = armGeoms(scene));
     this.jacp = new mj.DoubleBuffer(3 * m.nv);
     this.jacr = new mj.DoubleBuffer(3 * m.nv);
     this.fromto = new mj.DoubleBuffer(6);

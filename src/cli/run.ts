@@ -62,7 +62,7 @@ export function limitsFromArgs(a: Pick<RunArgs, 'limit' | 'max-turns' | 'max-err
  */
 export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'>, env: NodeJS.ProcessEnv, note: (line: string) => void = () => {}): ModelSpec {
   const m = a.model;
-  if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile };
+  if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile, ...(a['model-seed'] !== undefined ? { seed: a['model-seed'] } : {}) };
   if (!m.startsWith('openai:') || m.length <= 'openai:'.length) throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
   const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';
   if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http:// or https:// URL, got '${baseUrl}'`);

@@ -34,6 +34,8 @@ export type ModelSpec =
       baseUrl?: string;
       /** 'reference' (competent, deterministic) or 'reference-flawed' (seeded mistakes; docs/reference-model.md). */
       profile?: ReferenceProfile;
+      /** Sent as the request's seed: reference-flawed draws its mistakes from it with the conversation. */
+      seed?: number;
     }
   /** Any OpenAI-compatible endpoint. The key is passed in by the host (env var or SecretStorage). */
   | {
@@ -127,7 +129,7 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
     const name = spec.profile ?? REFERENCE_MODEL_NAME;
     // A stable id keeps the cache key independent of the ephemeral port; the role travels as request headers.
     base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: name, id: name, sendRequestMeta: true });
-    settings = { provider: 'reference', model: name, label: referenceLabel(name), baseUrl: url, temperature: 0 };
+    settings = { provider: 'reference', model: name, label: referenceLabel(name), baseUrl: url, temperature: 0, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
   } else {
     base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs, id: spec.clientId });
     settings = {

@@ -70,3 +70,11 @@ test('help text comes from the declaration: every option, its placeholder, choic
   assert.match(text, /^Speed:\n  --fast +a switch$/m);
   assert.match(text, /^Arguments:\n  target +what to try$/m);
 });
+
+test('--model-seed reaches the reference model spec as well as an OpenAI-compatible one', async () => {
+  const { modelSpecFromArgs } = await import('../../../src/cli/run.js');
+  const common = { 'api-key-env': 'WAYPOINT_TEST_NO_KEY', 'model-seed': 11 } as const;
+  assert.deepEqual(modelSpecFromArgs({ ...common, model: 'reference-flawed' } as never, {}), { kind: 'reference', baseUrl: undefined, profile: 'reference-flawed', seed: 11 });
+  assert.equal((modelSpecFromArgs({ ...common, model: 'openai:m', 'base-url': 'http://127.0.0.1:1/v1' } as never, {}) as { seed?: number }).seed, 11);
+  assert.equal('seed' in modelSpecFromArgs({ 'api-key-env': 'X', model: 'reference' } as never, {}), false);
+});

@@ -159,3 +159,17 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
     rmSync(ws, { recursive: true, force: true });
   }
 });
+
+test('a model seed reaches the reference model: every request carries it and the trace records it', async () => {
+  const seeds: (number | undefined)[] = [];
+  const r = await launchRun(base({ model: { kind: 'reference', profile: 'reference-flawed', seed: 7 }, limits: { maxTurns: 6 } }), {
+    ...deps,
+    wrapModel: (c) => ({ id: c.id, complete: (req, o) => (seeds.push(req.seed), c.complete(req, o)) }),
+  });
+  assert.ok(seeds.length >= 2, `${seeds.length} model calls`);
+  assert.ok(seeds.every((s) => s === 7), `request seeds ${seeds.join(',')}`);
+  const evs = events(r.tracePath).events;
+  const start = evs[0];
+  assert.equal(start.type === 'episode_start' && start.model.seed, 7);
+  assert.ok(evs.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.params?.seed === 7));
+});

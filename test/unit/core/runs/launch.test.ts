@@ -168,8 +168,9 @@ test('a model seed reaches the reference model: every request carries it and the
   });
   assert.ok(seeds.length >= 2, `${seeds.length} model calls`);
   assert.ok(seeds.every((s) => s === 7), `request seeds ${seeds.join(',')}`);
+  assert.ok(readTrace(readFileSync(r.tracePath, 'utf8')).events.filter((e) => e.type === 'role_call').length >= 2, 'role calls in the trace');
   const evs = events(r.tracePath).events;
   const start = evs[0];
   assert.equal(start.type === 'episode_start' && start.model.seed, 7);
-  assert.ok(evs.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.params?.seed === 7));
+  assert.ok(evs.filter((e) => e.type === 'role_call').every((e) => e.type === 'role_call' && e.params?.seed === 7));
 });

@@ -117,6 +117,11 @@ export interface EpisodeContext {
   readonly agents: readonly string[];
   /** Agents whose turns a person types (their callRole answers come from the person, marked human). */
   readonly humans: readonly string[];
+  /**
+   * The variant's explicit ablation switches (ids it does not mention keep their default). Prompts read them
+   * through `{{#ablation}}`; an architecture reads them for text it builds in code (e.g. MALMM's executor reply).
+   */
+  readonly ablations: Readonly<Record<string, boolean>>;
   readonly signal: AbortSignal;
 
   /** Counters on separate axes. Each event carries turn (where it belongs to one), round, step and agent. */
@@ -180,6 +185,6 @@ export interface ArchitectureDefinition extends ArchitectureManifest {
    * The observation text this architecture's roles see, rendered from the structured state, so every simulator
    * that reports structured state works with its prompts. Absent: the simulator's own text is used.
    */
-  renderObservation?(observation: Observation, agent?: string): string;
+  renderObservation?(observation: Observation, agent?: string, ablations?: Readonly<Record<string, boolean>>): string;
   run(ctx: EpisodeContext): Promise<ArchOutcome>;
 }

@@ -265,7 +265,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       tracks.addSamples(initial.samples);
       await emit({ type: 'trajectory', turn: 0, rateHz: initial.rateHz, samples: initial.samples });
     }
-    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation) });
+    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation, spec.variant.ablations) });
     try {
       // Loading the sandbox takes seconds (more on a busy machine): a cancel meanwhile ends the episode now.
       await untilAborted(warm, controller.signal);
@@ -345,10 +345,10 @@ function isDeclaredReason(arch: ArchitectureDefinition, reason: string): boolean
 }
 
 /** The `rendered` field of an observation event: the architecture's text for its roles, when it renders one. */
-function rendered(arch: ArchitectureDefinition, observation: Observation): { rendered?: string } {
+function rendered(arch: ArchitectureDefinition, observation: Observation, ablations: Readonly<Record<string, boolean>>): { rendered?: string } {
   if (!arch.renderObservation) return {};
   try {
-    return { rendered: arch.renderObservation(observation, observation.agent) };
+    return { rendered: arch.renderObservation(observation, observation.agent, ablations) };
   } catch (err) {
     throw new EpisodeAbort('simulator_error', `the ${arch.id} observation could not be rendered from the simulator's state: ${messageOf(err)}`);
   }
@@ -395,7 +395,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       turn,
       text: observation.text,
       state: observation.state,
-      ...rendered(arch, observation),
+      ...rendered(arch, observation, spec.variant.ablations),
       ...(observation.agent !== undefined ? { agent: observation.agent } : {}),
       ...(view ? { view } : {}),
     });
@@ -462,6 +462,7 @@ function makeContext(p: ContextParts): EpisodeContext {
     agent: p.agent,
     agents: p.agents,
     humans: deps.human?.agents ?? [],
+    ablations: spec.variant.ablations,
     signal: controller.signal,
     get turn() {
       return turn;
@@ -710,7 +711,7 @@ function makeContext(p: ContextParts): EpisodeContext {
     },
 
     render(observation, agentName) {
-      return arch.renderObservation ? arch.renderObservation(observation, agentName ?? observation.agent) : observation.text;
+      return arch.renderObservation ? arch.renderObservation(observation, agentName ?? observation.agent, spec.variant.ablations) : observation.text;
     },
 
     markTracks() {

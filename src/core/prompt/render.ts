@@ -65,12 +65,14 @@ function makeDotprompt(): Dotprompt {
   return new Dotprompt({
     helpers: {
       // {{#ablation "id" label="..."}}kept text{{else}}replacement{{/ablation}}
+      // default="off": the block is an opt-in addition, rendered only when a variant turns it on.
       ablation(this: unknown, id: unknown, options: HelperOptions) {
         if (typeof id !== 'string' || !ABLATION_ID.test(id)) {
           throw new Error(`ablation id must be a string matching ${ABLATION_ID}, got ${JSON.stringify(id)}`);
         }
         const data = options.data?.waypoint as RenderData | undefined;
-        const on = data?.ablations[id] !== false;
+        const set = data?.ablations[id];
+        const on = set ?? (options.hash?.default !== 'off');
         if (data) data.seen[id] = on;
         return on ? options.fn(this) : options.inverse(this);
       },

@@ -1,5 +1,6 @@
 // Prompt variants: named sets of ablation switches (and optionally an agent topology), kept in the workspace
-// file `.waypoint/variants.yaml`. Every ablation id is on unless a variant turns it off.
+// file `.waypoint/variants.yaml`. Every ablation id is on unless a variant turns it off, except blocks written
+// {{#ablation "id" default="off"}}: those are opt-in additions, on only where a variant lists them under `on`.
 //
 //   active: default
 //   variants:
@@ -11,6 +12,8 @@
 //     three_robots:
 //       agents: 3            # team size (LLaMAR)
 //       limits: {maxSteps: 40}
+//     hints:
+//       on: [supervisor.routing_hints]   # a default="off" block (an opt-in addition) turned on
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { HostIO } from '../host.js';
@@ -48,7 +51,7 @@ export interface VariantSet {
 export interface ResolvedVariant {
   name: string;
   agent?: string;
-  /** Only ids a variant mentions; absent ids are on. */
+  /** Only ids a variant mentions; absent ids keep their block's default (on, unless written default="off"). */
   ablations: Record<string, boolean>;
   description?: string;
   agents?: number;
@@ -107,8 +110,11 @@ export function resolveVariant(name: string, set: VariantSet, builtIn: Record<st
   };
 }
 
-/** Flips one ablation in a variant and returns the new file text (comments and order kept where possible). */
-export function setAblationInVariantsText(text: string, variant: string, id: string, on: boolean): string {
+/**
+ * Flips one ablation in a variant and returns the new file text (comments and order kept where possible). A
+ * `default="off"` block (`defaultOn` false) is turned on by listing it under `on`; other ids by leaving `off`.
+ */
+export function setAblationInVariantsText(text: string, variant: string, id: string, on: boolean, defaultOn = true): string {
   const doc = parseDocument(text || 'variants: {}\n');
   if (!doc.has('variants')) doc.set('variants', doc.createNode({}));
   const path = ['variants', variant];
@@ -117,7 +123,8 @@ export function setAblationInVariantsText(text: string, variant: string, id: str
   const onList = ((doc.getIn([...path, 'on']) as { toJSON(): string[] } | undefined)?.toJSON?.() ?? []) as string[];
   const nextOff = offList.filter((x) => x !== id);
   const nextOn = onList.filter((x) => x !== id);
-  if (!on) nextOff.push(id);
+  if (!on && defaultOn) nextOff.push(id);
+  if (on && !defaultOn) nextOn.push(id);
   if (nextOff.length > 0) doc.setIn([...path, 'off'], doc.createNode(nextOff, { flow: true }));
   else if (doc.hasIn([...path, 'off'])) doc.deleteIn([...path, 'off']);
   if (nextOn.length > 0) doc.setIn([...path, 'on'], doc.createNode(nextOn, { flow: true }));

@@ -12,8 +12,16 @@ function vec(v: readonly number[]): string {
   return `[${v.map(n4).join(' ')}]`;
 }
 
+export interface MalmmStateFormat {
+  /**
+   * The end effector's yaw and gripper lines. The paper's dump has only the position and the grasp line; MALMM's
+   * `waypoint` variant adds these two (ablation `state.ee_details`). Default true for the simulator's own text.
+   */
+  eeDetails?: boolean;
+}
+
 /** One block per object (scene order), then the end-effector block. */
-export function formatMalmmState(state: WorldState): string {
+export function formatMalmmState(state: WorldState, format: MalmmStateFormat = {}): string {
   const lines: string[] = [];
   for (const o of state.objects) {
     lines.push(
@@ -26,13 +34,9 @@ export function formatMalmmState(state: WorldState): string {
       `Color: ${o.color}`,
     );
   }
-  lines.push(
-    '**End-effector** :',
-    `robot arm end-effector Position: ${vec(state.ee.pos)}`,
-    `End-effector Orientation (yaw): ${n4(state.ee.yawRad)}`,
-    `Gripper: ${state.gripperOpen ? 'open' : 'closed'}`,
-    state.grasped ? `Grasped Object: ${state.grasped}` : 'No object has been grasped',
-  );
+  lines.push('**End-effector** :', `robot arm end-effector Position: ${vec(state.ee.pos)}`);
+  if (format.eeDetails !== false) lines.push(`End-effector Orientation (yaw): ${n4(state.ee.yawRad)}`, `Gripper: ${state.gripperOpen ? 'open' : 'closed'}`);
+  lines.push(state.grasped ? `Grasped Object: ${state.grasped}` : 'No object has been grasped');
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 // Variant commands: flip an ablation in the active variant, switch the active variant, copy a built-in prompt
 // into the workspace to edit it.
+import { findAblations } from '../../core/prompt/analyze.js';
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -45,8 +46,9 @@ export async function toggleAblation(ctx: Ctx, uriArg: unknown, idArg: unknown):
   if (read.error) throw new Error(`cannot toggle: ${read.error}`);
   const states = ablationStates(read.set, builtIns);
   if (states.problem) throw new Error(`cannot toggle: ${states.problem}`);
-  const on = !states.isOn(id);
-  const path = await editVariantsFile(root, (text) => setAblationText(text, states.variant, builtIns[states.variant], id, on));
+  const defaultOn = findAblations(doc.getText()).find((a) => a.id === id)?.defaultOn ?? true;
+  const on = !states.isOn(id, defaultOn);
+  const path = await editVariantsFile(root, (text) => setAblationText(text, states.variant, builtIns[states.variant], id, on, defaultOn));
   ctx.output.info(`ablation ${id} ${on ? 'on' : 'off'} in variant '${states.variant}' (${path})`);
   ctx.fireVariantsChanged();
   return on;

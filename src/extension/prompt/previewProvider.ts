@@ -80,7 +80,7 @@ export class PromptPreviewProvider implements vscode.TextDocumentContentProvider
       const file = parsePromptFile(promptUri.fsPath, text);
       const { findAblations } = await import('../../core/prompt/analyze.js');
       const ablations: Record<string, boolean> = {};
-      for (const ab of findAblations(text)) if (ab.id) ablations[ab.id] = states.isOn(ab.id);
+      for (const ab of findAblations(text)) if (ab.id) ablations[ab.id] = states.isOn(ab.id, ab.defaultOn);
       const values = { ...placeholderValues(file.variables), ...spec.values };
       const rendered = await renderPrompt(file, { variables: values, ablations, history: [] });
       return formatPreview(title, rendered.messages);

@@ -40,7 +40,7 @@ export function computePromptLenses(text: string, uri: string, states: AblationS
   ];
   for (const ab of findAblations(text)) {
     if (!ab.id) continue;
-    const on = states.isOn(ab.id);
+    const on = states.isOn(ab.id, ab.defaultOn);
     lenses.push({
       line: ab.line,
       title: ablationLensTitle(ab.id, on),

@@ -24,16 +24,17 @@ export interface AblationStates {
   variant: string;
   /** Set when the active name is unknown for this architecture. */
   problem?: string;
-  isOn(id: string): boolean;
+  /** `defaultOn` false for `default="off"` blocks, which are on only where a variant turns them on. */
+  isOn(id: string, defaultOn?: boolean): boolean;
 }
 
-/** On/off of every ablation id in the active variant: ids a variant does not mention are on. */
+/** On/off of every ablation id in the active variant: ids a variant does not mention keep their block's default. */
 export function ablationStates(set: VariantSet, builtIns: Record<string, VariantSpec>, variant: string = set.active): AblationStates {
   try {
     const resolved = resolveVariant(variant, set, builtIns);
-    return { variant, isOn: (id) => resolved.ablations[id] !== false };
+    return { variant, isOn: (id, defaultOn = true) => resolved.ablations[id] ?? defaultOn };
   } catch (e) {
-    return { variant: DEFAULT_VARIANT, problem: e instanceof Error ? e.message : String(e), isOn: () => true };
+    return { variant: DEFAULT_VARIANT, problem: e instanceof Error ? e.message : String(e), isOn: (_id, defaultOn = true) => defaultOn };
   }
 }
 
@@ -42,7 +43,7 @@ export function ablationStates(set: VariantSet, builtIns: Record<string, Variant
  * variant that so far exists only as a built-in (MALMM's `ma`, `sa`, ...) is first copied into the file with its
  * topology and switches, because a workspace entry replaces the built-in one as a whole.
  */
-export function setAblationText(text: string, variant: string, builtIn: VariantSpec | undefined, id: string, on: boolean): string {
+export function setAblationText(text: string, variant: string, builtIn: VariantSpec | undefined, id: string, on: boolean, defaultOn = true): string {
   let base = text;
   const existing = base.trim() ? parseVariants(VARIANTS_LABEL, base).variants[variant] : undefined;
   if (!existing && builtIn) {
@@ -61,7 +62,7 @@ export function setAblationText(text: string, variant: string, builtIn: VariantS
     doc.setIn(['variants', variant], node);
     base = doc.toString();
   }
-  return setAblationInVariantsText(base, variant, id, on);
+  return setAblationInVariantsText(base, variant, id, on, defaultOn);
 }
 
 const VARIANTS_LABEL = '.waypoint/variants.yaml';

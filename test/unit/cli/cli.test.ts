@@ -57,7 +57,7 @@ test('run --arch llamar --agents 2: the household, joint steps in the transcript
 test('run: an episode that fails exits 1; the turn cap is never exceeded', () => {
   const r = run('run', '--task', 'stack_blocks_2', '--max-turns', '3');
   assert.equal(r.status, 1);
-  assert.match(r.stdout, /FAILURE · turn_cap \(stopped at the turn cap of 3 turns\)/);
+  assert.match(r.stdout, /FAILURE · turn_cap \(stopped at the turn cap of 3 chat messages\)/);
   const turns = Number(/^ +(\d+) turns · /m.exec(r.stdout)?.[1]);
   assert.ok(turns <= 3, `${turns} turns under a cap of 3`);
   assert.doesNotMatch(r.stdout, /\[turn +4\]/);

@@ -5,9 +5,10 @@
 import type { ChatMessage } from '../../../protocol/trace.js';
 import { limitNumber } from '../limits.js';
 import type { ArchOutcome, EpisodeContext } from '../types.js';
-import { executorReply, extractPythonBlock, parseRoute, type MalmmSpeaker } from './parse.js';
+import { waypointAddition } from './manifest.js';
+import { executorReply, extractPythonBlock, parseRoute, withoutSimNotes, type MalmmSpeaker } from './parse.js';
 
-type Speaker = MalmmSpeaker | 'Supervisor' | 'Agent';
+type Speaker = MalmmSpeaker | 'Supervisor' | 'Agent' | 'User';
 interface ChatEntry {
   speaker: Speaker;
   content: string;
@@ -31,14 +32,25 @@ export function historyFor(speaker: Speaker, chat: ChatEntry[]): ChatMessage[] {
   );
 }
 
+/** The task message that opens the group chat (in the paper's log, the filled-in Supervisor prompt). */
 export function openingMessage(ctx: EpisodeContext): string {
   const ee = ctx.initial.state.ee;
   return [
-    `Task: use the robot arm's end effector to "${ctx.task.instruction}".`,
+    `Use the robot arm end effector to "${ctx.task.instruction}" in the environment.`,
     `The end effector is at ${fmtVec(ee.pos)} with yaw ${f4(ee.yawRad)} rad, and the gripper is open.`,
-    'Current environment state:',
+    'Position, orientation, height, width, length and colour of every object:',
     ctx.render(ctx.initial),
   ].join('\n');
+}
+
+/**
+ * Who opens the chat: MALMM's Supervisor (as in the paper's log), the user for MA (no Supervisor), nobody for SA,
+ * whose own prompt ends with the task and the state (the paper's Fig. 6).
+ */
+function opener(topology: string): Speaker | undefined {
+  if (topology === 'malmm') return 'Supervisor';
+  if (topology === 'ma') return 'User';
+  return undefined;
 }
 
 export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
@@ -57,11 +69,19 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   };
   vars.agent = { ...vars.supervisor, ...vars.planner, ...vars.coder };
 
-  const chat: ChatEntry[] = [{ speaker: 'Supervisor', content: openingMessage(ctx) }];
-  await ctx.say('Supervisor', chat[0].content);
-
   const topology = ctx.agent;
+  const chat: ChatEntry[] = [];
+  const openedBy = opener(topology);
+  if (openedBy) {
+    chat.push({ speaker: openedBy, content: openingMessage(ctx) });
+    await ctx.say(openedBy, chat[0].content);
+  }
+
+  // The cap counts chat messages (answers and Executor reports), not Supervisor routing calls: see the manifest.
   const maxTurns = limitNumber(ctx.limits, 'maxTurns');
+  let messages = 0;
+  const stateHeader = waypointAddition(ctx.ablations, 'executor.state_header');
+  const simNotes = waypointAddition(ctx.ablations, 'executor.sim_notes');
   const maxErrors = limitNumber(ctx.limits, 'maxConsecutiveErrors');
   const singleAgent = topology === 'sa' || topology === 'sa_nofeedback';
   let pendingCode: string | undefined;
@@ -81,11 +101,11 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
       }
       // An unparseable routing answer falls back to the fixed cycle, and is counted and recorded as a format error.
       consecutiveErrors++;
-      const fallback = fixedCycle(chat[chat.length - 1]?.speaker ?? 'Supervisor');
+      const fallback = fixedCycle(chat[chat.length - 1]?.speaker ?? 'User');
       await ctx.parsed('supervisor', r.callId, turn, { ok: false, kind: 'route', error: `${parsed.error}; falling back to ${fallback}` });
       return fallback;
     }
-    return fixedCycle(chat[chat.length - 1]?.speaker ?? 'Supervisor');
+    return fixedCycle(chat[chat.length - 1]?.speaker ?? 'User');
   };
 
   const fixedCycle = (last: Speaker): Speaker => {
@@ -95,18 +115,18 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
     return 'Planner';
   };
 
-  // The cap counts every turn, the Supervisor's routing included; a routing turn that leaves no turn for the
-  // speaker it picks is not taken.
-  const capped = () => ({ reason: 'turn_cap' as const, agentClaimedDone: false, message: `stopped at the turn cap of ${maxTurns} turn${maxTurns === 1 ? '' : 's'}` });
+  // The cap counts chat messages (answers and Executor reports), not the Supervisor's routing calls, so it does not
+  // favour a topology without a router; a routing call is not made when no message is left for the speaker it picks.
+  const capped = () => ({ reason: 'turn_cap' as const, agentClaimedDone: false, message: `stopped at the turn cap of ${maxTurns} chat message${maxTurns === 1 ? '' : 's'}` });
   while (!ctx.signal.aborted) {
-    // Only MALMM's Supervisor spends a turn on routing; MA and SA follow a fixed cycle.
-    if (ctx.turn + (topology === 'malmm' ? 2 : 1) > maxTurns) return capped();
+    if (messages >= maxTurns) return capped();
     if (!first || topology === 'malmm') {
       const r = await route();
       if (r === undefined) return { reason: 'cancelled', agentClaimedDone: false };
       next = r;
     }
     first = false;
+    messages++;
     const turn = ctx.nextTurn();
 
     if (next === 'Executor') {
@@ -114,14 +134,15 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
       if (pendingCode === undefined) {
         consecutiveErrors++;
         await ctx.emit({ type: 'check', turn, name: 'pending_code', ok: false, message: 'Executor was called without a new code block' });
-        reply = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'ExecutorError', message: 'there is no new Python block from the Coder to run' } }, '');
+        reply = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'ExecutorError', message: 'there is no new Python block from the Coder to run' } }, '', { stateHeader });
       } else {
         const role = singleAgent ? 'agent' : 'coder';
         const run = await ctx.executeCode(role, pendingCode);
         pendingCode = undefined;
         consecutiveErrors = run.result.ok ? 0 : consecutiveErrors + 1;
-        reply = executorReply(run.result, ctx.render(run.observation));
-        if (run.completed || run.failed) reply += '\nStopping the process.....';
+        const shown = simNotes ? run.result : { ...run.result, stdout: withoutSimNotes(run.result.stdout) };
+        reply = executorReply(shown, ctx.render(run.observation), { stateHeader });
+        if ((run.completed || run.failed) && !reply.includes('Stopping the process')) reply += '\nStopping the process.....';
         chat.push({ speaker: 'Executor', content: reply });
         await ctx.say('Executor', reply);
         if (run.completed) return { reason: 'task_completed', agentClaimedDone: true };

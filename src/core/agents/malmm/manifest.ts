@@ -1,6 +1,26 @@
 // MALMM's declarations (Singh et al.): roles, the paper's topologies (Table II), limits and end reasons.
 import type { ArchitectureManifest } from '../types.js';
 
+/**
+ * Our additions to the paper's MALMM, each a named ablation that is off unless a variant turns it on (the
+ * `waypoint` variant turns on all of them). Prompt additions are `{{#ablation "id" default="off"}}` blocks; the
+ * others change text the loop builds in code. docs/malmm.md says what each adds and why it is not the paper's.
+ */
+export const MALMM_WAYPOINT_ADDITIONS = {
+  'supervisor.routing_hints': 'Supervisor prompt: HOW TO ROUTE rules (the paper leaves routing to the model).',
+  'planner.task_line': "Planner prompt: the task sentence (the paper's Planner prompt is static; the task arrives in the chat).",
+  'planner.completion_hint': 'Planner prompt: "when the task is done, ask the Coder to call task_completed()".',
+  'executor.state_header': 'Executor reply: a "Current environment state:" header before the state dump.',
+  'executor.sim_notes': "Executor reply: the simulator's notes in the code output (collisions, reach shortfalls, missed grasps).",
+  'state.ee_details': "State dump: the end effector's yaw and gripper lines (the paper prints position and grasp only).",
+} as const;
+export type MalmmAddition = keyof typeof MALMM_WAYPOINT_ADDITIONS;
+
+/** Whether one of our additions is on: only when the variant turns it on. */
+export function waypointAddition(ablations: Readonly<Record<string, boolean>>, id: MalmmAddition): boolean {
+  return ablations[id] === true;
+}
+
 export const MALMM_MANIFEST: ArchitectureManifest = {
   id: 'malmm',
   label: 'MALMM',
@@ -22,6 +42,13 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   },
   defaultTopology: 'malmm',
   builtInVariants: {
+    // The default: the paper's prompts and feedback only (every addition of ours off). Same as `default`.
+    paper: { description: "MALMM as the paper describes it: the paper's prompt sections and executor feedback only", agent: 'malmm' },
+    waypoint: {
+      description: "MALMM with Waypoint's additions on (routing hints, task and completion lines, state header, simulator notes, yaw/gripper lines)",
+      agent: 'malmm',
+      on: Object.keys(MALMM_WAYPOINT_ADDITIONS),
+    },
     malmm: { description: 'Full MALMM (Supervisor, Planner, Coder, Executor)', agent: 'malmm' },
     ma: { description: 'MA baseline: fixed Planner -> Coder -> Executor cycle', agent: 'ma' },
     sa: { description: 'SA baseline: one agent plans and codes, with feedback', agent: 'sa' },
@@ -38,7 +65,8 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
       type: 'int',
       default: 150,
       min: 1,
-      description: 'Speaker turns before the episode stops (every Supervisor routing, role answer and Executor run is one turn).',
+      description:
+        "Chat messages before the episode stops: every Planner, Coder or single-agent answer and every Executor report counts one, as AutoGen's max_round counts group-chat messages. Supervisor routing calls and the opening task message do not count, so MALMM, MA and SA get the same budget of speaking turns (the paper reports no cap).",
     },
     {
       id: 'maxConsecutiveErrors',

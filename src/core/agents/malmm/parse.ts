@@ -32,10 +32,28 @@ export function extractPythonBlock(text: string): Parse<string> {
   return { ok: true, value: code + '\n' };
 }
 
-/** MALMM's executor reply, in the shape of the AutoGen log the paper prints (exit code, output, then the state). */
-export function executorReply(r: { ok: boolean; exitCode: number; stdout: string; error?: { type: string; message: string; line?: number } }, stateText: string): string {
+/**
+ * MALMM's executor reply, in the shape of the AutoGen log the paper prints (exit code, output, then the state).
+ * `stateHeader` adds a "Current environment state:" line before the state (one of our additions, off by default).
+ */
+export function executorReply(
+  r: { ok: boolean; exitCode: number; stdout: string; error?: { type: string; message: string; line?: number } },
+  stateText: string,
+  options: { stateHeader?: boolean } = {},
+): string {
   const head = r.ok ? 'exitcode: 0 (execution succeeded)' : `exitcode: ${r.exitCode} (execution failed)`;
   const out = r.stdout.replace(/\s+$/, '');
   const err = r.error ? `Error: ${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}` : '';
-  return [head, 'Code output:', out, err, 'Current environment state:', stateText].filter((s) => s !== '').join('\n');
+  return [head, 'Code output:', out, err, options.stateHeader ? 'Current environment state:' : '', stateText].filter((s) => s !== '').join('\n');
+}
+
+/**
+ * The code output without the simulator's own notes (lines it prints as `collision: ...`, `execute_trajectory: ...`,
+ * `close_gripper: ...`, `open_gripper: ...`): RLBench's executor printed none of them. The trace keeps them all.
+ */
+export function withoutSimNotes(stdout: string): string {
+  return stdout
+    .split('\n')
+    .filter((l) => !/^(?:collision|execute_trajectory|close_gripper|open_gripper):\s/.test(l))
+    .join('\n');
 }

@@ -130,12 +130,14 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
     for (let p = b.parent; p !== -1; p = tpl.blocks[p].parent) if (tpl.blocks[p].name === 'ablation') depth++;
     const idExpr = open.call.params[0];
     const labelExpr = open.call.hash.find((h) => h.key === 'label')?.value;
+    const defaultExpr = open.call.hash.find((h) => h.key === 'default')?.value;
     const id = idExpr?.kind === 'string' ? idExpr.value : '';
     const closeNode = b.close === -1 ? undefined : tpl.nodes[b.close];
     const elseNode = b.elses.length ? tpl.nodes[b.elses[0]] : undefined;
     const end = closeNode ? closeNode.end : text.length;
     ablations.push({
       id, label: labelExpr?.kind === 'string' ? labelExpr.value : undefined,
+      defaultOn: !(defaultExpr?.kind === 'string' && defaultExpr.value === 'off'),
       line: lines.pos(open.start).line, openRange: lines.span(open.start, open.end),
       idRange: idExpr ? lines.span(idExpr.start, idExpr.end) : undefined,
       range: lines.span(open.start, end),
@@ -143,7 +145,7 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
       closed: !!closeNode, depth, block: b.id, openStart: open.start, openEnd: open.end,
       idStart: idExpr?.start, idEnd: idExpr?.end,
     });
-    ablationOf.set(b.open, { off: opts.ablationsOff?.has(id) ?? false, elseAt: b.elses[0] ?? Infinity, closeAt: b.close === -1 ? Infinity : b.close });
+    ablationOf.set(b.open, { off: (opts.ablationsOff?.has(id) ?? false) || (defaultExpr?.kind === 'string' && defaultExpr.value === 'off'), elseAt: b.elses[0] ?? Infinity, closeAt: b.close === -1 ? Infinity : b.close });
     if (!idExpr) {
       diags.push({ start: open.start, end: open.end, severity: 'error', code: 'ablation-invalid-id', message: 'Ablation block needs an id: {{#ablation "role.feature" label="..."}}' });
     } else if (idExpr.kind !== 'string') {

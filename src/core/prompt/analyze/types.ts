@@ -98,6 +98,8 @@ export interface InputVariable {
 export interface AblationInfo {
   id: string;
   label?: string;
+  /** False for `default="off"` blocks (opt-in additions a variant must turn on). */
+  defaultOn: boolean;
   /** 0-based line of the opening `{{#ablation ...}}` tag. */
   line: number;
   /** The opening tag. */

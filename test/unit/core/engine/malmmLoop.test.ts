@@ -110,14 +110,18 @@ test('SA: one agent plans and codes; SA without feedback runs once and stops', a
   const sa = await run(spec('sa'), new ReplayClient({ 'malmm/agent': ['Plan: go.\n' + py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] }));
   assert.deepEqual(of(sa.events, 'role_call').map((c) => c.role), ['agent', 'agent']);
   assert.equal(sa.result.reason, 'task_completed');
-  // The SA prompt kept its per-step feedback section.
-  assert.match(of(sa.events, 'role_call')[0].messages[0].content, /ENVIRONMENT STATE AFTER EACH STEP/);
+  // The SA prompt kept its per-step feedback section, and SA gets no opening chat message (no Supervisor): its own
+  // prompt ends with the task and the state, as the paper's Fig. 6 does.
+  assert.match(of(sa.events, 'role_call')[0].messages[0].content, /<CURRENT ENVIRONMENT STATE>:\nThe state is printed after every code block/);
+  assert.deepEqual(of(sa.events, 'chat_message').map((m) => m.speaker), ['Agent', 'Executor', 'Agent', 'Executor']);
+  assert.ok(!of(sa.events, 'role_call')[0].messages.some((m) => /^Supervisor:/.test(m.content)));
 
   const nofb = await run(spec('sa_nofeedback'), new ReplayClient({ 'malmm/agent': [py('execute_trajectory([0.0, 0.1, 0.9], 0.0)\nexecute_trajectory([0.0, 0.2, 0.9], 0.0)')] }));
   assert.equal(nofb.result.reason, 'single_pass_done');
   assert.equal(nofb.sim.calls.length, 2);
   const sys = of(nofb.events, 'role_call')[0].messages[0].content;
-  assert.doesNotMatch(sys, /ENVIRONMENT STATE AFTER EACH STEP/, 'the feedback section is ablated away');
+  assert.doesNotMatch(sys, /The state is printed after every code block/, 'the feedback section is ablated away');
+  assert.doesNotMatch(sys, /five times in a row|stop and wait/, 'as SA_sequential: no five-error rule, no stop-after-each-call line');
   assert.match(sys, /all the steps in one/);
   assert.deepEqual(of(nofb.events, 'episode_start')[0].ablations, { 'sa.step_feedback': false, 'sa.step_by_step_code': false });
 });
@@ -221,4 +225,44 @@ test('cancel while the sandbox is still starting ends the episode at once as can
   assert.equal(result.reason, 'cancelled');
   assert.equal(result.end.metrics.modelCalls, 0);
   assert.deepEqual(of(sink.events, 'error'), []);
+});
+
+test('the turn cap counts chat messages, not Supervisor routing: MALMM, MA and SA get the same budget', async () => {
+  // Endless planning: each topology is stopped by the cap after exactly maxTurns chat messages (answers and reports).
+  const endless = (n: number) => Array.from({ length: n }, () => py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'));
+  const cap = 12;
+  const lim = { options: { ...DEFAULT_EPISODE_OPTIONS, limits: { maxTurns: cap } } };
+  const malmm = await run(
+    spec('default', lim),
+    new ReplayClient({ 'malmm/supervisor': Array.from({ length: 40 }, (_, i) => ['Next speaker: Planner', 'Next speaker: Coder', 'Next speaker: Executor'][i % 3]!), 'malmm/planner': Array(20).fill('Step 1: go.'), 'malmm/coder': endless(20) }),
+  );
+  const ma = await run(spec('ma', lim), new ReplayClient({ 'malmm/planner': Array(20).fill('Step 1: go.'), 'malmm/coder': endless(20) }));
+  const sa = await run(spec('sa', lim), new ReplayClient({ 'malmm/agent': endless(20) }));
+  for (const [name, r] of [['malmm', malmm], ['ma', ma], ['sa', sa]] as const) {
+    assert.equal(r.result.reason, 'turn_cap', name);
+    const said = of(r.events, 'chat_message').filter((m) => m.speaker !== 'Supervisor' && m.speaker !== 'User');
+    assert.equal(said.length, cap, `${name}: ${said.length} messages`);
+  }
+  // MALMM's routing calls happened on top of the budget, not inside it.
+  assert.ok(of(malmm.events, 'role_call').filter((c) => c.role === 'supervisor').length >= cap);
+  assert.equal(of(ma.events, 'code_execution').length, of(malmm.events, 'code_execution').length);
+});
+
+test('paper default vs waypoint variant: the opening speaker, the executor reply and the state dump', async () => {
+  const answers = () => new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] });
+  const paper = await run(spec('default'), answers());
+  const waypoint = await run(spec('waypoint'), answers());
+  const firstReport = (r: typeof paper) => of(r.events, 'chat_message').find((m) => m.speaker === 'Executor')!.content;
+  assert.doesNotMatch(firstReport(paper), /Current environment state:|End-effector Orientation|Gripper:/);
+  assert.match(firstReport(paper), /^exitcode: 0 \(execution succeeded\)\nCode output:\n\*\*red block\*\*/);
+  assert.match(firstReport(paper), /robot arm end-effector Position: .*\nNo object has been grasped/);
+  assert.match(firstReport(waypoint), /Current environment state:\n/);
+  assert.match(firstReport(waypoint), /End-effector Orientation \(yaw\): .*\nGripper: open\n/);
+  // The supervisor prompt's routing hints are ours: off in the paper default, on in waypoint.
+  const sup = (r: typeof paper) => of(r.events, 'role_call').find((c) => c.role === 'supervisor')!.messages[0]!.content;
+  assert.doesNotMatch(sup(paper), /HOW TO ROUTE/);
+  assert.match(sup(waypoint), /HOW TO ROUTE/);
+  assert.equal(of(paper.events, 'chat_message')[0]!.speaker, 'Supervisor');
+  const ma = await run(spec('ma'), new ReplayClient({ 'malmm/planner': ['Step 1: finish.'], 'malmm/coder': [py('task_completed()')] }));
+  assert.equal(of(ma.events, 'chat_message')[0]!.speaker, 'User', 'MA has no Supervisor: the task comes from the user');
 });

@@ -174,13 +174,31 @@ const PROBES: Record<string, () => Promise<void>> = {
     assert.equal((await c.answer('planner')).match(/^Goal:/gm)!.length, 1);
     assert.equal((await c.answer('planner', ['planner.planning.step_feedback'])).match(/^Goal:/gm)!.length, 2);
   },
+  // Our addition, off in the paper default: the probe turns it on.
   async 'supervisor.routing_hints'() {
+    const hints = { 'supervisor.routing_hints': true };
     const c = await stackAfterFirstStep();
-    assert.equal(await c.answer('supervisor'), 'Next speaker: Coder');
-    assert.equal(await c.answer('supervisor', ['supervisor.routing_hints']), 'Next speaker: Planner');
+    assert.equal(await c.answer('supervisor', hints), 'Next speaker: Coder');
+    assert.equal(await c.answer('supervisor'), 'Next speaker: Planner');
     c.say('Coder', '```python\nexecute_trajectory(position, yaw)\n```').executor(stackScene(), { type: 'NameError', message: "name 'position' is not defined", line: 1 });
-    assert.equal(await c.answer('supervisor'), 'Next speaker: Coder');
-    assert.equal(await c.answer('supervisor', ['supervisor.routing_hints']), 'Next speaker: Planner');
+    assert.equal(await c.answer('supervisor', hints), 'Next speaker: Coder');
+    assert.equal(await c.answer('supervisor'), 'Next speaker: Planner');
+  },
+  // Our additions to the Planner, off in the paper default. The task also opens the chat, and the policy ends a done
+  // task the same way either way: the rendered prompt changes, the answers do not.
+  async 'planner.task_line'() {
+    const c = new MalmmChat(STACK_TASK, stackScene());
+    const sys = async (sw: Record<string, boolean>) => (await c.request('planner', sw)).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    assert.doesNotMatch(await sys({}), /The team's task/);
+    assert.match(await sys({ 'planner.task_line': true }), /The team's task: Stack the red block/);
+    assert.equal(await c.answer('planner', { 'planner.task_line': true }), await c.answer('planner'));
+  },
+  async 'planner.completion_hint'() {
+    const c = new MalmmChat(STACK_TASK, stackScene());
+    const sys = async (sw: Record<string, boolean>) => (await c.request('planner', sw)).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    assert.doesNotMatch(await sys({}), /call task_completed\(\)/);
+    assert.match(await sys({ 'planner.completion_hint': true }), /ask the Coder to call task_completed\(\)/);
+    assert.equal(await c.answer('planner', { 'planner.completion_hint': true }), await c.answer('planner'));
   },
   async 'sa.step_feedback'() {
     const first = async (off: string[]) => new MalmmChat(STACK_TASK, stackScene()).answer('agent', off);

@@ -4,7 +4,7 @@ import type { ChatMessage } from '../../../../../protocol/trace.js';
 import { parseStateText, type Scene } from './scene.js';
 import { assignments, parseSteps, robotCalls, type Step } from './steps.js';
 
-export type Speaker = 'Supervisor' | 'Planner' | 'Coder' | 'Executor' | 'Agent' | 'self';
+export type Speaker = 'Supervisor' | 'User' | 'Planner' | 'Coder' | 'Executor' | 'Agent' | 'self';
 
 export interface Entry {
   speaker: Speaker;
@@ -30,7 +30,7 @@ export interface Conversation {
   executions: Execution[];
 }
 
-const SPEAKER_RE = /^(Supervisor|Planner|Coder|Executor|Agent)\s*:\s*\n/;
+const SPEAKER_RE = /^(Supervisor|User|Planner|Coder|Executor|Agent)\s*:\s*\n/;
 
 /** The task sentence: the quoted instruction of the opening message, else a "task:" line of the prompt. */
 export function findTask(messages: readonly ChatMessage[]): string | undefined {

@@ -25,6 +25,8 @@ export interface Scene {
   ee: Vec3;
   eeYaw: number;
   gripperOpen: boolean;
+  /** The state text printed the gripper line (the paper's dump does not: then gripperOpen is a guess). */
+  gripperStated?: boolean;
   grasped: string | null;
 }
 
@@ -81,6 +83,7 @@ export function parseStateText(text: string): Scene | undefined {
     ee,
     eeYaw: num(fieldOf(eeBlock, /end[- ]effector orientation(?: \(yaw\))?/), 0),
     gripperOpen: gripper ? gripper === 'open' : !grasp,
+    gripperStated: gripper !== undefined,
     grasped: grasp && !/^(none|nothing)$/i.test(grasp) ? grasp : null,
   };
 }

@@ -28,7 +28,10 @@ export function understand(messages: readonly ChatMessage[], context: PolicyCont
   const flaws = new Flaws(context.profile === 'reference-flawed', messages, context);
   const motion = motionFrom(rules);
   const initial = conv.states[0];
-  const current = conv.states.at(-1);
+  const latest = conv.states.at(-1);
+  // The paper's state dump has no gripper line: as a model would, read the gripper from the calls that ran.
+  const fromCalls = latest && !latest.gripperStated ? gripperFromCalls(conv) : undefined;
+  const current = latest && fromCalls !== undefined ? { ...latest, gripperOpen: fromCalls } : latest;
   const base = { rules, conv, flaws, motion, initial, current, pressed: pressedIn(conv, initial) };
   if (!conv.task) return { ...base, problem: 'the conversation states no task' };
   if (!initial || !current) return { ...base, problem: 'no environment state found in the conversation' };
@@ -41,6 +44,17 @@ export function understand(messages: readonly ChatMessage[], context: PolicyCont
   if (task === undefined) return { ...base, problem: `it does not know how to do "${conv.task}"` };
   if (typeof task === 'string') return { ...base, problem: task };
   return { ...base, task };
+}
+
+/** Whether the gripper is open after the blocks that ran (their last gripper call); undefined when none called one. */
+function gripperFromCalls(conv: Conversation): boolean | undefined {
+  for (let i = conv.executions.length - 1; i >= 0; i--) {
+    const x = conv.executions[i]!;
+    if (!x.ok) continue;
+    const calls = [...x.code.matchAll(/\b(open_gripper|close_gripper)\s*\(/g)];
+    if (calls.length > 0) return calls.at(-1)![1] === 'open_gripper';
+  }
+  return undefined;
 }
 
 /** Objects that a block which ran pushed below their top (a press), read from the code's waypoints. */

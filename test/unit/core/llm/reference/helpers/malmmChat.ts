@@ -15,6 +15,8 @@ import type { ChatMessage, ObjectState, WorldState } from '../../../../../../src
 registerAllPolicies();
 
 export type Speaker = 'Supervisor' | 'Planner' | 'Coder' | 'Executor' | 'Agent';
+/** Ablation ids to switch off, or explicit switches (to turn on a default="off" addition). */
+export type Switches = string[] | Record<string, boolean>;
 export type Role = 'supervisor' | 'planner' | 'coder' | 'agent';
 const SPEAKER: Record<Role, Speaker> = { supervisor: 'Supervisor', planner: 'Planner', coder: 'Coder', agent: 'Agent' };
 const FILE: Record<Role, string> = { supervisor: 'supervisor.prompt', planner: 'planner.prompt', coder: 'coder.prompt', agent: 'sa.prompt' };
@@ -57,8 +59,8 @@ export class MalmmChat {
     return this.say('Executor', executorReply(r, formatMalmmState(state)));
   }
 
-  /** The messages `role` receives, with the given ablations off. */
-  async request(role: Role, off: string[] = []): Promise<ChatMessage[]> {
+  /** The messages `role` receives, with the given ablations off (a list), or switched as given (a record). */
+  async request(role: Role, off: Switches = []): Promise<ChatMessage[]> {
     const file = await loadPromptFile(nodeIO, join(process.cwd(), 'prompts', 'malmm', FILE[role]));
     const ee = this.initial.ee;
     const f4 = (x: number) => (Math.abs(x) < 5e-5 ? 0 : x).toFixed(4);
@@ -66,17 +68,17 @@ export class MalmmChat {
     const planner = { task: this.task, table_top_z: f4(WORKSPACE.tableTopZ), x_range: `[${WORKSPACE.xRange.join(', ')}]`, y_range: `[${WORKSPACE.yRange.join(', ')}]`, axes: WORKSPACE.axes };
     const coder = { api: MALMM_API.map((f) => ({ signature: f.signature, doc: f.doc })) };
     const variables = { supervisor: base, planner, coder, agent: { ...base, ...planner, ...coder } }[role];
-    const rendered = await renderPrompt(file, { variables, history: historyFor(SPEAKER[role], this.chat), ablations: Object.fromEntries(off.map((id) => [id, false])) });
+    const rendered = await renderPrompt(file, { variables, history: historyFor(SPEAKER[role], this.chat), ablations: Array.isArray(off) ? Object.fromEntries(off.map((id) => [id, false])) : off });
     return rendered.messages;
   }
 
-  async answer(role: Role, off: string[] = [], profile: ReferenceProfile = 'reference', seed?: number): Promise<string> {
+  async answer(role: Role, off: Switches = [], profile: ReferenceProfile = 'reference', seed?: number): Promise<string> {
     const fn = defaultRolePolicies.get('malmm', role)!;
     return fn(await this.request(role, off), { profile, meta: { arch: 'malmm', role }, ...(seed !== undefined ? { seed } : {}) });
   }
 
   /** Asks `role` and appends its answer to the chat. */
-  async turn(role: Role, off: string[] = [], profile: ReferenceProfile = 'reference'): Promise<string> {
+  async turn(role: Role, off: Switches = [], profile: ReferenceProfile = 'reference'): Promise<string> {
     const text = await this.answer(role, off, profile);
     this.say(SPEAKER[role], text);
     return text;

@@ -113,7 +113,7 @@ export const WorkspaceInfo = z.object({
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 
-export const Collision = z.object({ a: z.string(), b: z.string(), tSecs: z.number() });
+export const Collision = z.object({ a: z.string(), b: z.string(), tSecs: z.number(), depthM: z.number().optional(), kind: z.enum(['arm', 'held', 'object']).optional() });
 
 export const ApiCallResult = z.union([
   z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), value: ApiValue.optional(), metrics: ActionMetrics.optional() }),

@@ -421,7 +421,7 @@ export const ActionResultEvent = event({
   actionId: z.string(),
   results: z.array(AgentActionResult),
   durationMs: z.number(),
-  collisions: z.array(z.object({ a: z.string(), b: z.string(), tSecs: z.number() })).optional(),
+  collisions: z.array(z.object({ a: z.string(), b: z.string(), tSecs: z.number(), depthM: z.number().optional(), kind: z.enum(['arm', 'held', 'object']).optional() })).optional(),
 });
 
 /** The simulator's state was saved (an architecture that re-simulates, or the debugger before a turn). */

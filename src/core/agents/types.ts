@@ -3,7 +3,7 @@
 // engine can trace, pause, fork and replay every step it takes.
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TokenUsage, TraceEvent } from '../../protocol/trace.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
-import type { ActionCheck, ApiFunctionSpec, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { ActionCheck, ApiFunctionSpec, CollisionReport, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
 import type { VariantSpec } from '../prompt/variants.js';
 
 export interface RoleSpec {
@@ -89,7 +89,7 @@ export interface CodeRunOutcome {
 export interface JointActionOutcome {
   /** One result per requested action, in the same order. */
   results: AgentActionResult[];
-  collisions: { a: string; b: string; tSecs: number }[];
+  collisions: CollisionReport[];
   /** Checks the simulator ran before acting (RoCo's five plan checks), in order; skipped ones marked. */
   checks: ActionCheck[];
   /** What the simulator reported about how the step ran (e.g. whether a checked plan was executed). */

@@ -13,7 +13,8 @@ export const MALMM_API: ApiFunctionSpec[] = [
     signature: 'execute_trajectory(position: list[float], orientation: float) -> None',
     doc:
       'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
-      'rotated by orientation radians about the z axis. A motion planner computes the path; unreachable targets raise an error without moving.',
+      'rotated by orientation radians about the z axis. The end-effector moves in a straight line to the target (a straight line in joint space where ' +
+      'that line cannot be followed); the path does not go around obstacles. Unreachable targets raise an error without moving.',
   },
   {
     name: 'open_gripper',

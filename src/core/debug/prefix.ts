@@ -5,7 +5,7 @@
 // fork point the real simulator restores the snapshot and takes over.
 import type { AgentAction, EventOf, TraceEvent } from '../../protocol/trace.js';
 import type { CodeSandbox, RunCodeRequest, RunCodeResult } from '../sandbox/sandbox.js';
-import type { ApiCallResult, JointActResult, Observation, SimSnapshot, Simulator } from '../sim/simulator.js';
+import type { ApiCallResult, CollisionReport, JointActResult, Observation, SimSnapshot, Simulator } from '../sim/simulator.js';
 import type { EventLog } from './eventLog.js';
 
 /** Saved simulator states of one run, by role-call ordinal (0-based among the run's role calls). */
@@ -79,10 +79,15 @@ export function runSimulator(sim: Simulator, book: () => SnapshotBook): Simulato
 /** Thrown when the re-run asks for something the recording does not have at that point. */
 export class ReplayDiverged extends Error {}
 
-function parseCollision(message: string): { a: string; b: string; tSecs: number } | undefined {
-  // The engine writes collisions of code blocks as checks in this one format (engine/episode.ts).
-  const m = /^collision: (.+) <-> (.+) at t=([\d.]+) s$/.exec(message);
-  return m ? { a: m[1]!, b: m[2]!, tSecs: Number(m[3]) } : undefined;
+function parseCollision(e: EventOf<'check'>): CollisionReport | undefined {
+  // The engine writes collisions of code blocks as checks (engine/episode.ts): the pair, time, depth and kind as
+  // fields, and the same in the message (older traces have only the message, without the depth).
+  const f = e as EventOf<'check'> & { pair?: [string, string]; tSecs?: number; depthM?: number; collisionKind?: CollisionReport['kind'] };
+  if (f.pair && typeof f.tSecs === 'number') {
+    return { a: f.pair[0], b: f.pair[1], tSecs: f.tSecs, ...(f.depthM !== undefined ? { depthM: f.depthM } : {}), ...(f.collisionKind ? { kind: f.collisionKind } : {}) };
+  }
+  const m = /^collision: (.+) <-> (.+) at t=([\d.]+) s(?:, depth ([\d.]+) mm)?$/.exec(e.message);
+  return m ? { a: m[1]!, b: m[2]!, tSecs: Number(m[3]), ...(m[4] !== undefined ? { depthM: Number(m[4]) / 1000 } : {}) } : undefined;
 }
 
 /**
@@ -162,13 +167,13 @@ export class PrefixPlayback {
       if (!exec || !rec) throw new ReplayDiverged(`no recorded result for ${fn} at event ${self.next() - 1}`);
       // The block's collisions were reported after it as checks; hand them back with its last call.
       const last = prev.index === exec.apiCalls.length - 1;
-      const collisions: { a: string; b: string; tSecs: number }[] = [];
+      const collisions: CollisionReport[] = [];
       if (last) {
         for (let i = end + 1; i < self.parent.length; i++) {
           const e = self.parent.at(i)!;
           if (e.type === 'trajectory') continue;
           if (e.type !== 'check' || e.name !== 'collision') break;
-          const c = parseCollision(e.message);
+          const c = parseCollision(e);
           if (c) collisions.push(c);
         }
       }

@@ -10,7 +10,7 @@ import type { ModelClient } from '../llm/client.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
 import type { ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
-import { SimParamError, type ActionCheck, type ApiCallResult, type Observation, type ResetOutcome, type SimSnapshot, type Simulator, type TaskInfo } from '../sim/simulator.js';
+import { SimParamError, type ActionCheck, type ApiCallResult, type CollisionReport, type Observation, type ResetOutcome, type SimSnapshot, type Simulator, type TaskInfo } from '../sim/simulator.js';
 import { SimErrorCode } from '../../protocol/simulator.js';
 import type { TraceSink } from '../trace/writer.js';
 import { EpisodeController } from './controller.js';
@@ -344,6 +344,18 @@ function isDeclaredReason(arch: ArchitectureDefinition, reason: string): boolean
   return (ENGINE_END_REASONS as readonly string[]).includes(reason) || reason in arch.endReasons;
 }
 
+/** A collision as a failed `collision` check: the message names the pair and the depth; the fields carry them too. */
+function collisionCheck(turn: number, c: CollisionReport): PendingEvent {
+  const depth = c.depthM !== undefined ? `, depth ${(c.depthM * 1000).toFixed(1)} mm` : '';
+  return {
+    type: 'check', turn, name: 'collision', ok: false,
+    message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s${depth}`,
+    pair: [c.a, c.b], tSecs: c.tSecs,
+    ...(c.depthM !== undefined ? { depthM: c.depthM } : {}),
+    ...(c.kind ? { collisionKind: c.kind } : {}),
+  } as PendingEvent;
+}
+
 /** The `rendered` field of an observation event: the architecture's text for its roles, when it renders one. */
 function rendered(arch: ArchitectureDefinition, observation: Observation, ablations: Readonly<Record<string, boolean>>): { rendered?: string } {
   if (!arch.renderObservation) return {};
@@ -587,7 +599,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       let completed = false;
       let failed = false;
       let simFailure: string | undefined;
-      const collisionNotes: { a: string; b: string; tSecs: number }[] = [];
+      const collisionNotes: CollisionReport[] = [];
       const onApiCall = async (fn: string, args: unknown[], where: { index: number; line?: number }): Promise<ApiCallResult> => {
         // Written before the simulator acts: a debugger can stop here with the arguments and the arm as it is.
         // The motion so far goes into the trace first: a debugger paused at this call shows the arm as it is now.
@@ -636,9 +648,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       });
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
       await drainTrajectory();
-      for (const c of collisionNotes) {
-        await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
-      }
+      for (const c of collisionNotes) await emit(collisionCheck(turn, c));
       const observation = await simStep('observe', () => deps.sim.observe());
       await recordObservation(observation);
       return { result, observation, completed, failed };
@@ -657,7 +667,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       // a message; the architecture decides what the agents hear about it.
       const invalid = actions.map((a) => unknownAgent(a.agent));
       let results: AgentActionResult[];
-      let collisions: { a: string; b: string; tSecs: number }[] = [];
+      let collisions: CollisionReport[] = [];
       let checks: ActionCheck[] = [];
       let info: Record<string, unknown> | undefined;
       if (controller.signal.aborted) {
@@ -690,9 +700,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       }
       await emit({ type: 'action_result', turn, actionId, results, durationMs: deps.clock.nowMs() - t, ...(collisions.length > 0 ? { collisions } : {}), ...(checks.length > 0 ? { checks } : {}), ...(info ? { info } : {}) } as PendingEvent);
       await drainTrajectory();
-      for (const c of collisions) {
-        await emit({ type: 'check', turn, name: 'collision', ok: false, message: `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s` });
-      }
+      for (const c of collisions) await emit(collisionCheck(turn, c));
       return { results, collisions, checks, ...(info ? { info } : {}) };
     },
 

@@ -51,9 +51,21 @@ export interface ActionCheck {
   skipped?: boolean;
 }
 
+/**
+ * A contact the robot caused: `a` and `b` name the pair (an arm link, `<object> (held)`, an object, `table`),
+ * `depthM` the deepest penetration, `kind` whether the arm, a held object or a pushed object made it.
+ */
+export interface CollisionReport {
+  a: string;
+  b: string;
+  tSecs: number;
+  depthM?: number;
+  kind?: 'arm' | 'held' | 'object';
+}
+
 export interface JointActResult {
   results: AgentActionResult[];
-  collisions?: { a: string; b: string; tSecs: number }[];
+  collisions?: CollisionReport[];
   /** Checks run before acting; when one failed nothing moved and every result carries its feedback. */
   checks?: ActionCheck[];
   /** Facts about how the step ran, for the trace (e.g. how a joint motion was planned). */
@@ -65,7 +77,7 @@ export type ApiCallResult =
   | {
       ok: true;
       output?: string;
-      collisions?: { a: string; b: string; tSecs: number }[];
+      collisions?: CollisionReport[];
       /** What the call returns to the code (a check's boolean, a measured number); absent means None. */
       value?: boolean | number | string | null;
       /** Motion metrics of the action, when it moved a robot. */

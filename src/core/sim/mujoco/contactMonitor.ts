@@ -1,6 +1,9 @@
 // Watches contacts while a robot API call runs. Every physics step it reads the contact sensors (plain numbers);
-// only when an arm touches something it should not does it walk MuJoCo's contact list (slow: each entry is an
-// Embind copy) to name the link. Each (arm, thing) pair is reported once per call.
+// only when something touches what it should not does it walk MuJoCo's contact list (slow: each entry is an
+// Embind copy) to name the link and measure the depth. Each pair is reported once per call, with the deepest
+// penetration seen while it lasted. Three kinds: the arm hits something (`arm`), a held object hits the scene
+// (`held`), and two objects meet during the call while one of them moves (`object`: the robot set it going,
+// since nothing else acts during a call).
 import type { SceneModel } from './sceneModel.js';
 import type { SimState } from './simState.js';
 
@@ -8,7 +11,16 @@ export interface Collision {
   a: string;
   b: string;
   tSecs: number;
+  /** Deepest penetration of the pair during the call, metres (MuJoCo's contact distance, negated). */
+  depthM?: number;
+  kind?: 'arm' | 'held' | 'object';
 }
+
+/** Object-object contacts count only while one of the two moves at least this fast (resting contacts flicker). */
+const MOVING_MPS = 0.01;
+const TURNING_RADPS = 0.1;
+/** An object meeting the table or floor is a collision only when it comes down at least this fast (it fell). */
+const FALLING_MPS = 0.1;
 
 export class ContactMonitor {
   private allowed: Set<number>[] = [];
@@ -22,6 +34,12 @@ export class ContactMonitor {
    * memory growth detached it (its length drops to 0) or the data object changed. */
   private sensorView: Float64Array | null = null;
   private sensorViewOf: SimState['data'] | null = null;
+  /** Object sensors in contact since the call began (resting contacts): not collisions until they separate. */
+  private resting = new Set<number>();
+  /** Objects the call may move into others: held or being grasped when it began (a released object lands). */
+  private exempt = new Set<number>();
+  /** Reported pairs still measured: the sensor, the bodies on each side. */
+  private tracked = new Map<string, { collision: Collision; adr: number; a: ReadonlySet<number>; b: number }>();
 
   /** Per arm, the labels of its finger bodies (or its suction cup). */
   private readonly fingerLabel: string[][];
@@ -41,13 +59,25 @@ export class ContactMonitor {
     return (this.sensorView = state.data.sensordata as Float64Array);
   }
 
-  /** Start a call. `allowed[arm]` lists objects the arm may touch (the held object, the one being grasped). */
-  begin(allowed: Set<number>[]): void {
+  /**
+   * Start a call. `allowed[arm]` lists objects the arm may touch (the held object, the one being grasped). With the
+   * state, object contacts present now are remembered as resting (reported only if they part and meet again).
+   */
+  begin(allowed: Set<number>[], state?: SimState): void {
     this.allowed = allowed;
     this.reported.clear();
     this.collisions = [];
     this.linkCache.clear();
     this.armPairCache.clear();
+    this.tracked.clear();
+    this.resting.clear();
+    this.exempt = new Set(allowed.flatMap((a) => [...a]));
+    if (state) {
+      const s = this.sensordata(state);
+      this.scene.sensors.forEach(({ sensor, adr }, i) => {
+        if (sensor.kind === 'object' && s[adr]! > 0) this.resting.add(i);
+      });
+    }
   }
 
   /** Whether `arm` may touch object `other` in the current call (held, being grasped, or interactive). */
@@ -57,10 +87,19 @@ export class ContactMonitor {
 
   afterStep(state: SimState): void {
     const s = this.sensordata(state);
-    for (const { sensor, adr } of this.scene.sensors) {
-      if (s[adr]! === 0) continue;
+    const sensors = this.scene.sensors;
+    for (let i = 0; i < sensors.length; i++) {
+      const { sensor, adr } = sensors[i]!;
+      if (s[adr]! === 0) {
+        this.resting.delete(i);
+        continue;
+      }
       if (sensor.kind === 'arms') {
         this.armArm(state, sensor.arm, sensor.otherArm);
+        continue;
+      }
+      if (sensor.kind === 'object') {
+        this.objectContact(state, i);
         continue;
       }
       if (sensor.kind !== 'arm') continue;
@@ -70,7 +109,82 @@ export class ContactMonitor {
       this.reported.add(key);
       const links = this.links(state, sensor.arm, sensor.other);
       const b = this.scene.otherLabel(sensor.other);
-      for (const a of links) this.collisions.push({ a, b, tSecs: state.timeSecs });
+      for (const a of links) {
+        const collision: Collision = { a, b, tSecs: state.timeSecs, kind: 'arm' };
+        this.collisions.push(collision);
+        this.tracked.set(`${key}:${a}`, { collision, adr, a: new Set(this.scene.arms[sensor.arm]!.bodyIds), b: this.scene.otherBody(sensor.other) });
+      }
+    }
+    if (this.tracked.size > 0) this.measureDepths(state, s);
+  }
+
+  /** An object touches another object, the table or the floor. */
+  private objectContact(state: SimState, index: number): void {
+    const { sensor, adr } = this.scene.sensors[index]!;
+    if (sensor.kind !== 'object') return;
+    const key = `o:${sensor.object}:${sensor.other}`;
+    if (this.reported.has(key) || this.resting.has(index)) return;
+    const objects = this.scene.objects;
+    const o = sensor.object;
+    const other = sensor.other;
+    // Tools and buttons are meant to touch things; a drawer rubs its cabinet by design.
+    const exemptPart = (i: number) => i >= 0 && (objects[i]!.interactive || objects[i]!.kind === 'slide');
+    if (exemptPart(o) || exemptPart(other)) return;
+    const held = new Set(state.grasps.flatMap((g) => (g ? [g.object] : [])));
+    let collision: Collision;
+    if (held.has(o) || (other >= 0 && held.has(other))) {
+      const [h, x] = held.has(o) ? [o, other] : [other, o];
+      collision = { a: `${objects[h]!.name} (held)`, b: this.scene.otherLabel(x), tSecs: state.timeSecs, kind: 'held' };
+    } else {
+      // A released object lands, the one being grasped settles: not collisions.
+      if (this.exempt.has(o) || (other >= 0 && this.exempt.has(other))) return;
+      const moving = (i: number) => {
+        if (i < 0) return false;
+        const v = state.objectSpeed(i);
+        return v.linear > MOVING_MPS || v.angular > TURNING_RADPS;
+      };
+      if (!moving(o) && !moving(other)) return;
+      // A pushed block slides on the table and may hop; only a fall onto the table or floor counts.
+      if (other < 0 && !(this.fallSpeed(state, o) > FALLING_MPS)) return;
+      collision = { a: objects[o]!.name, b: this.scene.otherLabel(other), tSecs: state.timeSecs, kind: 'object' };
+    }
+    this.reported.add(key);
+    this.collisions.push(collision);
+    this.tracked.set(key, { collision, adr, a: new Set([objects[o]!.body]), b: this.scene.otherBody(other) });
+  }
+
+  /** Downward speed of a free object (m/s; 0 for fixed and sliding ones). */
+  private fallSpeed(state: SimState, object: number): number {
+    const o = this.scene.objects[object]!;
+    if (o.kind !== 'free') return 0;
+    return -(state.data.qvel as Float64Array)[o.dofAdr + 2]!;
+  }
+
+  /** Deepest penetration so far of every reported pair still in contact (one walk of the contact list). */
+  private measureDepths(state: SimState, s: Float64Array): void {
+    const live = [...this.tracked.values()].filter((t) => s[t.adr]! > 0);
+    if (live.length === 0) return;
+    const bodyOf = this.scene.model.geom_bodyid as Int32Array;
+    const list = state.data.contact;
+    try {
+      const n = state.data.ncon;
+      for (let i = 0; i < n; i++) {
+        const c = list.get(i);
+        if (!c) continue;
+        const b1 = bodyOf[c.geom1]!;
+        const b2 = bodyOf[c.geom2]!;
+        const depth = -c.dist;
+        c.delete();
+        if (!(depth > 0)) continue;
+        for (const t of live) {
+          if ((t.a.has(b1) && b2 === t.b) || (t.a.has(b2) && b1 === t.b)) {
+            const d = Math.round(depth * 1e5) / 1e5;
+            if (d > (t.collision.depthM ?? 0)) t.collision.depthM = d;
+          }
+        }
+      }
+    } finally {
+      list.delete();
     }
   }
 

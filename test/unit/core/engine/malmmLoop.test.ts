@@ -266,3 +266,29 @@ test('paper default vs waypoint variant: the opening speaker, the executor reply
   const ma = await run(spec('ma'), new ReplayClient({ 'malmm/planner': ['Step 1: finish.'], 'malmm/coder': [py('task_completed()')] }));
   assert.equal(of(ma.events, 'chat_message')[0]!.speaker, 'User', 'MA has no Supervisor: the task comes from the user');
 });
+
+test("a collision reaches the code's output and the trace with the pair and the depth; the paper executor reply leaves the simulator's notes out", async () => {
+  class CollidingSim extends FakeSim {
+    override async call(fn: string, args: unknown[]) {
+      const r = await super.call(fn, args);
+      if (fn !== 'execute_trajectory' || !r.ok) return r;
+      const c = { a: 'red block (held)', b: 'blue block', tSecs: 0.5, depthM: 0.0024, kind: 'held' as const };
+      return { ...r, output: 'collision: red block (held) <-> blue block at t=0.50 s, depth 2.4 mm', collisions: [c] };
+    }
+  }
+  const answers = () => new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('print("moving")\nexecute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] });
+  for (const variant of ['default', 'waypoint']) {
+    const { events } = await run(spec(variant), answers(), new CollidingSim());
+    const exec = of(events, 'code_execution')[0]!;
+    assert.match(exec.stdout, /^collision: red block \(held\) <-> blue block at t=0\.50 s, depth 2\.4 mm$/m);
+    const check = of(events, 'check').find((c) => c.name === 'collision') as unknown as { pair: string[]; depthM: number; collisionKind: string; message: string };
+    assert.deepEqual(check.pair, ['red block (held)', 'blue block']);
+    assert.equal(check.depthM, 0.0024);
+    assert.equal(check.collisionKind, 'held');
+    assert.match(check.message, /depth 2\.4 mm/);
+    const reply = of(events, 'chat_message').find((m) => m.speaker === 'Executor')!.content;
+    assert.match(reply, /Code output:\nmoving\n/, "the code's own print stays");
+    if (variant === 'default') assert.doesNotMatch(reply, /collision:/);
+    else assert.match(reply, /collision: red block \(held\) <-> blue block/);
+  }
+});

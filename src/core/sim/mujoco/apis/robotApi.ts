@@ -67,11 +67,15 @@ export interface RobotApi {
  * counting as a collision. Collisions become both structured results and warning lines.
  */
 export function watchCollisions<T>(ctx: RobotApiContext, allowed: Set<number>[], action: () => T): { value: T; collisions: Collision[]; warnings: string[] } {
-  ctx.contacts.begin(allowed);
+  ctx.contacts.begin(allowed, ctx.state);
   const value = action();
   const collisions = ctx.contacts.end().map((c) => ({ ...c, tSecs: Math.round(c.tSecs * 1000) / 1000 }));
-  const warnings = collisions.map((c) => `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s`);
-  return { value, collisions, warnings };
+  return { value, collisions, warnings: collisions.map(collisionLine) };
+}
+
+/** The code-output line of a collision: the pair, when, and how deep (millimetres). */
+export function collisionLine(c: Collision): string {
+  return `collision: ${c.a} <-> ${c.b} at t=${c.tSecs.toFixed(2)} s${c.depthM !== undefined ? `, depth ${(c.depthM * 1000).toFixed(1)} mm` : ''}`;
 }
 
 /** Objects an arm may touch during any call: the one it holds. */
@@ -80,7 +84,7 @@ export function heldObjects(ctx: RobotApiContext): Set<number>[] {
 }
 
 /** `{ok: true}` with the output lines and collisions, when there are any. */
-export function okResult(lines: string[], collisions: { a: string; b: string; tSecs: number }[]): SimCallResult {
+export function okResult(lines: string[], collisions: Collision[]): SimCallResult {
   return { ok: true, ...(lines.length > 0 ? { output: lines.join('\n') } : {}), ...(collisions.length > 0 ? { collisions } : {}) };
 }
 

@@ -105,7 +105,7 @@ test('a collision names the pair in the result and in a warning line', async () 
   const pairs = (r.collisions ?? []).map((c) => `${c.a} <-> ${c.b}`);
   assert.ok(pairs.includes('left finger <-> table') || pairs.includes('right finger <-> table'), pairs.join(', '));
   assert.ok(r.collisions!.every((c) => c.tSecs > 0 && c.tSecs <= sim.simTimeSecs()));
-  assert.match(r.output ?? '', /^collision: (left|right) finger <-> table at t=\d+\.\d\d s$/m);
+  assert.match(r.output ?? '', /^collision: (left|right) finger <-> table at t=\d+\.\d\d s, depth \d+\.\d mm$/m);
   assert.match(r.output ?? '', /execute_trajectory: stopped 0\.0\d{3} m from the target \[0\.0000, 0\.3000, 0\.7500\]/);
 
   // Lowering one finger onto a block knocks it: finger <-> block.

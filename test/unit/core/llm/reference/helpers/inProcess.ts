@@ -26,6 +26,8 @@ export interface EpisodeRequest {
   variant?: string;
   /** Ablations switched off on top of the variant. */
   off?: string[];
+  /** Ablations switched on on top of the variant (a default="off" addition, e.g. MALMM's waypoint additions). */
+  on?: string[];
   limits?: Record<string, unknown>;
 }
 
@@ -58,6 +60,7 @@ export class InProcessRunner {
     const arch = getArchitecture('malmm');
     const profile = r.profile ?? 'reference';
     let variant = resolveVariant(r.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants);
+    if (r.on?.length) variant = { ...variant, ablations: { ...variant.ablations, ...Object.fromEntries(r.on.map((id) => [id, true])) } };
     if (r.off?.length) variant = { ...variant, ablations: { ...variant.ablations, ...Object.fromEntries(r.off.map((id) => [id, false])) } };
     const model = new OpenAICompatibleClient({ baseUrl: this.server.url, clock: nodeClock, model: profile, id: profile, sendRequestMeta: true });
     const sink = new MemoryTraceSink();

@@ -26,6 +26,13 @@ export const RUN_OPTIONS = {
   sim: EPISODE_OPTIONS.sim,
   agents: { type: 'int', min: 1, help: 'team size for simulators that take one (llamar: 1-5 robots; default 2)', group: 'Episode' },
   human: { type: 'list', help: "type that robot's dialog turns yourself (RoCo: --human Alice; repeatable; a blank line sends)", group: 'Episode' },
+  grasp: {
+    type: 'string',
+    choices: ['friction', 'weld'],
+    help: "how the embedded tabletop's grasps hold: friction (objects can slip and drop) or weld (held until the gripper opens)",
+    defaultText: "friction for MALMM's API, weld for the others",
+    group: 'Episode',
+  },
   ...LIMIT_OPTIONS,
   ...MODEL_OPTIONS,
   verbose: { type: 'boolean', help: 'print whole messages and states', group: 'Output' },
@@ -92,6 +99,7 @@ export function notStartedLine(command: string, r: Pick<LaunchResult, 'reason' |
 }
 
 export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  if (a.grasp !== undefined && a.sim !== 'embedded') throw new UsageError("--grasp sets the embedded simulator's grasp model; a protocol simulator chooses its own");
   const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   const write = (s: string) => out.write(s + '\n');
@@ -144,7 +152,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}) }),
           createSandbox: () => createPyodideSandbox(),
         },
       );

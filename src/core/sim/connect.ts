@@ -24,6 +24,8 @@ export interface ConnectOptions {
   cwd?: string;
   /** Which embedded simulator "embedded" means (the architecture's manifest says). Default: the tabletop. */
   family?: 'tabletop' | 'household';
+  /** The embedded tabletop's grasp model: friction (default; objects can slip and drop) or weld. */
+  grasp?: 'friction' | 'weld';
 }
 
 export async function connectSimulator(spec: SimulatorSpec = 'embedded', options: ConnectOptions = {}): Promise<Simulator> {
@@ -35,7 +37,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator();
+    return createTabletopSimulator(options.grasp ? { grasp: options.grasp } : {});
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

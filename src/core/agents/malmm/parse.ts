@@ -48,12 +48,12 @@ export function executorReply(
 }
 
 /**
- * The code output without the simulator's own notes (lines it prints as `collision: ...`, `execute_trajectory: ...`,
+ * The code output without the simulator's own notes (lines it prints as `collision: ...`, `grasp: ...`, `execute_trajectory: ...`,
  * `close_gripper: ...`, `open_gripper: ...`): RLBench's executor printed none of them. The trace keeps them all.
  */
 export function withoutSimNotes(stdout: string): string {
   return stdout
     .split('\n')
-    .filter((l) => !/^(?:collision|execute_trajectory|close_gripper|open_gripper):\s/.test(l))
+    .filter((l) => !/^(?:collision|grasp|execute_trajectory|close_gripper|open_gripper):\s/.test(l))
     .join('\n');
 }

@@ -1,6 +1,7 @@
 // The only place that calls mj_step during robot API calls. Every step feeds the contact monitor and the
 // trajectory recorder (and the motion-metrics probe), so collisions and samples can never be skipped by a controller.
 import type { ContactMonitor } from './contactMonitor.js';
+import { watchFrictionGrasps } from './robot/gripper.js';
 import type { MotionProbe } from './motionProbe.js';
 import type { SimState } from './simState.js';
 import type { TrajectoryRecorder } from './trajectoryRecorder.js';
@@ -26,6 +27,7 @@ export class PhysicsRunner {
     // The step that just ran started at this count. Read once: each read of MjData's time is an Embind call that
     // costs about as much as a tenth of a small scene's whole step.
     const started = this.state.stepCount - 1;
+    if (this.state.graspMode === 'friction') watchFrictionGrasps(this.state);
     this.contacts.afterStep(this.state);
     this.recorder.afterStep(this.state, started);
     this.probe?.afterStep(this.state, started);

@@ -15,15 +15,35 @@ export interface GraspState {
   relQuat: Quat;
 }
 
+/**
+ * How a grasp holds its object: `friction` (default) leaves it to the finger pads' contact friction, so it can slip
+ * and drop; `weld` pins the object to the hand with an equality constraint until the gripper opens (robot/gripper.ts).
+ */
+export type GraspMode = 'friction' | 'weld';
+export const GRASP_MODES: readonly GraspMode[] = ['friction', 'weld'];
+
+/** A friction grasp that ended without open_gripper: the object slipped out of the fingers. */
+export interface GraspLoss {
+  arm: number;
+  object: number;
+  tSecs: number;
+}
+
 export class SimState {
   readonly data: MjData;
   /** Per arm: the held object, or null. */
   grasps: (GraspState | null)[];
+  graspMode: GraspMode = 'friction';
+  /** Per arm: physics steps in a row the held object has lacked a pad contact (friction grasps). */
+  padsMissing: number[];
+  /** Grasps lost since the last take (a robot API call reports them). */
+  graspLosses: GraspLoss[] = [];
   private disposed = false;
 
   constructor(readonly scene: SceneModel) {
     this.data = new scene.mj.MjData(scene.model);
     this.grasps = scene.arms.map(() => null);
+    this.padsMissing = scene.arms.map(() => 0);
   }
 
   get timeSecs(): number {

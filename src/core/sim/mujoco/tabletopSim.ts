@@ -14,7 +14,7 @@ import { getTask, taskInfos } from './tasks/registry.js';
 import type { TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
-import type { GraspState } from './simState.js';
+import { GRASP_MODES, type GraspMode, type GraspState } from './simState.js';
 import type { Mujoco } from './wasm.js';
 
 export const SNAPSHOT_KIND = 'waypoint.mujoco-tabletop/1';
@@ -44,6 +44,8 @@ function goalRng(seed: number) {
 export interface TabletopSimulatorOptions {
   /** Tasks to offer (default: every registered task). */
   taskIds?: string[];
+  /** How grasps hold: `friction` (default, objects can slip and drop) or `weld` (held until opened). */
+  grasp?: GraspMode;
 }
 
 export class TabletopSimulator implements Simulator {
@@ -59,7 +61,11 @@ export class TabletopSimulator implements Simulator {
     private readonly mj: Mujoco,
     private readonly options: TabletopSimulatorOptions = {},
   ) {
-    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js)`;
+    // The grasp model is part of what a trace's simulator line must say: it changes what can happen.
+    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps`;
+    if (options.grasp !== undefined && !GRASP_MODES.includes(options.grasp)) {
+      throw new Error(`unknown grasp mode '${String(options.grasp)}'; choices: ${GRASP_MODES.join(', ')}`);
+    }
   }
 
   tasks(): TaskInfo[] {
@@ -78,6 +84,7 @@ export class TabletopSimulator implements Simulator {
     if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
+    runtime.state.graspMode = this.options.grasp ?? 'friction';
     const goal = task.goal?.(goalRng(seed));
     runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api };

@@ -68,9 +68,13 @@ export interface RobotApi {
  */
 export function watchCollisions<T>(ctx: RobotApiContext, allowed: Set<number>[], action: () => T): { value: T; collisions: Collision[]; warnings: string[] } {
   ctx.contacts.begin(allowed, ctx.state);
+  ctx.state.graspLosses = [];
   const value = action();
   const collisions = ctx.contacts.end().map((c) => ({ ...c, tSecs: Math.round(c.tSecs * 1000) / 1000 }));
-  return { value, collisions, warnings: collisions.map(collisionLine) };
+  // Friction grasps that slipped during the action: the observation shows the object no longer held.
+  const drops = ctx.state.graspLosses.map((l) => `grasp: ${ctx.scene.objects[l.object]!.name} slipped out of the gripper at t=${l.tSecs.toFixed(2)} s`);
+  ctx.state.graspLosses = [];
+  return { value, collisions, warnings: [...collisions.map(collisionLine), ...drops] };
 }
 
 /** The code-output line of a collision: the pair, when, and how deep (millimetres). */

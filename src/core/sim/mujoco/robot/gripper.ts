@@ -1,14 +1,20 @@
 // Parallel-jaw gripper and the grasp model. Fingers are position servos. A grasp is declared only when both
-// finger pads touch the named object after closing; then a weld equality (hand -> object) is switched on with
-// the relative pose the object has at that moment, so the grasp survives fast transport without relying on
-// simulated friction. Opening the gripper switches the weld off. The relative pose is stored in SimState and
-// snapshots, because MuJoCo keeps it in the model (eq_data), not in mjData.
+// finger pads touch the named object after closing. Two grasp modes (SimState.graspMode):
+// - friction (default): nothing else; the pads' squeeze (servo kp 400 against the object, up to 40 N) and contact
+//   friction (pads 1.5, elliptic cones, impratio 10) carry the object, so a grasp at the edge or a hard stop can
+//   let it slip. When a pad has lost the object for FRICTION_LOSS_SECS the grasp is over (a GraspLoss is logged).
+// - weld: a weld equality (hand -> object) is switched on with the relative pose the object has at that moment,
+//   so the grasp survives anything until the gripper opens.
+// A suction cup keeps the weld in both modes (vacuum, not friction). The relative pose is stored in SimState and
+// snapshots, because MuJoCo keeps it in the model (eq_data).
 import { quatConj, quatMul, quatRotate } from '../math3.js';
 import type { PhysicsRunner } from '../physicsRunner.js';
 import type { GraspState, Quat, SimState } from '../simState.js';
 import type { Vec3 } from '../scene/sceneSpec.js';
 
 const FINGER_SETTLE_SPEED = 2e-3;
+/** A friction grasp ends when a pad has not touched the object for this long (brief chatter is not a loss). */
+export const FRICTION_LOSS_SECS = 0.05;
 
 /** Drives both fingers to `open` (true: fully open) and steps until they stop. A suction cup switches off / on. */
 export function moveFingers(runner: PhysicsRunner, arm: number, open: boolean): void {
@@ -89,8 +95,14 @@ export function attach(state: SimState, arm: number, object: number): GraspState
   return grasp;
 }
 
-/** Writes a grasp into the model's weld row and activates it (also used by restore). */
+/** Writes a grasp into the model's weld row and activates it (also used by restore). Friction grasps only record it. */
 export function applyGrasp(state: SimState, arm: number, grasp: GraspState): void {
+  state.padsMissing[arm] = 0;
+  // A suction cup holds by vacuum, not friction: it keeps the weld in both modes.
+  if (state.graspMode === 'friction' && state.scene.arms[arm]!.gripper.kind !== 'suction') {
+    state.grasps[arm] = grasp;
+    return;
+  }
   const scene = state.scene;
   const eq = scene.arms[arm]!.graspEq[grasp.object]!;
   const stride = scene.mj.mjNEQDATA;
@@ -106,4 +118,22 @@ export function detach(state: SimState, arm: number): void {
   if (!g) return;
   (state.data.eq_active as Uint8Array)[state.scene.arms[arm]!.graspEq[g.object]!] = 0;
   state.grasps[arm] = null;
+}
+
+/** After a physics step: a friction grasp whose object left a pad for FRICTION_LOSS_SECS is lost (it slipped). */
+export function watchFrictionGrasps(state: SimState): void {
+  const limit = Math.max(1, Math.round(FRICTION_LOSS_SECS / state.scene.timestepSecs));
+  for (let arm = 0; arm < state.grasps.length; arm++) {
+    const g = state.grasps[arm];
+    if (!g || state.scene.arms[arm]!.gripper.kind === 'suction') continue;
+    const [l, r] = fingerContacts(state, arm, g.object);
+    if (l && r) {
+      state.padsMissing[arm] = 0;
+      continue;
+    }
+    if (++state.padsMissing[arm]! < limit) continue;
+    state.grasps[arm] = null;
+    state.padsMissing[arm] = 0;
+    state.graspLosses.push({ arm, object: g.object, tSecs: state.timeSecs });
+  }
 }

@@ -17,6 +17,8 @@ import { moveRopeTask } from './multiArm/moveRope.js';
 import { sweepFloorTask } from './multiArm/sweepFloor.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
+import { closeJarTask } from './malmm/closeJar.js';
+import { meatOffGrillTask } from './malmm/meatOffGrill.js';
 import { stackBlocksTask } from './stackBlocks.js';
 import { drawShapeTask } from './trajectory/drawShape.js';
 import { knockOverCanTask } from './trajectory/knockOverCan.js';
@@ -37,6 +39,8 @@ const DEFINITIONS: TaskDefinition[] = [
   pickAndLiftTask(),
   sortByColorTask(),
   stackCupsTask(),
+  meatOffGrillTask(),
+  closeJarTask(),
   drawShapeTask(),
   wipePlateTask(),
   shakeBottleTask(),

@@ -19,6 +19,8 @@ export const CANONICAL_TASK_IDS = [
   'pick_and_lift',
   'sort_by_color',
   'stack_cups',
+  'meat_off_grill',
+  'close_jar',
   'draw_shape',
   'wipe_plate',
   'shake_bottle',

@@ -30,7 +30,8 @@ function model(family: string, moves: Move[]): TaskModel {
 
 const VERBS = 'put|place|move|drop|throw|set|bring|transfer|insert';
 const PIECE_RE = new RegExp(`^(?:(?:${VERBS})\\s+)?(?:the\\s+)?(.+?)\\s+(?:into|inside(?:\\s+of)?|in|onto|on\\s+top\\s+of|on)\\s+(?:the\\s+)?(.+?)\\s*\\.?$`, 'i');
-const PICK_RE = /^(?:pick\s+up|grab|take|grasp)\s+(?:the\s+)?(.+?)\s*\.?$/i;
+// "Take the steak off the grill": where it is taken from is not the object's name.
+const PICK_RE = /^(?:pick\s+up|grab|take|grasp)\s+(?:the\s+)?(.+?)(?:\s+(?:off|from|out\s+of)\s+(?:the\s+)?[^,;]+?)?\s*\.?$/i;
 
 export const putting: TaskFamily = {
   id: 'putting',

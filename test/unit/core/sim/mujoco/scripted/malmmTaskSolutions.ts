@@ -1,0 +1,27 @@
+// Scripted (non-LLM) solutions of the MALMM tasks added for the paper's nine (meat_off_grill, close_jar), through
+// the MALMM API. They read only the observation and the instruction, as an agent would.
+import type { Simulator } from '../../../../../../src/core/sim/simulator.js';
+import { obj, pick, placeAt, squareYaw } from './malmmScript.js';
+
+const TABLE_Z = 0.75;
+
+async function meatOffGrill(sim: Simulator, instruction: string): Promise<void> {
+  const meat = /Take the (\w+) off the grill/.exec(instruction)![1]!;
+  const m = await obj(sim, meat);
+  await pick(sim, meat, { yaw: squareYaw(m.euler[2]) });
+  const area = await obj(sim, 'serving area');
+  await placeAt(sim, [area.pos[0], area.pos[1], TABLE_Z + m.size[2] / 2 + 0.02], squareYaw(area.euler[2]));
+}
+
+async function closeJar(sim: Simulator, instruction: string): Promise<void> {
+  const jar = /put the lid on the (\w+ jar)/.exec(instruction)![1]!;
+  await pick(sim, 'lid', { yaw: 0 });
+  const j = await obj(sim, jar);
+  const lid = await obj(sim, 'lid');
+  await placeAt(sim, [j.pos[0], j.pos[1], j.pos[2] + j.size[2] / 2 + lid.size[2] / 2 + 0.02], 0);
+}
+
+export const MALMM_TASK_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
+  meat_off_grill: meatOffGrill,
+  close_jar: closeJar,
+};

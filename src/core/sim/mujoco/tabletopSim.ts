@@ -11,7 +11,7 @@ import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../..
 import { EpisodeRuntime } from './episodeRuntime.js';
 import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, taskInfos } from './tasks/registry.js';
-import type { TaskDefinition } from './tasks/taskDefinition.js';
+import type { ObjectPlacement, TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
 import { GRASP_MODES, type GraspMode, type GraspState } from './simState.js';
@@ -37,6 +37,15 @@ interface SnapshotData {
 }
 
 /** The goal's own RNG stream: a task that gains a goal keeps its layouts. */
+/** The task's layout for a seed; a variation that cannot be placed fails here, naming the task, the seed and why. */
+export function seededLayout(task: TaskDefinition, seed: number): ObjectPlacement[] {
+  try {
+    return task.layout(seededRng(seed));
+  } catch (err) {
+    throw new Error(`reset: task '${task.info.id}' seed ${seed} has no collision-free layout: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 function goalRng(seed: number) {
   return seededRng((seed ^ 0x5bd1e995) >>> 0);
 }
@@ -86,7 +95,7 @@ export class TabletopSimulator implements Simulator {
     const runtime = this.runtimeFor(task);
     runtime.state.graspMode = this.options.grasp ?? 'friction';
     const goal = task.goal?.(goalRng(seed));
-    runtime.reset(task.layout(seededRng(seed)), goal, task.monitor?.(), task.heldAtStart);
+    runtime.reset(seededLayout(task, seed), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api };
     return {
       task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },

@@ -31,3 +31,20 @@ for (const [taskId, solve] of Object.entries(MALMM_TASK_SOLUTIONS)) {
     assert.ok(instructions.size >= 2, `the variation changes with the seed: ${[...instructions].join(' | ')}`);
   });
 }
+
+test('a variation that cannot be placed fails at reset with a message naming the task, the seed and the object', async () => {
+  const { seededLayout } = await import('../../../../../src/core/sim/mujoco/tabletopSim.js');
+  const { putBlockTask } = await import('../../../../../src/core/sim/mujoco/tasks/singleArm/putBlock.js');
+  const { LayoutBuilder } = await import('../../../../../src/core/sim/mujoco/tasks/layout.js');
+  const { cube } = await import('../../../../../src/core/sim/mujoco/tasks/sceneObjects.js');
+  // Twelve 5 cm cubes in a 12 cm square: no collision-free layout exists.
+  const crowded = { ...putBlockTask(), layout: (rng: import('../../../../../src/core/host.js').Rng) => {
+    const l = new LayoutBuilder(rng);
+    const cubes = Array.from({ length: 12 }, (_, i) => cube(`cube ${i}`, 'red'));
+    for (const c of cubes) l.scatter(c, { x: [0, 0.12], y: [0, 0.12] }, { gapM: 0.01 });
+    return l.placements(cubes);
+  } };
+  assert.throws(() => seededLayout(crowded, 7), /^Error: reset: task 'put_block' seed 7 has no collision-free layout: could not place 'cube \d+' in x \[0, 0\.12\], y \[0, 0\.12\] clear of \d+ placed objects$/);
+  // The registered tasks place at every seed tried.
+  for (const seed of [0, 1, 2]) assert.equal(seededLayout(putBlockTask(), seed).length, 4);
+});

@@ -9,6 +9,7 @@ import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launc
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
+import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
 import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
@@ -31,6 +32,13 @@ export const RUN_OPTIONS = {
     choices: ['friction', 'weld'],
     help: "how the embedded tabletop's grasps hold: friction (objects can slip and drop) or weld (held until the gripper opens)",
     defaultText: "friction for MALMM's API, weld for the others",
+    group: 'Episode',
+  },
+  perception: {
+    type: 'string',
+    choices: PERCEPTION_MODES,
+    default: 'ground-truth',
+    help: "what the agents see: ground-truth object poses, or estimated (a seeded perception model with noise, drop-outs under occlusion and the MALMM paper's jitter filter)",
     group: 'Episode',
   },
   ...LIMIT_OPTIONS,
@@ -139,7 +147,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
           builtInPromptRoot: resolve(root, 'prompts'),
           model: spec,
-          options: episodeOptionsFromArgs(a),
+          options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
           limits: limitsFromArgs(a),
           ...(a.agents !== undefined ? { agents: a.agents } : {}),
           cache: !a['no-cache'],

@@ -323,6 +323,12 @@ export const Observation = event({
   rendered: z.string().optional(),
   /** With `agent` set: 'agent' for that agent's partial view, 'shared' when the simulator has no per-agent views. */
   view: z.enum(['agent', 'shared']).optional(),
+  /**
+   * Perception mode: the estimate the agents saw (`state` stays the ground truth; `rendered` is from the estimate)
+   * and per object what the perception model did (dropped as occluded or missed, or kept by the jitter filter).
+   */
+  estimate: WorldState.optional(),
+  perception: z.array(z.object({ name: z.string(), dropped: z.enum(['occluded', 'missed']).optional(), kept: z.boolean().optional() })).optional(),
 });
 
 export const Trajectory = event({

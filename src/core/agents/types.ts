@@ -68,6 +68,8 @@ export interface EpisodeOptions {
   persistNamespace: boolean;
   codeTimeoutSecs: number;
   memoryMiB: number;
+  /** What the agents see: the simulator's ground truth (default) or a seeded perception estimate (MALMM Sec. III-D). */
+  perception?: 'ground-truth' | 'estimated';
 }
 
 export type RoleCallOutcome =

@@ -17,6 +17,7 @@ import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
 import { TrackStore } from './tracks.js';
 import type { HumanSeat } from './human.js';
+import { PerceptionModel } from '../perception/estimator.js';
 
 /** Engine options every architecture shares; limits come from the architecture's declarations. */
 export const DEFAULT_EPISODE_OPTIONS: EpisodeOptions = {
@@ -141,6 +142,13 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   };
 
   const agent = spec.agent ?? spec.variant.agent ?? spec.arch.defaultTopology;
+  // Perception mode: every observation the agents get goes through one seeded model per episode.
+  const perception = spec.options.perception === 'estimated' ? new PerceptionModel(spec.seed) : undefined;
+  const perceive = (o: Observation): Observation => {
+    if (!perception) return o;
+    const { state, notes } = perception.estimate(o.state);
+    return { ...o, estimate: state, perception: notes };
+  };
   const topology = spec.arch.topologies[agent];
   const roleIds = topology ? topology.roles : [];
   const limits = resolveLimits(spec.arch, { ...(spec.variant.limits ?? {}), ...(spec.options.limits ?? {}) });
@@ -184,7 +192,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     prompts: promptRefs,
     simulator: { name: deps.sim.name, version: deps.sim.version },
     // maxTurns / maxConsecutiveErrors are copied here too, where they exist, for readers of schema v1.
-    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs },
+    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth' },
     limits: { ...limitValues },
     ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
     ...(spec.fork ? { fork: spec.fork } : {}),
@@ -214,6 +222,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     let reset: ResetOutcome;
     try {
       reset = await deps.sim.reset(spec.task, spec.seed, { api: spec.arch.api, ...(teamSize !== undefined ? { agents: teamSize } : {}) });
+      reset = { ...reset, observation: perceive(reset.observation) };
     } catch (err) {
       await emit(start);
       // A parameter the simulator refuses (an embedded one's SimParamError, a remote one's INVALID_PARAMS) is the
@@ -265,7 +274,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       tracks.addSamples(initial.samples);
       await emit({ type: 'trajectory', turn: 0, rateHz: initial.rateHz, samples: initial.samples });
     }
-    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...rendered(spec.arch, reset.observation, spec.variant.ablations) });
+    await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...perceived(reset.observation), ...rendered(spec.arch, reset.observation, spec.variant.ablations) });
     try {
       // Loading the sandbox takes seconds (more on a busy machine): a cancel meanwhile ends the episode now.
       await untilAborted(warm, controller.signal);
@@ -275,7 +284,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
     if (runsCode) await deps.sandbox.resetNamespace();
 
-    const ctx = makeContext({ spec, deps, emit, controller, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks });
+    const ctx = makeContext({ spec, deps, emit, controller, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks, perceive });
     const result = await spec.arch.run(ctx);
     stamp.agent = undefined;
     metrics.turns = ctx.turn;
@@ -356,11 +365,21 @@ function collisionCheck(turn: number, c: CollisionReport): PendingEvent {
   } as PendingEvent;
 }
 
+/** The observation as the agents see it: the perception estimate in place of the truth, when there is one. */
+function seen(observation: Observation): Observation {
+  return observation.estimate ? { ...observation, state: observation.estimate } : observation;
+}
+
+/** The perception fields of an observation event (absent with ground truth). */
+function perceived(observation: Observation): { estimate?: Observation['state']; perception?: Observation['perception'] } {
+  return observation.estimate ? { estimate: observation.estimate, perception: observation.perception ?? [] } : {};
+}
+
 /** The `rendered` field of an observation event: the architecture's text for its roles, when it renders one. */
 function rendered(arch: ArchitectureDefinition, observation: Observation, ablations: Readonly<Record<string, boolean>>): { rendered?: string } {
   if (!arch.renderObservation) return {};
   try {
-    return { rendered: arch.renderObservation(observation, observation.agent, ablations) };
+    return { rendered: arch.renderObservation(seen(observation), observation.agent, ablations) };
   } catch (err) {
     throw new EpisodeAbort('simulator_error', `the ${arch.id} observation could not be rendered from the simulator's state: ${messageOf(err)}`);
   }
@@ -380,6 +399,8 @@ interface ContextParts {
   stamp: { agent?: string };
   limits: LimitValues;
   tracks: TrackStore;
+  /** Perception mode's estimate (identity with ground truth). */
+  perceive: (o: Observation) => Observation;
 }
 
 function makeContext(p: ContextParts): EpisodeContext {
@@ -407,6 +428,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       turn,
       text: observation.text,
       state: observation.state,
+      ...perceived(observation),
       ...rendered(arch, observation, spec.variant.ablations),
       ...(observation.agent !== undefined ? { agent: observation.agent } : {}),
       ...(view ? { view } : {}),
@@ -649,7 +671,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
       await drainTrajectory();
       for (const c of collisionNotes) await emit(collisionCheck(turn, c));
-      const observation = await simStep('observe', () => deps.sim.observe());
+      const observation = p.perceive(await simStep('observe', () => deps.sim.observe()));
       await recordObservation(observation);
       return { result, observation, completed, failed };
     },
@@ -714,12 +736,13 @@ function makeContext(p: ContextParts): EpisodeContext {
       else if (deps.sim.agentViews) observation = { ...(await simStep('observe', () => deps.sim.observe(agentName))), agent: agentName };
       // A simulator without per-agent views shows everyone the whole scene; the event says so.
       else observation = { ...(await simStep('observe', () => deps.sim.observe())), agent: agentName };
+      observation = p.perceive(observation);
       await recordObservation(observation, agentName === undefined ? undefined : deps.sim.agentViews ? 'agent' : 'shared');
       return observation;
     },
 
     render(observation, agentName) {
-      return arch.renderObservation ? arch.renderObservation(observation, agentName ?? observation.agent, spec.variant.ablations) : observation.text;
+      return arch.renderObservation ? arch.renderObservation(seen(observation), agentName ?? observation.agent, spec.variant.ablations) : observation.text;
     },
 
     markTracks() {

@@ -31,6 +31,12 @@ export interface Observation {
   state: WorldState;
   /** Set when this is one agent's partial view. */
   agent?: string;
+  /**
+   * Perception mode (src/core/perception): what the agents see instead of `state`, which stays the ground truth,
+   * and what the perception model decided per object (dropped, kept by the jitter filter). Set by the engine.
+   */
+  estimate?: WorldState;
+  perception?: { name: string; dropped?: 'occluded' | 'missed'; kept?: boolean }[];
 }
 
 /** Pose history of one object: times (simulated seconds), positions (m) and orientations (w, x, y, z). */

@@ -292,3 +292,26 @@ test("a collision reaches the code's output and the trace with the pair and the 
     else assert.match(reply, /collision: red block \(held\) <-> blue block/);
   }
 });
+
+test('perception mode: the agents see the seeded estimate, the trace keeps the truth beside it', async () => {
+  const answers = () => new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] });
+  const est = await run(spec('default', { options: { ...DEFAULT_EPISODE_OPTIONS, limits: {}, perception: 'estimated' } }), answers());
+  const truth = await run(spec('default'), answers());
+  assert.equal((of(est.events, 'episode_start')[0]!.options as { perception?: string }).perception, 'estimated');
+  const obs = of(est.events, 'observation');
+  assert.ok(obs.length >= 2);
+  for (const o of obs) {
+    const e = (o as unknown as { estimate?: { objects: { name: string; pos: number[] }[] } }).estimate;
+    assert.ok(e, 'every observation carries the estimate');
+    const red = o.state.objects.find((x) => x.name === 'red block')!;
+    const seen = e.objects.find((x) => x.name === 'red block');
+    if (seen) {
+      assert.notDeepEqual(seen.pos, red.pos, 'the estimate differs from the truth');
+      assert.ok(o.rendered!.includes(`[${seen.pos.map((v) => v.toFixed(4)).join(' ')}]`), 'the rendered text is the estimate');
+    }
+  }
+  // Ground truth: no estimate fields, and the rendered text shows the true centre.
+  for (const o of of(truth.events, 'observation')) assert.equal((o as unknown as { estimate?: unknown }).estimate, undefined);
+  const supervisorPrompt = of(est.events, 'role_call')[0]!.messages[0]!.content;
+  assert.doesNotMatch(supervisorPrompt, /Center Position: \[0\.1000 0\.2000 0\.7750\]/, 'the agents never saw the true centre');
+});

@@ -7,6 +7,7 @@ import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
 import type { GraspMode } from '../../src/core/sim/mujoco/simState.js';
 import type { ApiCallResult, Simulator } from '../../src/core/sim/simulator.js';
 import { wilson95 } from '../../src/core/sweep/stats.js';
+import { MALMM_TASK_SOLUTIONS } from '../unit/core/sim/mujoco/scripted/malmmTaskSolutions.js';
 import { SINGLE_ARM_SOLUTIONS } from '../unit/core/sim/mujoco/scripted/singleArmSolutions.js';
 import { scriptedStack } from '../unit/core/sim/mujoco/scriptedStacker.js';
 
@@ -17,7 +18,7 @@ type Solve = (sim: Simulator, instruction: string) => Promise<void>;
 const stack: Solve = async (sim) => {
   await scriptedStack(sim);
 };
-const SOLUTIONS: Record<string, Solve> = { stack_blocks_2: stack, stack_blocks: stack, stack_blocks_4: stack, ...SINGLE_ARM_SOLUTIONS };
+const SOLUTIONS: Record<string, Solve> = { stack_blocks_2: stack, stack_blocks: stack, stack_blocks_4: stack, ...SINGLE_ARM_SOLUTIONS, ...MALMM_TASK_SOLUTIONS };
 const tasks = Object.keys(SOLUTIONS).filter((t) => !a.only || a.only.split(',').includes(t));
 
 /** Counts the simulator's "grasp: ... slipped" lines by wrapping call(). */

@@ -18,6 +18,7 @@ import { sweepFloorTask } from './multiArm/sweepFloor.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
 import { closeJarTask } from './malmm/closeJar.js';
+import { insertInPegTask } from './malmm/insertInPeg.js';
 import { meatOffGrillTask } from './malmm/meatOffGrill.js';
 import { stackBlocksTask } from './stackBlocks.js';
 import { drawShapeTask } from './trajectory/drawShape.js';
@@ -41,6 +42,7 @@ const DEFINITIONS: TaskDefinition[] = [
   stackCupsTask(),
   meatOffGrillTask(),
   closeJarTask(),
+  insertInPegTask(),
   drawShapeTask(),
   wipePlateTask(),
   shakeBottleTask(),

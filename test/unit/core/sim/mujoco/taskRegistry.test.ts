@@ -21,6 +21,7 @@ export const CANONICAL_TASK_IDS = [
   'stack_cups',
   'meat_off_grill',
   'close_jar',
+  'insert_in_peg',
   'draw_shape',
   'wipe_plate',
   'shake_bottle',

@@ -21,7 +21,16 @@ async function closeJar(sim: Simulator, instruction: string): Promise<void> {
   await placeAt(sim, [j.pos[0], j.pos[1], j.pos[2] + j.size[2] / 2 + lid.size[2] / 2 + 0.02], 0);
 }
 
+async function insertInPeg(sim: Simulator, instruction: string): Promise<void> {
+  const peg = /put the square ring on the (\w+ peg)/.exec(instruction)![1]!;
+  const ring = await obj(sim, 'square ring');
+  await pick(sim, 'square ring', { yaw: squareYaw(ring.euler[2]) });
+  const p = await obj(sim, peg);
+  await placeAt(sim, [p.pos[0], p.pos[1], p.pos[2] + p.size[2] / 2 + ring.size[2] / 2 + 0.02], squareYaw(ring.euler[2]));
+}
+
 export const MALMM_TASK_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   meat_off_grill: meatOffGrill,
   close_jar: closeJar,
+  insert_in_peg: insertInPeg,
 };

@@ -43,7 +43,9 @@ export function placedIn(scene: Scene, o: SceneObject, d: SceneObject): boolean 
     return dxy(o.pos, d.pos) < room && bottom(o) < top(d) && o.tilt < 0.3;
   }
   if (isContainer(d)) return insideFootprint(d, o.pos, -0.005) && bottom(o) < top(d);
-  return dxy(o.pos, d.pos) < 0.03 && bottom(o) > top(d) - 0.015 && o.tilt < 0.35;
+  // Something wider than a thin post that went down around it (a ring on a peg) is on it too.
+  const threaded = Math.min(o.width, o.length) > Math.max(d.width, d.length) + 0.01 && dxy(o.pos, d.pos) < 0.02 && bottom(o) < top(d) && top(o) > bottom(d);
+  return threaded || (dxy(o.pos, d.pos) < 0.03 && bottom(o) > top(d) - 0.015 && o.tilt < 0.35);
 }
 
 /** Slot `i` of `n` objects of width `w` side by side along the destination's length axis. */

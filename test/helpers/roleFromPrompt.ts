@@ -3,10 +3,10 @@
 import type { ChatMessage } from '../../src/protocol/trace.js';
 
 const OPENINGS: [opening: string, arch: string, role: string][] = [
-  ['You supervise a team', 'malmm', 'supervisor'],
-  ['You are the Planner of a robot team', 'malmm', 'planner'],
-  ['You are the Coder of a robot team', 'malmm', 'coder'],
-  ['You control a robot arm', 'malmm', 'agent'],
+  ['You supervise the work of two agents', 'malmm', 'supervisor'],
+  ['You are the planning AI of a robot arm', 'malmm', 'planner'],
+  ['You are an AI that writes Python code to control', 'malmm', 'coder'],
+  ['You are the AI that controls a robot arm alone', 'malmm', 'agent'],
   ['You are robot ', 'roco', 'dialog'],
   ['You plan for a team of robots', 'roco', 'central'],
   ['You plan the work of a team of', 'llamar', 'planner'],

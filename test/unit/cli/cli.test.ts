@@ -166,7 +166,7 @@ test('archs lists every architecture with its limits by the seed names; --limit 
   const a = run('archs');
   assert.equal(a.status, 0, a.stderr);
   assert.match(a.stdout, /^malmm — MALMM:/m);
-  assert.match(a.stdout, /maxTurns +150 +an integer >= 1; Speaker turns/);
+  assert.match(a.stdout, /maxTurns +150 +an integer >= 1; Chat messages before the episode stops/);
   assert.match(a.stdout, /maxConsecutiveErrors +5 /);
   const json = JSON.parse(run('archs', '--json').stdout) as { architectures: { id: string; limits: { id: string }[] }[] };
   assert.deepEqual(json.architectures.find((x) => x.id === 'malmm')?.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);

@@ -53,7 +53,7 @@ function goalRng(seed: number) {
 export interface TabletopSimulatorOptions {
   /** Tasks to offer (default: every registered task). */
   taskIds?: string[];
-  /** How grasps hold: `friction` (default, objects can slip and drop) or `weld` (held until opened). */
+  /** How grasps hold: `friction` (objects can slip and drop) or `weld` (held until opened). Default: friction for the MALMM API, weld for the others. */
   grasp?: GraspMode;
 }
 
@@ -71,7 +71,7 @@ export class TabletopSimulator implements Simulator {
     private readonly options: TabletopSimulatorOptions = {},
   ) {
     // The grasp model is part of what a trace's simulator line must say: it changes what can happen.
-    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps`;
+    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}`;
     if (options.grasp !== undefined && !GRASP_MODES.includes(options.grasp)) {
       throw new Error(`unknown grasp mode '${String(options.grasp)}'; choices: ${GRASP_MODES.join(', ')}`);
     }
@@ -93,7 +93,9 @@ export class TabletopSimulator implements Simulator {
     if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
-    runtime.state.graspMode = this.options.grasp ?? 'friction';
+    // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
+    // unless a grasp model is chosen explicitly.
+    runtime.state.graspMode = this.options.grasp ?? (api.id === 'malmm' ? 'friction' : 'weld');
     const goal = task.goal?.(goalRng(seed));
     runtime.reset(seededLayout(task, seed), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api };

@@ -144,7 +144,7 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
     mkdirSync(join(ws, 'prompts'), { recursive: true });
     cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
     const coder = join(ws, 'prompts', 'malmm', 'coder.prompt');
-    writeFileSync(coder, readFileSync(coder, 'utf8').replace('{{/ablation}}\n\nCODE RULES:', '\nCODE RULES:'));
+    writeFileSync(coder, readFileSync(coder, 'utf8').replace('{{/ablation}}\n\nCODE GENERATION:', '\nCODE GENERATION:'));
     const r = await launchRun(base({ workspace: ws }), deps);
     assert.equal(r.reason, 'prompt_error');
     const err = last(events(r.tracePath).events, 'error')!;

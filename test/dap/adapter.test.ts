@@ -16,7 +16,7 @@ after(() => ws.dispose());
 const coder = ws.prompt('coder');
 const coderText = readFileSync(coder, 'utf8');
 const lineOf = (needle: string) => coderText.split('\n').findIndex((l) => l.includes(needle)) + 1;
-const CODE_RULES = lineOf('CODE RULES:');
+const CODE_RULES = lineOf('CODE GENERATION:');
 /** A line of the {{else}} part of coder.step_by_step, which the default variant keeps on. */
 const ELSE_LINE = lineOf('Write the code for all the steps of the plan in one block.');
 
@@ -193,15 +193,15 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     await stopped(s.dc, () => s.dc.reverseContinueRequest({ threadId: 1 }));
     assert.equal(await turnOf(s), conditionalTurn);
     const parent = await status();
-    writeFileSync(coder, coderText.replace('CODE RULES:', 'CODE RULES (edited while paused):'));
+    writeFileSync(coder, coderText.replace('CODE GENERATION:', 'CODE GENERATION (edited while paused):'));
     const frame = (await topFrames(s.dc)).find((f) => f.canRestart && f.name.startsWith('Coder'))!;
     const rendered = await evaluate(s.dc, 'render prompt', frame.id, 'repl');
-    assert.match(rendered, /message 0 differ[\s\S]*--- 0 · system \(changed\) ---\n[\s\S]*CODE RULES \(edited while paused\):/);
+    assert.match(rendered, /message 0 differ[\s\S]*--- 0 · system \(changed\) ---\n[\s\S]*CODE GENERATION \(edited while paused\):/);
     const e = await stopped(s.dc, () => s.dc.restartFrameRequest({ frameId: frame.id }));
     assert.equal(e.body.reason, 'restart');
     const [top] = await topFrames(s.dc);
     const msgs = await scopeVars(s.dc, top!.id, 'Messages');
-    assert.match(msgs['0 · system'] ?? '', /CODE RULES \(edited while paused\):/);
+    assert.match(msgs['0 · system'] ?? '', /CODE GENERATION \(edited while paused\):/);
     const fork = await status();
     assert.notEqual(fork.runId, parent.runId);
     assert.equal(fork.modelCalls, 0, 'no model call before the fork point');

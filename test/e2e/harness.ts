@@ -98,9 +98,10 @@ export async function main(argv: string[]): Promise<number> {
     }
 
     if (only.includes('ui')) {
-      // The UI's live run uses the flawed reference profile, so its run viewer has a real retry to show (stack_blocks
-      // seed 0: a NameError, then the fixed block); the mocha suite keeps the competent default.
-      const ws = await stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed' } });
+      // The UI's live run uses the flawed reference profile, so its run viewer has a real retry to show: the flawed
+      // demo's episode (stack_blocks seed 4 in MALMM's paper default: a NameError, then the fixed block). The mocha
+      // suite keeps the competent default.
+      const ws = await stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed', 'waypoint.run.seed': 4 } });
       log('\n== UI scenarios (Playwright, headless Chromium) ==');
       const t = Date.now();
       const url = workbenchUrl(main.origin, ws, [['extensionDevelopmentPath', EXT_DIR]]);

@@ -99,8 +99,8 @@ test('prompt line breakpoints: verified for the run’s prompts; unsent ablation
   const text = readFileSync(path, 'utf8');
   const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const session: PromptSession = { arch: 'malmm', topology: 'malmm', roles: ['supervisor', 'planner', 'coder'], promptPaths: { coder: path }, variant: 'v', ablations: { 'coder.center_grasp_reminder': false } };
-  const [plain, offPart, elsePart, front] = verifyPromptLines(path, text, [line('CODE RULES:'), line('grasped at its CENTER'), line('for all the steps of the plan in one block'), 2], session);
-  assert.deepEqual(plain, { line: line('CODE RULES:'), verified: true, role: 'coder' });
+  const [plain, offPart, elsePart, front] = verifyPromptLines(path, text, [line('CODE GENERATION:'), line('grasped at its CENTER'), line('for all the steps of the plan in one block'), 2], session);
+  assert.deepEqual(plain, { line: line('CODE GENERATION:'), verified: true, role: 'coder' });
   assert.match(offPart!.message ?? '', /ablation 'coder.center_grasp_reminder' is off in variant 'v'/);
   assert.match(elsePart!.message ?? '', /\{\{else\}\} part of ablation 'coder.step_by_step'/);
   assert.equal(front!.verified, true, 'any line of the file, front matter included, stops before the role is called');

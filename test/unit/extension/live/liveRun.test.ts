@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { FLAWED_DEMO } from '../../../../src/cli/demo.js';
 import { readTrace } from '../../../../src/core/trace/reader.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
 import { LiveRun, type LiveRunOptions } from '../../../../src/extension/live/liveRun.js';
@@ -39,9 +40,9 @@ test('a run streams every trace event, in order, and reports the trace end', asy
 });
 
 test('provider reference-flawed: the run child serves the seeded-mistake profile, labelled as such', async () => {
-  // Stack blocks seed 0 under the flawed profile: the Coder reuses a name from an earlier block, the Executor reports
-  // a NameError, and a later block fixes it (docs/reference-model.md). The competent profile never errs here.
-  const run = LiveRun.start(base({ model: { kind: 'reference', profile: 'reference-flawed' } }));
+  // The flawed demo's episode (stack_blocks seed 4 in MALMM's paper default): the Coder reuses a name from an earlier
+  // block, the Executor reports a NameError, and a later block fixes it (docs/reference-model.md).
+  const run = LiveRun.start(base({ task: FLAWED_DEMO.task, seed: FLAWED_DEMO.seed, model: { kind: 'reference', profile: FLAWED_DEMO.model } }));
   const result = await run.done;
   const { events } = readTrace(readFileSync(result.tracePath!, 'utf8'));
   const start = events[0];

@@ -87,7 +87,9 @@ function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: str
   const goalR = solved.target.R ?? topDownMat(solved.target.yawRad);
   const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o));
   const r = runJointDs(ctrl, ctx.obstacles, { q: solved.sol.q, pos: solved.target.pos, R: goalR }, s, {
-    collisions: () => ctx.contacts.soFar(),
+    // The arm hitting something stops the run; a held or pushed object touching the scene is reported, not a stop
+    // (placing a glass in the sink touches the sink).
+    collisions: () => ctx.contacts.soFar().filter((c) => c.kind === undefined || c.kind === 'arm'),
     afterStep: () => {
       const name = grip.afterStep();
       if (name) {

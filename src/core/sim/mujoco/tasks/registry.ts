@@ -17,9 +17,11 @@ import { moveRopeTask } from './multiArm/moveRope.js';
 import { sweepFloorTask } from './multiArm/sweepFloor.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
+import { basketballInHoopTask } from './malmm/basketballInHoop.js';
 import { closeJarTask } from './malmm/closeJar.js';
 import { insertInPegTask } from './malmm/insertInPeg.js';
 import { meatOffGrillTask } from './malmm/meatOffGrill.js';
+import { openBottleTask } from './malmm/openBottle.js';
 import { stackBlocksTask } from './stackBlocks.js';
 import { drawShapeTask } from './trajectory/drawShape.js';
 import { knockOverCanTask } from './trajectory/knockOverCan.js';
@@ -43,6 +45,8 @@ const DEFINITIONS: TaskDefinition[] = [
   meatOffGrillTask(),
   closeJarTask(),
   insertInPegTask(),
+  basketballInHoopTask(),
+  openBottleTask(),
   drawShapeTask(),
   wipePlateTask(),
   shakeBottleTask(),

@@ -22,6 +22,8 @@ export const CANONICAL_TASK_IDS = [
   'meat_off_grill',
   'close_jar',
   'insert_in_peg',
+  'basketball_in_hoop',
+  'open_bottle',
   'draw_shape',
   'wipe_plate',
   'shake_bottle',

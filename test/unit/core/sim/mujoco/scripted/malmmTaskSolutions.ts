@@ -1,4 +1,5 @@
-// Scripted (non-LLM) solutions of the MALMM tasks added for the paper's nine (meat_off_grill, close_jar), through
+// Scripted (non-LLM) solutions of the MALMM tasks added for the paper's nine (meat_off_grill, close_jar,
+// insert_in_peg, basketball_in_hoop, open_bottle), through
 // the MALMM API. They read only the observation and the instruction, as an agent would.
 import type { Simulator } from '../../../../../../src/core/sim/simulator.js';
 import { obj, pick, placeAt, squareYaw } from './malmmScript.js';
@@ -29,8 +30,26 @@ async function insertInPeg(sim: Simulator, instruction: string): Promise<void> {
   await placeAt(sim, [p.pos[0], p.pos[1], p.pos[2] + p.size[2] / 2 + ring.size[2] / 2 + 0.02], squareYaw(ring.euler[2]));
 }
 
+/** Carries the ball over the ring (its bottom 2 cm above the rim) and lets go: it drops through. */
+async function basketballInHoop(sim: Simulator): Promise<void> {
+  await pick(sim, 'basketball', { yaw: 0, liftZ: 1.08 });
+  const hoop = await obj(sim, 'hoop');
+  const ball = await obj(sim, 'basketball');
+  await placeAt(sim, [hoop.pos[0], hoop.pos[1], hoop.pos[2] + hoop.size[2] / 2 + ball.size[2] / 2 + 0.02], 0, 1.08);
+}
+
+/** Lifts the cap straight off the neck, then sets it down 12 cm beside the bottle, toward the table's middle. */
+async function openBottle(sim: Simulator): Promise<void> {
+  const cap = await obj(sim, 'cap');
+  await pick(sim, 'cap', { yaw: squareYaw(cap.euler[2]), liftZ: 1.06 });
+  const b = await obj(sim, 'wine bottle');
+  await placeAt(sim, [b.pos[0] + (b.pos[0] > 0 ? -0.12 : 0.12), b.pos[1], TABLE_Z + cap.size[2] / 2 + 0.02], squareYaw(cap.euler[2]), 1.06);
+}
+
 export const MALMM_TASK_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   meat_off_grill: meatOffGrill,
   close_jar: closeJar,
   insert_in_peg: insertInPeg,
+  basketball_in_hoop: basketballInHoop,
+  open_bottle: openBottle,
 };

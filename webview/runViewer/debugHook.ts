@@ -5,6 +5,7 @@ import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
 import type { FloorPlanData } from './household/floorPlanTab.js';
 import type { StepsData } from './household/stepsTab.js';
+import type { PerceptionTabData } from './perception/perceptionTab.js';
 import type { RunViewer } from './viewer.js';
 
 export interface ViewerDebugHook {
@@ -35,6 +36,8 @@ export interface ViewerDebugHook {
   floorPlan(): FloorPlanData | undefined;
   /** The Steps tab's rows as drawn. */
   steps(): StepsData | undefined;
+  /** The Perception tab as drawn (runs with --perception estimated): the observation shown and its objects. */
+  perception(): PerceptionTabData | undefined;
   /** Shows step n in the floor plan. */
   showStep(n: number): void;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
@@ -70,6 +73,7 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     plotsWindowDrawn: () => viewer.plots.windowDrawn,
     floorPlan: () => viewer.extras.floorPlan.data(),
     steps: () => viewer.extras.steps.data(),
+    perception: () => viewer.extras.perception.data(),
     showStep: (n) => viewer.extras.floorPlan.showStep(n),
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,

@@ -6,6 +6,8 @@ import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
 import './household/household.css';
+import { PerceptionTab } from './perception/perceptionTab.js';
+import './perception/perception.css';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
@@ -23,19 +25,23 @@ export interface ExtraViews {
   summaries(proj: RunProjection): HTMLElement[];
   floorPlan: FloorPlanTab;
   steps: StepsTab;
+  perception: PerceptionTab;
 }
 
 export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews {
   const floorPlan = new FloorPlanTab(selectTurn);
   const steps = new StepsTab(selectTurn);
+  const perception = new PerceptionTab(selectTurn);
   const household = (p: RunProjection) => p.household.active;
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
       { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
+      { id: 'perception', label: 'Perception', root: perception.root, applies: (p) => p.perception.active, update: (p) => perception.update(p.perception.result()) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,
     steps,
+    perception,
   };
 }

@@ -5,6 +5,7 @@ import type { ViewEvent } from '../../../protocol/webview.js';
 import { ActctxPlanBuilder } from './actctxPlan.js';
 import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
+import { PerceptionBuilder } from './perception.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
@@ -22,6 +23,8 @@ export class RunProjection {
   readonly actctx = new ActctxPlanBuilder();
   /** LLaMAR's steps, subtasks and floor plan (household runs only). */
   readonly household = new HouseholdStepsBuilder();
+  /** Perception mode's estimate against the truth (runs with --perception estimated only). */
+  readonly perception = new PerceptionBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -44,6 +47,7 @@ export class RunProjection {
       this.motion.add(e);
       this.actctx.add(e);
       this.household.add(e);
+      this.perception.add(e);
       added++;
     }
     this.eventCount += added;

@@ -132,7 +132,9 @@ export class PerceptionTab {
       const [cx, cy] = px(p);
       return s('rect', { x: cx - (size[0]! * scale) / 2, y: cy - (size[1]! * scale) / 2, width: size[0]! * scale, height: size[1]! * scale, class: cls, transform: `rotate(${(-yaw * 180) / Math.PI} ${cx} ${cy})` });
     };
-    obs.objects.forEach((x, i) => {
+    // Lower tops first, so a block on a target area is drawn over it (colours still follow the scene's order).
+    const order = obs.objects.map((x, i) => ({ x, i })).sort((a, b) => a.x.truth.pos[2] + a.x.truth.size[2] / 2 - (b.x.truth.pos[2] + b.x.truth.size[2] / 2));
+    order.forEach(({ x, i }) => {
       const g = s('g', { class: `pc-object ${KNOWN_COLOURS.has(x.color) ? `pc-col-${x.color}` : `pc-c${i % 8}`}` }, s('title', {}, `${x.name}: ${x.dropped ? `dropped (${x.dropped})` : `error ${mm(x.centreErrM)}, yaw ${deg(x.yawErrRad)}${x.kept ? ', kept by the jitter filter' : ''}`}`));
       g.append(box(x.truth.pos, x.truth.size, x.truth.yawRad, 'pc-truth'));
       const [tx, ty] = px(x.truth.pos);

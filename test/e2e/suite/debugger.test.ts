@@ -53,7 +53,7 @@ describe('debugger', function () {
   it('⏵ Debug live test: a verified breakpoint in coder.prompt stops before the Coder’s turn, with stack and variables', async function () {
     this.timeout(240_000);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(CODER));
-    const line = original.split('\n').findIndex((l) => l.startsWith('CODE RULES:'));
+    const line = original.split('\n').findIndex((l) => l.startsWith('CODE GENERATION:'));
     vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(CODER, new vscode.Position(line, 0)))]);
     const lens = await waitFor('the Debug live test lens', 15_000, async () => (await codeLenses(CODER)).find((l) => l.command?.title === '$(debug-alt) Debug live test'));
     const started = new Promise<vscode.DebugSession>((r) => {
@@ -107,7 +107,7 @@ describe('debugger', function () {
     assert.ok(coderFrame, `a restartable Coder frame: ${frames.map((f) => f.name).join(' | ')}`);
     const doc = await vscode.workspace.openTextDocument(CODER);
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(CODER, new vscode.Range(0, 0, doc.lineCount, 0), original.replace('CODE RULES:', 'CODE RULES (edited in the debugger):'));
+    edit.replace(CODER, new vscode.Range(0, 0, doc.lineCount, 0), original.replace('CODE GENERATION:', 'CODE GENERATION (edited in the debugger):'));
     await vscode.workspace.applyEdit(edit);
     await doc.save();
     const tabs = runViewerTabs().length;
@@ -117,7 +117,7 @@ describe('debugger', function () {
     assert.equal(stop.body?.reason, 'restart');
     const top = ((await session!.customRequest('stackTrace', { threadId: 1 })) as { stackFrames: { id: number }[] }).stackFrames[0]!;
     const msgs = await session!.customRequest('evaluate', { expression: 'messages[0].content', frameId: top.id, context: 'watch' });
-    assert.match((msgs as { result: string }).result, /CODE RULES \(edited in the debugger\):/);
+    assert.match((msgs as { result: string }).result, /CODE GENERATION \(edited in the debugger\):/);
     const status = (await session!.customRequest('waypoint/status')) as { modelCalls: number; tracePath: string; forks: number };
     assert.equal(status.forks, 1);
     assert.equal(status.modelCalls, 0);

@@ -57,14 +57,14 @@ function latestTraces(workspace: string): string[] {
 export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step, shots: Shots, figures: Record<string, unknown>): Promise<void> {
   const coderPath = join(ctx.workspace, 'prompts', 'malmm', 'coder.prompt');
   const original = existsSync(coderPath) ? readFileSync(coderPath, 'utf8') : '';
-  const line = original.split('\n').findIndex((l) => l.startsWith('CODE RULES:')) + 1;
+  const line = original.split('\n').findIndex((l) => l.startsWith('CODE GENERATION:')) + 1;
   let parentRun: string | undefined;
   /** Runs whose viewers were open before the debug session: the session's and its fork's are the new ones. */
   const seenRuns = new Set<string>();
   let forkFrame: Frame | undefined;
 
   await step(HIT, [OPEN], 240_000, async () => {
-    if (line < 1) throw new Error('coder.prompt has no "CODE RULES:" line');
+    if (line < 1) throw new Error('coder.prompt has no "CODE GENERATION:" line');
     await page.locator('.tabs-container .tab', { hasText: 'coder.prompt' }).first().click();
     await goToLine(page, line);
     await page.keyboard.press('F9');

@@ -84,7 +84,7 @@ describe('live session: breakpoints, stepping, variables, evaluate, send, except
     const ctx = await scopeVars(s.dc, top!.id, 'Context');
     assert.match(ctx.observation ?? '', /Center Position/);
     const msgs = await scopeVars(s.dc, top!.id, 'Messages');
-    assert.match(msgs['0 · system'] ?? '', /You are the Coder/);
+    assert.match(msgs['0 · system'] ?? '', /You are an AI that writes Python code/);
     assert.ok(Object.keys(msgs).length >= 3);
     const parsed = await scopeVars(s.dc, top!.id, 'Parsed output');
     assert.match(parsed.response ?? '', /not sent yet/);

@@ -81,7 +81,7 @@ describe('debugger', function () {
     const scopes = ((await session.customRequest('scopes', { frameId: frames[0]!.id })) as { scopes: { name: string; variablesReference: number }[] }).scopes;
     assert.deepEqual(scopes.map((s) => s.name).slice(0, 3), ['Context', 'Messages', 'Parsed output']);
     const messages = ((await session.customRequest('variables', { variablesReference: scopes[1]!.variablesReference })) as { variables: { name: string; value: string }[] }).variables;
-    assert.match(messages[0]!.value, /You are the Coder/);
+    assert.match(messages[0]!.value, /You are an AI that writes Python code/);
     await waitFor('the run viewer beside the session', 30_000, () => runViewerTabs().length > 0);
     note('debugFirstStop', { frame: frames[0]!.name, scopes: scopes.map((s) => s.name) });
   });

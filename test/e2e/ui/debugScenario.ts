@@ -108,7 +108,7 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     await page.locator('.debug-variables .monaco-list-row', { hasText: '0 · system' }).first().waitFor({ timeout: 10_000 });
     const rows = await vars();
     const system = rows.find((r) => r.startsWith('0 · system'));
-    if (!system?.includes('You are the Coder')) throw new Error(`the system message is not shown: ${system}`);
+    if (!system?.includes('You are an AI that writes Python code')) throw new Error(`the system message is not shown: ${system}`);
     await shots.take(page, '09-debug-variables-messages');
     return `${rows.filter((r) => /^\d+ · /.test(r)).length} messages`;
   });

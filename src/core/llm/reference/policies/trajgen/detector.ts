@@ -30,23 +30,24 @@ const moved = (t: TrackRead) => {
   return Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
 };
 
-/** Half-strokes of at least `amp` along z (direction changes between extremes that far apart). */
-function strokes(z: number[], amp: number): number {
-  let n = 0;
-  let ext = z[0]!;
+/** Reversals of the motion along z between extremes at least `amp` apart (a zig-zag count). */
+export function strokes(z: number[], amp: number): number {
   let dir = 0;
+  let mn = z[0] ?? 0;
+  let mx = mn;
+  let ext = mn;
+  let n = 0;
   for (const v of z) {
-    if (dir >= 0 && v > ext) ext = v;
-    else if (dir <= 0 && v < ext) ext = v;
-    if (dir >= 0 && ext - v >= amp) {
-      if (dir > 0) n++;
-      dir = -1;
-      ext = v;
-    } else if (dir <= 0 && v - ext >= amp) {
-      if (dir < 0) n++;
-      dir = 1;
-      ext = v;
-    }
+    if (dir === 0) {
+      mn = Math.min(mn, v);
+      mx = Math.max(mx, v);
+      if (v - mn >= amp) [dir, ext] = [1, v];
+      else if (mx - v >= amp) [dir, ext] = [-1, v];
+    } else if (dir > 0) {
+      if (v > ext) ext = v;
+      else if (ext - v >= amp) [n, dir, ext] = [n + 1, -1, v];
+    } else if (v < ext) ext = v;
+    else if (v - ext >= amp) [n, dir, ext] = [n + 1, 1, v];
   }
   return n;
 }
@@ -79,9 +80,9 @@ function judge(task: string, tracks: TrackRead[]): { expect: string; observed: s
   if (/\bshake\b/.test(t)) {
     const o = find('bottle') ?? tracks[0]!;
     const z = o.pos.map((p) => p[2]);
-    const n = strokes(z, 0.04);
+    const n = strokes(z, 0.03);
     const back = Math.abs(z[z.length - 1]! - z[0]!);
-    return { expect: 'The bottle should go up and down several times by a few centimetres, then stand where it started.', observed: `It made ${n} up-or-down strokes of at least 4 cm and ended ${back.toFixed(3)} m from its starting height.`, ok: n >= 3 && back < 0.02 };
+    return { expect: 'The bottle should go up and down several times by a few centimetres, then stand where it started.', observed: `It reversed direction ${n} times between heights at least 3 cm apart and ended ${back.toFixed(3)} m from its starting height.`, ok: n >= 3 && back < 0.02 };
   }
   if (/\bwipe\b/.test(t)) {
     const tool = find('sponge') ?? tracks[0]!;
@@ -95,10 +96,20 @@ function judge(task: string, tracks: TrackRead[]): { expect: string; observed: s
   }
   if (/\bdraw\b/.test(t)) {
     const tool = find('marker') ?? find('pen') ?? tracks[0]!;
-    const low = Math.min(...tool.pos.map((p) => p[2]));
-    const near = tool.pos.filter((p) => p[2] < low + 0.01);
+    const z0 = tool.pos[0]![2];
+    const lift = tool.pos.findIndex((p) => p[2] > z0 + 0.03);
+    const after = lift < 0 ? [] : tool.pos.slice(lift);
+    const low = after.length > 0 ? Math.min(...after.map((p) => p[2])) : z0;
+    const high = after.length > 0 ? Math.max(...after.map((p) => p[2])) : z0;
+    // A marker that fell over lies far lower than where it was drawn from; one that draws is lowered after the lift.
+    const fell = low < z0 - 0.05;
+    const near = after.filter((p) => p[2] < low + 0.01 && high - p[2] > 0.02);
     const cover = near.length > 1 ? Math.min(span(near.map((p) => p[0])), span(near.map((p) => p[1]))) : 0;
-    return { expect: 'The marker should go round the figure, about 10 cm across, while held low against the table.', observed: `At its lowest the marker spans ${cover.toFixed(3)} m in the shorter direction.`, ok: cover > 0.07 };
+    return {
+      expect: 'The marker should be picked up, then go round the figure, about 10 cm across, standing with its tip on the table.',
+      observed: lift < 0 ? 'The marker was never lifted.' : fell ? 'The marker fell over after it was lifted.' : `With its tip down the marker spans ${cover.toFixed(3)} m in the shorter direction.`,
+      ok: lift >= 0 && !fell && cover > 0.06,
+    };
   }
   const most = tracks.reduce((a, b) => (moved(b) > moved(a) ? b : a));
   return { expect: 'The object named in the command should have moved as it says.', observed: `The ${most.query} moved ${moved(most).toFixed(3)} m overall.`, ok: moved(most) > 0.02 };

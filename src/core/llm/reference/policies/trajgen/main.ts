@@ -3,8 +3,8 @@
 // after the print-out, INITIAL PLANNING 2 writes one block of Python from the numbers it read (the task's
 // solution, solutions/), ending with task_completed(). An error message gets a corrected block. `reference-flawed`
 // makes, on a first attempt only (no failure summary yet), one of the paper's failure kinds (a wrong grasp height,
-// closing before lowering, a hard-coded height in a function, ...) seeded from a hash of the conversation and the
-// seed, and sometimes a code error (a pose of length 3) the error feedback then corrects.
+// closing before lowering, a hard-coded height in a function, ...) seeded from a hash of the conversation up to the first
+// print-out (the prompt and the detections, which differ with the scene) and the seed, and sometimes a code error (a pose of length 3) the error feedback then corrects.
 import type { ChatMessage } from '../../../../../protocol/trace.js';
 import type { PolicyContext } from '../../policy.js';
 import { conversationHash } from '../roco/flawed.js';
@@ -74,8 +74,9 @@ export function trajgenMain(messages: ChatMessage[], ctx: PolicyContext): string
   const firstCode = !s.answers.some((a) => a.includes('task_completed()'));
   const errorBack = /^Running code block \d+ of your previous response resulted in the following error/.test(last);
   let flaw: TrajgenFlaw | undefined;
-  if (flawed && !s.replan && solution.flaws.length > 0) {
-    const u = conversationHash(messages.slice(0, 1), ctx.seed ?? 0, 'trajgen-plan');
+  // An error fed back makes it re-read the detections: the corrected block is free of the plan flaw.
+  if (flawed && !s.replan && !errorBack && solution.flaws.length > 0) {
+    const u = conversationHash(messages.slice(0, 3), ctx.seed ?? 0, 'trajgen-plan');
     if (u < PLAN_FLAW_RATE) flaw = solution.flaws[Math.floor((u / PLAN_FLAW_RATE) * solution.flaws.length)]!;
   }
   let code: string;
@@ -86,7 +87,7 @@ export function trajgenMain(messages: ChatMessage[], ctx: PolicyContext): string
   }
   const startLine = `start_pose = ${fmt([...s.start, 0])}`;
   // A malformed pose on the first block (forgetting the rotation), corrected once the error comes back.
-  const codeError = flawed && firstCode && !errorBack && !s.replan && conversationHash(messages.slice(0, 1), ctx.seed ?? 0, 'trajgen-code') < CODE_ERROR_RATE;
+  const codeError = flawed && firstCode && !errorBack && !s.replan && conversationHash(messages.slice(0, 3), ctx.seed ?? 0, 'trajgen-code') < CODE_ERROR_RATE;
   const body = codeError ? code.replace(/^(trajectory_1 = [^\n]*)$/m, '$1\ntrajectory_1 = [pose[:3] for pose in trajectory_1]') : code;
   const intro = errorBack
     ? 'The error says a pose did not have the form [x, y, z, rotation]: every pose must keep its rotation value. Here is the corrected block.\n'

@@ -68,6 +68,8 @@ export interface EpisodeOptions {
   persistNamespace: boolean;
   codeTimeoutSecs: number;
   memoryMiB: number;
+  /** Where generated code runs: the Pyodide sandbox (default) or, in a trusted workspace, the user's own python3 (no sandbox). */
+  codeRunner?: 'pyodide' | 'host-python';
 }
 
 export type RoleCallOutcome =

@@ -63,7 +63,12 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
     ctx.setAgent(undefined);
     const mark = ctx.markTracks();
     const ee = attempt === 1 ? start : (await ctx.observe()).state.ee;
-    const vars: Record<string, unknown> = { task: ctx.task.instruction, ee_position: fmtPos(ee.pos), ...(failureSummary ? { failure_summary: failureSummary } : {}) };
+    const vars: Record<string, unknown> = {
+      task: ctx.task.instruction,
+      ee_position: fmtPos(ee.pos),
+      numpy: ctx.options.codeRunner === 'host-python',
+      ...(failureSummary ? { failure_summary: failureSummary } : {}),
+    };
     /** The conversation after the system prompt: the model's answers and the feedback. */
     const conv: ChatMessage[] = [];
     let lastSent: ChatMessage[] = [];

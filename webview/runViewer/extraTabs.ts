@@ -6,6 +6,7 @@ import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
 import './household/household.css';
+import { DetectorTab, PosesTab } from './trajgen/trajgenTabs.js';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
@@ -29,10 +30,14 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
   const floorPlan = new FloorPlanTab(selectTurn);
   const steps = new StepsTab(selectTurn);
   const household = (p: RunProjection) => p.household.active;
+  const poses = new PosesTab(selectTurn);
+  const detector = new DetectorTab(selectTurn);
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
       { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
+      { id: 'poses', label: 'Poses', root: poses.root, applies: (p) => p.trajgen.poses().segments.length > 0, update: (p) => poses.update(p.trajgen.poses()) },
+      { id: 'detector', label: 'Detector', root: detector.root, applies: (p) => p.trajgen.detections().length > 0, update: (p) => detector.update(p.trajgen.detections()) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

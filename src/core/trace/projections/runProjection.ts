@@ -9,6 +9,7 @@ import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
+import { TrajgenViewBuilder } from './trajgenViews.js';
 import { TurnTimelineBuilder } from './turns.js';
 
 export class RunProjection {
@@ -22,6 +23,8 @@ export class RunProjection {
   readonly actctx = new ActctxPlanBuilder();
   /** LLaMAR's steps, subtasks and floor plan (household runs only). */
   readonly household = new HouseholdStepsBuilder();
+  /** LM Trajectory Generators' generated poses and success-detector verdicts (empty for other architectures). */
+  readonly trajgen = new TrajgenViewBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -44,6 +47,7 @@ export class RunProjection {
       this.motion.add(e);
       this.actctx.add(e);
       this.household.add(e);
+      this.trajgen.add(e);
       added++;
     }
     this.eventCount += added;

@@ -64,7 +64,6 @@ export const TRAJGEN_MANIFEST: ArchitectureManifest = {
     detector_completed: 'The success detector answered task_completed().',
     detector_failed: 'The success detector answered task_failed() and no re-plan was left.',
     format_failure: 'Code failed (or an answer could not be read) more times in a row than the error-correction limit.',
-    replans_exhausted: 'Every re-planned attempt ended without task_completed() (turn cap) and no re-plan was left.',
   },
   metrics: {
     attempts: 'Attempts (the first plus each re-plan).',

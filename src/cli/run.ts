@@ -6,7 +6,7 @@ import { EpisodeController } from '../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launch.js';
-import { createPyodideSandbox } from '../core/sandbox/index.js';
+import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } from '../core/sandbox/index.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
@@ -42,6 +42,7 @@ export const RUN_OPTIONS = {
     group: 'Episode',
   },
   ...LIMIT_OPTIONS,
+  'host-python': { type: 'boolean', help: 'run generated code in your own python3 (numpy available) instead of the Pyodide sandbox: NO sandbox, trusted folders only', group: 'Limits' },
   ...MODEL_OPTIONS,
   verbose: { type: 'boolean', help: 'print whole messages and states', group: 'Output' },
   quiet: { type: 'boolean', help: 'print only the outcome and the trace path', group: 'Output' },
@@ -51,8 +52,12 @@ export const RUN_OPTIONS = {
 export type RunArgs = OptionValues<typeof RUN_OPTIONS>;
 
 /** Engine options from the command line (only those given, so the engine's defaults apply to the rest). */
-export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'>) {
-  return { ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: a['code-timeout'] } : {}), persistNamespace: a['persist-namespace'] };
+export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'> & { 'host-python'?: boolean }) {
+  return {
+    ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: a['code-timeout'] } : {}),
+    persistNamespace: a['persist-namespace'],
+    ...(a['host-python'] ? { codeRunner: 'host-python' as const } : {}),
+  };
 }
 
 /**
@@ -131,6 +136,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
     if (progress && e.event.type !== 'episode_end') process.stderr.write(`  … turn ${turns}`);
   });
   const root = findPackageRoot();
+  if (a['host-python']) process.stderr.write(`warning: --host-python: ${HOST_PYTHON_WARNING}\n`);
   // People in robots' seats type at this terminal; the transcript goes to `out` as usual.
   const seat = a.human.length > 0 ? terminalSeat(a.human, process.stdin, process.stderr) : undefined;
   return whileCleaningUp(async (signal) => {
@@ -161,7 +167,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           io: nodeIO,
           clock: nodeClock,
           createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}) }),
-          createSandbox: () => createPyodideSandbox(),
+          createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );
       // Listeners run on setImmediate; let the last events print before the summary.

@@ -69,7 +69,8 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         `  model ${e.model.label}${e.model.baseUrl && !e.model.label.includes(e.model.baseUrl) ? ` via ${e.model.baseUrl}` : ''}`,
         e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
-        e.options.maxTurns !== undefined
+        // MALMM's own line; an architecture with other limits (trajgen has a maxTurns too) lists its limits.
+        e.options.maxTurns !== undefined && e.options.maxConsecutiveErrors !== undefined
           ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive error${e.options.maxConsecutiveErrors === 1 ? '' : 's'} or ${e.options.maxTurns} turn${e.options.maxTurns === 1 ? '' : 's'}`
           : e.limits && Object.keys(e.limits).length > 0
             ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`

@@ -26,6 +26,8 @@ export interface RunConfig {
   maxTurns: number;
   maxConsecutiveErrors: number;
   codeTimeoutSecs: number;
+  /** Run generated code in the user's own python3 (no sandbox); honoured only in a trusted workspace. */
+  hostPython: boolean;
   useCache: boolean;
   /** Keep a run process loaded (Pyodide, MuJoCo) between live runs, started when a prompt opens. */
   keepWarm: boolean;
@@ -60,6 +62,7 @@ export const SETTING_DEFAULTS = {
   'run.maxTurns': 150,
   'run.maxConsecutiveErrors': 5,
   'run.codeTimeoutSecs': 10,
+  'run.hostPython': false,
   'run.useCache': true,
   'run.keepWarm': true,
   'languageServer.enabled': true,
@@ -74,7 +77,7 @@ export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabl
  * Keys that a workspace must not be able to set in an untrusted folder (package.json `restrictedConfigurations`):
  * a hostile workspace could otherwise send the user's API key to its own URL or start its own simulator command.
  */
-export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint'];
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint', 'run.hostPython'];
 
 const PROVIDERS: readonly ModelProvider[] = ['reference', 'reference-flawed', 'openai', 'vscode-lm'];
 
@@ -179,6 +182,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       maxTurns: int('run.maxTurns', 1),
       maxConsecutiveErrors: int('run.maxConsecutiveErrors', 1),
       codeTimeoutSecs,
+      hostPython: bool('run.hostPython'),
       useCache: bool('run.useCache'),
       keepWarm: bool('run.keepWarm'),
     },

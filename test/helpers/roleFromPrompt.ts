@@ -14,7 +14,11 @@ const OPENINGS: [opening: string, arch: string, role: string][] = [
   ['You diagnose failed actions for a team of', 'llamar', 'corrector'],
   ['You check the progress of a team of', 'llamar', 'verifier'],
   ['You are the single planner of a team of', 'llamar', 'central'],
+  ['You decide whether a user command was carried out', 'trajgen', 'detector'],
 ];
+/** LM Trajectory Generators' summary is asked in the main conversation: its last user message tells. */
+const TRAJGEN_SYSTEM = 'You are in charge of a robot arm';
+const TRAJGEN_SUMMARY = 'The task was not completed successfully';
 /** Action Contextualization keeps one system prompt for every role; its request (the last user message) tells. */
 const ACTCTX_SYSTEM = 'You are an expert in robotics and machine learning';
 const ACTCTX_REQUESTS: [opening: string, role: string][] = [
@@ -28,6 +32,10 @@ export function roleFromPrompt(messages: readonly ChatMessage[]): { arch: string
   const system = messages.find((m) => m.role === 'system')?.content.trimStart() ?? '';
   const hit = OPENINGS.find(([opening]) => system.startsWith(opening));
   if (hit) return { arch: hit[1], role: hit[2] };
+  if (system.startsWith(TRAJGEN_SYSTEM)) {
+    const users = messages.filter((m) => m.role === 'user');
+    return { arch: 'trajgen', role: users[users.length - 1]?.content.trimStart().startsWith(TRAJGEN_SUMMARY) ? 'summary' : 'main' };
+  }
   if (!system.startsWith(ACTCTX_SYSTEM)) return undefined;
   const users = messages.filter((m) => m.role === 'user');
   const last = users[users.length - 1]?.content.trimStart() ?? '';

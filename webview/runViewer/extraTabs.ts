@@ -8,6 +8,7 @@ import { StepsTab } from './household/stepsTab.js';
 import './household/household.css';
 import { PerceptionTab } from './perception/perceptionTab.js';
 import './perception/perception.css';
+import { DetectorTab, PosesTab } from './trajgen/trajgenTabs.js';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
@@ -33,11 +34,15 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
   const steps = new StepsTab(selectTurn);
   const perception = new PerceptionTab(selectTurn);
   const household = (p: RunProjection) => p.household.active;
+  const poses = new PosesTab(selectTurn);
+  const detector = new DetectorTab(selectTurn);
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
       { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
       { id: 'perception', label: 'Perception', root: perception.root, applies: (p) => p.perception.active, update: (p) => perception.update(p.perception.result()) },
+      { id: 'poses', label: 'Poses', root: poses.root, applies: (p) => p.trajgen.poses().segments.length > 0, update: (p) => poses.update(p.trajgen.poses()) },
+      { id: 'detector', label: 'Detector', root: detector.root, applies: (p) => p.trajgen.detections().length > 0, update: (p) => detector.update(p.trajgen.detections()) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

@@ -6,9 +6,10 @@ import { ACTCTX_MANIFEST } from './actctx/manifest.js';
 import { LLAMAR_MANIFEST } from './llamar/manifest.js';
 import { MALMM_MANIFEST } from './malmm/manifest.js';
 import { ROCO_MANIFEST } from './roco/manifest.js';
+import { TRAJGEN_MANIFEST } from './trajgen/manifest.js';
 import type { ArchitectureManifest } from './types.js';
 
-export const ARCH_MANIFESTS: ReadonlyMap<string, ArchitectureManifest> = new Map([MALMM_MANIFEST, ROCO_MANIFEST, ACTCTX_MANIFEST, LLAMAR_MANIFEST].map((m) => [m.id, m]));
+export const ARCH_MANIFESTS: ReadonlyMap<string, ArchitectureManifest> = new Map([MALMM_MANIFEST, ROCO_MANIFEST, ACTCTX_MANIFEST, LLAMAR_MANIFEST, TRAJGEN_MANIFEST].map((m) => [m.id, m]));
 
 /** The robot functions an architecture's prompts and code see (its API family in the catalog). */
 export function archApiFunctions(archId: string): readonly ApiFunctionSpec[] | undefined {

@@ -7,6 +7,7 @@ import { llamar } from './llamar/index.js';
 import { malmm } from './malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import { roco } from './roco/index.js';
+import { trajgen } from './trajgen/index.js';
 import type { ArchitectureDefinition } from './types.js';
 
 export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {
@@ -14,10 +15,11 @@ export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {
   roco,
   actctx,
   llamar,
+  trajgen,
 };
 
-/** Ids the product promises; the per-system issues add trajgen. */
-export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'roco', 'actctx', 'llamar'] as const;
+/** Ids the product promises. */
+export const CANONICAL_ARCHITECTURE_IDS = ['malmm', 'roco', 'actctx', 'llamar', 'trajgen'] as const;
 
 export function getArchitecture(id: string): ArchitectureDefinition {
   const arch = ARCHITECTURES[id];

@@ -70,6 +70,8 @@ export interface EpisodeOptions {
   memoryMiB: number;
   /** What the agents see: the simulator's ground truth (default) or a seeded perception estimate (MALMM Sec. III-D). */
   perception?: 'ground-truth' | 'estimated';
+  /** Where generated code runs: the Pyodide sandbox (default) or, in a trusted workspace, the user's own python3 (no sandbox). */
+  codeRunner?: 'pyodide' | 'host-python';
 }
 
 export type RoleCallOutcome =

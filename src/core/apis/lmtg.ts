@@ -1,7 +1,8 @@
 // LM Trajectory Generators' action space (Kwon et al.): detect_object(name) prints position, dimensions and yaw
 // of every matching object or part; execute_trajectory(trajectory) follows a dense list of [x, y, z, yaw] poses
-// (gripper pointing down); open_gripper() / close_gripper() take no object name; task_completed() and
-// task_failed() end the episode (the engine handles them).
+// (gripper pointing down; a fifth element 1/0 opens/closes the gripper where it changes); open_gripper() /
+// close_gripper() take no object name; task_completed() ends the attempt (the engine handles it). task_failed() is
+// not here: in the paper only the success detector has it, and it answers in text (agents/trajgen).
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 
 export const LMTG_API: ApiFunctionSpec[] = [
@@ -18,11 +19,11 @@ export const LMTG_API: ApiFunctionSpec[] = [
     params: [{ name: 'trajectory', type: 'poses' }],
     signature: 'execute_trajectory(trajectory: list) -> None',
     doc:
-      'Moves the end-effector through a dense list of poses [x, y, z, yaw] (metres, radians about z), gripper pointing down, ' +
+      'Moves the end-effector through a dense list of poses [x, y, z, yaw] (metres, radians about z), gripper pointing down; ' +
+      'a fifth element (1 open, 0 closed) sets the gripper where it changes. ' +
       'one point after the other (about 50 points per second: more points = slower). Every pose is checked first; an unreachable pose raises an error without moving.',
   },
   { name: 'open_gripper', params: [], signature: 'open_gripper() -> None', doc: 'Opens the gripper (0.08 m), releasing what it holds.' },
   { name: 'close_gripper', params: [], signature: 'close_gripper() -> None', doc: 'Closes the gripper, grasping whatever is between the fingers.' },
-  { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call when the task is done; ends the episode.' },
-  { name: 'task_failed', params: [], signature: 'task_failed() -> None', doc: 'Call when the task cannot be done; ends the episode.' },
+  { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call only once the task has been completed; the attempt ends and its result is judged.' },
 ];

@@ -192,7 +192,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     prompts: promptRefs,
     simulator: { name: deps.sim.name, version: deps.sim.version },
     // maxTurns / maxConsecutiveErrors are copied here too, where they exist, for readers of schema v1.
-    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth' },
+    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth', ...(spec.options.codeRunner === 'host-python' ? { codeRunner: 'host-python' } : {}) },
     limits: { ...limitValues },
     ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
     ...(spec.fork ? { fork: spec.fork } : {}),

@@ -104,7 +104,8 @@ export interface LaunchDeps {
   clock: Clock;
   /** `family`: which embedded simulator the architecture needs (its manifest's `simulator`). */
   createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
-  createSandbox(): CodeSandbox;
+  /** `codeRunner`: the run's choice (EpisodeOptions); a host that offers no host-python runner ignores it. */
+  createSandbox(options?: { codeRunner?: 'pyodide' | 'host-python' }): CodeSandbox;
   /** Wraps the client that reaches the endpoint (under retries and cache): a sweep's rate limiter and budget meter. */
   wrapModel?(client: ModelClient): ModelClient;
 }
@@ -173,7 +174,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }
   let sim: Simulator | undefined;
-  const sandbox = deps.createSandbox();
+  const sandbox = deps.createSandbox({ codeRunner: options.options?.codeRunner });
   try {
     try {
       sim = await deps.createSimulator({ family: arch.simulator });

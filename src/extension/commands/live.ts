@@ -16,6 +16,7 @@ import { RunViewerPanel } from '../panels/runViewerPanel.js';
 import { firstPromptError, promptHeader } from '../prompt/promptLenses.js';
 import { modelWireForRun } from './modelWire.js';
 import { limitsFromSettings } from '../settings.js';
+import { HOST_PYTHON_WARNING } from '../../core/sandbox/hostPython.js';
 
 /** What a run may override; the rest comes from the settings and the prompt the command was started on. */
 export interface LiveRequest {
@@ -122,10 +123,12 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     variant: request.variant,
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
-    options: { codeTimeoutSecs: s.run.codeTimeoutSecs },
+    // Live runs are refused in Restricted Mode; the trust check stays here so the setting can never apply there.
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}) },
     limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
   };
+  if (launch.options.codeRunner === 'host-python') void vscode.window.showWarningMessage(`Waypoint: ${HOST_PYTHON_WARNING} (setting waypoint.run.hostPython)`);
   const simulator = simulatorWire(ctx);
   const label = `${arch.id} · ${launch.task} · seed ${launch.seed}`;
   ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);

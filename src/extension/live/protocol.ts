@@ -29,7 +29,7 @@ export const LaunchWire = z.object({
   variant: z.string().optional(),
   builtInPromptRoot: z.string().min(1),
   model: ModelSpecWire,
-  options: z.object({ codeTimeoutSecs: z.number().positive() }).partial(),
+  options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']) }).partial(),
   /** The architecture's limits by name; the child checks them against its declarations. */
   limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   cache: z.boolean(),

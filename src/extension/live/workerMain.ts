@@ -12,7 +12,7 @@ import { EpisodeController } from '../../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import { launchRun, type ModelSpec } from '../../core/runs/launch.js';
 import { WarmPool } from '../../core/runs/warmPool.js';
-import { createPyodideSandbox } from '../../core/sandbox/index.js';
+import { createHostPythonSandbox, createPyodideSandbox } from '../../core/sandbox/index.js';
 import { createSimulatorFromWire, sendToHost } from './childTask.js';
 import { HostToWorker, type LaunchWire, type SimulatorWire, type WorkerToHost } from './protocol.js';
 
@@ -59,7 +59,10 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
         controller,
         onStart: (info) => void send({ type: 'started', runId: info.runId, tracePath: info.tracePath }),
       },
-      poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }),
+      // A trusted workspace that asked for its own python3 gets a fresh one per run; the pool serves Pyodide.
+      launch.options.codeRunner === 'host-python'
+        ? { ...poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }), createSandbox: () => createHostPythonSandbox() }
+        : poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }),
     );
     // Controller listeners run on setImmediate: let the last events go out before `done`.
     await new Promise((r) => setImmediate(r));

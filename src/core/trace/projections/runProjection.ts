@@ -10,6 +10,7 @@ import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
+import { TrajgenViewBuilder } from './trajgenViews.js';
 import { TurnTimelineBuilder } from './turns.js';
 
 export class RunProjection {
@@ -25,6 +26,8 @@ export class RunProjection {
   readonly household = new HouseholdStepsBuilder();
   /** Perception mode's estimate against the truth (runs with --perception estimated only). */
   readonly perception = new PerceptionBuilder();
+  /** LM Trajectory Generators' generated poses and success-detector verdicts (empty for other architectures). */
+  readonly trajgen = new TrajgenViewBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -48,6 +51,7 @@ export class RunProjection {
       this.actctx.add(e);
       this.household.add(e);
       this.perception.add(e);
+      this.trajgen.add(e);
       added++;
     }
     this.eventCount += added;

@@ -1,12 +1,14 @@
-// Every architecture's scripted policies for the reference model. A later issue adds trajgen.
+// Every architecture's scripted policies for the reference model.
 import { registerActctxPolicies } from './actctx/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from './malmm/index.js';
 import { registerRocoPolicies } from './roco/index.js';
+import { registerTrajgenPolicies } from './trajgen/index.js';
 
 export function registerAllPolicies(): void {
   registerMalmmPolicies();
   registerActctxPolicies();
   registerRocoPolicies();
   registerLlamarPolicies();
+  registerTrajgenPolicies();
 }

@@ -1,7 +1,8 @@
 // LM Trajectory Generators' action space (Kwon et al.): detect_object(name) prints position, dimensions and yaw
 // of every matching object or part; execute_trajectory(trajectory) follows a dense list of [x, y, z, yaw] poses
-// (gripper pointing down); open_gripper() / close_gripper() take no object name; task_completed() and
-// task_failed() end the episode (the engine handles them).
+// (gripper pointing down), or [x, y, z, yaw, gripper] poses whose fifth element (1 open, 0 closed) opens or closes
+// the gripper where it changes (the paper's binary-gripper and numeric modes); open_gripper() / close_gripper()
+// take no object name; task_completed() ends the attempt (the engine handles it).
 import { LMTG_API } from '../../../apis/catalog.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import type { ToolTarget } from '../robot/ik.js';
@@ -54,13 +55,14 @@ function detect(ctx: RobotApiContext, query: unknown): SimCallResult {
   return { ok: true, output: found.map(formatDetection).join('\n') };
 }
 
-/** Accepts [x, y, z, yaw] lists (a 5th gripper value, as in the paper's numeric mode, is ignored) or dicts. */
-export function parsePoses(fn: string, v: unknown): { ok: true; value: ToolTarget[] } | { ok: false; error: string } {
+/** Accepts [x, y, z, yaw] lists, [x, y, z, yaw, gripper] lists (1 open, 0 closed; `gripper` holds them) or dicts. */
+export function parsePoses(fn: string, v: unknown): { ok: true; value: ToolTarget[]; gripper?: (0 | 1)[] } | { ok: false; error: string } {
   if (!Array.isArray(v)) return { ok: false, error: `${fn}() expects trajectory as a list of [x, y, z, yaw] poses, got ${pyRepr(v)}` };
   if (v.length === 0) return { ok: false, error: `${fn}() got an empty trajectory` };
   if (v.every(isRealNumber)) return { ok: false, error: `${fn}() expects trajectory as a list of [x, y, z, yaw] poses, got ${pyRepr(v)} (one pose is written [[x, y, z, yaw]])` };
   if (v.length > MAX_POSES) return { ok: false, error: `${fn}() got ${v.length} poses; at most ${MAX_POSES} per call` };
   const out: ToolTarget[] = [];
+  const gripper: (0 | 1)[] = [];
   for (let i = 0; i < v.length; i++) {
     let p = v[i];
     if (p && typeof p === 'object' && !Array.isArray(p)) {
@@ -71,14 +73,20 @@ export function parsePoses(fn: string, v: unknown): { ok: true; value: ToolTarge
       return { ok: false, error: `${fn}() expects every pose as [x, y, z, yaw]; pose ${i} is ${pyRepr(v[i])}` };
     }
     if (!p.every(Number.isFinite)) return { ok: false, error: `${fn}() expects finite numbers; pose ${i} is ${pyRepr(v[i])}` };
+    if (p.length === 5) {
+      if (p[4] !== 0 && p[4] !== 1) return { ok: false, error: `${fn}() expects the fifth pose element (gripper state) to be 1 (open) or 0 (closed); pose ${i} is ${pyRepr(v[i])}` };
+      gripper.push(p[4] as 0 | 1);
+    }
     out.push({ pos: [p[0]!, p[1]!, p[2]!], yawRad: p[3]! });
   }
-  return { ok: true, value: out };
+  if (gripper.length > 0 && gripper.length !== out.length) return { ok: false, error: `${fn}() expects every pose to have the same length (4, or 5 with the gripper state)` };
+  return { ok: true, value: out, ...(gripper.length > 0 ? { gripper } : {}) };
 }
 
 function follow(ctx: RobotApiContext, trajectory: unknown): SimCallResult {
   const poses = parsePoses('execute_trajectory', trajectory);
   if (!poses.ok) return poses;
+  if (poses.gripper) return followWithGripper(ctx, poses.value, poses.gripper);
   const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(poses.value, 'execute_trajectory'));
   const out = w.value;
   if (!out.ok) return { ok: false, error: out.error, motionFailed: true };
@@ -87,6 +95,35 @@ function follow(ctx: RobotApiContext, trajectory: unknown): SimCallResult {
   const last = poses.value[poses.value.length - 1]!;
   if (out.posErrM > REACH_TOL_M) lines.push(`execute_trajectory: stopped ${out.posErrM.toFixed(4)} m from the last pose ${fmtVec(last.pos)}, at ${fmtVec(out.reached.pos)}`);
   return okResult(lines, w.collisions);
+}
+
+/** Segments between gripper-state changes, each followed and then the gripper set to the next segment's state. */
+function followWithGripper(ctx: RobotApiContext, poses: ToolTarget[], gripper: (0 | 1)[]): SimCallResult {
+  const lines: string[] = [];
+  const collisions: NonNullable<Extract<SimCallResult, { ok: true }>['collisions']> = [];
+  // Open: nothing held and the fingers near their 0.08 m opening.
+  const isOpen = () => !ctx.state.grasps[ARM] && ctx.state.fingerWidth(ARM) > 0.07;
+  let from = 0;
+  const setGripper = (state: 0 | 1): void => {
+    const r = state === 1 ? lmtgApi.call(ctx, 'open_gripper', []) : close(ctx);
+    if (r.ok) {
+      if (r.output) lines.push(r.output);
+      if (r.collisions) collisions.push(...r.collisions);
+    }
+  };
+  // The first pose's state applies before moving when it differs from the gripper's.
+  if ((gripper[0] === 1) !== isOpen()) setGripper(gripper[0]!);
+  for (let i = 1; i <= poses.length; i++) {
+    if (i < poses.length && gripper[i] === gripper[i - 1]) continue;
+    const seg = poses.slice(from, i);
+    const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(seg, 'execute_trajectory'));
+    if (!w.value.ok) return { ok: false, error: w.value.error, motionFailed: true };
+    lines.push(...w.warnings);
+    collisions.push(...w.collisions);
+    if (i < poses.length) setGripper(gripper[i]!);
+    from = i;
+  }
+  return okResult(lines, collisions);
 }
 
 function close(ctx: RobotApiContext): SimCallResult {

@@ -85,3 +85,25 @@ test('close_gripper() grasps whatever is between the pads and open_gripper() let
   await sim.call('execute_trajectory', [[[b.pos[0], b.pos[1], top + 0.1, 0]]]);
   assert.equal(out(await sim.call('close_gripper', [])), 'close_gripper: nothing grasped');
 });
+
+test('execute_trajectory with a fifth pose element (the paper\'s binary gripper) closes and opens the gripper where it changes', async () => {
+  await sim.reset('shake_bottle', 0, { api: 'lmtg' });
+  const b = (await sim.observe()).state.objects.find((o) => o.name === 'bottle')!;
+  const top = b.pos[2] + b.size[2] / 2 - 0.04;
+  const line = (a: number[], c: number[], n: number) => Array.from({ length: n }, (_, i) => a.map((v, k) => v + ((c[k]! - v) * (i + 1)) / n));
+  const ee = (await sim.observe()).state.ee;
+  const above = [b.pos[0], b.pos[1], top + 0.1, 0, 1];
+  const at = [b.pos[0], b.pos[1], top, 0, 1];
+  const lifted = [b.pos[0], b.pos[1], top + 0.12, 0, 0];
+  // Open down to the bottle, closed from the first lifting pose on.
+  const poses = [...line([...ee.pos, 0, 1], above, 40), ...line(above, at, 40), ...line(at, lifted, 40).map((p) => [...p.slice(0, 4), 0])];
+  const r = await sim.call('execute_trajectory', [poses]);
+  assert.equal(r.ok, true, out(r));
+  assert.match(out(r), /close_gripper: grasped bottle/);
+  const s = (await sim.observe()).state;
+  assert.ok(s.objects.find((o) => o.name === 'bottle')!.pos[2] > b.pos[2] + 0.05, 'the bottle was lifted');
+  // A gripper state other than 0 or 1 is refused before moving.
+  const bad = await sim.call('execute_trajectory', [[[b.pos[0], b.pos[1], 0.95, 0, 0.5]]]);
+  assert.equal(bad.ok, false);
+  assert.match(out(bad), /fifth pose element \(gripper state\) to be 1 \(open\) or 0 \(closed\)/);
+});

@@ -1,0 +1,10 @@
+import type { ArchitectureDefinition } from '../types.js';
+import { runTrajgen } from './loop.js';
+import { TRAJGEN_MANIFEST } from './manifest.js';
+
+export const trajgen: ArchitectureDefinition = {
+  ...TRAJGEN_MANIFEST,
+  // The main prompt shows no scene: the model sees objects only through detect_object's print-outs.
+  renderObservation: (observation) => observation.text,
+  run: runTrajgen,
+};

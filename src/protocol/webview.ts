@@ -5,6 +5,10 @@ import { z } from 'zod';
 import { ChatMessage, RoleCall, TraceEvent } from './trace.js';
 
 /** A partial failure found while reading a trace (mirrors core/trace/reader.ts TraceWarning, kind kept open). */
+/** The run viewer's lazy bundles (dist/webview/runViewer.<name>.js, webview/common/lazyBundle.ts), loaded on first use. */
+export const VIEWER_LAZY_BUNDLES = ['monaco', 'replay3d'] as const;
+export type ViewerLazyBundle = (typeof VIEWER_LAZY_BUNDLES)[number];
+
 export const ViewerWarning = z.object({
   line: z.number().int().optional(),
   kind: z.string(),

@@ -66,10 +66,6 @@ const benches = [
     file: 'test/e2e/activation.bench.ts',
     rows: [{ name: 'extension activation in code-server', re: /activation: ([\d.]+) ms/, unit: 'ms', goal: '< 100 ms', ok: (v) => v < 100 }],
   },
-  {
-    file: 'test/bench/sweep.bench.ts',
-    rows: [{ name: 'sweep scaling 1 -> 2 workers', re: /speed-up: ([\d.]+)x/, unit: 'x', goal: '> 1.6x', ok: (v) => v > 1.6 }],
-  },
 ];
 
 const only = process.argv.slice(2);

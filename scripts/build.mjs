@@ -31,6 +31,10 @@ const entries = [
   { in: 'src/lsp/main.ts', out: 'dist/lsp.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'src/dap/main.ts', out: 'dist/dap.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'webview/runViewer/main.ts', out: 'dist/webview/runViewer.js', format: 'iife', platform: 'browser', target: 'es2022' },
+  // The viewer's lazy bundles (webview/common/lazyBundle.ts): loaded beside runViewer.js on first use, so a run opens
+  // without fetching and parsing them. Monaco's CSS lands in runViewer.monaco.css.
+  { in: 'webview/runViewer/bundles/monaco.ts', out: 'dist/webview/runViewer.monaco.js', format: 'iife', platform: 'browser', target: 'es2022' },
+  { in: 'webview/runViewer/bundles/replay3d.ts', out: 'dist/webview/runViewer.replay3d.js', format: 'iife', platform: 'browser', target: 'es2022' },
   { in: 'webview/compare/main.ts', out: 'dist/webview/compare.js', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 

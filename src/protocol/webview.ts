@@ -5,6 +5,10 @@ import { z } from 'zod';
 import { ChatMessage, RoleCall, TraceEvent } from './trace.js';
 
 /** A partial failure found while reading a trace (mirrors core/trace/reader.ts TraceWarning, kind kept open). */
+/** The run viewer's lazy bundles (dist/webview/runViewer.<name>.js, webview/common/lazyBundle.ts), loaded on first use. */
+export const VIEWER_LAZY_BUNDLES = ['monaco', 'replay3d'] as const;
+export type ViewerLazyBundle = (typeof VIEWER_LAZY_BUNDLES)[number];
+
 export const ViewerWarning = z.object({
   line: z.number().int().optional(),
   kind: z.string(),
@@ -55,16 +59,22 @@ export const PackedTrajectory = z
     const n = p.n;
     if (p.tSecs.length !== n || p.gripperWidth.length !== n || p.ee.length !== 4 * n || p.qpos.length !== n * p.qposWidth) bad('column lengths do not match n');
     if ((p.bodies === undefined) !== (p.bodiesWidth === undefined) || (p.bodies && p.bodies.length !== n * p.bodiesWidth!)) bad('bodies length does not match n × bodiesWidth');
-    for (const col of [p.tSecs, p.ee, p.gripperWidth, p.qpos, p.bodies]) {
-      if (!col) continue;
-      for (let i = 0; i < col.length; i++) if (!Number.isFinite(col[i])) return bad('non-finite number in a column');
-    }
+    for (const col of [p.tSecs, p.ee, p.gripperWidth, p.qpos, p.bodies]) if (col && !allFinite(col)) return bad('non-finite number in a column');
     if (p.total !== undefined && p.total < n) bad('total is less than n');
     if (n > 0 && (p.grasped.length === 0 || p.grasped[0].from !== 0)) bad('grasped runs must start at sample 0');
     for (let i = 1; i < p.grasped.length; i++) if (p.grasped[i].from <= p.grasped[i - 1].from || p.grasped[i].from >= n) bad('grasped runs out of order');
     for (const c of p.contacts ?? []) if (c.index >= n) bad('contact index out of range');
   });
 export type PackedTrajectory = z.infer<typeof PackedTrajectory>;
+
+/** Every value finite (v - v is NaN for NaN and ±Infinity); one monomorphic loop, as a long run's columns hold millions. */
+function allFinite(a: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    if (v - v !== 0) return false;
+  }
+  return true;
+}
 
 /** What init/append carry: trace events, with trajectories usually packed. */
 export type ViewEvent = TraceEvent | PackedTrajectory;

@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { VIEWER_LAZY_BUNDLES } from '../../src/protocol/webview.js';
 import type { ViewerAssets } from '../../src/core/trace/html.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -25,13 +26,18 @@ function newestSourceMs(): number {
   return newest;
 }
 
-export async function ensureViewerBuilt(): Promise<void> {
-  if (existsSync(OUT_JS) && existsSync(OUT_CSS) && statSync(OUT_JS).mtimeMs >= newestSourceMs()) return;
-  await build({
-    entryPoints: [join(ROOT, 'webview/runViewer/main.ts')],
-    outfile: OUT_JS,
+/** The viewer's entry and its lazy bundles (scripts/build.mjs builds them the same way), by output name. */
+const ENTRIES: Record<string, string> = {
+  'runViewer': 'webview/runViewer/main.ts',
+  ...Object.fromEntries(VIEWER_LAZY_BUNDLES.map((n) => [`runViewer.${n}`, `webview/runViewer/bundles/${n}.ts`])),
+};
+
+function buildEntries(outdir: string, sourcemap: boolean) {
+  return build({
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([out, src]) => [out, join(ROOT, src)])),
+    outdir,
     bundle: true,
-    sourcemap: true,
+    sourcemap,
     // As scripts/build.mjs builds it.
     minify: true,
     logLevel: 'error',
@@ -42,21 +48,18 @@ export async function ensureViewerBuilt(): Promise<void> {
   });
 }
 
+export async function ensureViewerBuilt(): Promise<void> {
+  const outs = [OUT_JS, OUT_CSS, ...VIEWER_LAZY_BUNDLES.map((n) => join(ROOT, `dist/webview/runViewer.${n}.js`))];
+  const newest = newestSourceMs();
+  if (outs.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return;
+  await buildEntries(join(ROOT, 'dist/webview'), true);
+}
+
 /** The minified viewer, as `npm run package` ships it (benchmarks measure this one). */
 const MIN_DIR = join(ROOT, 'test/output/viewer-min');
 
 async function buildMinifiedViewer(): Promise<void> {
-  await build({
-    entryPoints: [join(ROOT, 'webview/runViewer/main.ts')],
-    outfile: join(MIN_DIR, 'runViewer.js'),
-    bundle: true,
-    minify: true,
-    logLevel: 'error',
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    loader: { '.ttf': 'file', '.css': 'css' },
-  });
+  await buildEntries(MIN_DIR, false);
 }
 
 export async function loadViewerAssets(options: { minified?: boolean } = {}): Promise<ViewerAssets> {
@@ -70,5 +73,12 @@ export async function loadViewerAssets(options: { minified?: boolean } = {}): Pr
   const css = readFileSync(join(dir, 'runViewer.css'), 'utf8');
   const files: Record<string, string> = {};
   for (const m of css.matchAll(/url\("?\.\/([\w.-]+\.ttf)"?\)/g)) files[m[1]] = readFileSync(join(dir, m[1])).toString('base64');
-  return { js: readFileSync(join(dir, 'runViewer.js'), 'utf8'), css, files };
+  const bundles: NonNullable<ViewerAssets['bundles']> = {};
+  for (const name of VIEWER_LAZY_BUNDLES) {
+    const cssPath = join(dir, `runViewer.${name}.css`);
+    const bundleCss = existsSync(cssPath) ? readFileSync(cssPath, 'utf8') : undefined;
+    if (bundleCss) for (const m of bundleCss.matchAll(/url\("?\.\/([\w.-]+\.ttf)"?\)/g)) files[m[1]] = readFileSync(join(dir, m[1])).toString('base64');
+    bundles[name] = { js: readFileSync(join(dir, `runViewer.${name}.js`), 'utf8'), ...(bundleCss ? { css: bundleCss } : {}) };
+  }
+  return { js: readFileSync(join(dir, 'runViewer.js'), 'utf8'), css, files, bundles };
 }

@@ -102,6 +102,12 @@ export async function serveHostPage(tracePath: string, runId: string, options: V
         send('text/javascript', assets.js);
       } else if (req.url === '/runViewer.css') {
         send('text/css', assets.css);
+      } else if (/^\/runViewer\.\w+\.(js|css)$/.test(req.url ?? '') && assets.bundles?.[req.url!.split('.')[1]!]) {
+        // The viewer's lazy bundles, from beside runViewer.js as in the panel (webview/common/lazyBundle.ts).
+        const b = assets.bundles[req.url!.split('.')[1]!]!;
+        const css = req.url!.endsWith('.css');
+        if (css && b.css === undefined) res.writeHead(404).end();
+        else send(css ? 'text/css' : 'text/javascript', css ? b.css! : b.js);
       } else if (req.url?.startsWith('/') && assets.files[req.url.slice(1)]) {
         send('font/ttf', Buffer.from(assets.files[req.url.slice(1)], 'base64'));
       } else if (req.url === '/host/ready') {

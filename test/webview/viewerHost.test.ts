@@ -138,3 +138,31 @@ test('a run sent whole zooms from the samples the view holds (no request to the 
     await host.close();
   }
 });
+
+test('as the panel loads it: Monaco and three.js come from beside the viewer\'s script only when a diff or the 3D tab is first shown', { skip }, async () => {
+  const host = await serveHostPage(trace, 'r-host');
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    const seen = watchPage(page);
+    await page.goto(host.url);
+    await page.waitForFunction(() => window.__waypointViewer?.ready === true);
+    assert.deepEqual(fetched.filter((p) => p.endsWith('.js')), ['/runViewer.js'], 'the first paint needs the main bundle only');
+    await page.locator('.turn-row[data-turn="16"]').click();
+    await page.waitForSelector('.diff-editor .monaco-diff-editor');
+    assert.ok((await page.evaluate(() => window.__waypointViewer!.diffLineChanges())) >= 1, 'the lazily loaded Monaco computed the diff');
+    assert.deepEqual(fetched.filter((p) => /^\/runViewer\.monaco\./.test(p)).sort(), ['/runViewer.monaco.css', '/runViewer.monaco.js']);
+    const position = await page.$eval('.diff-editor .monaco-diff-editor', (e) => getComputedStyle(e).position);
+    assert.equal(position, 'relative', "Monaco's stylesheet applies");
+    await page.click('vscode-tab-header[data-tab="3d"]');
+    await page.waitForFunction(() => ['ready', 'no-webgl', 'error'].includes(window.__waypointReplay3d!.status));
+    assert.equal(await page.evaluate(() => window.__waypointReplay3d!.status), 'ready', await page.evaluate(() => window.__waypointReplay3d!.message));
+    assert.ok(fetched.includes('/runViewer.replay3d.js'));
+    assert.equal(fetched.filter((p) => p === '/runViewer.monaco.js').length, 1, 'each bundle is fetched once');
+    assert.deepEqual(seen.errors.filter((e) => !/Could not create web worker/.test(e)), []);
+    await page.close();
+  } finally {
+    await host.close();
+  }
+});

@@ -3,26 +3,23 @@
 // getWorker throws and Monaco's EditorWorkerClient falls back to its in-process worker (EditorWorker on the main
 // thread; it logs "Could not create web worker(s)" once). Diffs of code blocks are small, so the cost is fine.
 // Monaco injects <style> elements, so the CSP needs style-src 'unsafe-inline' for it.
-// Monaco is imported on first use: esbuild keeps a dynamic import inside the IIFE bundle but runs the module's
-// (costly) top-level initialisation only when a diff is first shown, not when the viewer opens.
+// Monaco is a lazy bundle of its own (bundles/monaco.ts, loaded by common/lazyBundle.ts when a diff is first shown):
+// inside the viewer's bundle it was 2.8 MB the page parsed before every first paint.
 import type * as Monaco from 'monaco-editor/editor/editor.api';
+import { loadBundle } from '../common/lazyBundle.js';
+import type { MonacoBundle } from './bundles/monaco.js';
 
 type MonacoApi = typeof Monaco;
 let loading: Promise<MonacoApi> | undefined;
 function loadMonaco(): Promise<MonacoApi> {
-  loading ??= (async () => {
-    const [monaco, , , python] = await Promise.all([
-      import('monaco-editor/editor/editor.api'),
-      import('monaco-editor/features/codicon/register'),
-      import('monaco-editor/features/diffEditor/register'),
-      import('monaco-editor/languages/definitions/python/python'),
-    ]);
+  loading ??= loadBundle<MonacoBundle>('monaco', true).then(({ monaco, python }) => {
     monaco.languages.register({ id: 'python', extensions: ['.py'], aliases: ['Python'] });
     monaco.languages.setMonarchTokensProvider('python', python.language);
     monaco.languages.setLanguageConfiguration('python', python.conf);
     defineReadableThemes(monaco);
     return monaco;
-  })();
+  });
+  loading.catch(() => (loading = undefined));
   return loading;
 }
 

@@ -1,6 +1,6 @@
 // The "3D" tab of the run viewer: playback controls (play/pause, scrub slider, time readout, speed 0.25x-4x,
 // fit view) and the timeline/plot synchronisation. It holds no three.js: the renderer (replay3dView.ts) is
-// imported when the tab first opens, so the viewer's open time does not grow with it. Selecting a turn jumps
+// a lazy bundle (bundles/replay3d.ts) loaded when the tab first opens, so the viewer's open time does not grow with it. Selecting a turn jumps
 // to its first sample; playing marks the current turn in the timeline; the Plots tab draws a cursor at the
 // replay time. Read-only test hook: window.__waypointReplay3d.
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
@@ -12,6 +12,8 @@ import type { TrajectorySeriesBuilder } from '../../src/core/trace/projections/t
 import type { ViewEvent } from '../../src/protocol/webview.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { h } from '../common/dom.js';
+import { loadBundle } from '../common/lazyBundle.js';
+import type { Replay3dBundle } from './bundles/replay3d.js';
 import type { Replay3dView, ReplayStats } from './replay3dView.js';
 
 export const REPLAY_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
@@ -179,7 +181,7 @@ export class Replay3dTab {
     }
     this.status = 'loading';
     this.showMessage('Loading the 3D view…');
-    this.loading ??= import('./replay3dView.js')
+    this.loading ??= loadBundle<Replay3dBundle>('replay3d')
       .then(({ Replay3dView }) => {
         this.timings.moduleMs = performance.now() - this.timings.showMs;
         try {

@@ -14,6 +14,8 @@ export interface ViewerAssets {
   css: string;
   /** Files the CSS references as url("./name") (e.g. Monaco's codicon font), base64-encoded, by file name. */
   files: Record<string, string>;
+  /** The viewer's lazy bundles (dist/webview/runViewer.<name>.{js,css}, webview/common/lazyBundle.ts), by name. */
+  bundles?: Record<string, { js: string; css?: string }>;
 }
 
 export interface TraceHtmlOptions {
@@ -57,6 +59,8 @@ function inlineCssUrls(css: string, files: Record<string, string>): string {
  * The trace text repeats itself (every role call carries the conversation so far) and the bundle is large, so
  * compressed the page is a fraction of its plain size (src/core/trace/README.md has the numbers).
  */
+const stripMapUrl = (js: string) => js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+
 function block(kind: string, bytes: Uint8Array | string): string {
   const gz = gzipSync(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, { level: 9 });
   return `<script type="application/octet-stream" data-gz="${kind}">${gz.toString('base64')}</script>`;
@@ -100,6 +104,11 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
     return u;
   };
   const gunzip = (name) => new Response(new Blob([bytes(blocks[name])]).stream().pipeThrough(new DecompressionStream('gzip')));
+  // The viewer's lazy bundles (webview/common/lazyBundle.ts) are blocks of this page too.
+  window.__waypointBundleSource = async (name) => {
+    if (!blocks['js.' + name]) throw new Error('the report has no ' + name + ' bundle');
+    return { js: await (await gunzip('js.' + name)).text(), css: blocks['css.' + name] ? await (await gunzip('css.' + name)).text() : undefined };
+  };
   const trace = (async () => {
     const msg = JSON.parse(await (await gunzip('trace')).text());
     const transfer = [];
@@ -149,7 +158,10 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
 <body class="${bodyClass}">
 <div id="app"></div>
 ${block('css', inlineCssUrls(o.assets.css, o.assets.files))}
-${block('js', o.assets.js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'))}
+${block('js', stripMapUrl(o.assets.js))}
+${Object.entries(o.assets.bundles ?? {})
+  .map(([name, b]) => [block(`js.${name}`, stripMapUrl(b.js)), b.css === undefined ? '' : block(`css.${name}`, inlineCssUrls(b.css, o.assets.files))].filter(Boolean).join('\n'))
+  .join('\n')}
 ${block('trace', data)}
 ${bins.map((b, i) => block(`bin${i}`, b)).join('\n')}
 <script nonce="${o.nonce}">${loader}</script>

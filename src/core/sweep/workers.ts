@@ -1,8 +1,8 @@
 // Where a sweep's episodes run. `runJob` is one episode through launchRun, named by its key, read back into a
 // record. A worker runs one job at a time; the scheduler keeps `concurrency` of them busy. In-process workers share
 // the event loop (tests, one worker); child-process workers (src/cli/sweepWorker.ts) give real parallelism on
-// several cores. Each worker builds its LaunchDeps once through `makeDeps`, which is where a warm pool of sandboxes
-// and simulators plugs in (leases reset between episodes) without the scheduler knowing.
+// several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts) keeps a warm
+// pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
 import { join, relative } from 'node:path';
 import type { HostIO } from '../host.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
@@ -11,6 +11,7 @@ import { readTrace } from '../trace/reader.js';
 import { withMeter, type Meter } from './rateLimit.js';
 import { recordFromTrace, type EpisodeRecord, type PriceTable } from './record.js';
 import type { SweepEpisode } from './spec.js';
+import type { DepsSource } from './warmDeps.js';
 
 export interface EpisodeJob {
   episode: SweepEpisode;
@@ -70,18 +71,25 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
   }
 }
 
-/** Runs jobs in this process (one at a time per worker). */
+/**
+ * Runs jobs in this process (one at a time per worker). `deps`: a factory called once (fresh resources per
+ * episode, as its deps create them) or a DepsSource such as WarmWorkerResources (warm between episodes; closed
+ * with the worker).
+ */
 export class InProcessWorker implements EpisodeWorker {
   #deps: LaunchDeps | undefined;
   constructor(
-    private readonly makeDeps: () => LaunchDeps,
+    private readonly deps: (() => LaunchDeps) | DepsSource,
     private readonly launch: Launch = launchRun,
   ) {}
   run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord> {
-    this.#deps ??= this.makeDeps();
-    return runJob(job, this.#deps, meter, this.launch, signal);
+    const d = this.deps;
+    const deps = typeof d === 'function' ? (this.#deps ??= d()) : d.depsFor(job);
+    return runJob(job, deps, meter, this.launch, signal);
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (typeof this.deps !== 'function') await this.deps.close();
+  }
 }
 
 export function sweepDirOf(workspace: string, name: string): string {

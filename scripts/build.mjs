@@ -32,6 +32,7 @@ const entries = [
   { in: 'src/dap/main.ts', out: 'dist/dap.js', format: 'cjs', platform: 'node', banner: cjsBanner, define: cjsDefine },
   { in: 'webview/runViewer/main.ts', out: 'dist/webview/runViewer.js', format: 'iife', platform: 'browser', target: 'es2022' },
   { in: 'webview/compare/main.ts', out: 'dist/webview/compare.js', format: 'iife', platform: 'browser', target: 'es2022' },
+  { in: 'webview/sweepMatrix/main.ts', out: 'dist/webview/sweepMatrix.js', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 
 const STAMP = 'dist/.build-inputs.json';

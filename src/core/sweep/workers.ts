@@ -25,6 +25,8 @@ export interface EpisodeJob {
   /** Simulator spec for the host to connect (embedded, stdio:..., ws://...). */
   sim: string;
   prices?: PriceTable;
+  /** Episode options besides the limits (e.g. the code timeout), as `waypoint run` takes them. */
+  options?: LaunchOptions['options'];
 }
 
 export interface EpisodeWorker {
@@ -34,7 +36,11 @@ export interface EpisodeWorker {
 
 export type Launch = (options: LaunchOptions, deps: LaunchDeps) => Promise<LaunchResult>;
 
-/** One episode: a run folder named by the key (an interrupted earlier attempt is removed first), then its record. */
+/**
+ * One episode: a run folder named by the key (an interrupted earlier attempt is removed first), then its record.
+ * launchRun records its own failures; should it still throw (a bug), the episode is an engine_error record and the
+ * sweep goes on.
+ */
 export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | undefined, launch: Launch = launchRun, signal?: AbortSignal): Promise<EpisodeRecord> {
   const ep = job.episode;
   const dir = runDir(job.workspace, ep.key);
@@ -43,8 +49,9 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
   const controller = new EpisodeController();
   const onAbort = () => controller.cancel();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let r: LaunchResult;
   try {
-    const r = await launch(
+    r = await launch(
       {
         workspace: job.workspace,
         arch: job.arch,
@@ -61,14 +68,20 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
         runId: ep.key,
         repeatIndex: ep.repeat,
         controller,
+        ...(job.options ? { options: job.options } : {}),
       },
       meter ? { ...deps, wrapModel: (c) => withMeter(deps.wrapModel ? deps.wrapModel(c) : c, meter) } : deps,
     );
-    const { events } = readTrace(await deps.io.readText(r.tracePath));
-    return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ...recordFromTrace(ep, ep.key, '', [], job.prices), reason: 'engine_error', message, labels: [{ label: 'engine_error', evidence: message, source: 'auto' }] };
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+  const text = await deps.io.readText(r.tracePath).catch(() => undefined);
+  // Without a readable trace, the launch's own end event is the record's source.
+  const events = text !== undefined ? readTrace(text).events : [r.end];
+  return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
 }
 
 /**

@@ -61,6 +61,8 @@ export const SweepMatrixHostToView = z.discriminatedUnion('type', [
     matrices: z.record(z.string(), ViewMatrix),
     /** With the labels in effect (hand edits from labels.json replace an episode's automatic ones). */
     records: z.array(ViewRecord),
+    /** The model judge's proposals by episode key (judge.json): shown apart, marked as a model's proposal. */
+    judge: z.object({ model: z.string(), proposals: z.record(z.string(), z.array(z.object({ label: z.string(), turn: z.number().optional(), evidence: z.string().optional() }).passthrough())) }).optional(),
   }),
   /** The answer to a `pair` request: the side-by-side projection, or why there is none. */
   z.object({ type: z.literal('pair'), leftKey: Key, rightKey: Key, view: AnyRecord.optional(), error: z.string().optional() }),

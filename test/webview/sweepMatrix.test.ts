@@ -22,6 +22,8 @@ const ws = mkdtempSync(join(tmpdir(), 'waypoint-sweep-view-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 test('sweep comparison view: matrix by significance, baseline switch, episodes, labels, side by side', { skip: chromiumMissing }, async () => {
   const dir = fixtureSweep(ws);
+  // One proposal of the model judge (judge.json): shown beside the labels, marked as a model's.
+  writeFileSync(join(dir, 'judge.json'), JSON.stringify({ model: 'judge-model @ fake', note: 'n', proposals: { 'malmm-stack_blocks-sa-s2-r0-fixture': { labels: [{ label: 'drop', turn: 4, evidence: 'fell', source: 'judge' }], at: 'x' } } }));
   const data = await loadSweepView(nodeIO, dir);
   mkdirSync(OUTPUT, { recursive: true });
   const file = join(OUTPUT, 'sweep-view.html');
@@ -54,6 +56,8 @@ test('sweep comparison view: matrix by significance, baseline switch, episodes, 
     // A cell's episodes; a failure label opens its run at the turn where it began.
     await page.click('td.sig.worse a.rate');
     assert.equal(await page.$$eval('table.episodes tbody tr', (rows) => rows.length), 12);
+    assert.match(await page.textContent('table.episodes thead')!, /model judge's proposal \(judge-model @ fake; not checked\)/);
+    assert.equal(await page.textContent('table.episodes tbody tr:nth-child(3) td.judge'), '⚖ drop @4');
     await page.click('table.episodes tbody tr.failed td:nth-child(6) a');
     // Failures by label and variant (the hand edit counted instead of malmm's automatic name_error).
     const labelRows = await page.$$eval('table.labels tbody tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));

@@ -103,7 +103,7 @@ function episodesTable(): HTMLElement {
     h(
       'table',
       { class: 'episodes' },
-      h('thead', null, h('tr', null, ...['seed', 'repeat', 'task', 'outcome', 'turns', 'failure labels (open at the turn it began)', ''].map((t) => h('th', null, t)))),
+      h('thead', null, h('tr', null, ...['seed', 'repeat', 'task', 'outcome', 'turns', 'failure labels (open at the turn it began)', ...(init!.judge ? [`model judge's proposal (${init!.judge.model}; not checked)`] : []), ''].map((t) => h('th', null, t)))),
       h(
         'tbody',
         null,
@@ -117,6 +117,9 @@ function episodesTable(): HTMLElement {
             h('td', null, r.success ? '✓ success' : `✗ ${r.reason}`),
             h('td', null, r.turns),
             h('td', null, ...r.labels.flatMap((l, i) => [i ? ', ' : '', link(`${l.label}${l.turn !== undefined ? ` @${l.turn}` : ''}`, () => post({ type: 'openRun', key: r.key, ...(l.turn !== undefined ? { turn: l.turn } : {}) }))])),
+            init!.judge
+              ? h('td', { class: 'judge' }, ...(init!.judge.proposals[r.key] ?? []).flatMap((l, i) => [i ? ', ' : '', h('span', { class: 'proposal', title: `proposed by ${init!.judge!.model}: ${l.evidence ?? ''}` }, '⚖ ', link(`${l.label}${l.turn !== undefined ? ` @${l.turn}` : ''}`, () => post({ type: 'openRun', key: r.key, ...(l.turn !== undefined ? { turn: l.turn } : {}) })))]))
+              : null,
             h('td', null, link('open run', () => post({ type: 'openRun', key: r.key }))),
           ),
         ),

@@ -7,6 +7,7 @@ import type { HostIO } from '../host.js';
 import { sideBySide, type SideBySide } from '../trace/projections/sideBySide.js';
 import { readTrace } from '../trace/reader.js';
 import type { FailureLabel } from './failureLabels.js';
+import { readJudgeFile } from './judge.js';
 import { buildMatrix, effectiveLabels, type SweepMatrix } from './matrix.js';
 import type { EpisodeRecord } from './record.js';
 import { PLAN_FILE } from './scheduler.js';
@@ -21,6 +22,8 @@ export interface SweepViewData {
   baseline: string;
   matrices: Record<string, SweepMatrix>;
   records: EpisodeRecord[];
+  /** The model judge's proposals (judge.json), marked as a model's proposal in the view. */
+  judge?: { model: string; proposals: Record<string, FailureLabel[]> };
 }
 
 interface PlanFile {
@@ -49,6 +52,7 @@ export async function loadSweepView(io: HostIO, dir: string): Promise<SweepViewD
   const cells = plan.cells.map((c) => c.name);
   const matrices = Object.fromEntries(cells.map((b) => [b, buildMatrix(records, { tasks: plan.spec.tasks, cells, baseline: b })]));
   const model = plan.spec.model.name;
+  const judge = await readJudgeFile(io, dir);
   return {
     type: 'init',
     name: plan.name,
@@ -58,6 +62,7 @@ export async function loadSweepView(io: HostIO, dir: string): Promise<SweepViewD
     baseline: plan.baseline,
     matrices,
     records,
+    ...(judge ? { judge: { model: judge.model, proposals: Object.fromEntries(Object.entries(judge.proposals).map(([k, p]) => [k, p.labels])) } } : {}),
   };
 }
 

@@ -28,6 +28,8 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; font-family: var
 .pdiff .add { background: var(--vscode-diffEditor-insertedLineBackground, #2a24); }
 .pdiff .del { background: var(--vscode-diffEditor-removedLineBackground, #d334); }
 .pdiff .ctx { color: var(--vscode-descriptionForeground); }
+.episodes td.judge { font-style: italic; }
+.episodes .proposal { border: 1px dashed var(--vscode-editorWarning-foreground, #c80); border-radius: 3px; padding: 0 3px; }
 .sxs { width: 100%; table-layout: fixed; }
 .sxs th:first-child { width: 4em; }
 .sxs tr.same td { color: var(--vscode-descriptionForeground); }

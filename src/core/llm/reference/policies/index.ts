@@ -1,5 +1,6 @@
 // Every architecture's scripted policies for the reference model. A later issue adds trajgen.
 import { registerActctxPolicies } from './actctx/index.js';
+import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from './malmm/index.js';
 import { registerRocoPolicies } from './roco/index.js';
@@ -9,4 +10,6 @@ export function registerAllPolicies(): void {
   registerActctxPolicies();
   registerRocoPolicies();
   registerLlamarPolicies();
+  // Not an architecture: the failure inspector's judge (src/core/sweep/judge.ts).
+  registerJudgePolicy();
 }

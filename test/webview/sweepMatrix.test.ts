@@ -56,7 +56,7 @@ test('sweep comparison view: matrix by significance, baseline switch, episodes, 
     // A cell's episodes; a failure label opens its run at the turn where it began.
     await page.click('td.sig.worse a.rate');
     assert.equal(await page.$$eval('table.episodes tbody tr', (rows) => rows.length), 12);
-    assert.match(await page.textContent('table.episodes thead')!, /model judge's proposal \(judge-model @ fake; not checked\)/);
+    assert.match((await page.textContent('table.episodes thead'))!, /model judge's proposal \(judge-model @ fake; not checked\)/);
     assert.equal(await page.textContent('table.episodes tbody tr:nth-child(3) td.judge'), '⚖ drop @4');
     await page.click('table.episodes tbody tr.failed td:nth-child(6) a');
     // Failures by label and variant (the hand edit counted instead of malmm's automatic name_error).

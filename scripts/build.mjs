@@ -36,6 +36,7 @@ const entries = [
   { in: 'webview/runViewer/bundles/monaco.ts', out: 'dist/webview/runViewer.monaco.js', format: 'iife', platform: 'browser', target: 'es2022' },
   { in: 'webview/runViewer/bundles/replay3d.ts', out: 'dist/webview/runViewer.replay3d.js', format: 'iife', platform: 'browser', target: 'es2022' },
   { in: 'webview/compare/main.ts', out: 'dist/webview/compare.js', format: 'iife', platform: 'browser', target: 'es2022' },
+  { in: 'webview/sweepMatrix/main.ts', out: 'dist/webview/sweepMatrix.js', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 
 const STAMP = 'dist/.build-inputs.json';

@@ -5,6 +5,7 @@ import { compareCmd } from './compare.js';
 import { debugAdapterCmd } from './debugAdapter.js';
 import { demoCmd } from './demo.js';
 import { exportCmd } from './export.js';
+import { judgeCmd } from './judge.js';
 import type { CommandSpec, OptionSpecs } from './options.js';
 import { reportCmd } from './report.js';
 import { runCmd } from './run.js';
@@ -17,5 +18,5 @@ import { sweepWorkerCmd } from './sweepWorker.js';
 import { tasksCmd } from './tasks.js';
 
 // Each declaration keeps its own option types; the table only needs the common shape.
-const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, sweepCmd, mergeCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd, sweepWorkerCmd] as const;
+const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, sweepCmd, mergeCmd, judgeCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd, sweepWorkerCmd] as const;
 export const COMMANDS: readonly CommandSpec<OptionSpecs>[] = all as unknown as readonly CommandSpec<OptionSpecs>[];

@@ -15,6 +15,7 @@ import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
 import { parseShard, parseSweepSpec, planSweep, SweepSpecError } from '../core/sweep/spec.js';
+import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
 import type { FailureLabel } from '../core/sweep/failureLabels.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
@@ -108,7 +109,9 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   const n = plan.spec.concurrency;
   const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
   const workers: EpisodeWorker[] = Array.from({ length: n }, () =>
-    a['in-process'] ? new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => connectSimulator(sim, { cwd: workspace }), createSandbox: () => createPyodideSandbox() })) : new ChildProcessWorker(cli),
+    a['in-process']
+      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
+      : new ChildProcessWorker(cli),
   );
   const ac = new AbortController();
   const onSigint = () => ac.abort();

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
+import { readJudgeFile } from '../core/sweep/judge.js';
 import { renderSweepReport } from '../core/sweep/reportHtml.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { readTrace } from '../core/trace/reader.js';
@@ -48,6 +49,7 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     records,
     transcripts,
     nonce: randomBytes(18).toString('base64'),
+    judge: await readJudgeFile(nodeIO, dir),
     linkOf: (r) => relative(resolve(target, '..'), join(ws, r.tracePath)),
   });
   await nodeIO.writeText(target, html);

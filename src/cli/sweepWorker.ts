@@ -1,11 +1,11 @@
 // `waypoint sweep-worker`: the child side of src/core/sweep/childWorker.ts (started by `waypoint sweep` with an IPC
-// channel; not for people). It builds its LaunchDeps once and runs jobs one at a time until the channel closes.
-// This is where a warm pool of sandboxes and simulators plugs in: `deps` is built once per worker process.
+// channel; not for people). It runs jobs one at a time until the channel closes, keeping its sandbox and simulator
+// warm between episodes (WarmWorkerResources: the sandbox reset between episodes, the embedded simulator kept).
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import type { LaunchDeps } from '../core/runs/launch.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import type { ChildToParent, ParentToChild } from '../core/sweep/childWorker.js';
+import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { runJob } from '../core/sweep/workers.js';
 import { defineCommand } from './options.js';
 
@@ -21,7 +21,10 @@ export async function sweepWorkerCommand(): Promise<number> {
   let nextGrant = 1;
   const grants = new Map<number, () => void>();
   let ac: AbortController | undefined;
-  let deps: LaunchDeps | undefined;
+  const warm = new WarmWorkerResources(
+    { io: nodeIO, clock: nodeClock },
+    { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o), log: (line) => process.stderr.write(`sweep worker ${process.pid}: ${line}\n`) },
+  );
   const meter = {
     acquire: (est: number) =>
       new Promise<{ settle(tokens: number): void }>((resolve) => {
@@ -40,9 +43,8 @@ export async function sweepWorkerCommand(): Promise<number> {
     else if (m.type === 'job') {
       chain = chain.then(async () => {
         ac = new AbortController();
-        deps ??= { io: nodeIO, clock: nodeClock, createSimulator: () => connectSimulator(m.job.sim, { cwd: m.job.workspace }), createSandbox: () => createPyodideSandbox() };
         try {
-          send({ type: 'result', record: await runJob(m.job, deps, meter, undefined, ac.signal) });
+          send({ type: 'result', record: await runJob(m.job, warm.depsFor(m.job), meter, undefined, ac.signal) });
         } catch (err) {
           send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
         }
@@ -51,6 +53,7 @@ export async function sweepWorkerCommand(): Promise<number> {
   });
   await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
   await chain;
+  await warm.close();
   return 0;
 }
 

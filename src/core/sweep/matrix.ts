@@ -20,6 +20,8 @@ export interface MatrixCell {
   latencyMs: Spread;
   steps: Spread;
   archMetrics: Record<string, Spread>;
+  /** Per role, per episode: model calls, tokens and cost (an episode where the role never spoke counts 0). */
+  roles: Record<string, { calls: Spread; tokens: Spread; cost: Spread }>;
   /** Against the baseline column of the same task; absent for the baseline itself. */
   vsBaseline?: {
     baseline: string;
@@ -91,6 +93,12 @@ export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cell
         latencyMs: spread(rs.map((r) => r.latencyMs)),
         steps: spread(rs.flatMap((r) => (r.steps !== undefined ? [r.steps] : []))),
         archMetrics: Object.fromEntries(metricNames.map((m) => [m, spread(rs.flatMap((r) => (r.archMetrics[m] !== undefined ? [r.archMetrics[m]!] : [])))])),
+        roles: Object.fromEntries(
+          [...new Set(rs.flatMap((r) => Object.keys(r.callsByRole)))].sort().map((role) => [
+            role,
+            { calls: spread(rs.map((r) => r.callsByRole[role]?.calls ?? 0)), tokens: spread(rs.map((r) => r.callsByRole[role]?.tokens ?? 0)), cost: spread(rs.map((r) => r.callsByRole[role]?.cost ?? 0)) },
+          ]),
+        ),
         labels,
         keys: rs.map((r) => r.key),
       };
@@ -146,6 +154,13 @@ export function matrixMarkdown(m: SweepMatrix, title?: string): string {
       const f = (s: Spread, d = 1) => (s.mean === null ? '–' : `${s.mean.toFixed(d)}${s.sd !== null ? ` (${s.sd.toFixed(d)})` : ''}`);
       lines.push(`| ${c.task} / ${c.cell} | ${f(c.turns)} | ${f(c.modelCalls)} | ${f(c.tokens, 0)} | ${c.cost.mean === null ? '–' : (c.cost.mean * c.n).toFixed(4)} |`);
     }
+  // Tokens and cost per role: where a variant's spending goes.
+  if (m.rows.flat().some((c) => Object.keys(c.roles).length > 0)) {
+    lines.push('', '| cell | role | mean calls | mean tokens | total cost |', '|---|---|---|---|---|');
+    for (const row of m.rows)
+      for (const c of row)
+        for (const [role, r] of Object.entries(c.roles)) lines.push(`| ${c.task} / ${c.cell} | ${role} | ${r.calls.mean?.toFixed(1) ?? '–'} | ${r.tokens.mean?.toFixed(0) ?? '–'} | ${r.cost.mean === null ? '–' : (r.cost.mean * c.n).toFixed(4)} |`);
+  }
   // The architecture's own metrics (RoCo re-plans, LLaMAR transport rate, actctx Q, ...), when it reports any.
   const metricNames = [...new Set(m.rows.flat().flatMap((c) => Object.keys(c.archMetrics)))].sort();
   if (metricNames.length > 0) {

@@ -1,19 +1,23 @@
-// A paired on/off sweep of one ablation: every seed runs twice through launchRun, once with the ablation on and
-// once off (the rest of the base variant unchanged), one episode at a time. Pairing by seed means both sides see
-// the same object layouts, so a difference is the ablation's and not the layout's. A failed episode is an
-// outcome; only bad input (unknown architecture, variant, task or ablation id) throws, before anything runs (a
-// task the simulator does not have is found by the first episode, which is then the only one).
+// A paired on/off sweep of one ablation (`waypoint compare`, the ⇄ compare lens): every seed runs twice, once with
+// the ablation on and once off (the rest of the base variant unchanged). It is a two-column sweep on the sweep
+// scheduler (scheduler.ts: records per episode, the same statistics, endpoint pauses and retries; its folder also
+// opens in the sweep comparison view), plus sweep.json, the paired summary the compare panel and the CLI print.
+// Pairing by seed means both sides see the same object layouts, so a difference is the ablation's and not the
+// layout's. A failed episode is an outcome; only bad input (unknown architecture, variant, task or ablation id)
+// throws, before anything runs (a task the simulator does not have is found by the first episode, which is then
+// the only one).
 import { join } from 'node:path';
 import { SWEEP_SCHEMA_VERSION, SweepFile, type SweepOutcome, type SweepPair } from '../../protocol/sweep.js';
 import type { EpisodeOptions } from '../agents/types.js';
-import { EpisodeController } from '../engine/controller.js';
-import { messageOf } from '../engine/episode.js';
 import { ABLATION_ID } from '../prompt/render.js';
 import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
 import { preflightRun, StartError } from '../runs/preflight.js';
-import { endedBeforeStart } from '../trace/projections/runSummary.js';
+import type { EpisodeRecord } from './record.js';
+import { runSweep } from './scheduler.js';
+import { episodeKey, SweepSpecSchema, type PlannedSweep, type SweepCell, type SweepEpisode } from './spec.js';
 import { compareSides } from './stats.js';
+import { InProcessWorker, type EpisodeWorker } from './workers.js';
 
 export const SWEEPS_DIR = '.waypoint/sweeps';
 export const SWEEP_FILE = 'sweep.json';
@@ -89,89 +93,110 @@ async function newSweepId(o: PairedSweepOptions, deps: LaunchDeps): Promise<stri
 
 export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDeps): Promise<PairedSweepResult> {
   const variant = await checkInput(o, deps);
-  const launch = deps.launch ?? launchRun;
   const id = await newSweepId(o, deps);
   const dir = join(o.workspace, SWEEPS_DIR, id);
   await deps.io.mkdirp(dir);
   const startedAt = deps.clock.isoNow();
-  const total = o.seeds * 2;
-  const pairs: SweepPair[] = [];
+  const plan = pairedPlan(o, id, variant);
+  const total = plan.episodes.length;
+  // The first episode refused at its start (e.g. an unknown task) means every other one would be: stop there.
+  const stop = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
+  let refused: EpisodeRecord | undefined;
   let done = 0;
-  let cancelled = false;
-
-  for (let seed = 0; seed < o.seeds && !cancelled; seed++) {
-    const pair: SweepPair = { seed, on: null, off: null };
-    pairs.push(pair);
-    for (const side of ['on', 'off'] as const) {
-      if (o.signal?.aborted) {
-        cancelled = true;
-        break;
+  const side = (cell: string) => (cell === 'on' ? 'on' : 'off') as 'on' | 'off';
+  const outcomeOf = (r: EpisodeRecord): SweepOutcome => ({ seed: r.seed, runId: r.runId, tracePath: r.tracePath ? join(o.workspace, r.tracePath) : '', success: r.success, reason: r.reason, ...(r.message ? { message: r.message } : {}), turns: r.turns, modelCalls: r.modelCalls });
+  const inner = new InProcessWorker(() => deps, deps.launch ?? launchRun);
+  const worker: EpisodeWorker = {
+    run: (job, meter, sig) => {
+      o.onProgress?.({ done, total, seed: job.episode.seed, side: side(job.episode.cell), phase: 'start' });
+      return inner.run(job, meter, sig);
+    },
+    close: () => inner.close(),
+  };
+  const result = await runSweep({
+    plan,
+    io: deps.io,
+    clock: deps.clock,
+    workspace: o.workspace,
+    builtInPromptRoot: o.builtInPromptRoot,
+    promptDir: o.promptDir,
+    sim: 'embedded',
+    ...(o.options ? { options: o.options } : {}),
+    workers: [worker],
+    signal,
+    onProgress: (p) => {
+      const r = p.last;
+      if (!r) return;
+      done = p.done;
+      if (p.done === 1 && START_FAILURES.has(r.reason) && r.modelCalls === 0 && r.turns === 0) {
+        refused = r;
+        stop.abort();
+        return;
       }
-      o.onProgress?.({ done, total, seed, side, phase: 'start' });
-      const controller = new EpisodeController();
-      const onAbort = () => controller.cancel();
-      o.signal?.addEventListener('abort', onAbort, { once: true });
-      let outcome: SweepOutcome;
-      try {
-        const r = await launch(
-          {
-            workspace: o.workspace,
-            arch: o.arch,
-            task: o.task,
-            seed,
-            variant,
-            ablations: { [o.ablation]: side === 'on' },
-            builtInPromptRoot: o.builtInPromptRoot,
-            promptDir: o.promptDir,
-            model: o.model,
-            options: o.options,
-            limits: o.limits,
-            cache: o.cache,
-            controller,
-          },
-          deps,
-        );
-        outcome = { seed, runId: r.runId, tracePath: r.tracePath, success: r.success, reason: r.reason, ...(r.message ? { message: r.message } : {}), turns: r.end.metrics.turns, modelCalls: r.end.metrics.modelCalls };
-        // The first episode refused at the start (e.g. an unknown task): every other one would be too.
-        if (done === 0 && endedBeforeStart(r.end)) {
-          await deps.io.remove(dir).catch(() => undefined);
-          throw new StartError(r.reason === 'prompt_error' ? 'prompt_error' : 'invalid_input', r.end.message ?? r.reason);
-        }
-      } catch (err) {
-        if (err instanceof StartError) throw err;
-        // launchRun records its own failures; a throw is a bug, and still only this episode's outcome.
-        outcome = { seed, runId: '', tracePath: '', success: false, reason: 'engine_error', message: messageOf(err), turns: 0, modelCalls: 0 };
-      } finally {
-        o.signal?.removeEventListener('abort', onAbort);
-      }
-      // An episode cut short by the cancel says nothing about the ablation: leave its side empty.
-      if (o.signal?.aborted && outcome.reason === 'cancelled') {
-        cancelled = true;
-        break;
-      }
-      pair[side] = outcome;
-      done++;
-      o.onProgress?.({ done, total, seed, side, phase: 'end', outcome });
-    }
+      o.onProgress?.({ done, total, seed: r.seed, side: side(r.cell), phase: 'end', outcome: outcomeOf(r) });
+    },
+  });
+  if (refused) {
+    await deps.io.remove(dir).catch(() => undefined);
+    if (refused.tracePath) await deps.io.remove(join(o.workspace, refused.tracePath, '..')).catch(() => undefined);
+    throw new StartError(refused.reason === 'prompt_error' ? 'prompt_error' : 'invalid_input', refused.message ?? refused.reason);
   }
-
+  const pairs: SweepPair[] = [];
+  for (const seed of plan.seeds) {
+    const on = result.records.find((r) => r.seed === seed && r.cell === 'on');
+    const off = result.records.find((r) => r.seed === seed && r.cell === 'off');
+    if (on || off) pairs.push({ seed, on: on ? outcomeOf(on) : null, off: off ? outcomeOf(off) : null });
+  }
   const file: SweepFile = {
     schemaVersion: SWEEP_SCHEMA_VERSION,
     id,
     kind: 'paired_ablation',
     startedAt,
     endedAt: deps.clock.isoNow(),
-    status: cancelled || o.signal?.aborted ? 'cancelled' : 'complete',
+    status: result.status === 'complete' && !o.signal?.aborted ? 'complete' : 'cancelled',
     arch: o.arch,
     task: o.task,
     variant,
     ablation: o.ablation,
-    seeds: Array.from({ length: o.seeds }, (_, i) => i),
+    seeds: plan.seeds,
     model: { kind: o.model.kind, label: modelLabel(o.model) },
-    comparison: compareSides(pairs.filter((p) => p.on || p.off), o.ablation),
+    comparison: compareSides(pairs, o.ablation),
   };
   SweepFile.parse(file);
   const path = sweepPath(o.workspace, id);
   await deps.io.writeText(path, JSON.stringify(file, null, 2) + '\n');
   return { file, path };
+}
+
+/** End reasons that can mean "refused at the start". */
+const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'engine_error']);
+
+/**
+ * The paired sweep as a scheduler plan: two columns (the ablation on and off over the same base variant), seeds
+ * 0..n-1, one episode per seed and side, in seed order (on, then off) so that a stop leaves whole pairs. Keys
+ * carry the sweep's id: every `compare` is its own sweep, and never reuses or removes another one's run folders.
+ */
+function pairedPlan(o: PairedSweepOptions, id: string, variant: string): PlannedSweep {
+  const cells: SweepCell[] = [
+    { name: 'on', variant, ablations: { [o.ablation]: true } },
+    { name: 'off', variant, ablations: { [o.ablation]: false } },
+  ];
+  const seeds = Array.from({ length: o.seeds }, (_, i) => i);
+  const limits = o.limits as Record<string, number | string | boolean> | undefined;
+  const spec = SweepSpecSchema.parse({
+    name: id,
+    arch: o.arch,
+    tasks: [o.task],
+    variants: cells.map((c) => ({ name: c.name, variant: c.variant, ablations: c.ablations })),
+    seeds: seeds.map((s) => s),
+    model: { name: o.model.kind === 'reference' ? (o.model.profile ?? 'reference') : `openai:${o.model.model}` },
+    ...(limits ? { limits } : {}),
+    cache: o.cache ?? true,
+    baseline: 'on',
+  });
+  const episodes: SweepEpisode[] = seeds.flatMap((seed) =>
+    cells.map((c) => ({ key: `${id}-${c.name}-s${seed}-${episodeKey({ arch: o.arch, task: o.task, seed, variant, ablations: c.ablations, model: o.model, limits, repeat: 0, cell: c.name }).slice(-10)}`, task: o.task, cell: c.name, variant, ablations: c.ablations, seed, repeat: 0 })),
+  );
+  return { name: id, spec, cells, seeds, model: o.model, episodes, baseline: 'on' };
 }

@@ -33,8 +33,8 @@ export interface EpisodeRecord {
   completionTokens: number;
   /** Money by the price table; 0 for a model without a price (the reference model is free). */
   cost: number;
-  /** Calls by role: [calls, cache misses]. */
-  callsByRole: Record<string, { calls: number; uncached: number; tokens: number }>;
+  /** By role: calls, cache misses, tokens (prompt + completion, and each), and their cost by the price table. */
+  callsByRole: Record<string, { calls: number; uncached: number; tokens: number; promptTokens?: number; completionTokens?: number; cost?: number }>;
   latencyMs: number;
   durationMs: number;
   codeErrors: number;
@@ -54,12 +54,16 @@ export function recordFromTrace(ep: SweepEpisode, runId: string, tracePath: stri
   let latencyMs = 0;
   for (const e of events) {
     if (e.type !== 'model_response') continue;
-    const r = (callsByRole[e.role] ??= { calls: 0, uncached: 0, tokens: 0 });
+    const r = (callsByRole[e.role] ??= { calls: 0, uncached: 0, tokens: 0, promptTokens: 0, completionTokens: 0, cost: 0 });
     r.calls++;
     if (!e.cached) r.uncached++;
+    r.promptTokens! += e.usage?.promptTokens ?? 0;
+    r.completionTokens! += e.usage?.completionTokens ?? 0;
     r.tokens += (e.usage?.promptTokens ?? 0) + (e.usage?.completionTokens ?? 0);
     latencyMs += e.latencyMs;
   }
+  const model = start?.model.model ?? '';
+  for (const r of Object.values(callsByRole)) r.cost = costOf(model, r.promptTokens!, r.completionTokens!, prices);
   const m = end?.metrics;
   const promptTokens = m?.promptTokens ?? 0;
   const completionTokens = m?.completionTokens ?? 0;
@@ -84,7 +88,7 @@ export function recordFromTrace(ep: SweepEpisode, runId: string, tracePath: stri
     cachedCalls: m?.cachedCalls ?? 0,
     promptTokens,
     completionTokens,
-    cost: costOf(start?.model.model ?? '', promptTokens, completionTokens, prices),
+    cost: costOf(model, promptTokens, completionTokens, prices),
     callsByRole,
     latencyMs,
     durationMs: m?.durationMs ?? 0,

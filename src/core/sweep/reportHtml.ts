@@ -23,6 +23,30 @@ export interface SweepReportInput {
   transcripts?: { key: string; blocks: { turn?: number; text: string }[] }[];
   /** Nonce of the page's one inline script (the CSP allows nothing else). */
   nonce: string;
+  /** The model judge's proposals (judge.json), shown apart and marked as a model's proposal; never counted above. */
+  judge?: { model: string; proposals: Record<string, { labels: FailureLabel[] }> };
+}
+
+function judgeSection(o: SweepReportInput, link: (r: EpisodeRecord, turn?: number) => string): string {
+  if (!o.judge) return '';
+  const byKey = new Map(o.records.map((r) => [r.key, r]));
+  const rows = new Map<string, { r: EpisodeRecord; x: FailureLabel }[]>();
+  for (const [key, p] of Object.entries(o.judge.proposals)) {
+    const r = byKey.get(key);
+    if (!r) continue;
+    for (const x of p.labels) (rows.get(x.label) ?? rows.set(x.label, []).get(x.label)!).push({ r, x });
+  }
+  const cells = o.matrix.cells;
+  const body = [...rows.entries()]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([label, list]) => {
+      const counts = cells.map((c) => `<td>${list.filter(({ r }) => r.cell === c).length}</td>`).join('');
+      const items = list.map(({ r, x }) => `<li><a href="${esc(link(r, x.turn))}">${esc(r.cell)} · seed ${r.seed}${x.turn !== undefined ? ` · turn ${x.turn}` : ''}</a> <span class="src judge">judge</span> ${esc(x.evidence)}</li>`).join('');
+      return `<tr class="judge-row"><th><details><summary>${esc(label)}</summary><ul>${items}</ul></details></th>${counts}</tr>`;
+    })
+    .join('');
+  return `<h2>Model judge's proposals <span class="muted">proposed by ${esc(o.judge.model)}: a model's proposal, not checked by a person, not counted in the matrix or the inspector above</span></h2>
+<table id="judge"><tr><th>proposed label</th>${cells.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>${body}</table>`;
 }
 
 function plot(m: SweepMatrix): string {
@@ -121,6 +145,7 @@ summary{cursor:pointer}\n.transcript pre{margin:0;padding:2px 8px;border-left:3p
 ${plot(m)}
 <h2>Failure inspector <span class="muted">${failures.length} failed episodes; labels from trace events (auto), hand edits (manual), model judge (judge, marked)</span></h2>
 <table id="failures"><tr><th>label</th>${m.cells.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>${inspector}</table>
+${judgeSection(o, link)}
 <h2>Transcripts <span class="muted">of chosen episodes (failure links jump to the turn where it began)</span></h2>
 ${transcripts || '<p class="muted">none chosen</p>'}
 <script nonce="${o.nonce}">

@@ -1,8 +1,8 @@
 // Where a sweep's episodes run. `runJob` is one episode through launchRun, named by its key, read back into a
 // record. A worker runs one job at a time; the scheduler keeps `concurrency` of them busy. In-process workers share
 // the event loop (tests, one worker); child-process workers (src/cli/sweepWorker.ts) give real parallelism on
-// several cores. Each worker builds its LaunchDeps once through `makeDeps`, which is where a warm pool of sandboxes
-// and simulators plugs in (leases reset between episodes) without the scheduler knowing.
+// several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts) keeps a warm
+// pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
 import { join, relative } from 'node:path';
 import type { HostIO } from '../host.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
@@ -11,6 +11,7 @@ import { readTrace } from '../trace/reader.js';
 import { withMeter, type Meter } from './rateLimit.js';
 import { recordFromTrace, type EpisodeRecord, type PriceTable } from './record.js';
 import type { SweepEpisode } from './spec.js';
+import type { DepsSource } from './warmDeps.js';
 
 export interface EpisodeJob {
   episode: SweepEpisode;
@@ -24,6 +25,8 @@ export interface EpisodeJob {
   /** Simulator spec for the host to connect (embedded, stdio:..., ws://...). */
   sim: string;
   prices?: PriceTable;
+  /** Episode options besides the limits (e.g. the code timeout), as `waypoint run` takes them. */
+  options?: LaunchOptions['options'];
 }
 
 export interface EpisodeWorker {
@@ -33,7 +36,11 @@ export interface EpisodeWorker {
 
 export type Launch = (options: LaunchOptions, deps: LaunchDeps) => Promise<LaunchResult>;
 
-/** One episode: a run folder named by the key (an interrupted earlier attempt is removed first), then its record. */
+/**
+ * One episode: a run folder named by the key (an interrupted earlier attempt is removed first), then its record.
+ * launchRun records its own failures; should it still throw (a bug), the episode is an engine_error record and the
+ * sweep goes on.
+ */
 export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | undefined, launch: Launch = launchRun, signal?: AbortSignal): Promise<EpisodeRecord> {
   const ep = job.episode;
   const dir = runDir(job.workspace, ep.key);
@@ -42,8 +49,9 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
   const controller = new EpisodeController();
   const onAbort = () => controller.cancel();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let r: LaunchResult;
   try {
-    const r = await launch(
+    r = await launch(
       {
         workspace: job.workspace,
         arch: job.arch,
@@ -60,28 +68,41 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
         runId: ep.key,
         repeatIndex: ep.repeat,
         controller,
+        ...(job.options ? { options: job.options } : {}),
       },
       meter ? { ...deps, wrapModel: (c) => withMeter(deps.wrapModel ? deps.wrapModel(c) : c, meter) } : deps,
     );
-    const { events } = readTrace(await deps.io.readText(r.tracePath));
-    return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ...recordFromTrace(ep, ep.key, '', [], job.prices), reason: 'engine_error', message, labels: [{ label: 'engine_error', evidence: message, source: 'auto' }] };
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+  const text = await deps.io.readText(r.tracePath).catch(() => undefined);
+  // Without a readable trace, the launch's own end event is the record's source.
+  const events = text !== undefined ? readTrace(text).events : [r.end];
+  return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
 }
 
-/** Runs jobs in this process (one at a time per worker). */
+/**
+ * Runs jobs in this process (one at a time per worker). `deps`: a factory called once (fresh resources per
+ * episode, as its deps create them) or a DepsSource such as WarmWorkerResources (warm between episodes; closed
+ * with the worker).
+ */
 export class InProcessWorker implements EpisodeWorker {
   #deps: LaunchDeps | undefined;
   constructor(
-    private readonly makeDeps: () => LaunchDeps,
+    private readonly deps: (() => LaunchDeps) | DepsSource,
     private readonly launch: Launch = launchRun,
   ) {}
   run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord> {
-    this.#deps ??= this.makeDeps();
-    return runJob(job, this.#deps, meter, this.launch, signal);
+    const d = this.deps;
+    const deps = typeof d === 'function' ? (this.#deps ??= d()) : d.depsFor(job);
+    return runJob(job, deps, meter, this.launch, signal);
   }
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (typeof this.deps !== 'function') await this.deps.close();
+  }
 }
 
 export function sweepDirOf(workspace: string, name: string): string {

@@ -24,6 +24,7 @@ export const COMMAND_CATALOG = {
   overridePrompt: { title: 'Copy Prompt to Workspace', needs: ['folder'], icon: '$(copy)' },
   previewPrompt: { title: 'Preview Prompt…', icon: '$(open-preview)' },
   compareOnOff: { title: 'Compare Ablation On/Off', needs: ['folder', 'trust'] },
+  openSweep: { title: 'Open Sweep Comparison…', needs: ['folder'], icon: '$(table)' },
   setApiKey: { title: 'Set API Key…', icon: '$(key)' },
   clearApiKey: { title: 'Clear API Key' },
   restartLanguageServer: { title: 'Restart Language Server' },

@@ -55,6 +55,7 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
     compareOnOff: {
       enabled: (ctx) => async (uri, id, options) => (await import('./compare.js')).compareOnOff(ctx, f.bridge, uri, id, (options ?? {}) as { seeds?: number; task?: string; variant?: string }),
     },
+    openSweep: { enabled: (ctx) => async (arg) => (await import('./sweep.js')).openSweep(ctx, arg) },
     setApiKey: { enabled: (ctx) => async (key, baseUrl) => (await import('./setup.js')).setApiKey(ctx, key, baseUrl) },
     clearApiKey: { enabled: (ctx) => async (baseUrl) => (await import('./setup.js')).clearApiKey(ctx, baseUrl) },
     restartLanguageServer: { enabled: (ctx) => () => ctx.lsp.restart() },

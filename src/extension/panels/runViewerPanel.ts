@@ -178,6 +178,11 @@ export class RunViewerPanel extends Disposable {
     this.post({ type: 'selectTurn', turn });
   }
 
+  /** Selects a turn (a sweep episode's failure began there), as the debugger's position does. */
+  showTurn(turn: number): void {
+    this.followDebugger(turn);
+  }
+
   get viewColumn(): vscode.ViewColumn | undefined {
     return this.panel.viewColumn;
   }

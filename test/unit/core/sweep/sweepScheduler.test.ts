@@ -14,7 +14,7 @@ import { isInfrastructureFailure, runSweep, type SweepProgressInfo } from '../..
 import { parseSweepSpec, planSweep, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
 import { InProcessWorker, readRecords, sweepDirOf } from '../../../../src/core/sweep/workers.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
-import { mergeCommand } from '../../../../src/cli/sweep.js';
+import { mergeCommand, progressLine } from '../../../../src/cli/sweep.js';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -172,4 +172,35 @@ test('shards 0/2 and 1/2 merged equal the unsharded sweep', async () => {
   assert.match(printed, /merged 2 folders: 18\/18 episodes/);
   // Traces came along, so the merged sweep's episodes open in the run viewer.
   for (const r of merged) assert.ok(existsSync(join(wsOut, r.tracePath)), r.tracePath);
+});
+
+test('progress: the bar, the ETA from the pace so far, and each cell\'s running success rate, as the line shows them', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  // A clock that moves 1 s per episode: the ETA is then exact.
+  let now = 0;
+  const clock = { nowMs: () => now, isoNow: () => new Date(now).toISOString() };
+  const inner = fakeLaunch([]);
+  const launch = async (o: LaunchOptions, d: LaunchDeps) => ((now += 1000), inner(o, d));
+  const seen: SweepProgressInfo[] = [];
+  const r = await runSweep({ ...base(ws, p), clock, workers: workers(1, launch), onProgress: (x) => x.last && seen.push(structuredClone(x)) });
+  assert.equal(seen.length, 18);
+  assert.deepEqual(seen.map((x) => x.done), Array.from({ length: 18 }, (_, i) => i + 1));
+  assert.equal(seen[0]!.etaMs, 17_000, 'one episode a second, 17 left');
+  assert.equal(seen[8]!.etaMs, 9_000);
+  assert.equal(seen.at(-1)!.etaMs, 0);
+  // Running rates: per cell, the successes among the episodes finished so far.
+  for (const x of seen) {
+    const soFar = r.records.filter((rec) => p.episodes.findIndex((e) => e.key === rec.key) < x.done);
+    for (const cell of Object.keys(x.rates)) {
+      const mine = soFar.filter((rec) => rec.cell === cell);
+      assert.deepEqual(x.rates[cell], { successes: mine.filter((rec) => rec.success).length, n: mine.length }, `after ${x.done}, ${cell}`);
+    }
+  }
+  const first = progressLine(seen[0]!);
+  assert.match(first, /^\[#\.{19}\] 1\/18 · \d running · ETA 17s · malmm [01]\/1$/);
+  const last = progressLine({ ...seen.at(-1)!, running: 0 });
+  const cells = p.cells.map((c) => `${c.name} ${r.records.filter((x) => x.cell === c.name && x.success).length}/6`).join(' · ');
+  assert.equal(last, `[####################] 18/18 · 0 running · ETA 0s · ${cells}`);
+  assert.match(progressLine({ ...seen[3]!, skipped: 2, paused: 'model endpoint failing; retry in 4s' }), /4\/18 \(2 resumed\) .* PAUSED: model endpoint failing; retry in 4s$/);
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { classifyError, labelFailure } from '../../../../src/core/sweep/failureLabels.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
-import type { EpisodeRecord } from '../../../../src/core/sweep/record.js';
+import { recordFromTrace, type EpisodeRecord } from '../../../../src/core/sweep/record.js';
 import { parseShard, parseSweepSpec, planSweep, shardOf } from '../../../../src/core/sweep/spec.js';
 import { fisherExact, mcnemarExact, spread, wilson95 } from '../../../../src/core/sweep/stats.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
@@ -129,4 +129,36 @@ test('shards: i/n, env/n from JOB_COMPLETION_INDEX, round-robin slices that cove
   const parts = [0, 1, 2].map((index) => shardOf(eps, { index, count: 3 }).map((e) => e.key));
   assert.deepEqual(parts.flat().sort(), eps.map((e) => e.key).sort());
   assert.deepEqual(parts.map((p) => p.length), [3, 2, 2]);
+});
+
+test('tokens and cost per role, per episode and per cell, by the price table', () => {
+  const ev = (e: Record<string, unknown>) => e as unknown as TraceEvent;
+  const resp = (turn: number, role: string, p: number, c: number, cached = false) => ev({ type: 'model_response', turn, callId: `${role}${turn}`, role, ok: true, text: 'x', usage: { promptTokens: p, completionTokens: c }, latencyMs: 5, cached, attempts: 1 });
+  const events = [
+    ev({ type: 'episode_start', model: { provider: 'openai', model: 'gpt-4o-mini', label: 'gpt-4o-mini' } }),
+    resp(1, 'planner', 1000, 200),
+    resp(2, 'coder', 3000, 500),
+    resp(3, 'coder', 2000, 300, true),
+    ev({ type: 'episode_end', success: true, reason: 'task_completed', agentClaimedDone: true, metrics: { turns: 3, modelCalls: 3, cachedCalls: 1, promptTokens: 6000, completionTokens: 1000, durationMs: 10 } }),
+  ];
+  const prices = { 'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 } };
+  const ep = { key: 'k', task: 't', cell: 'c', variant: 'malmm', ablations: {}, seed: 0, repeat: 0 };
+  const r = recordFromTrace(ep, 'k', 'p', events, prices);
+  close(r.cost, (6000 * 0.15 + 1000 * 0.6) / 1e6, 1e-12);
+  assert.deepEqual(Object.keys(r.callsByRole), ['planner', 'coder']);
+  assert.equal(r.callsByRole.coder!.calls, 2);
+  assert.equal(r.callsByRole.coder!.uncached, 1);
+  assert.equal(r.callsByRole.coder!.tokens, 5800);
+  close(r.callsByRole.coder!.cost!, (5000 * 0.15 + 800 * 0.6) / 1e6, 1e-12);
+  close(r.callsByRole.planner!.cost!, (1000 * 0.15 + 200 * 0.6) / 1e6, 1e-12);
+  // A model without a price costs nothing (the reference model is free).
+  assert.equal(recordFromTrace(ep, 'k', 'p', events, {}).callsByRole.coder!.cost, 0);
+  // Per cell: mean per episode; a role silent in an episode counts 0 there.
+  const r2 = { ...recordFromTrace({ ...ep, key: 'k2', seed: 1 }, 'k2', 'p', events.filter((e) => (e as { role?: string }).role !== 'planner'), prices) };
+  const m = buildMatrix([r, r2], { tasks: ['t'], cells: ['c'], baseline: 'c' });
+  const roles = m.rows[0]![0]!.roles;
+  assert.equal(roles.planner!.calls.mean, 0.5);
+  close(roles.planner!.cost.mean!, r.callsByRole.planner!.cost! / 2, 1e-12);
+  assert.equal(roles.coder!.tokens.mean, 5800);
+  assert.match(matrixMarkdown(m), /\| t \/ c \| coder \| 2\.0 \| 5800 \| 0\.0025 \|/);
 });

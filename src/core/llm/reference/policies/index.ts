@@ -1,5 +1,6 @@
 // Every architecture's scripted policies for the reference model.
 import { registerActctxPolicies } from './actctx/index.js';
+import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from './malmm/index.js';
 import { registerRocoPolicies } from './roco/index.js';
@@ -11,4 +12,6 @@ export function registerAllPolicies(): void {
   registerRocoPolicies();
   registerLlamarPolicies();
   registerTrajgenPolicies();
+  // Not an architecture: the failure inspector's judge (src/core/sweep/judge.ts).
+  registerJudgePolicy();
 }

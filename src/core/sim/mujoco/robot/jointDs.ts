@@ -7,7 +7,8 @@
 //                        cos(pi/2 |r|) and the rest by 1 + sin(pi/2 |r|), so at d = c nothing moves toward the
 //                        obstacle and the motion slides around it (Huber et al.'s modulation, as the authors
 //                        implement it; the paper's text says avoidance starts at the clearance); moving away
-//                        is left alone;
+//                        is left alone; then a guard (holdOff): within c of several obstacles, whose normalised
+//                        weights can cancel, no link moves further toward any of them (our addition);
 //   orientation o        keeps the held object's tilt: the velocity's part that changes the tool's rotation about
 //                        the world's horizontal axes is scaled by (1 - o) (a null-space projection: o = 1 allows
 //                        only motions that keep the object as it is).
@@ -135,6 +136,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
         }
         for (const o of obstacles) out.passed[o.label] = Math.min(out.passed[o.label] ?? Infinity, o.distanceM);
         modulate(vOut, obstacles, s.clearanceM);
+        holdOff(vOut, obstacles, s.clearanceM);
         let over2 = 1;
         for (let j = 0; j < n; j++) over2 = Math.max(over2, Math.abs(vOut[j]!) / JOINT_SPEED_LIMIT[j]!);
         for (let j = 0; j < n; j++) vOut[j] = vOut[j]! / over2;
@@ -222,6 +224,36 @@ export function modulate(qd: Float64Array, obstacles: readonly { distanceM: numb
   const along = dot / amp;
   for (let j = 0; j < n; j++) qd[j] = lambdaE * qd[j]! + (lambdaR - lambdaE) * along * (r[j]! / amp);
   return { r: amp, lambdaR, lambdaE };
+}
+
+/**
+ * A guard after the modulation: no link closer than c to an obstacle moves further toward it. The authors'
+ * normalised weights let obstacles on opposite sides of the arm cancel (a hand between a lamp shade above and a
+ * shelf beside it gets |r| about 0.7, so it keeps half its speed toward both, and lambda_e nearly doubles the rest);
+ * a single obstacle is already held at c by the modulation. The approaching component along each gradient is
+ * removed in turn, a few sweeps so that removing one does not restore another.
+ */
+export function holdOff(qd: Float64Array, obstacles: readonly { distanceM: number; grad: Float64Array }[], clearanceM: number): number {
+  const close = obstacles.filter((o) => o.distanceM < clearanceM);
+  let removed = 0;
+  for (let sweep = 0; sweep < 3; sweep++) {
+    let changed = false;
+    for (const o of close) {
+      let gg = 0;
+      let gq = 0;
+      for (let j = 0; j < qd.length; j++) {
+        gg += o.grad[j]! * o.grad[j]!;
+        gq += o.grad[j]! * qd[j]!;
+      }
+      // d(distance)/dt = grad . qd; negative means closing in.
+      if (gg < 1e-12 || gq >= 0) continue;
+      for (let j = 0; j < qd.length; j++) qd[j] = qd[j]! - (gq / gg) * o.grad[j]!;
+      removed += -gq / Math.sqrt(gg);
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return removed;
 }
 
 /**

@@ -10,6 +10,7 @@ import { defaultReferenceModels } from '../../../../../src/core/llm/reference/po
 import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
 import { GLASS } from './fakeClearingSim.js';
 import { of, runWith, spec } from './scripted.js';
+import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 
 registerAllPolicies();
 
@@ -48,4 +49,20 @@ test('reference-flawed: a fast pick of the full glass fails holding(); the retun
   const speedChange = view.attempts.flatMap((a) => a.changes).find((c) => c.param === 'speed' && c.action === 'pick');
   assert.ok(speedChange && Number(speedChange.after) < Number(speedChange.before), JSON.stringify(view.attempts.map((a) => a.changes)));
   assert.ok((result.end.archMetrics?.retunes ?? 0) >= 1);
+});
+
+test('reference on the real simulator: ac_single_empty_glass (IV-C case a) is approached, picked and set down in the sink, every check as planned', async () => {
+  const sim = await createTabletopSimulator();
+  try {
+    const { result, events } = await runWith(spec({}, 'ac_single_empty_glass'), inProcess('reference'), sim);
+    assert.equal(result.reason, 'plan_validated', result.message);
+    assert.equal(result.success, true, result.message);
+    assert.equal(result.end.archMetrics?.retunes, 0);
+    const steps = projectActctxPlan(events).attempts[0]!.steps;
+    assert.deepEqual(steps.map((s) => `${s.action} ${s.label}`), ['approach empty glass 1', 'pick empty glass 1', 'place large white sink']);
+    assert.ok(steps.every((s) => s.checks.every((c) => c.ok)));
+    assert.ok(steps.every((s) => (s.mT ?? 0) > 0), 'every action has a positive motion score');
+  } finally {
+    await sim.close();
+  }
 });

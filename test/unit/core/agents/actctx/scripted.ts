@@ -11,6 +11,7 @@ import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
 import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
 import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
+import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
@@ -29,11 +30,11 @@ const sandbox: CodeSandbox = {
   close: async () => undefined,
 };
 
-export function spec(limits: Record<string, number | boolean> = {}): EpisodeSpec {
+export function spec(limits: Record<string, number | boolean> = {}, task = 'fake_clear'): EpisodeSpec {
   return {
     runId: 'test',
     arch,
-    task: 'fake_clear',
+    task,
     seed: 0,
     variant: resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
     promptPaths,
@@ -46,9 +47,10 @@ export async function run(s: EpisodeSpec, answers: Record<string, string[]>) {
   return runWith(s, new ReplayClient(answers));
 }
 
-export async function runWith(s: EpisodeSpec, model: ModelClient) {
+/** Runs an episode against the fake clearing world, or against `sim` (the real tabletop simulator). */
+export async function runWith<S extends Simulator = FakeClearingSim>(s: EpisodeSpec, model: ModelClient, real?: S) {
   const sink = new MemoryTraceSink();
-  const sim = new FakeClearingSim();
+  const sim = real ?? new FakeClearingSim();
   const result = await runEpisode(s, { io: nodeIO, clock, sim, sandbox, model, sink, controller: new EpisodeController() });
   return { result, events: sink.events as TraceEvent[], sim, model };
 }

@@ -14,12 +14,8 @@ after(async () => {
 
 const out = (r: ApiCallResult) => (r.ok ? (r.output ?? '') : `error: ${r.error}`);
 
-// Known gap: with the joint-space DS controller, the half-eaten apple under the lamp of clear_table_shelf seed 0
-// slips out of the side grasp when the place starts (the arm meets the shelf); seed 1 passes.
-const KNOWN_GAPS: Record<string, string> = { clear_table_shelf: 'seed 0: the side-grasped apple under the lamp slips out as the place starts' };
-
 for (const [taskId, solve] of Object.entries(CLEARING_SOLUTIONS)) {
-  test(`${taskId}: a scripted Action Contextualization plan succeeds for seeds 0..1 and doing nothing fails`, { todo: KNOWN_GAPS[taskId] ?? false }, async () => {
+  test(`${taskId}: a scripted Action Contextualization plan succeeds for seeds 0..1 and doing nothing fails`, async () => {
     for (let seed = 0; seed < 2; seed++) {
       const { api } = await sim.reset(taskId, seed);
       assert.ok(api.some((f) => f.name === 'check_motion_health'));

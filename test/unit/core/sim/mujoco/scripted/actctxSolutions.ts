@@ -52,3 +52,32 @@ export const CLEARING_SOLUTIONS: Record<string, (sim: Simulator) => Promise<void
   clear_table_sink: clearSink,
   clear_table_shelf: clearShelf,
 };
+
+const EATEN = 'half-eaten apple';
+const FULL = 'glass with yellowish liquid';
+type Step = [fn: 'approach' | 'pick', object: string, speed: number, clearance: number, grasp: 'top' | 'side'] | ['place', location: string, orientation: number, speed: number, clearance: number] | ['drop', location: string, speed: number, clearance: number];
+
+/** approach + pick one object with the same settings (the paper's Reply 1 pattern). */
+const take = (object: string, speed: number, clearance: number, grasp: 'top' | 'side' = 'top'): Step[] => [
+  ['approach', object, speed, clearance, grasp],
+  ['pick', object, speed, clearance, grasp],
+];
+/** The full glass: slowly, upright (orientation 0.9), placed in the sink, never dropped (IV-C case b). */
+const fullGlass: Step[] = [...take(FULL, 0.4, 0.02), ['place', SINK, 0.9, 0.4, 0.02]];
+
+/**
+ * Scripted plans for the paper's scenes (acScenes.ts), seed 0, with the parameters the scenes ask for: a small
+ * clearance for the objects that stand next to others, the full glass slow and upright, the glass before the apple
+ * it stands beside (Fig. 7). ac_robust_lamp has none yet: no plan tried puts the side-grasped apple under the lamp
+ * away (see the folder's README).
+ */
+export const AC_SOLUTIONS: Record<string, Step[]> = {
+  ac_single_whole_apple: [...take('whole apple', 0.5, 0.01), ['place', SHELF, 0.0, 0.5, 0.02]],
+  ac_single_half_eaten_apple: [...take(EATEN, 0.5, 0.01), ['drop', BIN, 0.5, 0.02]],
+  ac_single_empty_glass: [...take('empty glass 1', 0.5, 0.02), ['place', SINK, 0.5, 0.5, 0.02]],
+  ac_single_full_glass: fullGlass,
+  ac_single_paper_ball_1: [...take('crumpled paper ball 1', 0.5, 0.02), ['drop', BIN, 0.5, 0.02]],
+  ac_single_paper_ball_2: [...take('crumpled paper ball 2', 0.5, 0.005), ['drop', BIN, 0.5, 0.02]],
+  ac_sequential: [...fullGlass, ...take(EATEN, 0.5, 0.01), ['drop', BIN, 0.5, 0.02]],
+  ac_robust_random: [...fullGlass, ...take(EATEN, 0.5, 0.02), ['drop', BIN, 0.5, 0.02]],
+};

@@ -420,7 +420,8 @@ const handover: TaskPolicy = {
     const giverSide = mine && theirs ? Math.sign(mine[0] + mine[1] - theirs[0] - theirs[1]) : -1;
     const middle = mine && theirs ? (Math.max(mine[0], theirs[0]) + Math.min(mine[1], theirs[1])) / 2 : 0;
     if (held === item) {
-      if (s.things.get(box) && (!t || Math.abs(t.pos[0] - middle) > 0.1 || theirs === null || giverSide > 0)) {
+      const b = s.things.get(box);
+      if (b && (!mine || (b.pos[0] >= mine[0] && b.pos[0] <= mine[1]))) {
         return { action: `PLACE ${item} ${box}`, why: `I hold ${item} and ${box} is on my side; I put it away.` };
       }
       const out: V3 = [round3([middle + giverSide * 0.12, 0.15, 0.95])[0], 0.15, 0.95];
@@ -434,6 +435,7 @@ const handover: TaskPolicy = {
       return wait(`${heldBy} is bringing ${item}; I wait.`);
     }
     if (/is in /.test(t.relation ?? '')) return rest(s, robot, restPoint, `${item} is put away.`);
+    if (mine && (t.pos[0] < mine[0] || t.pos[0] > mine[1])) return rest(s, robot, restPoint, `${item} lies out of my reach; ${other ?? 'my partner'} brings it.`);
     return { action: `PICK ${item}`, why: `${item} lies on my side; I pick it up to hand it over.` };
   },
 };

@@ -5,6 +5,7 @@ import type { RunViewerUiState } from '../../src/protocol/webview.js';
 import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
+import { ReachZonesTab } from './reachZonesTab.js';
 import './household/household.css';
 
 export interface ExtraTab {
@@ -28,11 +29,13 @@ export interface ExtraViews {
 export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews {
   const floorPlan = new FloorPlanTab(selectTurn);
   const steps = new StepsTab(selectTurn);
+  const reach = new ReachZonesTab();
   const household = (p: RunProjection) => p.household.active;
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
       { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
+      { id: 'reach', label: 'Reach', root: reach.root, applies: (p) => p.reach.active, update: (p) => reach.update(p.reach.result()) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

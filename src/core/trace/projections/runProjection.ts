@@ -5,6 +5,7 @@ import type { ViewEvent } from '../../../protocol/webview.js';
 import { ActctxPlanBuilder } from './actctxPlan.js';
 import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
+import { ReachZonesBuilder } from './reachZones.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
@@ -22,6 +23,8 @@ export class RunProjection {
   readonly actctx = new ActctxPlanBuilder();
   /** LLaMAR's steps, subtasks and floor plan (household runs only). */
   readonly household = new HouseholdStepsBuilder();
+  /** Multi-arm runs: reach zones, objects and every robot's executed path, top down. */
+  readonly reach = new ReachZonesBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -44,6 +47,7 @@ export class RunProjection {
       this.motion.add(e);
       this.actctx.add(e);
       this.household.add(e);
+      this.reach.add(e);
       added++;
     }
     this.eventCount += added;

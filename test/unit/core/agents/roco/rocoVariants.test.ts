@@ -17,6 +17,7 @@ import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/inde
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
+import { projectReachZones } from '../../../../../src/core/trace/projections/reachZones.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('roco');
@@ -166,4 +167,23 @@ test('waypoint sources: the planner gets the agents\' PATH, a linear path, a top
   assert.ok(near(topdown[2]!.slice(0, 2), target.slice(0, 2)), 'down only once over the target');
 
   assert.equal(await pathOf('no_waypoints'), undefined);
+});
+
+test('reach zones (top-down view): every robot\'s zone and base from the observation, and every robot\'s executed path from the recorded samples', async () => {
+  const model = new Recording({ 'roco/dialog': ['I am Alice. PROCEED', plan('NAME Alice ACTION MOVE (-0.30, 0.10, 1.00)', 'NAME Bob ACTION MOVE (0.30, 0.10, 1.00)')] });
+  const { events } = await episode('dialog', model, { maxRounds: 1 });
+  const v = projectReachZones(events);
+  assert.deepEqual(v.robots.map((r) => [r.name, r.reachX]), [['Alice', [-0.6, 0.05]], ['Bob', [-0.05, 0.6]]]);
+  assert.ok(v.robots.every((r) => r.base && Math.abs(r.base[1] + 0.35) < 1e-6), 'bases on the near edge');
+  assert.ok(v.objects.some((o) => o.name === 'wrench') && v.objects.some((o) => o.name === 'toolbox'));
+  assert.deepEqual(v.paths.map((p) => p.robot), ['Alice', 'Bob']);
+  for (const [k, goal] of [[0, [-0.3, 0.1]], [1, [0.3, 0.1]]] as const) {
+    const pts = v.paths[k]!.points;
+    assert.ok(pts.length >= 10, `${v.paths[k]!.robot}: ${pts.length} points`);
+    const [sx, sy] = pts[0]!;
+    const [ex, ey] = pts.at(-1)!;
+    // Each hand moved toward its own goal (the hand sits over the tool centre point of a top-down tool).
+    assert.ok(Math.hypot(ex - goal[0], ey - goal[1]) < Math.hypot(sx - goal[0], sy - goal[1]) - 0.05, `${v.paths[k]!.robot} moved from (${sx}, ${sy}) to (${ex}, ${ey})`);
+    assert.ok(Math.hypot(ex - goal[0], ey - goal[1]) < 0.03, `${v.paths[k]!.robot} ends at its goal`);
+  }
 });

@@ -171,5 +171,5 @@ test('a model seed reaches the reference model: every request carries it and the
   const evs = events(r.tracePath).events;
   const start = evs[0];
   assert.equal(start.type === 'episode_start' && start.model.seed, 7);
-  assert.ok(evs.filter((e) => e.type === 'model_call').every((e) => e.type === 'model_call' && e.params?.seed === 7));
+  assert.ok(evs.filter((e) => e.type === 'role_call').every((e) => e.type === 'role_call' && e.params.seed === 7));
 });

@@ -5,6 +5,7 @@ import type { RunViewerUiState } from '../../src/protocol/webview.js';
 import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
+import { ReachZonesTab } from './reachZonesTab.js';
 import './household/household.css';
 import { PerceptionTab } from './perception/perceptionTab.js';
 import './perception/perception.css';
@@ -33,6 +34,7 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
   const floorPlan = new FloorPlanTab(selectTurn);
   const steps = new StepsTab(selectTurn);
   const perception = new PerceptionTab(selectTurn);
+  const reach = new ReachZonesTab();
   const household = (p: RunProjection) => p.household.active;
   const poses = new PosesTab(selectTurn);
   const detector = new DetectorTab(selectTurn);
@@ -43,6 +45,7 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
       { id: 'perception', label: 'Perception', root: perception.root, applies: (p) => p.perception.active, update: (p) => perception.update(p.perception.result()) },
       { id: 'poses', label: 'Poses', root: poses.root, applies: (p) => p.trajgen.poses().segments.length > 0, update: (p) => poses.update(p.trajgen.poses()) },
       { id: 'detector', label: 'Detector', root: detector.root, applies: (p) => p.trajgen.detections().length > 0, update: (p) => detector.update(p.trajgen.detections()) },
+      { id: 'reach', label: 'Reach', root: reach.root, applies: (p) => p.reach.active, update: (p) => reach.update(p.reach.result()) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

@@ -35,6 +35,8 @@ export function cssColor(name: string, fallback: string): Color {
 
 export class ReplayMarkers {
   private path: { full: Line; done: Line; stride: number } | undefined;
+  /** Multi-arm runs: the executed path of every other robot's hand (the first robot's is `path`). */
+  private armPaths: Line[] = [];
   private waypoints: InstancedMesh | undefined;
   private collisions: InstancedMesh | undefined;
   private collisionList: readonly Collision3d[] = [];
@@ -79,8 +81,42 @@ export class ReplayMarkers {
     this.path = { full, done, stride };
   }
 
+  /**
+   * The other robots' executed paths: each robot's hand body (or suction cup) through the recorded body poses,
+   * drawn in the charts' palette. The first robot's path is the end-effector path above.
+   */
+  private buildArmPaths(scene3d: Scene3dBuilder): void {
+    for (const l of this.armPaths) {
+      l.geometry.dispose();
+      (l.material as LineBasicMaterial).dispose();
+      l.removeFromParent();
+    }
+    this.armPaths = [];
+    const hands = scene3d.bodies.map((label, b) => ({ robot: /^(\w+) (?:hand|suction cup)$/.exec(label)?.[1], b })).filter((x): x is { robot: string; b: number } => x.robot !== undefined);
+    const robots = [...new Set(hands.map((x) => x.robot))];
+    const n = scene3d.length;
+    if (robots.length < 2 || n === 0 || !scene3d.hasPoses()) return;
+    const palette = ['--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-blue'];
+    const fallback = ['#d18616', '#89d185', '#3794ff'];
+    const stride = Math.max(1, Math.ceil(n / MAX_PATH_POINTS));
+    const pose = new Float64Array(7);
+    robots.slice(1).forEach((robot, k) => {
+      const b = hands.find((x) => x.robot === robot)!.b;
+      const pts: number[] = [];
+      for (let i = 0; i < n; i += stride) if (scene3d.pose(i, b, pose)) pts.push(pose[0], pose[1], pose[2]);
+      if (pts.length < 6) return;
+      const geometry = new BufferGeometry();
+      geometry.setAttribute('position', new BufferAttribute(new Float32Array(pts), 3));
+      const line = new Line(geometry, new LineBasicMaterial({ color: cssColor(palette[k % 3]!, fallback[k % 3]!), transparent: true, opacity: 0.8 }));
+      line.name = `path:${robot}`;
+      this.armPaths.push(line);
+      this.scene.add(line);
+    });
+  }
+
   /** Waypoints and collisions (rebuilt when the scene model changes: new calls, checks or contacts). */
   buildMarkers(scene3d: Scene3dBuilder): void {
+    this.buildArmPaths(scene3d);
     for (const m of [this.waypoints, this.collisions]) {
       if (!m) continue;
       m.geometry.dispose();
@@ -180,8 +216,9 @@ export class ReplayMarkers {
     }
   }
 
-  counts(): { waypointMarkers: number; collisionMarkers: number; pathPoints: number } {
+  counts(): { waypointMarkers: number; collisionMarkers: number; pathPoints: number; armPaths: number } {
     return {
+      armPaths: this.armPaths.length,
       waypointMarkers: this.waypoints?.count ?? 0,
       collisionMarkers: this.collisions?.count ?? 0,
       pathPoints: this.path ? (this.path.full.geometry.getAttribute('position') as BufferAttribute).count : 0,

@@ -120,7 +120,7 @@ export class Replay3dTab {
     const viewport = h('div', { class: 'replay3d-viewport' });
     const message = h('p', { class: 'replay3d-message hidden', role: 'status' });
     const legend = h('div', { class: 'replay3d-legend' },
-      h('span', { class: 'swatch path' }), 'end-effector path (bright: done) ',
+      h('span', { class: 'swatch path' }), 'end-effector path (bright: done; other robots\' hands: orange, green, blue) ',
       h('span', { class: 'swatch waypoint' }), 'commanded waypoints (red: failed call; current turn larger) ',
       h('span', { class: 'swatch collision' }), 'collisions (the bodies glow red at that time)');
     this.root = h('div', { class: 'replay3d', tabindex: '-1' },

@@ -12,6 +12,7 @@ export interface CommandMeta {
 
 export const COMMAND_CATALOG = {
   runLiveTest: { title: 'Run Live Test', needs: ['folder', 'trust'], icon: '$(play)' },
+  runWithHuman: { title: "Run Live Test with a Human in a Robot's Seat…", needs: ['folder', 'trust'], icon: '$(person)' },
   debugLiveTest: { title: 'Debug Live Test', needs: ['folder', 'trust'], icon: '$(debug-alt)' },
   cancelLiveRuns: { title: 'Cancel Live Runs', icon: '$(debug-stop)' },
   openRun: { title: 'Open Run…', icon: '$(go-to-file)' },

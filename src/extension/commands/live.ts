@@ -8,7 +8,7 @@ import { getArchitecture } from '../../core/agents/registry.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
-import { LiveRun } from '../live/liveRun.js';
+import { LiveRun, type LiveRunOptions } from '../live/liveRun.js';
 import type { LaunchWire, SimulatorWire } from '../live/protocol.js';
 import { RunProcesses } from '../live/runProcess.js';
 import type { LmBridge } from '../lm/lmBridge.js';
@@ -25,6 +25,9 @@ export interface LiveRequest {
   task?: string;
   seed?: number;
   variant?: string;
+  /** Robots whose turns a person types, and how they are asked (commands/humanSeat.ts). */
+  human?: string[];
+  askHuman?: LiveRunOptions['askHuman'];
 }
 
 function activePrompt(): vscode.Uri | undefined {
@@ -127,13 +130,14 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}) },
     limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
+    ...(request.human?.length ? { human: request.human } : {}),
   };
   if (launch.options.codeRunner === 'host-python') void vscode.window.showWarningMessage(`Waypoint: ${HOST_PYTHON_WARNING} (setting waypoint.run.hostPython)`);
   const simulator = simulatorWire(ctx);
-  const label = `${arch.id} · ${launch.task} · seed ${launch.seed}`;
+  const label = `${arch.id} · ${launch.task} · seed ${launch.seed}${launch.human?.length ? ` · ${launch.human.join(', ')} played by you` : ''}`;
   ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
 
-  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, processes: runProcesses(ctx), log: (l) => ctx.output.info(l) });
+  const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, processes: runProcesses(ctx), log: (l) => ctx.output.info(l), ...(request.askHuman ? { askHuman: request.askHuman } : {}) });
   ctx.output.info(`live run: ${run.warm ? 'warm run process (sandbox and simulator loaded)' : 'new run process (loading the sandbox and simulator)'}`);
   run.onStarted(({ tracePath }) => {
     ctx.liveRuns.set(tracePath, run);

@@ -39,6 +39,13 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
         return run ? { started: new Promise<string | undefined>((r) => (run.tracePath ? r(run.tracePath) : run.onStarted((s) => r(s.tracePath)))), done: run.done } : undefined;
       },
     },
+    runWithHuman: {
+      enabled: (ctx) => async (arg, options) => {
+        const { runWithHuman } = await import('./humanSeat.js');
+        const run = await runWithHuman(ctx, f.bridge, { promptUri: toUri(arg), ...((options ?? {}) as { task?: string; seed?: number; variant?: string; arch?: string; robot?: string }) });
+        return run ? { started: new Promise<string | undefined>((r) => (run.tracePath ? r(run.tracePath) : run.onStarted((s) => r(s.tracePath)))), done: run.done } : undefined;
+      },
+    },
     debugLiveTest: {
       enabled: (ctx) => async (arg, options) => (await import('./debug.js')).debugLiveTest(ctx, toUri(arg), (options ?? {}) as { task?: string; seed?: number; variant?: string; arch?: string; stopOnEntry?: boolean }),
     },

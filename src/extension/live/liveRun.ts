@@ -23,7 +23,14 @@ export interface LiveRunOptions {
   /** How long a cancelled run may take to end by itself before it is killed. Default 800 ms (cancel stops within a second). */
   cancelGraceMs?: number;
   log?(line: string): void;
+  /**
+   * A person's turn in a robot's seat (`launch.human`): what they see; resolves with what they typed, or null when
+   * they gave up (the episode is then cancelled). Without it such turns are answered null.
+   */
+  askHuman?(turn: HumanAsk): Promise<string | null>;
 }
+
+export type HumanAsk = Omit<Extract<WorkerToHost, { type: 'human_ask' }>, 'type' | 'id'>;
 
 export interface LiveRunResult {
   runId?: string;
@@ -155,6 +162,20 @@ export class LiveRun {
         return;
       case 'warmed':
         return;
+      case 'human_ask': {
+        const { type: _t, id, ...turn } = m;
+        const answer = (text: string | null) => void this.process.send({ type: 'human_answer', id, text });
+        if (!this.o.askHuman) {
+          this.o.log?.(`${m.agent}'s seat is a person's, but this host cannot ask one: the turn is given up`);
+          answer(null);
+          return;
+        }
+        this.o.askHuman(turn).then(answer, (err: unknown) => {
+          this.o.log?.(`asking the person in ${m.agent}'s seat failed: ${err instanceof Error ? err.message : String(err)}`);
+          answer(null);
+        });
+        return;
+      }
     }
   }
 

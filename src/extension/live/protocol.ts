@@ -33,6 +33,8 @@ export const LaunchWire = z.object({
   /** The architecture's limits by name; the child checks them against its declarations. */
   limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   cache: z.boolean(),
+  /** Agents whose turns a person types (RoCo's human in a robot's seat); the host answers `human_ask`. */
+  human: z.array(z.string().min(1)).optional(),
 });
 export type LaunchWire = z.infer<typeof LaunchWire>;
 
@@ -43,6 +45,8 @@ export const HostToWorker = z.discriminatedUnion('type', [
   /** Run one episode. The process serves one at a time and stays up afterwards (warm) until the host disconnects. */
   z.object({ type: z.literal('start'), launch: LaunchWire, simulator: SimulatorWire }),
   z.object({ type: z.literal('cancel') }),
+  /** The person's turn for a `human_ask` (null: they gave up, the episode is cancelled). */
+  z.object({ type: z.literal('human_answer'), id: z.number().int(), text: z.string().nullable() }),
   /** Load the sandbox and the simulator now, ahead of the first `start`. */
   z.object({
     type: z.literal('warm'),
@@ -66,6 +70,8 @@ export const WorkerToHost = z.discriminatedUnion('type', [
   /** The run could not go on and left no episode_end (e.g. the simulator did not start). */
   z.object({ type: z.literal('failed'), message: z.string() }),
   z.object({ type: z.literal('log'), message: z.string() }),
+  /** An agent whose seat a person holds speaks now: what they see, answered by `human_answer` with the same id. */
+  z.object({ type: z.literal('human_ask'), id: z.number().int(), agent: z.string(), role: z.string(), turn: z.number().int(), round: z.number().int().optional(), view: z.string() }),
   /** After `warm`: the sandbox and simulator are loaded (or could not be: `error`). */
   z.object({ type: z.literal('warmed'), ms: z.number(), error: z.string().optional() }),
 ]);

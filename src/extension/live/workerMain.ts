@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EpisodeController } from '../../core/engine/controller.js';
+import type { HumanSeat } from '../../core/engine/human.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import { launchRun, type ModelSpec } from '../../core/runs/launch.js';
 import { WarmPool } from '../../core/runs/warmPool.js';
@@ -17,6 +18,30 @@ import { createSimulatorFromWire, sendToHost } from './childTask.js';
 import { HostToWorker, type LaunchWire, type SimulatorWire, type WorkerToHost } from './protocol.js';
 
 const send = (message: WorkerToHost): Promise<void> => sendToHost(message);
+
+/** Turns asked of the person in a robot's seat, by id, waiting for the host's `human_answer`. */
+const humanAnswers = new Map<number, (text: string | null) => void>();
+let humanAsks = 0;
+
+/** The person's seat: each of their turns goes to the host as `human_ask`; the episode waits for the answer. */
+function humanSeat(agents: readonly string[]): HumanSeat {
+  return {
+    agents,
+    ask: (turn, signal) =>
+      new Promise<string | null>((resolve) => {
+        const id = ++humanAsks;
+        const done = (text: string | null) => {
+          humanAnswers.delete(id);
+          signal.removeEventListener('abort', onAbort);
+          resolve(text);
+        };
+        const onAbort = () => done(null);
+        signal.addEventListener('abort', onAbort);
+        humanAnswers.set(id, done);
+        void send({ type: 'human_ask', id, agent: turn.agent, role: turn.role, turn: turn.turn, ...(turn.round !== undefined ? { round: turn.round } : {}), view: turn.view });
+      }),
+  };
+}
 
 /** One pool per simulator setting; a run with another setting replaces it. */
 let warm: { key: string; pool: WarmPool } | undefined;
@@ -56,6 +81,7 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
         options: launch.options,
         limits: launch.limits,
         cache: launch.cache,
+        ...(launch.human?.length ? { human: humanSeat(launch.human) } : {}),
         controller,
         onStart: (info) => void send({ type: 'started', runId: info.runId, tracePath: info.tracePath }),
       },
@@ -112,7 +138,12 @@ export function runWorkerMain(): void {
       return;
     }
     const m = parsed.data;
-    if (m.type === 'cancel') return current?.cancel();
+    if (m.type === 'cancel') {
+      // A turn the person has not typed yet ends unanswered (the engine records the seat giving up).
+      for (const answer of [...humanAnswers.values()]) answer(null);
+      return current?.cancel();
+    }
+    if (m.type === 'human_answer') return humanAnswers.get(m.id)?.(m.text);
     if (m.type === 'warm') {
       const t0 = performance.now();
       const pool = poolFor(m.simulator);

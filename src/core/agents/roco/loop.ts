@@ -59,6 +59,7 @@ export function planFormat(obs: Observation, agents: readonly string[]): PlanFor
     noArgs: actions.filter((a) => !/[<(]/.test(a.usage)).map((a) => a.verb),
     path: m?.path ?? 'optional',
     ...(m?.pathPoints ? { pathPoints: m.pathPoints } : {}),
+    ...(obs.state.objects.length > 0 ? { objects: obs.state.objects.map((o) => o.name) } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export interface PlanFormat {
   /** 'required': every action but WAIT carries a PATH of `pathPoints` points. */
   path: 'optional' | 'required';
   pathPoints?: number;
+  /** Names in the scene (RoCo's parser refuses an object it does not know); absent: names are not checked here. */
+  objects?: readonly string[];
 }
 
 export type ParsedExecute = { ok: true; actions: AgentAction[]; lines: string[] } | { ok: false; agent: string; line: string; reason: string };
@@ -101,6 +103,10 @@ export function parseExecute(text: string, f: PlanFormat): ParsedExecute {
     } else {
       if (args.length !== 1) return { ok: false, agent, line, reason: `${verb} takes one object: ${verb} <object>` };
       structured = [args[0]];
+    }
+    if (f.objects) {
+      const unknown = structured.find((x): x is string => typeof x === 'string' && x !== 'PLACE' && !f.objects!.includes(x));
+      if (unknown) return { ok: false, agent, line, reason: `there is no object named '${unknown}' in the scene; objects: ${f.objects.join(', ')}` };
     }
     if (f.path === 'required' && verb !== 'WAIT' && !path) return { ok: false, agent, line, reason: `every action except WAIT needs a PATH of ${f.pathPoints ?? 'several'} (x, y, z) waypoints in this task` };
     if (path && f.pathPoints && path.length !== f.pathPoints) return { ok: false, agent, line, reason: `each PATH must contain exactly ${f.pathPoints} coordinates, got ${path.length}` };

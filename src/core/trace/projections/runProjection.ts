@@ -6,6 +6,7 @@ import { ActctxPlanBuilder } from './actctxPlan.js';
 import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { PerceptionBuilder } from './perception.js';
+import { ReachZonesBuilder } from './reachZones.js';
 import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
@@ -28,6 +29,8 @@ export class RunProjection {
   readonly perception = new PerceptionBuilder();
   /** LM Trajectory Generators' generated poses and success-detector verdicts (empty for other architectures). */
   readonly trajgen = new TrajgenViewBuilder();
+  /** Multi-arm runs: reach zones, objects and every robot's executed path, top down. */
+  readonly reach = new ReachZonesBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -56,6 +59,7 @@ export class RunProjection {
       this.household.add(e);
       this.perception.add(e);
       this.trajgen.add(e);
+      this.reach.add(e);
       added++;
     }
     this.eventCount += added;

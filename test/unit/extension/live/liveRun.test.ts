@@ -112,3 +112,38 @@ test('warm start: a run arriving while the process loads takes it; later runs ar
     processes.dispose();
   }
 });
+
+test('a person in a robot\'s seat: the run child asks the host for that robot\'s turns; the others stay model-driven; the trace marks the human turns', async () => {
+  // RoCo on handover: Alice is the reference model, Bob's seat is the person's (answered here as the extension's
+  // input box would). Bob speaks second, so he sees Alice's message, and closes the dialog with the plan.
+  const asked: { agent: string; round?: number; view: string }[] = [];
+  const plan = 'I am Bob, typed by a person. We both wait.\nEXECUTE\nNAME Alice ACTION WAIT\nNAME Bob ACTION WAIT';
+  const run = LiveRun.start({
+    ...base({ arch: 'roco', task: 'handover', human: ['Bob'], limits: { maxRounds: 1 } }),
+    askHuman: async (turn) => {
+      asked.push(turn);
+      return plan;
+    },
+  });
+  const result = await run.done;
+  assert.equal(result.reason, 'round_cap', `${result.reason}: ${result.message}`);
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]!.agent, 'Bob');
+  assert.equal(asked[0]!.round, 1);
+  assert.match(asked[0]!.view, /You are in Bob's seat/);
+  assert.match(asked[0]!.view, /\[Current Chat\]\n\[Alice\]:\nI am Alice/, 'the person sees what the model in Alice\'s seat said');
+  const { events } = readTrace(readFileSync(result.tracePath!, 'utf8'));
+  const start = events[0];
+  assert.deepEqual(start?.type === 'episode_start' ? start.humans : undefined, ['Bob']);
+  const calls = events.filter((e) => e.type === 'role_call');
+  assert.deepEqual(calls.map((c) => [c.type === 'role_call' && c.agent, c.type === 'role_call' && c.human === true]), [['Alice', false], ['Bob', true]]);
+  const answers = events.filter((e) => e.type === 'model_response');
+  assert.equal(answers.length, 2);
+  const bob = answers[1]!;
+  assert.ok(bob.type === 'model_response' && bob.human === true && bob.ok && bob.text === plan);
+  const acted = events.find((e) => e.type === 'action' && e.joint);
+  assert.deepEqual(acted?.type === 'action' ? acted.actions.map((a) => [a.agent, a.name]) : [], [['Alice', 'WAIT'], ['Bob', 'WAIT']]);
+  const end = events.at(-1);
+  assert.equal(end?.type === 'episode_end' && end.archMetrics?.['humanTurns'], 1);
+});
+

@@ -104,7 +104,7 @@ export function buildObjectBodies(spec: SceneSpec): MjcfElement[] {
         throw new Error(`object '${o.name}': hinge parent '${m.parent}' must be a fixed object listed before it`);
       }
       const body = el('body', { name: o.mjcfName, pos: m.pos }, [
-        el('joint', { name: `${o.mjcfName}_joint`, type: 'hinge', axis: m.axis, range: m.rangeRad, frictionloss: m.frictionLossNm, damping: m.dampingNms ?? 0.5, armature: 0.01 }),
+        el('joint', { name: `${o.mjcfName}_joint`, type: 'hinge', axis: m.axis, range: m.rangeRad, frictionloss: m.frictionLossNm, damping: m.dampingNms ?? 0.5, stiffness: m.stiffnessNmPerRad, armature: 0.01 }),
         ...geomsOf(o, FIXTURE_COLLISION, true),
       ]);
       byName.set(o.name, body);

@@ -82,7 +82,7 @@ export type MountSpec =
   | { kind: 'fixed' }
   | { kind: 'slide'; parent: string; pos: Vec3; axis: Vec3; rangeM: [number, number]; frictionLossN?: number; dampingNspm?: number; stiffnessNpm?: number }
   /** A part turning about `axis` through `pos` (parent frame) inside a fixed parent: a door, a lid. */
-  | { kind: 'hinge'; parent: string; pos: Vec3; axis: Vec3; rangeRad: [number, number]; dampingNms?: number; frictionLossNm?: number }
+  | { kind: 'hinge'; parent: string; pos: Vec3; axis: Vec3; rangeRad: [number, number]; dampingNms?: number; frictionLossNm?: number; /** A spring pulling it back to 0 (a self-closing door). */ stiffnessNmPerRad?: number }
   /** Rigidly attached to another object's body (a handle on a door): graspable, moves with its parent. */
   | { kind: 'part'; parent: string; pos: Vec3; quat?: [number, number, number, number] }
   /**

@@ -15,6 +15,7 @@ import { handoverTask } from './multiArm/handover.js';
 import { makeSandwichTask } from './multiArm/makeSandwich.js';
 import { moveRopeTask } from './multiArm/moveRope.js';
 import { sweepFloorTask } from './multiArm/sweepFloor.js';
+import { arrangeCabinetTask } from './multiArm/arrangeCabinet.js';
 import { packGroceryTask } from './multiArm/packGrocery.js';
 import { sortCubesTask } from './multiArm/sortCubes.js';
 import { basketballInHoopTask } from './malmm/basketballInHoop.js';
@@ -61,6 +62,7 @@ const DEFINITIONS: TaskDefinition[] = [
   makeSandwichTask(),
   moveRopeTask(),
   sweepFloorTask(),
+  arrangeCabinetTask(),
   handoverTask(),
 ];
 

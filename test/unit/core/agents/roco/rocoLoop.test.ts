@@ -96,37 +96,43 @@ test('RoCo: the first plan fails the IK check, its text reaches every agent, the
   assert.deepEqual(calls.map((c) => c.agent), ['Alice', 'Bob', 'Alice', 'Bob']);
 });
 
-test('RoCo: bad plans (no EXECUTE, a robot that does not exist, a non-numeric PATH point, an unknown object) get feedback, are counted, and end the episode as a format failure', async () => {
+test('RoCo: bad plans (no EXECUTE, a robot that does not exist, a non-numeric PATH point, an object not in the scene) get feedback, are counted, and end the episode as a format failure', async () => {
   const bad = [
     'I think we should each do something sensible.',
     plan('NAME Alice ACTION WAIT', 'NAME Zed ACTION WAIT'),
     plan('NAME Alice ACTION MOVE (-0.3, 0.0, 1.0) PATH [(-0.3, 0.0, 1.1), (-0.3, zero, 1.0)]', 'NAME Bob ACTION WAIT'),
+    plan('NAME Alice ACTION PICK golden_hammer', 'NAME Bob ACTION WAIT'),
   ];
   // Every dialog: Alice hands on, Bob closes with the bad plan (a re-plan ends at Bob's EXECUTE too).
   const model = new Recording(bad.flatMap((b) => ['I am Alice. PROCEED', b]));
-  const { result, events } = await episode('handover', model, { maxRounds: 3, maxReplans: 3, maxDialogTurns: 2 });
+  const { result, events } = await episode('handover', model, { maxRounds: 3, maxReplans: 4, maxDialogTurns: 2 });
   assert.equal(result.reason, 'format_failure', result.message);
-  assert.equal(result.end.archMetrics?.['formatFailures'], 3);
+  assert.equal(result.end.archMetrics?.['formatFailures'], 4);
   assert.equal(result.end.archMetrics?.['envSteps'], 0);
   const parse = of(events, 'check').filter((c) => c.name === 'plan: parse');
-  assert.equal(parse.length, 3);
+  assert.equal(parse.length, 4);
   assert.ok(parse.every((c) => c.ok === false && /failed to parse/.test(c.message ?? '')));
   assert.match(parse[0]!.message ?? '', /EXECUTE/);
   assert.match(parse[1]!.message ?? '', /Zed/);
   assert.match(parse[2]!.message ?? '', /zero/);
+  assert.match(parse[3]!.message ?? '', /golden_hammer/);
   // Each parse failure's text reaches both agents in the next attempt.
   const later = model.requests.slice(2);
   assert.ok(later.every((r) => /failed to parse/.test(promptOf(r))));
   assert.ok(of(events, 'model_response').length >= 6);
 });
 
-test('RoCo: an object that is not in the scene fails the task-constraint check with its name; the episode goes on', async () => {
+test('RoCo: an object that is not in the scene fails the parse check with its name (RoCo-style feedback); the re-plan goes on', async () => {
   const model = new Recording(['I am Alice. PROCEED', plan('NAME Alice ACTION PICK golden_hammer', 'NAME Bob ACTION WAIT'), 'I am Alice. PROCEED', plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION WAIT')]);
   const { result, events } = await episode('handover', model, { maxRounds: 1 });
   assert.equal(result.reason, 'round_cap');
-  assert.equal(result.end.archMetrics?.['checkFailures'], 1);
+  assert.equal(result.end.archMetrics?.['formatFailures'], 1);
+  assert.equal(result.end.archMetrics?.['checkFailures'], 0);
+  assert.equal(result.end.archMetrics?.['envSteps'], 1);
   const failed = of(events, 'check').find((c) => c.ok === false)!;
-  assert.match(failed.message ?? '', /golden_hammer/);
+  assert.equal(failed.name, 'plan: parse');
+  assert.match(failed.message ?? '', /failed to parse.*golden_hammer|golden_hammer[\s\S]*Re-format/);
+  assert.match(failed.message ?? '', /there is no object named 'golden_hammer' in the scene; objects: wrench, toolbox/);
   assert.match(promptOf(model.requests[2]!), /golden_hammer/);
 });
 

@@ -17,16 +17,17 @@ const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
-/** RoCoBench's tasks implemented here (arrange_cabinet is not yet). */
-const TASKS = ['sort_cubes', 'pack_grocery', 'make_sandwich', 'sweep_floor', 'move_rope'];
+/** RoCoBench's six tasks, and handover (passing an object between two reach zones). */
+const TASKS = ['sort_cubes', 'pack_grocery', 'make_sandwich', 'sweep_floor', 'move_rope', 'arrange_cabinet', 'handover'];
 const all = process.env['WAYPOINT_ROCO_ALL'] === '1';
-const cases: [string, 'reference' | 'reference-flawed', string | undefined][] = all
-  ? TASKS.flatMap((t) => [[t, 'reference', undefined], [t, 'reference-flawed', undefined], [t, 'reference', 'central_plan']] as [string, 'reference' | 'reference-flawed', string | undefined][])
+type Case = [string, 'reference' | 'reference-flawed', string | undefined, number?];
+const cases: Case[] = all
+  ? [...TASKS.flatMap((t) => [[t, 'reference', undefined], [t, 'reference-flawed', undefined], [t, 'reference', 'central_plan']] as Case[]), ['sweep_floor', 'reference', undefined, 1]]
   : [['sweep_floor', 'reference', undefined], ['move_rope', 'reference-flawed', undefined]];
 
-for (const [task, profile, variant] of cases) {
-  test(`RoCo ${variant ?? 'dialog'} with the ${profile} model solves ${task} (seed 0)`, async () => {
-    const r = await launchRun({ workspace, arch: 'roco', task, seed: 0, variant, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile } }, deps);
+for (const [task, profile, variant, seed = 0] of cases) {
+  test(`RoCo ${variant ?? 'dialog'} with the ${profile} model solves ${task} (seed ${seed})`, async () => {
+    const r = await launchRun({ workspace, arch: 'roco', task, seed, variant, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile } }, deps);
     assert.equal(r.reason, 'reward_positive', `${task}: ${r.reason} ${r.message ?? ''}`);
     assert.equal(r.success, true);
     const { events, warnings } = readTrace(readFileSync(r.tracePath, 'utf8'));

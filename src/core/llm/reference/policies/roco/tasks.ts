@@ -354,7 +354,93 @@ const moveRope: TaskPolicy = {
   },
 };
 
-export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich, sweepFloor, moveRope];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arrange Cabinet: the robots whose reach names a door handle OPEN that door and hold it (WAIT); the robot whose
+// reach names the cups takes them out one by one (PICK, then PLACE on its coaster) once both doors are open.
+
+const arrangeCabinet: TaskPolicy = {
+  id: 'arrange_cabinet',
+  matches: (t) => /take the cups out of the cabinet/i.test(t),
+  decide(s, robot) {
+    const goals = [...s.task.matchAll(/(\w+) (?:goes )?on (\w+_coaster)/g)].map((m) => [m[1]!, m[2]!] as const);
+    const doors = new Map<string, { open: boolean; holder?: string }>();
+    for (const f of s.facts) {
+      const m = /^(\w+_door) is (open|closed)(?:.*held by (\w+))?/.exec(f);
+      if (m) doors.set(m[1]!, { open: m[2] === 'open', ...(m[3] ? { holder: m[3] } : {}) });
+    }
+    const reach = s.reach.get(robot) ?? '';
+    const myHandle = /(\w+_door_handle)/.exec(reach)?.[1];
+    const carriesCups = /\bcups\b/.test(reach);
+    const held = holding(s, robot);
+    if (held && /_door_handle$/.test(held)) return wait(`I hold ${held.replace(/_handle$/, '')} open so the cups can come out.`);
+    if (held) {
+      const coaster = goals.find(([c]) => c === held)?.[1];
+      return coaster ? { action: `PLACE ${held} ${coaster}`, why: `I hold ${held}; it goes on ${coaster}.` } : wait(`I hold ${held} but do not know its coaster.`);
+    }
+    const left = goals.filter(([c]) => !new RegExp(`is on ${goals.find(([x]) => x === c)![1]}`).test(s.things.get(c)?.relation ?? ''));
+    if (left.length === 0) return wait('Every cup is on its coaster; the task is done.');
+    if (myHandle) {
+      const door = myHandle.replace(/_handle$/, '');
+      if (!doors.get(door)?.holder) return { action: `OPEN ${myHandle}`, why: `I can reach ${myHandle}; I open ${door} and hold it for the cups.` };
+    }
+    if (carriesCups) {
+      const shut = [...doors.entries()].filter(([, d]) => !d.open).map(([n]) => n);
+      if (shut.length > 0 || doors.size === 0) return wait(`${shut.join(' and ') || 'The doors'} must be open before I can take a cup out; I wait.`);
+      const next = left.map(([c]) => s.things.get(c)).find((t): t is Thing => !!t && /inside cabinet/.test(t.relation ?? ''));
+      if (next) return { action: `PICK ${next.name}`, why: `Both doors are open; I take ${next.name} out of the cabinet.` };
+    }
+    return wait('Nothing I can reach helps this round.');
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Handover: the robot on the object's side picks it and holds it out toward the middle (the free end beyond);
+// the other robot takes the free end (a PICK of a held object is a handover) and puts it in the container.
+
+const handover: TaskPolicy = {
+  id: 'handover',
+  matches: (t) => /hand it over/i.test(t),
+  decide(s, robot) {
+    const obj = /^Put the (\w+) into the (\w+)/i.exec(s.task);
+    if (!obj) return wait('I cannot tell what to hand over.');
+    const [, item, box] = obj as unknown as [string, string, string];
+    const zone = (r: string) => {
+      const m = /x from (-?[\d.]+) to (-?[\d.]+)/.exec(s.reach.get(r) ?? '');
+      return m ? [Number(m[1]), Number(m[2])] : null;
+    };
+    const mine = zone(robot);
+    const other = s.robots.find((r) => r !== robot);
+    const theirs = other ? zone(other) : null;
+    const base = s.base.get(robot);
+    const restPoint: V3 = base ? [base[0], 0.0, 1.0] : gripperOf(s, robot);
+    const held = holding(s, robot);
+    const t = s.things.get(item);
+    // The middle of the overlap: the giver's tool stops 12 cm short of it, the free end reaches past it.
+    const giverSide = mine && theirs ? Math.sign(mine[0] + mine[1] - theirs[0] - theirs[1]) : -1;
+    const middle = mine && theirs ? (Math.max(mine[0], theirs[0]) + Math.min(mine[1], theirs[1])) / 2 : 0;
+    if (held === item) {
+      const b = s.things.get(box);
+      if (b && (!mine || (b.pos[0] >= mine[0] && b.pos[0] <= mine[1]))) {
+        return { action: `PLACE ${item} ${box}`, why: `I hold ${item} and ${box} is on my side; I put it away.` };
+      }
+      const out: V3 = [round3([middle + giverSide * 0.12, 0.15, 0.95])[0], 0.15, 0.95];
+      if (dist(gripperOf(s, robot), out) < 0.05) return wait(`I hold ${item} out in the middle for ${other ?? 'my partner'} to take.`);
+      return { action: `MOVE (${out.join(', ')})`, why: `${box} is out of my reach; I hold ${item} out in the middle.` };
+    }
+    if (!t) return rest(s, robot, restPoint, `I cannot see ${item}; it is on the other side.`);
+    const heldBy = /is held by (\w+)/.exec(t.relation ?? '')?.[1];
+    if (heldBy && heldBy !== robot) {
+      if (mine && t.pos[0] >= mine[0] - 0.02 && t.pos[0] <= mine[1] + 0.02 && Math.abs(t.pos[0] - middle) < 0.1) return { action: `PICK ${item}`, why: `${heldBy} holds ${item} out in the middle; I take its free end.` };
+      return wait(`${heldBy} is bringing ${item}; I wait.`);
+    }
+    if (/is in /.test(t.relation ?? '')) return rest(s, robot, restPoint, `${item} is put away.`);
+    if (mine && (t.pos[0] < mine[0] || t.pos[0] > mine[1])) return rest(s, robot, restPoint, `${item} lies out of my reach; ${other ?? 'my partner'} brings it.`);
+    return { action: `PICK ${item}`, why: `${item} lies on my side; I pick it up to hand it over.` };
+  },
+};
+
+export const TASK_POLICIES: TaskPolicy[] = [sortCubes, packGrocery, makeSandwich, sweepFloor, moveRope, arrangeCabinet, handover];
 
 export function taskPolicyFor(task: string): TaskPolicy | undefined {
   return TASK_POLICIES.find((p) => p.matches(task));

@@ -295,7 +295,8 @@ function viewOf(ctx: RobotApiContext) {
       const pose = ctx.state.objectPose(i);
       const sp = ctx.state.objectSpeed(i);
       const slideM = ctx.state.slidePos(i);
-      return { name: o.name, pos: pose.pos, quat: pose.quat, size: [...ctx.scene.built.spec.objects[i]!.size] as Vec3, linearSpeed: sp.linear, angularSpeed: sp.angular, ...(slideM === null ? {} : { slideM }) };
+      const angleRad = ctx.state.hingeAngle(i);
+      return { name: o.name, pos: pose.pos, quat: pose.quat, size: [...ctx.scene.built.spec.objects[i]!.size] as Vec3, linearSpeed: sp.linear, angularSpeed: sp.angular, ...(slideM === null ? {} : { slideM }), ...(angleRad === null ? {} : { angleRad }) };
     }),
     grasped: ctx.scene.arms.map((_, a) => ctx.state.graspedName(a)),
     tableTopZ: ctx.scene.built.spec.table.topZ,

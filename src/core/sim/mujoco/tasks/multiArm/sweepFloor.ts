@@ -27,6 +27,8 @@ const BROOM = { headX: 0.03, headY: 0.06, headZ: 0.035 };
 /** Lanes across the dustpan (its y), so cubes swept in one after another do not pile up. */
 const LANES = [0, 0.055, -0.055];
 const DUMP_TILT_RAD = 1.75;
+/** The pan's mouth is tilted up this much while it is carried to the bin. */
+const CARRY_TILT_RAD = 0.25;
 
 const grip = (x: number): ObjectSpec['parts'] => [
   { shape: 'box', size: [0.0075, 0.0075, (GRIP_Z - 0.02) / 2], pos: [x, 0, (GRIP_Z - 0.02) / 2 + 0.01] },
@@ -136,12 +138,14 @@ function dumpGoal(ctx: RobotApiContext, arm: number): RocoGoal {
   const level = toolForObjectPose(ctx, arm, center, turned);
   // Tipped about the pan's own y axis: its mouth (x) points down into the bin.
   const tipped = toolForObjectPose(ctx, arm, [center[0], center[1], center[2] + 0.02], quatMul(turned, [Math.cos(DUMP_TILT_RAD / 2), 0, Math.sin(DUMP_TILT_RAD / 2), 0]));
-  // Carried level (a straight tool path, not a joint-space one that could tip the cubes out on the way): up,
-  // across while turning, then tipped and levelled again.
-  const now = ctx.state.tcpPose(arm);
-  const lift: ToolTarget = { pos: [now.pos[0], now.pos[1], Math.max(now.pos[2] + 0.12, level.pos[2])], yawRad: 0, R: now.R };
-  // Carried across unturned (turning while moving throws cubes out of the mouth), turned over the bin.
-  const across: ToolTarget = { pos: [level.pos[0] + (now.pos[0] - level.pos[0]) * 0.3, level.pos[1] + (now.pos[1] - level.pos[1]) * 0.3, lift.pos[2]], yawRad: 0, R: now.R };
+  // Carried on a straight tool path (not a joint-space one that could tip the cubes out on the way), with the mouth
+  // tilted up so the cubes rest against the back wall (held level, a cube near the mouth slid out as the arm lagged
+  // on seed 1): lifted, then across with the pan unturned until its centre is over the bin, turned there, tipped,
+  // levelled again.
+  const pan = ctx.state.objectPose(objectIndex(ctx, 'dustpan')).pos;
+  const mouthUp: Quat = [Math.cos(-CARRY_TILT_RAD / 2), 0, Math.sin(-CARRY_TILT_RAD / 2), 0];
+  const across = toolForObjectPose(ctx, arm, center, mouthUp);
+  const lift = toolForObjectPose(ctx, arm, [pan[0], pan[1], Math.max(pan[2] + 0.12, center[2])], mouthUp);
   return { target: tipped, above: null, zonePoint: bin, contact: [lift, across, level, tipped], grip: null, depart: [level] };
 }
 

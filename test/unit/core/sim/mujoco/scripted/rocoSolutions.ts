@@ -156,11 +156,25 @@ export async function moveRope(sim: Simulator): Promise<void> {
   ]);
 }
 
+/**
+ * arrange_cabinet: Alice and Bob OPEN their doors in one round and hold them (WAIT) while Chad takes each cup out
+ * (PICK) and puts it on its coaster (PLACE).
+ */
+export async function arrangeCabinet(sim: Simulator, instruction: string): Promise<void> {
+  const goals = [...instruction.matchAll(/(\w+) (?:goes )?on (\w+_coaster)/g)].map((m) => [m[1]!, m[2]!] as const);
+  await round(sim, ['NAME Alice ACTION OPEN left_door_handle', 'NAME Bob ACTION OPEN right_door_handle', 'NAME Chad ACTION WAIT']);
+  for (const [cup, coaster] of goals) {
+    await round(sim, ['NAME Alice ACTION WAIT', 'NAME Bob ACTION WAIT', `NAME Chad ACTION PICK ${cup}`]);
+    await round(sim, ['NAME Alice ACTION WAIT', 'NAME Bob ACTION WAIT', `NAME Chad ACTION PLACE ${cup} ${coaster}`]);
+  }
+}
+
 export const ROCO_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   sort_cubes: sortCubes,
   pack_grocery: packGrocery,
   make_sandwich: makeSandwich,
   sweep_floor: sweepFloor,
   move_rope: moveRope,
+  arrange_cabinet: arrangeCabinet,
   handover,
 };

@@ -33,6 +33,20 @@ function yawOfQuat(q: readonly number[]): number {
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 
+/**
+ * The box as a top-down view fits it: the object axis nearest vertical gives the height, the other two the
+ * horizontal sides, and the yaw is that of the first horizontal one. An upright object keeps its own size and yaw;
+ * a bottle lying on its side reads as long and low, pointing where its axis points.
+ */
+export function seenFromAbove(quat: readonly number[], size: readonly number[]): { size: Vec3; yawRad: number } {
+  const axes = [0, 1, 2].map((k) => quatRotate(quat, [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0]));
+  let up = 2;
+  for (const k of [0, 1]) if (Math.abs(axes[k]![2]) > Math.abs(axes[up]![2]) + 1e-9) up = k;
+  const [a, b] = [0, 1, 2].filter((k) => k !== up) as [number, number];
+  const ax = axes[a]!;
+  return { size: [size[a]!, size[b]!, size[up]!], yawRad: Math.atan2(ax[1], ax[0]) };
+}
+
 /** Every object and part matching `query`, in scene order. */
 export function detectObjects(scene: SceneModel, state: SimState, query: string): Detection[] {
   const q = normalize(query);
@@ -40,7 +54,7 @@ export function detectObjects(scene: SceneModel, state: SimState, query: string)
   const specs = scene.built.spec.objects;
   const whole = (i: number): Detection => {
     const pose = state.objectPose(i);
-    return { label: specs[i]!.name, object: i, pos: pose.pos, size: [...specs[i]!.size] as Vec3, yawRad: yawOfQuat(pose.quat) };
+    return { label: specs[i]!.name, object: i, pos: pose.pos, ...seenFromAbove(pose.quat, specs[i]!.size) };
   };
   const part = (i: number, f: number): Detection => {
     const pose = state.objectPose(i);

@@ -10,6 +10,7 @@ import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { connectSimulator } from '../core/sim/connect.js';
+import { DETECTOR_MODES, type DetectorMode } from '../core/perception/detector.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
 import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
 import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
@@ -25,6 +26,7 @@ export const RUN_OPTIONS = {
   prompts: EPISODE_OPTIONS.prompts,
   sim: EPISODE_OPTIONS.sim,
   agents: { type: 'int', min: 1, help: 'team size for simulators that take one (llamar: 1-5 robots; default 2)', group: 'Episode' },
+  perception: { type: 'string', metavar: 'mode', choices: () => [...DETECTOR_MODES], help: "what detect_object reports on the embedded tabletop: ground-truth (default) or estimated (a seeded detector model: calibration offset, noise, failed part segmentation; docs/perception.md)", group: 'Episode' },
   human: { type: 'list', help: "type that robot's dialog turns yourself (RoCo: --human Alice; repeatable; a blank line sends)", group: 'Episode' },
   ...LIMIT_OPTIONS,
   ...MODEL_OPTIONS,
@@ -144,7 +146,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
           createSandbox: () => createPyodideSandbox(),
         },
       );

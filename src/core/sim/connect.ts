@@ -24,6 +24,8 @@ export interface ConnectOptions {
   cwd?: string;
   /** Which embedded simulator "embedded" means (the architecture's manifest says). Default: the tabletop. */
   family?: 'tabletop' | 'household';
+  /** What the embedded tabletop's detect_object reports: ground truth (default) or the seeded detector model's estimate. */
+  perception?: 'ground-truth' | 'estimated';
 }
 
 export async function connectSimulator(spec: SimulatorSpec = 'embedded', options: ConnectOptions = {}): Promise<Simulator> {
@@ -35,7 +37,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator();
+    return createTabletopSimulator(options.perception ? { perception: options.perception } : {});
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

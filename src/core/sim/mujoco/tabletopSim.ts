@@ -9,6 +9,7 @@ import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
 import { EpisodeRuntime } from './episodeRuntime.js';
+import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, taskInfos } from './tasks/registry.js';
 import type { TaskDefinition } from './tasks/taskDefinition.js';
@@ -44,6 +45,11 @@ function goalRng(seed: number) {
 export interface TabletopSimulatorOptions {
   /** Tasks to offer (default: every registered task). */
   taskIds?: string[];
+  /**
+   * What detect_object reports (LMTG API): the ground truth (default) or the seeded detector model's estimate
+   * (src/core/perception/detector.ts: calibration offset, noise, part segmentation failures), seeded by the episode.
+   */
+  perception?: DetectorMode;
 }
 
 export class TabletopSimulator implements Simulator {
@@ -59,7 +65,11 @@ export class TabletopSimulator implements Simulator {
     private readonly mj: Mujoco,
     private readonly options: TabletopSimulatorOptions = {},
   ) {
-    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js)`;
+    if (options.perception !== undefined && !DETECTOR_MODES.includes(options.perception)) {
+      throw new Error(`unknown perception mode '${String(options.perception)}'; choices: ${DETECTOR_MODES.join(', ')}`);
+    }
+    // The detector is part of what a trace's simulator line must say: it changes what detect_object prints.
+    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js)${options.perception === 'estimated' ? ', estimated detections' : ''}`;
   }
 
   tasks(): TaskInfo[] {
@@ -162,7 +172,7 @@ export class TabletopSimulator implements Simulator {
     if (measured) runtime.probe.begin(fn, runtime.state);
     let result: SimCallResult;
     try {
-      result = api.call({ ...runtime.apiContext(), task: this.current!.task }, fn, Array.isArray(args) ? args : [args]);
+      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed } }, fn, Array.isArray(args) ? args : [args]);
     } catch (err) {
       runtime.probe.cancel();
       runtime.afterCall();

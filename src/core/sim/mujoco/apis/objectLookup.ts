@@ -17,6 +17,8 @@ export interface Detection {
   size: Vec3;
   /** Yaw of the object's x axis. */
   yawRad: number;
+  /** For a part (rim, handle, slot): the whole object's box, as the detector model's failures need it. */
+  whole?: { name: string; pos: Vec3; size: Vec3; yawRad: number };
 }
 
 function normalize(q: string): string {
@@ -66,6 +68,7 @@ export function detectObjects(scene: SceneModel, state: SimState, query: string)
       pos: [pose.pos[0] + off[0], pose.pos[1] + off[1], pose.pos[2] + off[2]],
       size: [...spec.size] as Vec3,
       yawRad: yawOfQuat(pose.quat),
+      whole: { name: specs[i]!.name, pos: pose.pos, ...seenFromAbove(pose.quat, specs[i]!.size) },
     };
   };
   // 1. An exact object name.

@@ -87,7 +87,7 @@ test('the embedded simulator prints the estimate and records it beside the truth
   const est = await createTabletopSimulator({ perception: 'estimated' });
   const gt = await createTabletopSimulator();
   try {
-    assert.match(est.version, /estimated detections/);
+    assert.match(est.version ?? '', /estimated detections/);
     await est.reset('move_pan_left', 0);
     await gt.reset('move_pan_left', 0);
     const e = await est.call('detect_object', ['pan handle']);

@@ -1,7 +1,31 @@
 // Every trajectory task's scripted solution (one file per task); the main-prompt policy picks one by instruction.
+import { alignBottle } from './alignBottle.js';
+import { appleInBowl } from './appleInBowl.js';
+import { drawStar } from './drawStar.js';
+import { graspBowlRim } from './graspBowlRim.js';
+import { knockOverLeftBottle } from './knockOverLeftBottle.js';
+import { moveLonelyObject } from './moveLonelyObject.js';
+import { movePanLeft } from './movePanLeft.js';
+import { openBottleCap } from './openBottleCap.js';
+import { pickChipBag } from './pickChipBag.js';
+import { pickMiddleFruit } from './pickMiddleFruit.js';
+import { toasterSlot } from './toasterSlot.js';
 import type { TrajgenSolution } from './types.js';
 
-export const TRAJGEN_SOLUTIONS: TrajgenSolution[] = [];
+export const TRAJGEN_SOLUTIONS: TrajgenSolution[] = [
+  // Issue 12's recovered tasks.
+  pickChipBag,
+  pickMiddleFruit,
+  appleInBowl,
+  graspBowlRim,
+  knockOverLeftBottle,
+  moveLonelyObject,
+  movePanLeft,
+  alignBottle,
+  drawStar,
+  openBottleCap,
+  toasterSlot,
+];
 
 export function solutionFor(instruction: string): TrajgenSolution | undefined {
   return TRAJGEN_SOLUTIONS.find((s) => s.matches(instruction));

@@ -9,6 +9,7 @@ import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
+import { TrajgenViewsBuilder } from './trajgenViews.js';
 import { TurnTimelineBuilder } from './turns.js';
 
 export class RunProjection {
@@ -22,6 +23,8 @@ export class RunProjection {
   readonly actctx = new ActctxPlanBuilder();
   /** LLaMAR's steps, subtasks and floor plan (household runs only). */
   readonly household = new HouseholdStepsBuilder();
+  /** LM Trajectory Generators' generated vs executed paths and detections (runs calling the LMTG API). */
+  readonly trajgen = new TrajgenViewsBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -44,6 +47,7 @@ export class RunProjection {
       this.motion.add(e);
       this.actctx.add(e);
       this.household.add(e);
+      this.trajgen.add(e);
       added++;
     }
     this.eventCount += added;

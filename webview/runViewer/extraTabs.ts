@@ -6,6 +6,9 @@ import { FloorPlanTab } from './household/floorPlanTab.js';
 import { householdSummary } from './household/summarySection.js';
 import { StepsTab } from './household/stepsTab.js';
 import './household/household.css';
+import { DetectionsTab } from './trajgen/detectionsTab.js';
+import { PathsTab } from './trajgen/pathsTab.js';
+import './trajgen/trajgen.css';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
@@ -29,10 +32,14 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
   const floorPlan = new FloorPlanTab(selectTurn);
   const steps = new StepsTab(selectTurn);
   const household = (p: RunProjection) => p.household.active;
+  const paths = new PathsTab(selectTurn);
+  const detections = new DetectionsTab(selectTurn);
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
       { id: 'steps', label: 'Steps', root: steps.root, applies: household, update: (p) => steps.update(p.household.result()) },
+      { id: 'paths', label: 'Paths', root: paths.root, applies: (p) => p.trajgen.steps.length > 0, update: (p) => paths.update(p.trajgen.result(), p.trajgen.version) },
+      { id: 'detections', label: 'Detections', root: detections.root, applies: (p) => p.trajgen.detections.length > 0, update: (p) => detections.update(p.trajgen.result(), p.trajgen.version) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

@@ -40,6 +40,7 @@ test('the Paths tab draws each step\'s generated and executed path in 3D and top
   assert.equal(await page.locator('.lmtg-generated').count(), 2 * n);
   assert.equal(await page.locator('.lmtg-executed').count(), 2 * n);
   assert.equal(await page.locator('.lmtg-close').count(), 2);
+  assert.deepEqual(await page.locator('.lmtg-box').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-label'))), ['bread', 'toaster slot', 'bread', 'toaster slot']);
   const items = await page.locator('.lmtg-step').allTextContents();
   assert.equal(items.length, n);
   assert.match(items[0]!, new RegExp(`step 1: ${view.steps[0]!.poses.length} poses, ${view.steps[0]!.executed.length} executed samples`));

@@ -34,6 +34,17 @@ function fit(points: [number, number][], width: number, height: number, margin =
   return (q) => [ox + k * (q[0] - x0), oy + k * (q[1] - y0)];
 }
 
+/** The 8 corners of a detected box (bottom face first), and its 12 edges as corner index pairs. */
+function boxCorners(b: { pos: readonly number[]; size: readonly number[]; yawRad: number }): Vec3[] {
+  const c = Math.cos(b.yawRad);
+  const sn = Math.sin(b.yawRad);
+  const [w, l, hh] = [b.size[0]! / 2, b.size[1]! / 2, b.size[2]! / 2];
+  const out: Vec3[] = [];
+  for (const dz of [-hh, hh]) for (const [dx, dy] of [[-w, -l], [w, -l], [w, l], [-w, l]] as const) out.push([b.pos[0]! + c * dx - sn * dy, b.pos[1]! + sn * dx + c * dy, b.pos[2]! + dz]);
+  return out;
+}
+const EDGES = [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5], [5, 6], [6, 7], [7, 4], [0, 4], [1, 5], [2, 6], [3, 7]];
+
 const TABLE: Vec3[] = [[-0.3, -0.05, 0.75], [0.3, -0.05, 0.75], [0.3, 0.35, 0.75], [-0.3, 0.35, 0.75]];
 
 export class PathsTab {
@@ -44,7 +55,7 @@ export class PathsTab {
 
   constructor(private readonly onSelectTurn: (turn: number) => void) {
     this.root.append(
-      h('p', { class: 'lmtg-note' }, 'Generated poses (dashed) against the executed end-effector path (solid), one colour per execute_trajectory step in order; ○ open_gripper, ● close_gripper.'),
+      h('p', { class: 'lmtg-note' }, 'Generated poses (dashed) against the executed end-effector path (solid), one colour per execute_trajectory step in order; ○ open_gripper, ● close_gripper; grey boxes: the objects as detected (true boxes).'),
       this.views,
       this.list,
     );
@@ -73,12 +84,22 @@ export class PathsTab {
   }
 
   private panel(title: string, v: TrajgenViews, project: Project, width: number, height: number): HTMLElement {
-    const all: [number, number][] = [...TABLE.map(project), ...v.steps.flatMap((st) => [...st.poses.map(project), ...st.executed.map(project)])];
+    const all: [number, number][] = [...TABLE.map(project), ...v.steps.flatMap((st) => [...st.poses.map(project), ...st.executed.map(project)]), ...v.detections.flatMap((d) => boxCorners(d.truth).map(project))];
     const map = fit(all, width, height);
     const pt = (p: readonly number[]) => map(project(p));
     const line = (pts: readonly (readonly number[])[]) => pts.map((p) => pt(p).map((c) => c.toFixed(1)).join(',')).join(' ');
     const svg = s('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'lmtg-svg', role: 'img', 'aria-label': `${title}: generated and executed paths` });
     svg.append(s('polygon', { points: line([...TABLE]), class: 'lmtg-table' }));
+    // The detected objects where they truly were (the latest box per label).
+    const boxes = new Map(v.detections.map((d) => [d.label, d.truth]));
+    for (const [label, b] of boxes) {
+      const k = boxCorners(b);
+      const g = s('g', { class: 'lmtg-box', 'data-label': label });
+      for (const [a, c] of EDGES) g.append(s('line', { x1: pt(k[a!]!)[0], y1: pt(k[a!]!)[1], x2: pt(k[c!]!)[0], y2: pt(k[c!]!)[1] }));
+      const [lx, ly] = pt(k[6]!);
+      g.append(s('text', { x: lx + 3, y: ly - 3, class: 'lmtg-label lmtg-box-label' }, label));
+      svg.append(g);
+    }
     const n = v.steps.length;
     v.steps.forEach((st: PathStep, i) => {
       const color = stepColor(i, n);

@@ -71,8 +71,10 @@ export function detectObjects(scene: SceneModel, state: SimState, query: string)
       whole: { name: specs[i]!.name, pos: pose.pos, ...seenFromAbove(pose.quat, specs[i]!.size) },
     };
   };
-  // 1. An exact object name.
-  const exact = specs.findIndex((o) => normalize(o.name) === q);
+  // 1. An exact object name, also written "<part> of <object>" when the part is an object of its own ("cap of the
+  // bottle" for the object "bottle cap").
+  const of = /^(.+) of (.+)$/.exec(q);
+  const exact = specs.findIndex((o) => normalize(o.name) === q || (of !== null && normalize(o.name) === `${of[2]} ${of[1]}`));
   if (exact >= 0) return [whole(exact)];
   // 2. A part of a named object: "<object> <part>" or "<part> of <object>".
   for (let i = 0; i < specs.length; i++) {

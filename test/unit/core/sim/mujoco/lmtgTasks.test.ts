@@ -41,4 +41,5 @@ test('parts of the new objects answer detect_object: rim, handle, slot; a lying 
   assert.match(await part('move_pan_left', 'pan handle'), /Position of pan handle: .*\nDimensions:\nWidth: 0\.120\nLength: 0\.024\nHeight: 0\.016/);
   assert.match(await part('toaster_slot', 'slot'), /Position of toaster slot: .*\nDimensions:\nWidth: 0\.130\nLength: 0\.032\nHeight: 0\.060/);
   assert.match(await part('align_bottle', 'bottle'), /Width: 0\.200\nLength: 0\.060\nHeight: 0\.060/);
+  assert.match(await part('open_bottle_cap', 'cap of the bottle'), /^Position of bottle cap: /);
 });

@@ -11,6 +11,7 @@ import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
 import { connectSimulator } from '../core/sim/connect.js';
+import type { DetectorMode } from '../core/perception/detector.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
 import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
 import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
@@ -38,7 +39,9 @@ export const RUN_OPTIONS = {
     type: 'string',
     choices: PERCEPTION_MODES,
     default: 'ground-truth',
-    help: "what the agents see: ground-truth object poses, or estimated (a seeded perception model with noise, drop-outs under occlusion and the MALMM paper's jitter filter)",
+    help:
+      "what the agents perceive: ground-truth, or estimated: MALMM's state text from a seeded estimate (noise, drop-outs under occlusion, the paper's jitter filter) " +
+      'and detect_object from a seeded detector model (calibration offset, noise, failed part segmentation); docs/perception.md',
     group: 'Episode',
   },
   ...LIMIT_OPTIONS,
@@ -166,7 +169,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}) }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
           createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );

@@ -4,7 +4,7 @@
 // bridges/python/waypoint_sim/_protocol.py and docs/simulator-protocol.schema.json.
 // Depends on zod and ./trace.js only.
 import { z } from 'zod';
-import { ActionMetrics, AgentAction, AgentActionResult, ApiCallRecord, ApiValue, TrajectorySample, WorldState } from './trace.js';
+import { ActionMetrics, AgentAction, AgentActionResult, ApiCallRecord, ApiValue, DetectionRecord, TrajectorySample, WorldState } from './trace.js';
 
 /** Bump on an incompatible change. A server answers `initialize` with the version it speaks. */
 export const SIM_PROTOCOL_VERSION = 1;
@@ -116,7 +116,8 @@ export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 export const Collision = z.object({ a: z.string(), b: z.string(), tSecs: z.number(), depthM: z.number().optional(), kind: z.enum(['arm', 'held', 'object']).optional() });
 
 export const ApiCallResult = z.union([
-  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), value: ApiValue.optional(), metrics: ActionMetrics.optional() }),
+  // `detections`: detect_object's printed boxes beside the truth (a simulator with a detector model may send them).
+  z.object({ ok: z.literal(true), output: z.string().optional(), collisions: z.array(Collision).optional(), value: ApiValue.optional(), metrics: ActionMetrics.optional(), detections: z.array(DetectionRecord).optional() }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 export type ApiCallResult = z.infer<typeof ApiCallResult>;

@@ -153,6 +153,17 @@ export type ActionMetrics = z.infer<typeof ActionMetrics>;
 /** A value an API call returned to the code (checks return booleans, detect_object a description). */
 export const ApiValue = z.union([z.boolean(), z.number(), z.string(), z.null()]);
 
+const DetectedBox = z.object({ pos: z.tuple([z.number(), z.number(), z.number()]), size: z.tuple([z.number(), z.number(), z.number()]), yawRad: z.number() });
+
+/** One box detect_object printed (`estimate`) beside the ground truth; `failure` names a failed part segmentation. */
+export const DetectionRecord = z.object({
+  label: z.string(),
+  truth: DetectedBox,
+  estimate: DetectedBox,
+  failure: z.enum(['whole_object', 'wrong_extent', 'neighbour_region']).optional(),
+});
+export type DetectionRecord = z.infer<typeof DetectionRecord>;
+
 export const ApiCallRecord = z.object({
   fn: z.string(),
   args: z.array(z.unknown()),
@@ -160,6 +171,8 @@ export const ApiCallRecord = z.object({
   error: z.string().optional(),
   value: ApiValue.optional(),
   metrics: ActionMetrics.optional(),
+  /** detect_object: what it printed beside the truth (perception mode `estimated` makes them differ). */
+  detections: z.array(DetectionRecord).optional(),
 });
 export type ApiCallRecord = z.infer<typeof ApiCallRecord>;
 

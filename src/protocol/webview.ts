@@ -363,7 +363,7 @@ export const RunViewerUiState = z.object({
   selectedTurn: Turn.optional(),
   /** The core tabs (turn, plots, summary, 3d) or an architecture's own (webview/runViewer/extraTabs.ts: add its id
    * here, so a restored state naming any other tab is refused). */
-  tab: z.enum(['turn', 'plots', 'summary', '3d', 'plan', 'rounds', 'floorplan', 'steps', 'perception', 'poses', 'detector', 'reach']).optional(),
+  tab: z.enum(['turn', 'plots', 'summary', '3d', 'plan', 'rounds', 'floorplan', 'steps', 'perception', 'poses', 'detector', 'reach', 'paths', 'detections']).optional(),
 });
 export type RunViewerUiState = z.infer<typeof RunViewerUiState>;
 

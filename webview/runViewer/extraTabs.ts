@@ -10,6 +10,9 @@ import './household/household.css';
 import { PerceptionTab } from './perception/perceptionTab.js';
 import './perception/perception.css';
 import { DetectorTab, PosesTab } from './trajgen/trajgenTabs.js';
+import { DetectionsTab } from './trajgen/detectionsTab.js';
+import { PathsTab } from './trajgen/pathsTab.js';
+import './trajgen/paths.css';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */
@@ -38,6 +41,8 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
   const household = (p: RunProjection) => p.household.active;
   const poses = new PosesTab(selectTurn);
   const detector = new DetectorTab(selectTurn);
+  const paths = new PathsTab(selectTurn);
+  const detections = new DetectionsTab(selectTurn);
   return {
     tabs: [
       { id: 'floorplan', label: 'Floor plan', root: floorPlan.root, applies: household, update: (p) => floorPlan.update(p.household.result()) },
@@ -46,6 +51,8 @@ export function createExtraViews(selectTurn: (turn: number) => void): ExtraViews
       { id: 'poses', label: 'Poses', root: poses.root, applies: (p) => p.trajgen.poses().segments.length > 0, update: (p) => poses.update(p.trajgen.poses()) },
       { id: 'detector', label: 'Detector', root: detector.root, applies: (p) => p.trajgen.detections().length > 0, update: (p) => detector.update(p.trajgen.detections()) },
       { id: 'reach', label: 'Reach', root: reach.root, applies: (p) => p.reach.active, update: (p) => reach.update(p.reach.result()) },
+      { id: 'paths', label: 'Paths', root: paths.root, applies: (p) => p.trajgenPaths.steps.length > 0, update: (p) => paths.update(p.trajgenPaths.result(), p.trajgenPaths.version) },
+      { id: 'detections', label: 'Detections', root: detections.root, applies: (p) => p.trajgenPaths.detections.length > 0, update: (p) => detections.update(p.trajgenPaths.result(), p.trajgenPaths.version) },
     ],
     summaries: (p) => [householdSummary(p)].filter((x): x is HTMLElement => x !== undefined),
     floorPlan,

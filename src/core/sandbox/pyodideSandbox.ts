@@ -240,7 +240,7 @@ class PyodideSandbox implements ReusableSandbox {
             : ({ ok: false, error: `${e.fn} is not an API function of this task` } as const);
           apiCalls.push(
             reply.ok
-              ? { fn: e.fn, args: e.args, ok: true, ...(reply.value !== undefined ? { value: reply.value } : {}), ...(reply.metrics ? { metrics: reply.metrics } : {}) }
+              ? { fn: e.fn, args: e.args, ok: true, ...(reply.value !== undefined ? { value: reply.value } : {}), ...(reply.metrics ? { metrics: reply.metrics } : {}), ...(reply.detections ? { detections: reply.detections } : {}) }
               : { fn: e.fn, args: e.args, ok: false, error: reply.error },
           );
           w.send(reply.ok ? { t: 'api_result', ok: true, output: reply.output, value: reply.value } : { t: 'api_result', ok: false, error: reply.error });

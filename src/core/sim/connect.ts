@@ -26,6 +26,8 @@ export interface ConnectOptions {
   family?: 'tabletop' | 'household';
   /** The embedded tabletop's grasp model: friction (default; objects can slip and drop) or weld. */
   grasp?: 'friction' | 'weld';
+  /** What the embedded tabletop's detect_object reports: ground truth (default) or the seeded detector model's estimate. */
+  perception?: 'ground-truth' | 'estimated';
 }
 
 export async function connectSimulator(spec: SimulatorSpec = 'embedded', options: ConnectOptions = {}): Promise<Simulator> {
@@ -37,7 +39,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator(options.grasp ? { grasp: options.grasp } : {});
+    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.perception ? { perception: options.perception } : {}) });
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

@@ -2,6 +2,7 @@
 // simulator (JSON-RPC, docs/simulator-protocol.md) implements it over stdio or WebSocket.
 import type { ActionMetrics, AgentAction, AgentActionResult, TrajectorySample, WorldState } from '../../protocol/trace.js';
 import type { EpisodeMetrics } from '../metrics/motionMetrics.js';
+import type { DetectionRecord } from '../perception/detector.js';
 
 /** One robot API function as the agent sees it (injected into sandboxed Python, documented in prompts). */
 export interface ApiFunctionSpec {
@@ -88,6 +89,8 @@ export type ApiCallResult =
       value?: boolean | number | string | null;
       /** Motion metrics of the action, when it moved a robot. */
       metrics?: ActionMetrics;
+      /** detect_object: each box it printed (the estimate) beside the ground truth, and any part segmentation failure. */
+      detections?: DetectionRecord[];
     }
   | { ok: false; error: string };
 

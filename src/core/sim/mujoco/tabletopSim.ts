@@ -9,6 +9,7 @@ import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
 import { EpisodeRuntime } from './episodeRuntime.js';
+import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, taskInfos } from './tasks/registry.js';
 import type { ObjectPlacement, TaskDefinition } from './tasks/taskDefinition.js';
@@ -55,6 +56,11 @@ export interface TabletopSimulatorOptions {
   taskIds?: string[];
   /** How grasps hold: `friction` (objects can slip and drop) or `weld` (held until opened). Default: friction for the MALMM API, weld for the others. */
   grasp?: GraspMode;
+  /**
+   * What detect_object reports (LMTG API): the ground truth (default) or the seeded detector model's estimate
+   * (src/core/perception/detector.ts: calibration offset, noise, part segmentation failures), seeded by the episode.
+   */
+  perception?: DetectorMode;
 }
 
 export class TabletopSimulator implements Simulator {
@@ -70,11 +76,17 @@ export class TabletopSimulator implements Simulator {
     private readonly mj: Mujoco,
     private readonly options: TabletopSimulatorOptions = {},
   ) {
-    // The grasp model is part of what a trace's simulator line must say: it changes what can happen.
-    this.version = `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}`;
     if (options.grasp !== undefined && !GRASP_MODES.includes(options.grasp)) {
       throw new Error(`unknown grasp mode '${String(options.grasp)}'; choices: ${GRASP_MODES.join(', ')}`);
     }
+    if (options.perception !== undefined && !DETECTOR_MODES.includes(options.perception)) {
+      throw new Error(`unknown perception mode '${String(options.perception)}'; choices: ${DETECTOR_MODES.join(', ')}`);
+    }
+    // The grasp model and the detector are part of what a trace's simulator line must say: they change what can
+    // happen and what detect_object prints.
+    this.version =
+      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}` +
+      (options.perception === 'estimated' ? ', estimated detections' : '');
   }
 
   tasks(): TaskInfo[] {
@@ -180,7 +192,7 @@ export class TabletopSimulator implements Simulator {
     if (measured) runtime.probe.begin(fn, runtime.state);
     let result: SimCallResult;
     try {
-      result = api.call({ ...runtime.apiContext(), task: this.current!.task }, fn, Array.isArray(args) ? args : [args]);
+      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed } }, fn, Array.isArray(args) ? args : [args]);
     } catch (err) {
       runtime.probe.cancel();
       runtime.afterCall();

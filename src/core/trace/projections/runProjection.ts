@@ -12,6 +12,7 @@ import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
 import { TrajgenViewBuilder } from './trajgenViews.js';
+import { TrajgenPathsBuilder } from './trajgenPaths.js';
 import { TurnTimelineBuilder } from './turns.js';
 
 export class RunProjection {
@@ -31,6 +32,8 @@ export class RunProjection {
   readonly trajgen = new TrajgenViewBuilder();
   /** Multi-arm runs: reach zones, objects and every robot's executed path, top down. */
   readonly reach = new ReachZonesBuilder();
+  /** LM Trajectory Generators' generated vs executed paths and detections (runs calling the LMTG API). */
+  readonly trajgenPaths = new TrajgenPathsBuilder();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
@@ -60,6 +63,7 @@ export class RunProjection {
       this.perception.add(e);
       this.trajgen.add(e);
       this.reach.add(e);
+      this.trajgenPaths.add(e);
       added++;
     }
     this.eventCount += added;

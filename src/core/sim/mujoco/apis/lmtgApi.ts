@@ -7,7 +7,8 @@ import { LMTG_API } from '../../../apis/catalog.js';
 import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
 import type { ToolTarget } from '../robot/ik.js';
 import { callShapeError, isRealNumber, pyRepr, str } from './args.js';
-import { detectObjects, formatDetection } from './objectLookup.js';
+import { DetectorModel, type DetectionRecord } from '../../../perception/detector.js';
+import { detectObjects, formatDetection, type Detection } from './objectLookup.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 /** Longest trajectory accepted in one call. */
@@ -52,7 +53,25 @@ function detect(ctx: RobotApiContext, query: unknown): SimCallResult {
   if (found.length === 0) {
     return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}; the scene has: ${ctx.scene.objects.map((o) => o.name).join(', ')}` };
   }
-  return { ok: true, output: found.map(formatDetection).join('\n') };
+  const records = estimate(ctx, found);
+  const printed = found.map((d, i): Detection => ({ ...d, ...records[i]!.estimate }));
+  return { ok: true, output: printed.map(formatDetection).join('\n'), detections: records };
+}
+
+/**
+ * What the detector reports for each found box: the truth itself with ground-truth perception, else the seeded
+ * detector model's estimate (calibration, noise, part segmentation failures). The call counter lives in the API's
+ * episode memory, so a restored snapshot answers its next detect_object as the original run did.
+ */
+function estimate(ctx: RobotApiContext, found: Detection[]): DetectionRecord[] {
+  const truth = (d: Detection) => ({ pos: [...d.pos] as Detection['pos'], size: [...d.size] as Detection['size'], yawRad: d.yawRad });
+  if (ctx.perception?.mode !== 'estimated') return found.map((d) => ({ label: d.label, truth: truth(d), estimate: truth(d) }));
+  const call = typeof ctx.memory['detectCalls'] === 'number' ? ctx.memory['detectCalls'] : 0;
+  ctx.memory['detectCalls'] = call + 1;
+  return new DetectorModel(ctx.perception.seed).detect(
+    found.map((d) => ({ label: d.label, ...truth(d), ...(d.whole ? { object: d.whole } : {}) })),
+    call,
+  );
 }
 
 /** Accepts [x, y, z, yaw] lists, [x, y, z, yaw, gripper] lists (1 open, 0 closed; `gripper` holds them) or dicts. */

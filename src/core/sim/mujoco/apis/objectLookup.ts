@@ -17,6 +17,8 @@ export interface Detection {
   size: Vec3;
   /** Yaw of the object's x axis. */
   yawRad: number;
+  /** For a part (rim, handle, slot): the whole object's box, as the detector model's failures need it. */
+  whole?: { name: string; pos: Vec3; size: Vec3; yawRad: number };
 }
 
 function normalize(q: string): string {
@@ -33,6 +35,20 @@ function yawOfQuat(q: readonly number[]): number {
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 
+/**
+ * The box as a top-down view fits it: the object axis nearest vertical gives the height, the other two the
+ * horizontal sides, and the yaw is that of the first horizontal one. An upright object keeps its own size and yaw;
+ * a bottle lying on its side reads as long and low, pointing where its axis points.
+ */
+export function seenFromAbove(quat: readonly number[], size: readonly number[]): { size: Vec3; yawRad: number } {
+  const axes = [0, 1, 2].map((k) => quatRotate(quat, [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0]));
+  let up = 2;
+  for (const k of [0, 1]) if (Math.abs(axes[k]![2]) > Math.abs(axes[up]![2]) + 1e-9) up = k;
+  const [a, b] = [0, 1, 2].filter((k) => k !== up) as [number, number];
+  const ax = axes[a]!;
+  return { size: [size[a]!, size[b]!, size[up]!], yawRad: Math.atan2(ax[1], ax[0]) };
+}
+
 /** Every object and part matching `query`, in scene order. */
 export function detectObjects(scene: SceneModel, state: SimState, query: string): Detection[] {
   const q = normalize(query);
@@ -40,7 +56,7 @@ export function detectObjects(scene: SceneModel, state: SimState, query: string)
   const specs = scene.built.spec.objects;
   const whole = (i: number): Detection => {
     const pose = state.objectPose(i);
-    return { label: specs[i]!.name, object: i, pos: pose.pos, size: [...specs[i]!.size] as Vec3, yawRad: yawOfQuat(pose.quat) };
+    return { label: specs[i]!.name, object: i, pos: pose.pos, ...seenFromAbove(pose.quat, specs[i]!.size) };
   };
   const part = (i: number, f: number): Detection => {
     const pose = state.objectPose(i);
@@ -52,10 +68,13 @@ export function detectObjects(scene: SceneModel, state: SimState, query: string)
       pos: [pose.pos[0] + off[0], pose.pos[1] + off[1], pose.pos[2] + off[2]],
       size: [...spec.size] as Vec3,
       yawRad: yawOfQuat(pose.quat),
+      whole: { name: specs[i]!.name, pos: pose.pos, ...seenFromAbove(pose.quat, specs[i]!.size) },
     };
   };
-  // 1. An exact object name.
-  const exact = specs.findIndex((o) => normalize(o.name) === q);
+  // 1. An exact object name, also written "<part> of <object>" when the part is an object of its own ("cap of the
+  // bottle" for the object "bottle cap").
+  const of = /^(.+) of (.+)$/.exec(q);
+  const exact = specs.findIndex((o) => normalize(o.name) === q || (of !== null && normalize(o.name) === `${of[2]} ${of[1]}`));
   if (exact >= 0) return [whole(exact)];
   // 2. A part of a named object: "<object> <part>" or "<part> of <object>".
   for (let i = 0; i < specs.length; i++) {

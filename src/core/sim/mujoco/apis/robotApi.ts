@@ -2,6 +2,7 @@
 // LMTG dense poses, Action Contextualization skills and RoCo actions next). Each API validates its own
 // arguments and maps calls onto the arm controllers; the simulator only routes.
 import type { ActionMetrics } from '../../../metrics/motionMetrics.js';
+import type { DetectorMode } from '../../../perception/detector.js';
 import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
 import type { ContactMonitor, Collision } from '../contactMonitor.js';
 import type { ArmController } from '../robot/armController.js';
@@ -30,6 +31,8 @@ export interface RobotApiContext {
   probe: MotionProbe;
   /** Per-episode memory of the API (e.g. the last skill's outcome for the checks); plain JSON, reset with the episode. */
   memory: Record<string, unknown>;
+  /** What detect_object reports: ground truth, or the seeded detector model's estimate (src/core/perception/detector.ts). */
+  perception?: { mode: DetectorMode; seed: number };
 }
 
 /**

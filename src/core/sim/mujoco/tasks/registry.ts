@@ -29,6 +29,17 @@ import { knockOverCanTask } from './trajectory/knockOverCan.js';
 import { pushCanTask } from './trajectory/pushCan.js';
 import { shakeBottleTask } from './trajectory/shakeBottle.js';
 import { wipePlateTask } from './trajectory/wipePlate.js';
+import { alignBottleTask } from './trajectory/alignBottle.js';
+import { appleInBowlTask } from './trajectory/appleInBowl.js';
+import { drawStarTask } from './trajectory/drawStar.js';
+import { graspBowlRimTask } from './trajectory/graspBowlRim.js';
+import { knockOverLeftBottleTask } from './trajectory/knockOverLeftBottle.js';
+import { moveLonelyObjectTask } from './trajectory/moveLonelyObject.js';
+import { movePanLeftTask } from './trajectory/movePanLeft.js';
+import { openBottleCapTask } from './trajectory/openBottleCap.js';
+import { pickChipBagTask } from './trajectory/pickChipBag.js';
+import { pickMiddleFruitTask } from './trajectory/pickMiddleFruit.js';
+import { toasterSlotTask } from './trajectory/toasterSlot.js';
 import type { TaskDefinition } from './taskDefinition.js';
 
 const DEFINITIONS: TaskDefinition[] = [
@@ -53,6 +64,18 @@ const DEFINITIONS: TaskDefinition[] = [
   shakeBottleTask(),
   pushCanTask(),
   knockOverCanTask(),
+  // LM Trajectory Generators' recovered task list (issue 12).
+  pickChipBagTask(),
+  appleInBowlTask(),
+  openBottleCapTask(),
+  movePanLeftTask(),
+  drawStarTask(),
+  knockOverLeftBottleTask(),
+  moveLonelyObjectTask(),
+  pickMiddleFruitTask(),
+  alignBottleTask(),
+  graspBowlRimTask(),
+  toasterSlotTask(),
   clearTableBinTask(),
   clearTableSinkTask(),
   clearTableShelfTask(),

@@ -29,7 +29,7 @@ export function sphere(name: string, color: string, radiusM: number, massKg: num
 }
 
 /** Wall boxes around a circle (a hollow cylinder with `segments` flat sides) plus a bottom disc. */
-function ringParts(radiusM: number, heightM: number, wallM: number, bottomM: number, segments: number): PartSpec[] {
+export function ringParts(radiusM: number, heightM: number, wallM: number, bottomM: number, segments: number): PartSpec[] {
   const rMid = radiusM - wallM / 2;
   // Slight overlap so the ring has no gaps a finger could slip into.
   const halfWidth = rMid * Math.tan(Math.PI / segments) + wallM / 2;

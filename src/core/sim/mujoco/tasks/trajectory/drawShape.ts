@@ -13,10 +13,10 @@ import type { TaskDefinition, TaskMonitor, TaskView } from '../taskDefinition.js
 const SHAPES = ['circle', 'square', 'triangle'] as const;
 export type ShapeName = (typeof SHAPES)[number];
 const WIDTH_M = 0.1;
-const TOL_M = 0.015;
+export const TOL_M = 0.015;
 /** The tip counts as drawing within this of the table top (a felt tip leaves a mark when it touches). */
 const CONTACT_M = 0.003;
-const MARKER_H = 0.14;
+export const MARKER_H = 0.14;
 
 /** Points along the outline of a shape `width` wide centred at c (every ~5 mm). */
 export function outline(shape: ShapeName, c: [number, number], width = WIDTH_M): [number, number][] {
@@ -47,7 +47,7 @@ export function markerTip(view: TaskView): Vec3 {
   return [m.pos[0] + down[0], m.pos[1] + down[1], m.pos[2] + down[2]];
 }
 
-function traceMonitor(): TaskMonitor {
+export function traceMonitor(): TaskMonitor {
   let trace: [number, number][] = [];
   return {
     sample(view) {

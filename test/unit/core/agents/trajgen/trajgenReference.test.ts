@@ -1,5 +1,6 @@
 // The reference model (scripted, not an LLM) through the trajgen loop, the sandbox and MuJoCo: the default suite
-// runs two of the trajectory tasks at seed 0 (success by the simulator's check, the detector agreeing on the first
+// runs three of the trajectory tasks at seed 0 (one whose solution ends in task_completed() itself, one the policy
+// closes, one with two objects of a kind the detector must tell apart) (success by the simulator's check, the detector agreeing on the first
 // attempt); WAYPOINT_TRAJGEN_ALL=1 runs every task with a solution, in both profiles (the flawed profile must end
 // with the simulator's check and the detector agreeing, or say which failure kind it made).
 import assert from 'node:assert/strict';
@@ -50,7 +51,7 @@ async function run(task: string, profile: 'reference' | 'reference-flawed', seed
   );
 }
 
-const tasks = all ? TRAJGEN_SOLUTIONS.map((s) => s.task) : ['push_can', 'knock_over_can'];
+const tasks = all ? TRAJGEN_SOLUTIONS.map((s) => s.task) : ['push_can', 'toaster_slot', 'knock_over_left_bottle'];
 for (const task of tasks) {
   test(`trajgen reference: ${task} succeeds at seed 0 on the first attempt, the detector agreeing`, async () => {
     const r = await run(task, 'reference', 0);

@@ -58,7 +58,12 @@ function judge(task: string, tracks: TrackRead[]): { expect: string; observed: s
   if (tracks.length === 0 || tracks.every((x) => x.pos.length === 0)) return { expect: 'The objects should have moved as the command says.', observed: 'No object track was given.', ok: false };
   const knock = /knock over the (\w+ \w+)/.exec(t);
   if (knock) {
-    const o = find(knock[1]!) ?? tracks[0]!;
+    // "the left bottle": of the tracks of that noun, the one that started furthest to that side (x is left-right).
+    const [side, noun] = knock[1]!.split(' ') as [string, string];
+    const sign = side === 'left' ? -1 : side === 'right' ? 1 : 0;
+    const same = tracks.filter((x) => x.query.toLowerCase().includes(noun) && x.pos.length > 0);
+    const sided = sign !== 0 && same.length > 0 ? same.reduce((a, b) => (sign * (b.pos[0]![0] - a.pos[0]![0]) > 0 ? b : a)) : undefined;
+    const o = find(knock[1]!) ?? sided ?? same[0] ?? tracks[0]!;
     const z = o.pos.map((p) => p[2]);
     const drop = z[0]! - z[z.length - 1]!;
     return { expect: `The ${o.query} should fall over: its centre drops towards the table and it ends up lying down.`, observed: `Its height went from ${z[0]!.toFixed(3)} to ${z[z.length - 1]!.toFixed(3)} (a drop of ${drop.toFixed(3)} m).`, ok: drop > 0.01 };
@@ -109,6 +114,17 @@ function judge(task: string, tracks: TrackRead[]): { expect: string; observed: s
       expect: 'The marker should be picked up, then go round the figure, about 10 cm across, standing with its tip on the table.',
       observed: lift < 0 ? 'The marker was never lifted.' : fell ? 'The marker fell over after it was lifted.' : `With its tip down the marker spans ${cover.toFixed(3)} m in the shorter direction.`,
       ok: lift >= 0 && !fell && cover > 0.06,
+    };
+  }
+  if (/\balign\b/.test(t)) {
+    // A lying bottle turned in place. Its printed orientation is the yaw of a tipped frame, which jumps as the
+    // bottle turns, so the judge looks at how far the orientation swept, not where it ended.
+    const o = find('bottle') ?? tracks[0]!;
+    const swept = o.yaw.length > 0 ? span(o.yaw) : 0;
+    return {
+      expect: 'The bottle should be turned where it lies until its long axis points away from the robot; it should not be carried off.',
+      observed: `Its orientation swept ${swept.toFixed(3)} rad and its centre moved ${moved(o).toFixed(3)} m.`,
+      ok: swept > 0.5 && moved(o) < 0.08,
     };
   }
   const most = tracks.reduce((a, b) => (moved(b) > moved(a) ? b : a));

@@ -85,6 +85,8 @@ export function trajgenMain(messages: ChatMessage[], ctx: PolicyContext): string
   } catch (err) {
     return `INITIAL PLANNING 2:\nI could not use the detections (${err instanceof Error ? err.message : String(err)}).\n\`\`\`python\ntask_completed()\n\`\`\``;
   }
+  // The loop runs the detector once the code says the task is done; solutions that only move end with the call here.
+  if (!/^task_completed\(\)\s*$/m.test(code)) code = `${code.replace(/\n*$/, '\n')}task_completed()\n`;
   const startLine = `start_pose = ${fmt([...s.start, 0])}`;
   // A malformed pose on the first block (forgetting the rotation), corrected once the error comes back.
   const codeError = flawed && firstCode && !errorBack && !s.replan && conversationHash(messages.slice(0, 3), ctx.seed ?? 0, 'trajgen-code') < CODE_ERROR_RATE;

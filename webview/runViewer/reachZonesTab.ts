@@ -36,7 +36,7 @@ export function renderReachZones(v: ReachZonesView): HTMLElement {
   for (const o of v.objects) {
     const w = Math.max(3, o.sizeX * scale);
     const hh = Math.max(3, o.sizeY * scale);
-    const rect = svg('rect', { x: px(o.x) - w / 2, y: py(o.y) - hh / 2, width: w, height: hh, class: 'reach-object', fill: 'var(--vscode-editor-foreground, #888)', 'fill-opacity': 0.25, stroke: 'var(--vscode-editor-foreground, #888)', 'stroke-width': 0.8 });
+    const rect = svg('rect', { x: px(o.x) - w / 2, y: py(o.y) - hh / 2, width: w, height: hh, class: 'reach-object', fill: 'var(--vscode-foreground, #888)', 'fill-opacity': 0.25, stroke: 'var(--vscode-foreground, #888)', 'stroke-width': 0.8 });
     rect.appendChild(svg('title', {}, document.createTextNode(`${o.name} at (${o.x.toFixed(2)}, ${o.y.toFixed(2)})`)));
     parts.push(rect, svg('text', { x: px(o.x), y: py(o.y) - hh / 2 - 2, 'text-anchor': 'middle', 'font-size': 9, fill: 'var(--vscode-descriptionForeground, #888)' }, document.createTextNode(o.name)));
   }

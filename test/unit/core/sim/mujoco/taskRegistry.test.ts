@@ -57,6 +57,7 @@ export const CANONICAL_TASK_IDS = [
   'make_sandwich',
   'move_rope',
   'sweep_floor',
+  'arrange_cabinet',
   'handover',
 ];
 

@@ -124,7 +124,9 @@ function skill(ctx: RobotApiContext, action: string, allowed: Set<number>[], p: 
   ctx.probe.measureAlso[ARM]!.clear();
   const last: LastSkill = {
     action,
-    collided: [...new Set(w.collisions.map((c) => c.b))],
+    // collision_free() is about the arm (the paper's check): a held object's or a pushed object's contacts are
+    // reported in the output but are not the arm touching something.
+    collided: [...new Set(w.collisions.filter((c) => c.kind === undefined || c.kind === 'arm').map((c) => c.b))],
     durationSecs: Math.round((ctx.state.timeSecs - t0) * 1e6) / 1e6,
     timedOut: run.runs.some((r) => r.end === 'timeout'),
     clearanceM: p.clearance,

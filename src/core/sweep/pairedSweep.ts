@@ -144,8 +144,9 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
   }
   const pairs: SweepPair[] = [];
   for (const seed of plan.seeds) {
-    const on = result.records.find((r) => r.seed === seed && r.cell === 'on');
-    const off = result.records.find((r) => r.seed === seed && r.cell === 'off');
+    // A cancelled episode is no outcome: it counts on neither side (its trace still says it was cancelled).
+    const on = result.records.find((r) => r.seed === seed && r.cell === 'on' && r.reason !== 'cancelled');
+    const off = result.records.find((r) => r.seed === seed && r.cell === 'off' && r.reason !== 'cancelled');
     if (on || off) pairs.push({ seed, on: on ? outcomeOf(on) : null, off: off ? outcomeOf(off) : null });
   }
   const file: SweepFile = {

@@ -49,6 +49,8 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
   const controller = new EpisodeController();
   const onAbort = () => controller.cancel();
   signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort that came while the run folder was cleared fires no event for a listener added after it.
+  if (signal?.aborted) controller.cancel();
   let r: LaunchResult;
   try {
     r = await launch(

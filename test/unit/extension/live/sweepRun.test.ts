@@ -44,7 +44,7 @@ test('cancel during the first episode: the episode ends cancelled and the sweep 
   const r = await run.done;
   assert.ok(r.ok, r.ok ? '' : r.message);
   assert.equal(r.file.status, 'cancelled');
-  assert.equal(r.file.comparison.pairs.length, 0);
+  assert.equal(r.file.comparison.pairs.length, 0, JSON.stringify(r.file.comparison.pairs));
   assert.ok(existsSync(r.path));
   // The cancelled episode's own trace says so (it is not counted on either side).
   const runs = join(ws, '.waypoint', 'runs');

@@ -12,7 +12,18 @@ export function formatArchitectures(): string {
     out.push(`  paper: ${m.paper}`);
     out.push(`  robot API: ${m.api} · embedded simulator: ${m.simulator}`);
     out.push(`  roles: ${m.roles.map((r) => `${r.id} (${r.promptFile})`).join(', ')}`);
-    out.push(`  topologies (--variant): ${Object.entries(m.topologies).map(([id, t]) => `${id}${id === m.defaultTopology ? ' [default]' : ''}: ${t.label}`).join('; ')}`);
+    out.push(`  topologies: ${Object.entries(m.topologies).map(([id, t]) => `${id}${id === m.defaultTopology ? ' [default]' : ''}: ${t.label}`).join('; ')}`);
+    // What --variant accepts: the built-in variants (a topology plus ablations off), not the topology ids, which
+    // differ from them for some architectures (RoCo's `central` topology is the `central_plan` variant).
+    out.push('  variants (--variant; `default` runs the default topology with every ablation at its default):');
+    for (const [id, v] of Object.entries(m.builtInVariants)) {
+      const parts = [`topology ${v.agent ?? m.defaultTopology}`];
+      if (v.off?.length) parts.push(`off: ${v.off.join(', ')}`);
+      if (v.on?.length) parts.push(`on: ${v.on.join(', ')}`);
+      if (v.agents !== undefined) parts.push(v.agents === 1 ? '1 agent' : `${v.agents} agents`);
+      if (v.limits) parts.push(Object.entries(v.limits).map(([k, x]) => `${k}=${x}`).join(', '));
+      out.push(`    ${id.padEnd(22)} ${v.description ?? ''} (${parts.join('; ')})`);
+    }
     out.push('  limits (--limit name=value):');
     for (const l of m.limits) out.push(`    ${l.id.padEnd(22)} ${String(l.default).padEnd(6)} ${describeType(l)}; ${l.description}`);
     const reasons = Object.entries(m.endReasons);

@@ -169,6 +169,13 @@ test('archs lists every architecture with its limits by the seed names; --limit 
   assert.match(a.stdout, /^malmm — MALMM:/m);
   assert.match(a.stdout, /maxTurns +150 +an integer >= 1; Chat messages before the episode stops/);
   assert.match(a.stdout, /maxConsecutiveErrors +5 /);
+  // The variants it lists are the ones --variant accepts (RoCo's `central` topology is the `central_plan` variant).
+  const roco = a.stdout.slice(a.stdout.indexOf('\nroco — '), a.stdout.indexOf('\nactctx — '));
+  const block = roco.slice(roco.indexOf('variants (--variant'), roco.indexOf('limits (--limit'));
+  const listed = [...block.matchAll(/^ {4}([a-z_0-9]+) /gm)].map((x) => x[1]);
+  assert.ok(listed.includes('central_plan') && listed.includes('no_history') && !listed.includes('central'), listed.join(', '));
+  const bad = run('run', '--arch', 'roco', '--task', 'sort_cubes', '--variant', 'nope');
+  assert.match(bad.stderr, new RegExp(`known: ${['default', ...listed].sort().join(', ')}$`, 'm'));
   const json = JSON.parse(run('archs', '--json').stdout) as { architectures: { id: string; limits: { id: string }[] }[] };
   assert.deepEqual(json.architectures.find((x) => x.id === 'malmm')?.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
   const unknown = run('run', '--task', 'stack_blocks_2', '--limit', 'maxRounds=3');

@@ -8,7 +8,8 @@
 //   toaster"): the mask covers the whole object, or the part with a wrong extent, or a neighbouring region. A
 //   failure is drawn per call, so a re-plan that detects again may see the part right.
 // Pure: no simulator access. The embedded simulator's LMTG API calls it (src/core/sim/mujoco/apis/lmtgApi.ts).
-import { seededRng, type Rng } from '../host.js';
+import { seededRng } from '../host.js';
+import { gauss, wrap } from './noise.js';
 import { PERCEPTION_MODES, type PerceptionMode } from './estimator.js';
 
 /** One `--perception` switch drives both models: the mode names are the observation estimator's (estimator.ts). */
@@ -65,15 +66,6 @@ export interface DetectionRecord {
   failure?: PartFailure;
 }
 
-function gauss(rng: Rng): number {
-  const u = Math.max(rng.next(), 1e-12);
-  const v = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-
-function wrap(a: number): number {
-  return Math.atan2(Math.sin(a), Math.cos(a));
-}
 
 function hash(seed: number, text: string): number {
   let h = (seed ^ 0x811c9dc5) >>> 0;

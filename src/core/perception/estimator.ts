@@ -8,7 +8,8 @@
 //   previous step keeps the previous estimate (the paper writes "or"; with "or" nearly every step would be kept, so
 //   we follow issue 8's "and").
 // The end effector and the grasp come from the robot's own sensing and stay exact. Pure: no simulator access.
-import { seededRng, type Rng } from '../host.js';
+import { seededRng } from '../host.js';
+import { gauss, wrap } from './noise.js';
 import type { ObjectState, WorldState } from '../../protocol/trace.js';
 
 export const PERCEPTION_MODES = ['ground-truth', 'estimated'] as const;
@@ -34,15 +35,6 @@ export const PERCEPTION_NOISE = {
   jitterTurnRad: Math.PI / 6,
 };
 
-function gauss(rng: Rng): number {
-  const u = Math.max(rng.next(), 1e-12);
-  const v = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-
-function wrap(a: number): number {
-  return Math.atan2(Math.sin(a), Math.cos(a));
-}
 
 /** Whether a nearer object covers `o`'s centre as the front camera sees it. */
 export function occluded(o: ObjectState, all: readonly ObjectState[], camera = PERCEPTION_NOISE.cameraPos): boolean {

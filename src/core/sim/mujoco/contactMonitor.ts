@@ -4,6 +4,7 @@
 // penetration seen while it lasted. Three kinds: the arm hits something (`arm`), a held object hits the scene
 // (`held`), and two objects meet during the call while one of them moves (`object`: the robot set it going,
 // since nothing else acts during a call).
+import { forEachContact } from './contacts.js';
 import type { SceneModel } from './sceneModel.js';
 import type { SimState } from './simState.js';
 
@@ -164,28 +165,15 @@ export class ContactMonitor {
   private measureDepths(state: SimState, s: Float64Array): void {
     const live = [...this.tracked.values()].filter((t) => s[t.adr]! > 0);
     if (live.length === 0) return;
-    const bodyOf = this.scene.model.geom_bodyid as Int32Array;
-    const list = state.data.contact;
-    try {
-      const n = state.data.ncon;
-      for (let i = 0; i < n; i++) {
-        const c = list.get(i);
-        if (!c) continue;
-        const b1 = bodyOf[c.geom1]!;
-        const b2 = bodyOf[c.geom2]!;
-        const depth = -c.dist;
-        c.delete();
-        if (!(depth > 0)) continue;
-        for (const t of live) {
-          if ((t.a.has(b1) && b2 === t.b) || (t.a.has(b2) && b1 === t.b)) {
-            const d = Math.round(depth * 1e5) / 1e5;
-            if (d > (t.collision.depthM ?? 0)) t.collision.depthM = d;
-          }
+    forEachContact(this.scene.model, state.data, (b1, b2, depth) => {
+      if (!(depth > 0)) return;
+      for (const t of live) {
+        if ((t.a.has(b1) && b2 === t.b) || (t.a.has(b2) && b1 === t.b)) {
+          const d = Math.round(depth * 1e5) / 1e5;
+          if (d > (t.collision.depthM ?? 0)) t.collision.depthM = d;
         }
       }
-    } finally {
-      list.delete();
-    }
+    });
   }
 
   private armArm(state: SimState, a: number, b: number): void {
@@ -200,28 +188,16 @@ export class ContactMonitor {
     const key = `arms:${a}:${b}`;
     const cached = this.armPairCache.get(key);
     if (cached) return cached;
-    const bodyOf = this.scene.model.geom_bodyid as Int32Array;
     const bodiesA = new Set(this.scene.arms[a]!.bodyIds);
     const bodiesB = new Set(this.scene.arms[b]!.bodyIds);
     const found = new Map<string, [string, string]>();
-    const list = state.data.contact;
-    try {
-      const n = state.data.ncon;
-      for (let i = 0; i < n; i++) {
-        const c = list.get(i);
-        if (!c) continue;
-        let b1 = bodyOf[c.geom1]!;
-        let b2 = bodyOf[c.geom2]!;
-        c.delete();
-        if (bodiesB.has(b1) && bodiesA.has(b2)) [b1, b2] = [b2, b1];
-        if (bodiesA.has(b1) && bodiesB.has(b2)) {
-          const pair: [string, string] = [this.scene.bodyLabel[b1]!, this.scene.bodyLabel[b2]!];
-          found.set(pair.join('\u0000'), pair);
-        }
+    forEachContact(this.scene.model, state.data, (b1, b2) => {
+      if (bodiesB.has(b1) && bodiesA.has(b2)) [b1, b2] = [b2, b1];
+      if (bodiesA.has(b1) && bodiesB.has(b2)) {
+        const pair: [string, string] = [this.scene.bodyLabel[b1]!, this.scene.bodyLabel[b2]!];
+        found.set(pair.join('\u0000'), pair);
       }
-    } finally {
-      list.delete();
-    }
+    });
     const pairs = [...found.values()].sort((x, y) => (x.join('\u0000') < y.join('\u0000') ? -1 : 1));
     const result: [string, string][] = pairs.length > 0 ? pairs : [[`${this.scene.arms[a]!.layout.spec.label}arm`, `${this.scene.arms[b]!.layout.spec.label}arm`]];
     this.armPairCache.set(key, result);
@@ -272,26 +248,13 @@ export class ContactMonitor {
     const key = `${arm}:${other}`;
     const cached = this.linkCache.get(key);
     if (cached) return cached;
-    const m = this.scene.model;
-    const bodyOf = m.geom_bodyid as Int32Array;
     const armBodies = new Set(this.scene.arms[arm]!.bodyIds);
     const target = this.scene.otherBody(other);
     const found = new Set<string>();
-    const list = state.data.contact;
-    try {
-      const n = state.data.ncon;
-      for (let i = 0; i < n; i++) {
-        const c = list.get(i);
-        if (!c) continue;
-        const b1 = bodyOf[c.geom1]!;
-        const b2 = bodyOf[c.geom2]!;
-        c.delete();
-        if (armBodies.has(b1) && b2 === target) found.add(this.scene.bodyLabel[b1]!);
-        else if (armBodies.has(b2) && b1 === target) found.add(this.scene.bodyLabel[b2]!);
-      }
-    } finally {
-      list.delete();
-    }
+    forEachContact(this.scene.model, state.data, (b1, b2) => {
+      if (armBodies.has(b1) && b2 === target) found.add(this.scene.bodyLabel[b1]!);
+      else if (armBodies.has(b2) && b1 === target) found.add(this.scene.bodyLabel[b2]!);
+    });
     const labels = [...found].sort();
     const result = labels.length > 0 ? labels : [`${this.scene.arms[arm]!.layout.spec.label}arm`];
     this.linkCache.set(key, result);

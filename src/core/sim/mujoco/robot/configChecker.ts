@@ -3,6 +3,7 @@
 // name the penetrating pairs that involve an arm or a held object. Used by RoCo's IK/collision/waypoint checks,
 // by RRT-Connect, and by Action Contextualization's can_grasp.
 import type { MjData } from 'mujoco-js';
+import { forEachContact } from '../contacts.js';
 import { quatMul, quatRotate } from '../math3.js';
 import type { SceneModel } from '../sceneModel.js';
 import type { SimState } from '../simState.js';
@@ -72,30 +73,17 @@ export class ConfigChecker {
   }
 
   private penetrations(state: SimState, allowed: Set<number>[]): ConfigCollision[] {
-    const bodyOf = this.scene.model.geom_bodyid as Int32Array;
     const heldBy = new Map<number, number>();
     state.grasps.forEach((g, a) => g && heldBy.set(g.object, a));
     const found = new Map<string, ConfigCollision>();
-    const list = this.data.contact;
-    try {
-      const n = this.data.ncon;
-      for (let i = 0; i < n; i++) {
-        const c = list.get(i);
-        if (!c) continue;
-        const b1 = bodyOf[c.geom1]!;
-        const b2 = bodyOf[c.geom2]!;
-        const depth = -c.dist;
-        c.delete();
-        if (depth < PENETRATION_TOL_M) continue;
-        if (!this.counts(b1, b2, heldBy, allowed) && !this.counts(b2, b1, heldBy, allowed)) continue;
-        const pair = [this.scene.bodyLabel[b1] || 'world', this.scene.bodyLabel[b2] || 'world'].sort() as [string, string];
-        const key = pair.join('\u0000');
-        const prev = found.get(key);
-        if (!prev || prev.depthM < depth) found.set(key, { a: pair[0], b: pair[1], depthM: depth });
-      }
-    } finally {
-      list.delete();
-    }
+    forEachContact(this.scene.model, this.data, (b1, b2, depth) => {
+      if (depth < PENETRATION_TOL_M) return;
+      if (!this.counts(b1, b2, heldBy, allowed) && !this.counts(b2, b1, heldBy, allowed)) return;
+      const pair = [this.scene.bodyLabel[b1] || 'world', this.scene.bodyLabel[b2] || 'world'].sort() as [string, string];
+      const key = pair.join('\u0000');
+      const prev = found.get(key);
+      if (!prev || prev.depthM < depth) found.set(key, { a: pair[0], b: pair[1], depthM: depth });
+    });
     return [...found.values()].sort((x, y) => (x.a + x.b < y.a + y.b ? -1 : 1));
   }
 

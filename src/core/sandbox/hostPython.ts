@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ApiCallRecord } from '../../protocol/trace.js';
 import { pythonApiStubs } from './apiStubs.js';
-import { API_HELPERS } from './pythonHarness.js';
+import { API_HELPERS, DESCRIBE_ERROR } from './pythonHarness.js';
 import type { CodeSandbox, RunCodeRequest, RunCodeResult } from './sandbox.js';
 
 export const HOST_PYTHON_WARNING =
@@ -34,24 +34,7 @@ def _host_call(payload):
         out = reply['output']
         _captured.write(out if out.endswith('\n') else out + '\n')
     return json.dumps({k: v for k, v in reply.items() if k != 'output'})
-def _describe(e):
-    line = None
-    if isinstance(e, SyntaxError):
-        message = e.msg
-        if e.filename == '<code>':
-            line = e.lineno
-    else:
-        message = str(e)
-    tb = e.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == '<code>':
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    out = {'type': type(e).__name__, 'message': message}
-    if line is not None:
-        out['line'] = line
-    return out
-while True:
+${DESCRIBE_ERROR}while True:
     req = _recv()
     if req['t'] == 'reset':
         _persistent = None
@@ -78,7 +61,7 @@ while True:
         if e.code not in (None, 0):
             result = {'t': 'done', 'exitCode': 1, 'error': {'type': 'SystemExit', 'message': str(e.code)}}
     except BaseException as e:
-        result = {'t': 'done', 'exitCode': 1, 'error': _describe(e)}
+        result = {'t': 'done', 'exitCode': 1, 'error': _wp_describe(e)}
     finally:
         sys.stdout = old
     result['stdout'] = _captured.getvalue()

@@ -107,6 +107,33 @@ def _wp_call(fn, params):
     return reply.get('value')
 `;
 
+/**
+ * Turns an exception from generated code into {type, message, line}, the line counted in the block itself
+ * ('<code>'); shared by the Pyodide harness and the trusted-workspace python3 runner.
+ */
+export const DESCRIBE_ERROR = String.raw`
+def _wp_describe(e):
+    line = None
+    if isinstance(e, SyntaxError):
+        message = e.msg
+        if e.filename == '<code>':
+            line = e.lineno
+    else:
+        try:
+            message = str(e)
+        except BaseException:
+            message = '<unprintable exception>'
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == '<code>':
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    out = {'type': type(e).__name__, 'message': message}
+    if line is not None:
+        out['line'] = line
+    return out
+`;
+
 /** Runs once per worker. Defines run_block(code, stubs, api_names, persist, host_call) -> JSON text. */
 export const HARNESS = String.raw`
 import sys, builtins, json, os, posix
@@ -130,27 +157,7 @@ _wp_context = None
 def _wp_fresh():
     return {'__name__': '__main__', '__builtins__': builtins}
 
-def _wp_describe(e):
-    line = None
-    if isinstance(e, SyntaxError):
-        message = e.msg
-        if e.filename == '<code>':
-            line = e.lineno
-    else:
-        try:
-            message = str(e)
-        except BaseException:
-            message = '<unprintable exception>'
-    tb = e.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == '<code>':
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    out = {'type': type(e).__name__, 'message': message}
-    if line is not None:
-        out['line'] = line
-    return out
-
+${DESCRIBE_ERROR}
 def run_block(code, stubs, api_names, persist, host_call):
     global _wp_persistent
     api_ns = {'__name__': '_waypoint_api', '__builtins__': builtins, '_wp_host_call': host_call,

@@ -47,3 +47,12 @@ test('host python: numpy is importable (the reason to use it) and a runaway bloc
   const again = await sandbox.run({ code: 'print("fresh")\n', api, persistNamespace: false, limits, onApiCall });
   assert.equal(again.stdout, 'fresh\n', 'a new interpreter after the kill');
 });
+
+test('host python: an exception whose str() itself raises is reported, not a dead runner', { skip: !hasPython && 'no python3' }, async () => {
+  const onApiCall = async () => ({ ok: true as const });
+  const code = 'class Odd(Exception):\n    def __str__(self):\n        raise ValueError("no")\nraise Odd()\n';
+  const r = await sandbox.run({ code, api, persistNamespace: false, limits, onApiCall });
+  assert.deepEqual(r.error, { type: 'Odd', message: '<unprintable exception>', line: 4 });
+  const next = await sandbox.run({ code: 'print("still here")\n', api, persistNamespace: false, limits, onApiCall });
+  assert.equal(next.stdout, 'still here\n');
+});

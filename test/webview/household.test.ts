@@ -33,6 +33,8 @@ after(async () => {
 
 test('the Floor plan tab draws the house, the objects and both robots with their paths, step by step', { skip }, async () => {
   assert.equal(await page.isVisible('vscode-tab-header[data-tab="floorplan"]'), true);
+  // The symbolic household has no poses to plot or replay and no dialog rounds: those tabs are not offered.
+  for (const tab of ['plots', '3d', 'rounds']) assert.equal(await page.isVisible(`vscode-tab-header[data-tab="${tab}"]`), false, tab);
   await page.click('vscode-tab-header[data-tab="floorplan"]');
   await page.waitForSelector('.fp-map');
   const last = run.result.end.metrics.steps!;
@@ -92,11 +94,14 @@ test('the Summary has the paper\'s metrics with the Clopper-Pearson interval; no
   assert.deepEqual(seen.requests, []);
 });
 
-test('a MALMM run shows no household tabs', { skip }, async () => {
+test('a MALMM run shows no household tabs and no Rounds, but Plots and 3D', { skip }, async () => {
   const url = await writeTracePage('malmm-no-household', { runId: 'malmm', ...loadFixture('malmm-pick-place.jsonl') });
   const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   await openViewer(p, url);
   assert.equal(await p.isVisible('vscode-tab-header[data-tab="floorplan"]'), false);
   assert.equal(await p.isVisible('vscode-tab-header[data-tab="steps"]'), false);
+  assert.equal(await p.isVisible('vscode-tab-header[data-tab="rounds"]'), false);
+  assert.equal(await p.isVisible('vscode-tab-header[data-tab="plots"]'), true);
+  assert.equal(await p.isVisible('vscode-tab-header[data-tab="3d"]'), true);
   await p.close();
 });

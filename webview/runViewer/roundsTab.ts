@@ -9,6 +9,8 @@ import { h } from '../common/dom.js';
 export class RoundsTab {
   readonly root = h('div', { class: 'rounds-pane' });
   private events: TraceEvent[] = [];
+  /** Whether any event carries a round counter (RoCo's); the viewer hides the tab's header otherwise. */
+  hasRounds = false;
   private visible = false;
   private stale = true;
   private frame = 0;
@@ -17,12 +19,17 @@ export class RoundsTab {
 
   reset(events: readonly ViewEvent[]): void {
     this.events = [];
+    this.hasRounds = false;
     this.append(events);
   }
 
   append(events: readonly ViewEvent[]): void {
     // Trajectories (packed for the view) carry no dialog: only trace events are kept.
-    for (const e of events) if (e.type !== 'trajectory_packed') this.events.push(e);
+    for (const e of events) {
+      if (e.type === 'trajectory_packed') continue;
+      this.events.push(e);
+      if (typeof (e as { round?: unknown }).round === 'number') this.hasRounds = true;
+    }
     this.invalidate();
   }
 

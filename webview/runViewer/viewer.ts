@@ -49,6 +49,8 @@ export class RunViewer {
   readonly extras: ExtraViews;
   private readonly tabIds: Tab[];
   private readonly extraHeaders = new Map<string, HTMLElement[]>();
+  /** Core tabs that only some runs have a use for (header and panel), shown or hidden in renderExtras. */
+  private readonly optionalCore = new Map<Tab, HTMLElement[]>();
   private readonly el: { header: HTMLElement; banner: HTMLElement; timeline: HTMLElement; detail: HTMLElement; plots: HTMLElement; summary: HTMLElement; tabs: HTMLElement };
   private pending = { timeline: false, detail: false, plots: false, summary: false, header: false, extras: false };
   private frame = 0;
@@ -85,16 +87,13 @@ export class RunViewer {
     const tabs = h('vscode-tabs', { 'selected-index': String(this.tabIds.indexOf(this.tab)) },
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'turn' }, 'Turn'),
       h('vscode-tab-panel', null, detail),
-      h('vscode-tab-header', { slot: 'header', 'data-tab': 'plots' }, 'Plots'),
-      h('vscode-tab-panel', null, plotsEl),
+      ...this.optional('plots', h('vscode-tab-header', { slot: 'header', 'data-tab': 'plots' }, 'Plots'), h('vscode-tab-panel', null, plotsEl)),
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'summary' }, 'Summary'),
       h('vscode-tab-panel', null, summary),
-      h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'),
-      h('vscode-tab-panel', null, this.replay.root),
+      ...this.optional('3d', h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'), h('vscode-tab-panel', null, this.replay.root)),
       planHeader,
       h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)),
-      h('vscode-tab-header', { slot: 'header', 'data-tab': 'rounds' }, 'Rounds'),
-      h('vscode-tab-panel', null, this.rounds.root),
+      ...this.optional('rounds', h('vscode-tab-header', { slot: 'header', 'data-tab': 'rounds', class: 'hidden' }, 'Rounds'), h('vscode-tab-panel', null, this.rounds.root)),
       extraParts);
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
@@ -292,8 +291,17 @@ export class RunViewer {
     this.timings.lastRenderMs = now;
   }
 
+  private optional(tab: Tab, header: HTMLElement, panel: HTMLElement): HTMLElement[] {
+    this.optionalCore.set(tab, [header, panel]);
+    return [header, panel];
+  }
+
   /** Shows the tabs the run has what for, and redraws the one in view (the others redraw when opened). */
   private renderExtras(): void {
+    // The symbolic household has no poses or trajectories to plot or replay; only RoCo's events carry rounds.
+    const household = this.proj.household.active;
+    const core: [Tab, boolean][] = [['plots', !household], ['3d', !household], ['rounds', this.rounds.hasRounds]];
+    for (const [tab, on] of core) for (const el of this.optionalCore.get(tab) ?? []) el.classList.toggle('hidden', !on);
     for (const t of this.extras.tabs) {
       const on = t.applies(this.proj);
       for (const el of this.extraHeaders.get(t.id) ?? []) el.classList.toggle('hidden', !on);

@@ -110,9 +110,15 @@ export class HouseholdStepsBuilder {
   private prevDone = new Set<string>();
   private cached: HouseholdRunView | undefined;
 
-  /** Whether the run has household state (LLaMAR on a household simulator). */
+  /** Whether an observation carried household state (LLaMAR on a household simulator). */
+  private household = false;
+
+  /**
+   * Whether the run has household state. Step counters alone do not tell: RoCo's events carry steps too (its
+   * environment steps), and its runs have no floor plan.
+   */
   get active(): boolean {
-    return this.view.plan !== undefined || this.view.steps.length > 0;
+    return this.household;
   }
 
   add(e: AnyEvent): void {
@@ -135,6 +141,7 @@ export class HouseholdStepsBuilder {
       if (e.agent !== undefined) return;
       const h = householdOf(e.state.extra);
       if (!h) return;
+      this.household = true;
       this.cached = undefined;
       if (h.plan) this.view.plan = h.plan;
       if (this.view.agents.length === 0) this.view.agents = Object.keys(h.agents);

@@ -4,7 +4,7 @@
 // Run: node --import tsx scripts/gen-protocol.ts   (test/conformance/generated.test.ts fails when they are stale)
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ApiParamType,
   LogLevel,

@@ -1,7 +1,7 @@
 // Launch attributes of the `waypoint` debug type: one schema for the debug adapter (which validates what it is
 // given), package.json's contributes.debuggers configurationAttributes (a test keeps them equal) and the
 // extension's configuration provider.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEBUG_TYPE = 'waypoint';
 

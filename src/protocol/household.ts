@@ -1,7 +1,7 @@
 // The structured state a household simulator (the embedded one, or an AI2-THOR adapter over the protocol) reports
 // in `WorldState.extra.household`, and the per-object `props`. LLaMAR renders its roles' text from this, and the
 // floor-plan, step and subtask views read it from the trace. Depends on zod only.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Compass heading of an agent (north = +y). */
 export const Heading = z.enum(['north', 'east', 'south', 'west']);

@@ -6,7 +6,7 @@
 // vscode-languageclient 11 uses vscode-jsonrpc 10, and RequestType has private members, so one constant cannot type
 // on both sides (and importing it here would bundle a second jsonrpc into the server). Build the RequestType at the
 // edge if wanted: `new RequestType<LastRunValuesParams, LastRunValuesResult, void>(LastRunValues.method)`.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface RequestDescriptor<P extends z.ZodType, R extends z.ZodType> {
   method: string;

@@ -3,7 +3,7 @@
 // hand-written definition; docs/simulator-protocol.md explains it, scripts/gen-protocol.ts mirrors it into
 // bridges/python/waypoint_sim/_protocol.py and docs/simulator-protocol.schema.json.
 // Depends on zod and ./trace.js only.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ActionMetrics, AgentAction, AgentActionResult, ApiCallRecord, ApiValue, DetectionRecord, TrajectorySample, WorldState } from './trace.js';
 
 /** Bump on an incompatible change. A server answers `initialize` with the version it speaks. */

@@ -1,6 +1,6 @@
 // The record of a paired on/off sweep: .waypoint/sweeps/<id>/sweep.json. Written by core/sweep/pairedSweep.ts,
 // read by the CLI and the comparison webview (which parses it: a file on disk can hold anything).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SWEEP_SCHEMA_VERSION = 1;
 

@@ -3,7 +3,7 @@
 // columns: small), so choosing another baseline needs no round trip. A side-by-side pair is asked for by episode keys: the
 // host reads both traces and answers with the projection (core/sweep/sideBySide.ts). Both directions are parsed:
 // a webview's message is untrusted input, and the host honours only keys of this sweep.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Key = z.string().min(1).max(512);
 

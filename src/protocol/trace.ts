@@ -1,7 +1,7 @@
 // The trace is Waypoint's single source of truth: an append-only JSONL stream of these events.
 // Every view (CLI transcript, run viewer, debugger variables, reports) is a projection of it.
 // Depends on zod only, so webviews, the language server and the debug adapter can import it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Bump on any incompatible change; the reader keeps accepting the previous version (docs/trace.md).

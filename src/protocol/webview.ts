@@ -1,7 +1,7 @@
 // Messages between the extension host and the run viewer webview. Both directions cross a trust boundary
 // (a webview can be sent anything; a trace can come from anyone), so each side parses every message it receives
 // with these schemas and ignores (and reports) what does not validate.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatMessage, RoleCall, TraceEvent } from './trace.js';
 
 /** A partial failure found while reading a trace (mirrors core/trace/reader.ts TraceWarning, kind kept open). */

@@ -15,7 +15,7 @@
 //     hints:
 //       on: [supervisor.routing_hints]   # a default="off" block (an opt-in addition) turned on
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HostIO } from '../host.js';
 import { ABLATION_ID, PromptError } from './render.js';
 

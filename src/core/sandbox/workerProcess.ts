@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import { permissionFlag } from './locate.js';
 import { FROM_WORKER_FD, TO_WORKER_FD, type FromWorker, type ToWorker, type WorkerConfig } from './protocol.js';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { getArchitecture, ARCHITECTURES } from '../agents/registry.js';
 import type { HostIO } from '../host.js';
 import { canonicalJson } from '../llm/cache.js';

@@ -1,7 +1,7 @@
 // The run summary: a small JSON file written beside the trace when the episode ends, so listing hundreds of runs
 // (`waypoint runs`, the Runs view) reads a few hundred bytes per run instead of parsing every trace. A run without
 // one (interrupted, still running, or recorded before summaries existed) is listed from its trace instead.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EventOf } from '../../protocol/trace.js';
 import { endedBeforeStart } from './projections/runSummary.js';
 

@@ -1,7 +1,7 @@
 // What the two child processes of the extension (one live episode, one paired sweep) share: the IPC send, the
 // simulator factory, and the message loop — validate every message, start once, cancel on request or when the
 // host goes away, report a failure, then exit even if a handle would keep Node alive. No `vscode` here.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { connectSimulator } from '../../core/sim/connect.js';
 import type { Simulator } from '../../core/sim/simulator.js';
 import type { SimulatorWire } from './protocol.js';

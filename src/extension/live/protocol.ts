@@ -1,7 +1,7 @@
 // Messages between the extension host and the child process that runs live episodes (live/workerMain.ts),
 // over Node's IPC channel. Both sides parse what they receive: the child is ours, but a process boundary is
 // where a version mismatch or a bug shows up, and it should show up as one clear line.
-import { z } from 'zod';
+import * as z from 'zod';
 import { REFERENCE_PROFILES } from '../../core/llm/reference/policy.js';
 
 const ModelSpecWire = z.discriminatedUnion('kind', [

@@ -1,6 +1,6 @@
 // Messages between the extension host and the child process that runs a paired on/off sweep
 // (sweepWorkerMain.ts), over Node's IPC channel; both sides parse what they receive, as for live runs.
-import { z } from 'zod';
+import * as z from 'zod';
 import { LaunchWire, SimulatorWire } from './protocol.js';
 
 export const SweepWire = LaunchWire.omit({ seed: true }).extend({

@@ -4,7 +4,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModelClient } from '../../core/llm/client.js';
 import type { ModelErrorKind } from '../../protocol/trace.js';
 

@@ -5,7 +5,7 @@
 // only the reference-flawed profile uses it (with the conversation) to draw its seeded mistakes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage } from '../../../protocol/trace.js';
 import type { Clock } from '../../host.js';
 import type { RequestMeta } from '../client.js';

@@ -2,7 +2,7 @@
 // handled one at a time in arrival order, since a simulator is a single stateful world. Params are validated
 // with the schemas in src/protocol/simulator.ts; results are validated too, so a buggy simulator (a NaN, a
 // missing field) answers INTERNAL_ERROR naming the field instead of sending something the client rejects.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   METHODS_NEEDING_EPISODE,
   SIM_METHODS,

@@ -4,7 +4,7 @@
 // history in every call, so a run's calls share almost all their messages.
 import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatMessage, TextPart } from '../../../protocol/trace.js';
 
 /** Hex characters of the SHA-256 kept as a message's id (64 bits; the writer detects a collision and inlines). */

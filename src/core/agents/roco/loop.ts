@@ -71,6 +71,10 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
   const maxRounds = limitNumber(ctx.limits, 'maxRounds') * (noFeedback ? 2 : 1);
   const maxAttempts = noFeedback ? 1 : limitNumber(ctx.limits, 'maxReplans');
   const maxTurns = limitNumber(ctx.limits, 'maxDialogTurns');
+  // Unparseable plans in a row that end the episode: K, so that w/o feedback (one attempt per round) is not ended by
+  // a single format slip where the dialog would have had K tries.
+  const maxUnparsed = limitNumber(ctx.limits, 'maxReplans');
+  let unparsedInARow = 0;
   const agents = ctx.agents;
   const pathSource = pathSourceOf(topology);
   const c: Counters = { envSteps: 0, rounds: 0, attempts: 0, dialogTurns: 0, humanTurns: 0, tokens: 0, formatFailures: 0, checkFailures: 0, executionFailures: 0, plannerChecks: 0, rrtPlans: 0, success: 0 };
@@ -104,7 +108,6 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
     const format = planFormat(whole, agents);
     const feedback: string[] = [];
     const previousChat: Turn[] = [];
-    let formatOnly = 0;
     let executed = false;
     let roundChat: Turn[] = [];
     let roundAction = 'none: no plan passed the checks';
@@ -195,7 +198,7 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
       const parsed = parseExecute(f.text, format);
       if (!parsed.ok) {
         c.formatFailures++;
-        formatOnly++;
+        unparsedInARow++;
         const fb = parseFeedback(f.agent, parsed.line, parsed.reason);
         await ctx.parsed(f.role, f.callId, f.turn, { ok: false, kind: 'plan', error: `${parsed.agent}: ${parsed.reason}` });
         await ctx.emit({ type: 'check', turn: f.turn, name: 'plan: parse', ok: false, message: fb, attempt: k + 1 } as PendingEvent);
@@ -203,8 +206,9 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
         lastPlanFailed = true;
         continue;
       }
+      unparsedInARow = 0;
       await ctx.parsed(f.role, f.callId, f.turn, { ok: true, kind: 'plan', value: { attempt: k + 1, speaker: f.agent, actions: parsed.actions } });
-      const actions: AgentAction[] = replacePaths(parsed.actions, whole, pathSource, format);
+      const actions: AgentAction[] = replacePaths(parsed.actions, whole, pathSource);
       // (2)-(5) the simulator's checks, then joint execution
       const out = await ctx.actJointly(actions);
       const failedCheck = out.checks.find((x) => !x.ok && !x.skipped);
@@ -232,8 +236,8 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
       if (motion?.kind === 'rrt') c.rrtPlans++;
     }
     history.push(`[Chat History]\n${chatText(roundChat)}\n[Executed Action]\n${roundAction}`);
-    if (!executed && formatOnly === maxAttempts) {
-      return outcome('format_failure', `round ${round}: all ${maxAttempts} plan attempts failed to parse`);
+    if (!executed && unparsedInARow >= maxUnparsed) {
+      return outcome('format_failure', `round ${round}: the last ${unparsedInARow} plans in a row failed to parse`);
     }
     if (executed) {
       const s = await ctx.checkSuccess();

@@ -22,10 +22,10 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
       description: 'A failed plan is discarded without its reasons (one attempt per round); the round budget is doubled, as in the paper.',
       roles: ['dialog'],
     },
-    dialog_linear_paths: { label: 'Dialog, linear waypoints', description: 'The agents\' PATHs are replaced by waypoints on the straight line from each gripper to its target (Fig. 4).', roles: ['dialog'] },
+    dialog_linear_paths: { label: 'Dialog, linear waypoints', description: 'The agents\' PATHs are replaced by as many points on the straight line from each gripper to where its PATH ends (Fig. 4); actions without a PATH keep none.', roles: ['dialog'] },
     dialog_topdown_paths: {
       label: 'Dialog, top-down waypoints',
-      description: 'The agents\' PATHs are replaced by hard-coded top-down waypoints: up, across, down (Fig. 4).',
+      description: 'The agents\' PATHs are replaced by hard-coded top-down waypoints to where each PATH ends: up, across, down (Fig. 4); actions without a PATH keep none.',
       roles: ['dialog'],
     },
     dialog_no_paths: { label: 'Dialog, no waypoints', description: 'The agents\' PATHs are dropped: the multi-arm planner searches without seeds.', roles: ['dialog'] },
@@ -35,7 +35,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   builtInVariants: {
     dialog: { description: 'RoCo dialog (the paper\'s method)', agent: 'dialog' },
     central_plan: { description: 'Central Plan (oracle): one agent plans for all robots', agent: 'central' },
-    no_history: { description: 'Dialog w/o history: no dialog or actions of past rounds in the prompt', agent: 'dialog', off: ['dialog.history', 'central.history'] },
+    no_history: { description: 'Dialog w/o history: no dialog or actions of past rounds in the prompt', agent: 'dialog', off: ['dialog.history'] },
     no_feedback: { description: 'Dialog w/o feedback: failed plans discarded without reasons, twice the rounds', agent: 'dialog_no_feedback', off: ['dialog.feedback'] },
     linear_waypoints: { description: 'Linear waypoints instead of the agents\' PATHs', agent: 'dialog_linear_paths' },
     topdown_waypoints: { description: 'Hard-coded top-down waypoints instead of the agents\' PATHs', agent: 'dialog_topdown_paths' },
@@ -49,7 +49,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   endReasons: {
     reward_positive: 'the task\'s reward became positive after an executed plan (the simulator\'s success check mid-episode)',
     round_cap: 'maxRounds rounds passed without a positive reward',
-    format_failure: 'every plan attempt of a round failed to parse (no EXECUTE block, unknown robot, malformed PATH, ...)',
+    format_failure: 'maxReplans plans in a row failed to parse (no EXECUTE block, unknown robot, malformed PATH, ...): a whole round of Dialog, maxReplans rounds of w/o feedback',
   },
   metrics: {
     success: '1 when the reward became positive, else 0',

@@ -1,10 +1,11 @@
 // Where the waypoints given to the multi-arm planner come from (RoCo's Fig. 4): the agents' own PATHs, points on
-// the straight line from each gripper to its target, hard-coded top-down paths (up to a safe height, across,
-// down), or none (the planner searches unseeded). The replacements are computed from the whole scene's structured
-// state, with as many points as the task asks for (four in RoCoBench's path tasks).
+// the straight line from each gripper to the PATH's end, hard-coded top-down paths (up to a safe height, across,
+// down to the PATH's end), or none (the planner searches unseeded). Only PATHs the agents wrote are replaced, with
+// as many points: their last point is the agents' goal (a free spot in the bin), and an action without a PATH keeps
+// none, since tasks give some verbs their own motions (a tool brought to a cube, a door swung open) that a generic
+// path to "above the object" would contradict.
 import type { AgentAction, ObjectState } from '../../../protocol/trace.js';
 import type { Observation } from '../../sim/simulator.js';
-import type { PlanFormat } from './parse.js';
 
 export type PathSource = 'agents' | 'linear' | 'topdown' | 'none';
 
@@ -15,20 +16,10 @@ const TOPDOWN_CLEARANCE_M = 0.3;
 
 const isPath = (x: unknown): x is V3[] => Array.isArray(x) && x.length > 0 && Array.isArray(x[0]);
 
-/** Where an action takes its robot's gripper (approximately: above the object or place), or null. */
-export function actionTarget(a: AgentAction, objects: readonly ObjectState[]): V3 | null {
-  const obj = (name: unknown) => objects.find((o) => o.name === name);
-  const above = (o: ObjectState | undefined, dz: number): V3 | null => (o ? [o.pos[0], o.pos[1], o.pos[2] + o.size[2] / 2 + dz] : null);
-  switch (a.name) {
-    case 'PICK':
-      return above(obj(a.args[0]), 0.12);
-    case 'PLACE':
-      return above(obj(a.args[1]), 0.2);
-    case 'MOVE':
-      return Array.isArray(a.args[0]) && typeof a.args[0][0] === 'number' ? (a.args[0] as V3) : above(obj(a.args[0]), 0.1);
-    default:
-      return null;
-  }
+/** Where a combined PICK <object> PLACE <target> leaves the gripper before its PLACE part: 12 cm above the object. */
+function liftPoint(a: AgentAction, objects: readonly ObjectState[]): V3 | null {
+  const o = objects.find((x) => x.name === a.args[0]);
+  return o ? [o.pos[0], o.pos[1], o.pos[2] + o.size[2] / 2 + 0.12] : null;
 }
 
 function lerp(a: V3, b: V3, f: number): V3 {
@@ -52,21 +43,24 @@ function along(pts: V3[], n: number): V3[] {
   return out;
 }
 
-export function replacePaths(actions: AgentAction[], whole: Observation, source: PathSource, format: PlanFormat): AgentAction[] {
+export function replacePaths(actions: AgentAction[], whole: Observation, source: PathSource): AgentAction[] {
   if (source === 'agents') return actions;
-  const n = format.pathPoints ?? 4;
   const tableZ = Math.min(...whole.state.objects.map((o) => o.pos[2] - o.size[2] / 2), 10);
   return actions.map((a) => {
+    const own = a.args.find(isPath);
+    if (!own) return a;
     const base = a.args.filter((x) => !isPath(x));
-    if (source === 'none' || a.name === 'WAIT') return { ...a, args: base };
-    const target = actionTarget(a, whole.state.objects);
-    const from = whole.state.robots?.find((r) => r.name === a.agent)?.pos as V3 | undefined;
-    if (!target || !from) return { ...a, args: base };
+    if (source === 'none') return { ...a, args: base };
+    const target = own[own.length - 1]!;
+    // A combined PICK ... PLACE's PATH belongs to its PLACE part, which starts where the pick lifted the object.
+    const combined = a.name === 'PICK' && a.args[1] === 'PLACE';
+    const from = combined ? liftPoint(a, whole.state.objects) : (whole.state.robots?.find((r) => r.name === a.agent)?.pos as V3 | undefined);
+    if (!from) return a;
     let path: V3[];
-    if (source === 'linear') path = along([from, target], n);
+    if (source === 'linear') path = along([from, target], own.length);
     else {
       const safe = Math.max(from[2], target[2], tableZ + TOPDOWN_CLEARANCE_M);
-      path = along([from, [from[0], from[1], safe], [target[0], target[1], safe], target], n);
+      path = along([from, [from[0], from[1], safe], [target[0], target[1], safe], target], own.length);
     }
     return { ...a, args: [...base, path] };
   });

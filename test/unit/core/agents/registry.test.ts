@@ -9,6 +9,8 @@ import { ARCHITECTURES, CANONICAL_ARCHITECTURE_IDS, getArchitecture, registryMis
 import type { ArchitectureManifest } from '../../../../src/core/agents/types.js';
 import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
 import { defaultRolePolicies } from '../../../../src/core/llm/reference/policy.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { preflightRun } from '../../../../src/core/runs/preflight.js';
 import { ROBOT_APIS } from '../../../../src/core/sim/mujoco/apis/registry.js';
 
 test('every registered architecture has its prompts, its API family in the catalog and the simulator, and a reference policy per role', () => {
@@ -32,6 +34,14 @@ test('every registered architecture has its prompts, its API family in the catal
     assert.deepEqual(ARCH_MANIFESTS.get(arch.id)?.limits, arch.limits, `${arch.id}: manifest and definition agree`);
   }
   assert.throws(() => getArchitecture('nope'), /unknown architecture 'nope'; known: .*\bmalmm\b/);
+});
+
+test('RoCo: every built-in variant starts with the built-in prompts (each ablation it switches is in the prompts its topology runs)', async () => {
+  const refused: string[] = [];
+  for (const name of Object.keys(getArchitecture('roco').builtInVariants)) {
+    await preflightRun(nodeIO, { workspace: process.cwd(), arch: 'roco', variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${name}: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  assert.deepEqual(refused, []);
 });
 
 test("MALMM offers the paper's four configurations (Table II) and declares its two limits", () => {

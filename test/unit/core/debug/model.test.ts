@@ -1,5 +1,6 @@
-// Threads, frames, scopes and breakpoint verdicts from trace events alone: a multi-agent trace of an architecture
-// this build does not register (as RoCo or LLaMAR will be) gets threads and frames from its counters.
+// Threads, frames, scopes and breakpoint verdicts from trace events alone: a synthetic multi-agent trace of an
+// architecture this build does not register gets threads and frames from its counters (rocoRecording.test.ts
+// checks the same on a real RoCo recording).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 // RoCo end to end through the product path (MuJoCo tabletop, the reference model over its local OpenAI-compatible
 // endpoint, the JSONL trace on disk): the reference model succeeds on RoCoBench's tasks at seed 0. The default run
-// covers every task in both profiles (3-6 s each) and the Central Plan baseline on one task; WAYPOINT_ROCO_ALL=1
-// adds Central Plan on every task and sweep_floor at seed 1.
+// covers every task in both profiles (3-6 s each), the Central Plan baseline on one task and top-down waypoints in
+// place of the agents' PATHs on one path task; WAYPOINT_ROCO_ALL=1 adds Central Plan on every task and sweep_floor
+// at seed 1.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ type Case = [string, 'reference' | 'reference-flawed', string | undefined, numbe
 const dialog: Case[] = TASKS.flatMap((t) => [[t, 'reference', undefined], [t, 'reference-flawed', undefined]] as Case[]);
 const cases: Case[] = all
   ? [...dialog, ...TASKS.map((t): Case => [t, 'reference', 'central_plan']), ['sweep_floor', 'reference', undefined, 1]]
-  : [...dialog, ['sort_cubes', 'reference', 'central_plan']];
+  : [...dialog, ['sort_cubes', 'reference', 'central_plan'], ['pack_grocery', 'reference', 'topdown_waypoints']];
 
 for (const [task, profile, variant, seed = 0] of cases) {
   test(`RoCo ${variant ?? 'dialog'} with the ${profile} model solves ${task} (seed ${seed})`, async () => {
@@ -38,6 +39,11 @@ for (const [task, profile, variant, seed = 0] of cases) {
     // Every executed plan moved the robots in one joint action, checked by the five checks first.
     const joint = events.filter((e) => e.type === 'action' && e.joint);
     assert.ok(joint.length >= 1);
+    if (profile === 'reference') {
+      // The mistake-free profile's executed plans leave no robot failing its part (a handover taken back did).
+      const failed = events.flatMap((e) => (e.type === 'action_result' && (e as { info?: { executed?: boolean } }).info?.executed === true ? e.results.filter((x) => !x.ok).map((x) => `round ${e.round}: ${x.agent} ${x.name}: ${x.error}`) : []));
+      assert.deepEqual(failed, []);
+    }
     const end = events.at(-1)!;
     assert.equal(end.type, 'episode_end');
     const m = end.type === 'episode_end' ? end.archMetrics ?? {} : {};

@@ -18,6 +18,7 @@ import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
 import { projectReachZones } from '../../../../../src/core/trace/projections/reachZones.js';
+import { replacePaths } from '../../../../../src/core/agents/roco/waypoints.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('roco');
@@ -132,6 +133,23 @@ test('w/o Feedback: a failed plan ends its round without its reasons, one attemp
   assert.match(promptOf(withFb.requests[2]!), /IK failed: on Alice/);
 });
 
+test('w/o Feedback: a plan that does not parse ends only its round; maxReplans unparseable plans in a row end the episode', async () => {
+  const noBlock = 'I am Bob. We should both wait, I think.';
+  // Round 1's plan has no EXECUTE block (Bob's turn is the last of the dialog: maxDialogTurns 2); round 2's parses.
+  const once = new Recording({ 'roco/dialog': ['I am Alice. PROCEED', noBlock, 'I am Alice. PROCEED', WAIT_BOTH] });
+  const r1 = await episode('no_feedback', once, { maxRounds: 1, maxReplans: 2, maxDialogTurns: 2 });
+  assert.equal(r1.result.reason, 'round_cap', r1.result.message);
+  assert.equal(r1.result.end.archMetrics?.['rounds'], 2);
+  assert.equal(r1.result.end.archMetrics?.['formatFailures'], 1);
+  assert.equal(r1.result.end.archMetrics?.['envSteps'], 1);
+  // Two in a row (maxReplans 2): format failure after round 2, although four rounds were allowed.
+  const twice = new Recording({ 'roco/dialog': ['I am Alice. PROCEED', noBlock, 'I am Alice. PROCEED', noBlock] });
+  const r2 = await episode('no_feedback', twice, { maxRounds: 2, maxReplans: 2, maxDialogTurns: 2 });
+  assert.equal(r2.result.reason, 'format_failure');
+  assert.equal(r2.result.end.archMetrics?.['rounds'], 2);
+  assert.match(r2.result.message ?? '', /the last 2 plans in a row failed to parse/);
+});
+
 test('waypoint sources: the planner gets the agents\' PATH, a linear path, a top-down path or none (Fig. 4)', async () => {
   type V3 = [number, number, number];
   const target: V3 = [-0.3, 0.05, 1.0];
@@ -167,6 +185,37 @@ test('waypoint sources: the planner gets the agents\' PATH, a linear path, a top
   assert.ok(near(topdown[2]!.slice(0, 2), target.slice(0, 2)), 'down only once over the target');
 
   assert.equal(await pathOf('no_waypoints'), undefined);
+});
+
+test('replaced waypoints keep the agents\' goal (where their PATH ends) and point count; actions without a PATH get none; a combined PICK … PLACE\'s path starts above the object', () => {
+  type V3 = [number, number, number];
+  const obj = (name: string, pos: V3, size: V3) => ({ name, pos, size, euler: [0, 0, 0] as V3, color: 'grey' });
+  const whole = {
+    text: '',
+    state: {
+      objects: [obj('bin', [0, 0.3, 0.78], [0.4, 0.3, 0.06]), obj('apple', [0.2, 0, 0.78], [0.06, 0.06, 0.06]), obj('panel2', [-0.34, 0.15, 0.75], [0.12, 0.12, 0.002])],
+      ee: { pos: [0, 0, 1.1] as V3, yawRad: 0 },
+      gripperOpen: true,
+      grasped: null,
+      robots: [{ name: 'Alice', pos: [-0.2, 0, 1.0] as V3, yawRad: 0, holding: 'apple' }],
+    },
+  };
+  // The agents chose a spot in the bin's corner, not its centre.
+  const spot: V3 = [0.12, 0.38, 1.0];
+  const place = { agent: 'Alice', name: 'PLACE', args: ['apple', 'bin', [[-0.1, 0.1, 1.0], [0.0, 0.2, 1.0], [0.05, 0.3, 1.0], spot]] };
+  for (const source of ['linear', 'topdown'] as const) {
+    const path = replacePaths([place], whole, source)[0]!.args[2] as V3[];
+    assert.equal(path.length, 4, source);
+    assert.deepEqual(path[3], spot, `${source}: ends at the agents' spot`);
+  }
+  const bare = { agent: 'Alice', name: 'PICK', args: ['apple'] };
+  assert.deepEqual(replacePaths([bare], whole, 'topdown'), [bare]);
+  const near = (a: readonly number[], b: readonly number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 1e-6);
+  const above2: V3 = [-0.34, 0.15, 0.951];
+  const combined = { agent: 'Alice', name: 'PICK', args: ['apple', 'PLACE', 'panel2', [[0, 0, 1], [-0.1, 0.1, 1], [-0.2, 0.1, 1], above2]] };
+  const line = replacePaths([combined], whole, 'linear')[0]!.args[3] as V3[];
+  // From 12 cm above the apple (where the pick leaves the gripper) to the PATH's end, in four even steps.
+  assert.ok(near(line[3]!, above2) && near(line[0]!, [0.065, 0.038, 0.935]), JSON.stringify(line));
 });
 
 test('reach zones (top-down view): every robot\'s zone and base from the observation, and every robot\'s executed path from the recorded samples', async () => {

@@ -65,6 +65,18 @@ test('each of the five checks produces its own feedback, in order, and a rejecte
   assert.equal(out(ok), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
 });
 
+test('PATH lengths are compared as written: a four-point PATH that starts at the gripper matches one that does not; different lengths are named', async () => {
+  await sim.reset('sort_cubes', 0);
+  // Alice's first point is where her gripper is (and her last is her goal): the checks drop both, Chad's keep three.
+  const alice = 'NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.0, 1.1), (-0.45, 0.033, 1.067), (-0.45, 0.067, 1.033), (-0.45, 0.1, 1.0)]';
+  const chad = 'NAME Chad ACTION MOVE (0.45, 0.1, 1.0) PATH [(0.45, 0.025, 1.075), (0.45, 0.05, 1.05), (0.45, 0.075, 1.025), (0.45, 0.1, 1.0)]';
+  const ok = await sim.call('check_plan', [plan(alice, 'NAME Bob ACTION WAIT', chad)]);
+  assert.equal(out(ok), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
+  const short = 'NAME Chad ACTION MOVE (0.45, 0.1, 1.0) PATH [(0.45, 0.033, 1.067), (0.45, 0.067, 1.033), (0.45, 0.1, 1.0)]';
+  const bad = await sim.call('check_plan', [plan(alice, 'NAME Bob ACTION WAIT', short)]);
+  assert.match(out(bad), /All PATHs must have the same number of steps: Alice has 4, Chad has 3$/);
+});
+
 test('make_sandwich adds its own plan rules: one PUT per round, the recipe\'s next item', async () => {
   const r = await sim.reset('make_sandwich', 0);
   const first = /stack (\w+),/.exec(r.task.instruction)![1]!;

@@ -54,7 +54,8 @@ export function rocoCentral(messages: ChatMessage[], ctx: PolicyContext): string
 
 function briefFeedback(f: string): string {
   const line = f.split('\n').filter((l) => /faild|failed|Collision|IK|evenly|parse/.test(l)).pop() ?? f.split('\n')[0]!;
-  return line.trim().replace(/^- /, '').slice(0, 160);
+  // The keywords in lower case: a quoted "EXECUTE" would end a re-plan's dialog at this turn, with this text as the plan.
+  return line.trim().replace(/^- /, '').slice(0, 160).replace(/\b(EXECUTE|PROCEED)\b/g, (k) => k.toLowerCase());
 }
 
 let registered = false;

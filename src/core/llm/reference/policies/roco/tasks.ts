@@ -431,7 +431,11 @@ const handover: TaskPolicy = {
     if (!t) return rest(s, robot, restPoint, `I cannot see ${item}; it is on the other side.`);
     const heldBy = /is held by (\w+)/.exec(t.relation ?? '')?.[1];
     if (heldBy && heldBy !== robot) {
-      if (mine && t.pos[0] >= mine[0] - 0.02 && t.pos[0] <= mine[1] + 0.02 && Math.abs(t.pos[0] - middle) < 0.1) return { action: `PICK ${item}`, why: `${heldBy} holds ${item} out in the middle; I take its free end.` };
+      // Only the robot whose side has the container takes it: the giver must not take it back after the handover.
+      const b = s.things.get(box);
+      const receiver = !!b && !!mine && b.pos[0] >= mine[0] && b.pos[0] <= mine[1];
+      if (!receiver) return wait(`${heldBy} has ${item} now and puts it away; I wait.`);
+      if (t.pos[0] >= mine![0] - 0.02 && t.pos[0] <= mine![1] + 0.02 && Math.abs(t.pos[0] - middle) < 0.1) return { action: `PICK ${item}`, why: `${heldBy} holds ${item} out in the middle; I take its free end.` };
       return wait(`${heldBy} is bringing ${item}; I wait.`);
     }
     if (/is in /.test(t.relation ?? '')) return rest(s, robot, restPoint, `${item} is put away.`);

@@ -199,11 +199,13 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
     return innerPath(a.path, ctx.state.tcp(armOf(a.robot)).pos, ap ? ap.pos : null);
   });
   const withPath = actions.map((a, i) => ({ a, i })).filter(({ i }) => inner[i]!.length > 0);
-  const lengths = new Set(withPath.map(({ i }) => inner[i]!.length));
+  // RoCo's rule is on the PATHs as written: dropping a point that repeats a robot's start or approach must not turn
+  // two four-point PATHs into a mismatch the agents cannot see (or, with replaced waypoints, fix).
+  const lengths = new Set(withPath.map(({ a }) => a.path.length));
   if (lengths.size > 1) {
-    return fail('waypoints', `${header}All PATHs must have the same number of steps: ${withPath.map(({ a, i }) => `${a.robot} has ${inner[i]!.length}`).join(', ')}`);
+    return fail('waypoints', `${header}All PATHs must have the same number of steps: ${withPath.map(({ a }) => `${a.robot} has ${a.path.length}`).join(', ')}`);
   }
-  const steps = withPath.length > 0 ? inner[withPath[0]!.i]!.length : 0;
+  const steps = Math.max(0, ...withPath.map(({ i }) => inner[i]!.length));
   const seeds: number[][][] = [];
   const warm = qNow.map((q) => [...q]);
   for (let k = 0; k < steps; k++) {
@@ -211,7 +213,9 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
     const where: string[] = [];
     for (const { a, i } of withPath) {
       const arm = armOf(a.robot);
-      const p = inner[i]![k]!;
+      // A path one point shorter after the trim keeps a point for two steps (it still ends on its last one).
+      const own = inner[i]!;
+      const p = own[Math.min(own.length - 1, Math.floor((k * own.length) / steps))]!;
       where.push(`${a.robot} ${fmt(p)}`);
       const sol = ctx.arms[arm]!.ik.solve(warm[arm]!, { pos: p, yawRad: approachYaw[arm]! }, { rest: ctx.arms[arm]!.homeQ });
       const fallback = sol.converged ? sol : ctx.arms[arm]!.solveTarget({ pos: p, yawRad: approachYaw[arm]! }).sol;

@@ -24,6 +24,11 @@ export function formatArchitectures(): string {
       if (v.limits) parts.push(Object.entries(v.limits).map(([k, x]) => `${k}=${x}`).join(', '));
       out.push(`    ${id.padEnd(22)} ${v.description ?? ''} (${parts.join('; ')})`);
     }
+    const code = Object.entries(m.codeAblations ?? {});
+    if (code.length > 0) {
+      out.push('  code-level ablations (switched by variants like prompt blocks; off unless a variant turns them on):');
+      for (const [id, what] of code) out.push(`    ${id.padEnd(22)} ${what}`);
+    }
     out.push('  limits (--limit name=value):');
     for (const l of m.limits) out.push(`    ${l.id.padEnd(22)} ${String(l.default).padEnd(6)} ${describeType(l)}; ${l.description}`);
     const reasons = Object.entries(m.endReasons);

@@ -48,6 +48,12 @@ export interface ArchitectureManifest {
   defaultTopology: string;
   /** Variants every workspace gets without a variants file (e.g. `ma`, `sa`). */
   builtInVariants: Record<string, VariantSpec>;
+  /**
+   * Ablation ids the loop reads in code rather than from a prompt block (id -> what it switches), e.g. MALMM's
+   * executor.state_header. A variant may switch them like prompt ablations; they are off unless a variant turns
+   * them on.
+   */
+  codeAblations?: Record<string, string>;
   /** Robot API family (key of API_CATALOG) the simulator must serve for this architecture. */
   api: string;
   /** Which embedded simulator serves it by default. */

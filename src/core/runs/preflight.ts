@@ -105,7 +105,9 @@ export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Pre
     used.push(path.slice(path.lastIndexOf('/') + 1));
   }
 
-  const where = `the prompts ${arch.id}/${agent} runs (${list(used)})`;
+  // Switches the loop reads in code count as ablations too (MALMM's executor and state-text additions).
+  for (const id of Object.keys(arch.codeAblations ?? {})) if (!ablationIds.includes(id)) ablationIds.push(id);
+  const where = `the prompts ${arch.id}/${agent} runs (${list(used)})${arch.codeAblations ? ` or ${arch.id}'s code-level ablations` : ''}`;
   for (const id of Object.keys(variant.ablations)) {
     if (!ablationIds.includes(id)) {
       throw new StartError('invalid_input', `variant '${variant.name}' switches ablation '${id}', which is not in ${where}; ids there: ${list(ablationIds)}`, variant.name in arch.builtInVariants ? undefined : variantsPath);

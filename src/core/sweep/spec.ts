@@ -183,7 +183,7 @@ export async function planSweep(spec: SweepSpec, ctx: { io: HostIO; workspace: s
     for (const id of Object.keys(entry.ablations ?? {})) {
       if (!ABLATION_ID.test(id)) throw new SweepSpecError(`${where}: invalid ablation id '${id}'`);
       // A misspelt id would leave the cell identical to its variant and the comparison silently meaningless.
-      if (!promptTexts.some((t) => t.includes(`"${id}"`))) throw new SweepSpecError(`${where}: unknown ablation '${id}' (in no ${spec.arch} prompt: ${Object.values(paths).join(', ')})`);
+      if (!(id in (arch.codeAblations ?? {})) && !promptTexts.some((t) => t.includes(`"${id}"`))) throw new SweepSpecError(`${where}: unknown ablation '${id}' (in no ${spec.arch} prompt: ${Object.values(paths).join(', ')})`);
     }
     const name = 'name' in entry && entry.name ? entry.name : entry.variant;
     if (cells.some((c) => c.name === name)) throw new SweepSpecError(`${where}: two variants named '${name}' (give one a name:)`);

@@ -41,6 +41,7 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
     sa_nofeedback: { label: 'SA without feedback', description: 'One agent writes all the code at once; it runs once without revision.', roles: ['agent'] },
   },
   defaultTopology: 'malmm',
+  codeAblations: Object.fromEntries(Object.entries(MALMM_WAYPOINT_ADDITIONS).filter(([id]) => /^(executor|state)\./.test(id))),
   builtInVariants: {
     // The default: the paper's prompts and feedback only (every addition of ours off). Same as `default`.
     paper: { description: "MALMM as the paper describes it: the paper's prompt sections and executor feedback only", agent: 'malmm' },

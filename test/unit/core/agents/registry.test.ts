@@ -36,10 +36,12 @@ test('every registered architecture has its prompts, its API family in the catal
   assert.throws(() => getArchitecture('nope'), /unknown architecture 'nope'; known: .*\bmalmm\b/);
 });
 
-test('RoCo: every built-in variant starts with the built-in prompts (each ablation it switches is in the prompts its topology runs)', async () => {
+test('every built-in variant of every architecture starts with the built-in prompts (each ablation it switches is in the prompts its topology runs, or declared in code)', async () => {
   const refused: string[] = [];
-  for (const name of Object.keys(getArchitecture('roco').builtInVariants)) {
-    await preflightRun(nodeIO, { workspace: process.cwd(), arch: 'roco', variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${name}: ${err instanceof Error ? err.message : String(err)}`));
+  for (const arch of Object.values(ARCHITECTURES)) {
+    for (const name of Object.keys(arch.builtInVariants)) {
+      await preflightRun(nodeIO, { workspace: process.cwd(), arch: arch.id, variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${arch.id}/${name}: ${err instanceof Error ? err.message : String(err)}`));
+    }
   }
   assert.deepEqual(refused, []);
 });

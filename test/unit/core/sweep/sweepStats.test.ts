@@ -113,6 +113,9 @@ test('a sweep file with an unknown task, variant or ablation fails up front, nam
   await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /bad.yaml: unknown task 'stack_blockz' for malmm/);
   await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /unknown variant 'mystery'/);
   await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /unknown ablation 'coder.no_such_rule'/);
+  // MALMM's code-level ablations (switched in the loop, not in a prompt) and the waypoint variant are known.
+  const plan = await planSweep(parseSweepSpec(Y('[waypoint, {variant: malmm, name: header, ablations: {executor.state_header: true}}]'), 'ok.yaml'), ctx);
+  assert.deepEqual(plan.cells.map((c) => c.name), ['waypoint', 'header']);
   await assert.rejects(planSweep(parseSweepSpec('arch: nope\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /unknown architecture 'nope'/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: concurency: Unrecognized key/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: model.temprature: Unrecognized key/);

@@ -19,6 +19,8 @@ export interface AgentTopology {
   description: string;
   /** Roles (prompt files) this topology calls. */
   roles: string[];
+  /** Each agent speaks in its own calls, so a person can take one agent's seat (RoCo's dialog; `--human`). */
+  humanSeats?: boolean;
 }
 
 /** A limit of the seed's loop, by the seed's name (MALMM maxTurns, RoCo maxRounds, LLaMAR maxSteps, ...). */

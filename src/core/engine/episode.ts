@@ -238,6 +238,10 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       throw new EpisodeAbort('invalid_input', `${teamSize} agents were asked for, but task '${spec.task}' of ${deps.sim.name} has ${agents.length} (${agents.join(', ')})`);
     }
     await emit({ ...start, taskDescription: reset.task.instruction, agents, ...(humans.length > 0 ? { humans } : {}) } as PendingEvent);
+    if (humans.length > 0 && !topology!.humanSeats) {
+      const seated = Object.entries(spec.arch.topologies).filter(([, t]) => t.humanSeats).map(([id]) => id);
+      throw new EpisodeAbort('invalid_input', `${spec.arch.id}/${agent} has no agent seat a person can take (${seated.length > 0 ? `topologies with seats: ${seated.join(', ')}` : `no ${spec.arch.id} topology has one`})`);
+    }
     const seatless = humans.filter((h) => !agents.includes(h));
     if (seatless.length > 0) throw new EpisodeAbort('invalid_input', `no agent ${seatless.map((h) => `'${h}'`).join(', ')} for a person to play in this episode; agents: ${agents.join(', ')}`);
     const prompts: Record<string, LoadedPrompt> = {};

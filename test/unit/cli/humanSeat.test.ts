@@ -34,3 +34,15 @@ test('run --human Alice: end of input gives up the seat and cancels the episode'
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stdout, /cancel/i);
 });
+
+test('run --human: a topology without seats (Central Plan) or a robot that is not in the task is refused, not ignored', () => {
+  const central = spawnSync(process.execPath, [cli, 'run', '--arch', 'roco', '--task', 'handover', '--variant', 'central_plan', '--human', 'Alice'], { cwd: ws, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(central.status, 2, central.stderr);
+  assert.match(central.stderr, /^waypoint run: roco\/central has no agent seat a person can take \(topologies with seats: dialog, /m);
+  const malmm = spawnSync(process.execPath, [cli, 'run', '--arch', 'malmm', '--task', 'put_block', '--human', 'robot'], { cwd: ws, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(malmm.status, 2, malmm.stderr);
+  assert.match(malmm.stderr, /malmm\/malmm has no agent seat a person can take \(no malmm topology has one\)/);
+  const nobody = spawnSync(process.execPath, [cli, 'run', '--arch', 'roco', '--task', 'handover', '--human', 'Zed'], { cwd: ws, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(nobody.status, 2, nobody.stderr);
+  assert.match(nobody.stderr, /no agent 'Zed' for a person to play in this episode; agents: Alice, Bob/);
+});

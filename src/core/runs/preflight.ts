@@ -106,16 +106,19 @@ export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Pre
   }
 
   // Switches the loop reads in code count as ablations too (MALMM's executor and state-text additions).
-  for (const id of Object.keys(arch.codeAblations ?? {})) if (!ablationIds.includes(id)) ablationIds.push(id);
-  const where = `the prompts ${arch.id}/${agent} runs (${list(used)})${arch.codeAblations ? ` or ${arch.id}'s code-level ablations` : ''}`;
+  const codeIds = Object.keys(arch.codeAblations ?? {}).filter((id) => !ablationIds.includes(id));
+  const known = (id: string) => ablationIds.includes(id) || codeIds.includes(id);
+  const where = `the prompts ${arch.id}/${agent} runs (${list(used)})`;
+  const idsThere = `ids there: ${list(ablationIds)}${codeIds.length > 0 ? `; switched in ${arch.id}'s code: ${list(codeIds)}` : ''}`;
   for (const id of Object.keys(variant.ablations)) {
-    if (!ablationIds.includes(id)) {
-      throw new StartError('invalid_input', `variant '${variant.name}' switches ablation '${id}', which is not in ${where}; ids there: ${list(ablationIds)}`, variant.name in arch.builtInVariants ? undefined : variantsPath);
+    if (!known(id)) {
+      throw new StartError('invalid_input', `variant '${variant.name}' switches ablation '${id}', which is not in ${where}; ${idsThere}`, variant.name in arch.builtInVariants ? undefined : variantsPath);
     }
   }
   for (const id of Object.keys(o.ablations ?? {})) {
-    if (!ablationIds.includes(id)) throw new StartError('invalid_input', `ablation '${id}' is not in ${where}; ids there: ${list(ablationIds)}`);
+    if (!known(id)) throw new StartError('invalid_input', `ablation '${id}' is not in ${where}; ${idsThere}`);
   }
+  ablationIds.push(...codeIds);
   variant = o.ablations ? { ...variant, ablations: { ...variant.ablations, ...o.ablations } } : variant;
   return { arch, variant, agent, promptPaths, ablationIds };
 }

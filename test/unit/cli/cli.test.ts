@@ -110,7 +110,7 @@ test('silent fallbacks are errors naming what is wrong and the valid choices', (
     writeFileSync(join(vws, '.waypoint', 'variants.yaml'), 'active: lean\nvariants:\n  lean:\n    off: [planner.replan_chek]\n');
     refused(
       spawnSync(process.execPath, [cli, 'run'], { cwd: vws, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }),
-      /^waypoint run: variant 'lean' switches ablation 'planner\.replan_chek', which is not in the prompts malmm\/malmm runs \(supervisor\.prompt, planner\.prompt, coder\.prompt\) or malmm's code-level ablations; ids there: .*planner\.replan_check/m,
+      /^waypoint run: variant 'lean' switches ablation 'planner\.replan_chek', which is not in the prompts malmm\/malmm runs \(supervisor\.prompt, planner\.prompt, coder\.prompt\); ids there: .*planner\.replan_check/m,
     );
   } finally {
     rmSync(vws, { recursive: true, force: true });

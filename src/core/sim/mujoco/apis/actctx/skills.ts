@@ -200,7 +200,7 @@ function turnToSide(ctx: RobotApiContext, run: SkillRun, object: number, call: s
 /**
  * Opens the hand on what it holds: the fingers first, the object let go once they are off it. Letting go first
  * leaves the pads squeezed into the object with nothing holding it, and they shoot an object held off their centre
- * out sideways (a side-grasped apple, held 2.5 cm above its centre, rolled off a shelf).
+ * out sideways (a side-grasped apple, gripped 2.5 cm above its centre, rolled off a shelf).
  */
 function letGo(ctx: RobotApiContext): void {
   moveFingers(ctx.arms[ARM]!.runner, ARM, true);

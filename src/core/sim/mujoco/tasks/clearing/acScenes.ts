@@ -113,8 +113,8 @@ function placeLocations(l: LayoutBuilder, objects: ObjectSpec[], shuffle: boolea
  * instead, on the side away from ball 2 (sequential clearing). The lamp scene (`lamp`) keeps the side approach to the
  * half-eaten apple free of things that stay on the table: a side grasp comes in along the line from the base, turns
  * 16 cm out on that line and sweeps about 10 cm to either side of it (apis/actctx/skills.ts), so paper ball 1 lies
- * in front of the whole apple, not under that corridor (the hand passed 2 mm over it there), and the full glass stands in it,
- * 20 cm in front of the apple as in the authors' scene (`fullGlass: 'front'`): taken first, it clears the way.
+ * in front of the whole apple, not under that corridor (the hand passed 2 mm over it there); the full glass stands
+ * in it, 20 cm in front of the apple as in the authors' scene (`fullGlass: 'front'`): taken first, it clears the way.
  */
 function diningLayout(l: LayoutBuilder, objects: ObjectSpec[], o: { fullGlass?: 'corner' | 'beside' | 'front'; lamp?: boolean } = {}): void {
   placeLocations(l, objects, false);

@@ -5,8 +5,10 @@
 // held objects. Sampled on the 50 Hz grid of the physics clock plus once at the start and once at the end of each
 // action, so the numbers do not depend on how a call was split into steps.
 // Which things count (as the Action Contextualization authors' code has it): an object the arm holds or is closing
-// on is left out of the smallest distance; a grasp target the arm is only approaching is in it (`measureAlso`);
-// the largest distance covers everything in the scene.
+// on is left out of the smallest distance; a grasp target the arm is only approaching is in it (`measureAlso`)
+// until the hand touches it: the authors' controller stops at that contact (0.5 mm) and starts grasping, after which
+// the target is the grasped object, left out. So the touch reads 0 (not the contact's penetration) and the target
+// is left out for the rest of the call. The largest distance covers everything in the scene.
 import type { DoubleBuffer } from 'mujoco-js';
 import { ActionMetricsRecorder, CLEARANCE_RANGE_M, type ActionMetrics, type MotionSample } from '../../metrics/motionMetrics.js';
 import { inverseConditionNumber } from '../../metrics/conditioning.js';
@@ -38,6 +40,7 @@ export class MotionProbe {
   /**
    * Objects an arm may touch in the current call that still count in its smallest distance (per arm): the grasp
    * target while the hand only approaches it (the authors measure it; they leave it out of obstacle avoidance).
+   * The probe removes one when the arm touches it (see the header).
    */
   readonly measureAlso: Set<number>[];
 
@@ -162,17 +165,24 @@ export class MotionProbe {
       const type = model.geom_type as Int32Array;
       const size = model.geom_size as Float64Array;
       const box = (g: number): Box => ({ c: xpos.subarray(3 * g, 3 * g + 3), R: xmat.subarray(9 * g, 9 * g + 9), h: size.subarray(3 * g, 3 * g + 3) });
+      const touched = new Set<number>();
       for (const c of candidates) {
         if (c.lb >= best) break;
         const g1 = c.link.geom;
         const g2 = c.env.geom;
         // Box pairs are measured exactly here (see boxDistance.ts for why not mj_geomDistance).
-        const dist = type[g1] === GEOM_BOX && type[g2] === GEOM_BOX ? boxBoxDistance(box(g1), box(g2)) : mj.mj_geomDistance(model, d, g1, g2, best, null);
+        let dist = type[g1] === GEOM_BOX && type[g2] === GEOM_BOX ? boxBoxDistance(box(g1), box(g2)) : mj.mj_geomDistance(model, d, g1, g2, best, null);
+        if (dist <= 0 && options.measureAlso && this.measureAlso[a]!.has(c.env.owner)) {
+          // The hand reached the grasp target: contact, distance 0 (see the header).
+          dist = 0;
+          touched.add(c.env.owner);
+        }
         if (dist < best) {
           best = dist;
           closest = [c.link.label, c.env.label];
         }
       }
+      for (const o of touched) this.measureAlso[a]!.delete(o);
     }
     return { distance: best, closest };
   }

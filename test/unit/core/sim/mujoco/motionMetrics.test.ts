@@ -113,3 +113,19 @@ test('a held block stays upright (tilt tracked) and the metrics travel with snap
   await sim.restore(JSON.parse(JSON.stringify(snap)));
   assert.deepEqual(sim.motionMetrics(), before);
 });
+
+test('M_E at a pick: the grasp target counts while the hand closes in, and touching it reads 0, not the contact\'s penetration', async () => {
+  // The authors' controller stops the fine approach when the hand comes within 0.5 mm of the target and starts
+  // grasping, after which the target is the grasped object and left out: their M_E at a touch is 0. Here the top
+  // grasp of the full glass brings the hand onto its rim (the contact read -0.002 m, M_E -0.0014, before).
+  await sim.reset('ac_single_full_glass', 0);
+  const glass = 'glass with yellowish liquid';
+  const approach = metricsOf(await sim.call('approach', [glass, 0.4, 0.02, 'top']));
+  assert.ok(approach.mE > 0 && approach.minClearanceM > 0.02, `approach keeps its distance: ${approach.minClearanceM}`);
+  const pick = metricsOf(await sim.call('pick', [glass, 0.4, 0.02, 'top']));
+  assert.equal(((await sim.call('holding', [])) as { value?: unknown }).value, true, 'the glass is held');
+  assert.deepEqual(pick.closestPair?.[1], glass, 'the target is measured while the hand approaches it');
+  assert.equal(pick.minClearanceM, 0);
+  assert.equal(pick.mE, 0);
+  assert.equal(pick.mT, pick.mI);
+});

@@ -44,7 +44,7 @@ function taskPlan(messages: ChatMessage[], ctx: PolicyContext, slips?: PlanSlips
   const lines = [
     `The task is to put away ${p.order.map((o) => `the ${o}`).join(' and ')}. Each object is approached, picked and then put where it belongs; the robot holds one thing at a time.`,
   ];
-  if (p.order.join() !== targets.join()) lines.push(`The order is ${p.order.join(', then ')}: the glass stands right beside the other object, so it would be in the hand's way.`);
+  if (p.order.join() !== targets.join()) lines.push(`The order is ${p.order.join(', then ')}: the glass stands right beside the other object or between it and the robot, so it would be in the hand's way.`);
   lines.push('```python', planCode(p.actions), '```');
   return lines.join('\n');
 }

@@ -35,7 +35,7 @@ export function destination(name: string, locations: readonly string[]): string 
   return find('trash', 'bin') ?? locations[0]!;
 }
 
-/** Targets in the order to handle them: a glass that stands beside another target goes before it. */
+/** Targets in the order to handle them: a glass that stands beside another target, or between it and the robot, goes before it. */
 export function order(targets: readonly string[], info: Map<string, Thing>, slips: PlanSlips): string[] {
   const front = (slips.first ?? []).filter((t) => targets.includes(t));
   const rest = targets.filter((t) => !front.includes(t));
@@ -43,8 +43,10 @@ export function order(targets: readonly string[], info: Map<string, Thing>, slip
   const out = [...front];
   for (const t of rest) {
     if (out.includes(t)) continue;
-    // Another target standing right next to this one, taller (a glass): it is in the hand's way, so it goes first.
-    for (const n of info.get(t)?.nextTo ?? []) if (rest.includes(n) && /glass/.test(n) && !/glass/.test(t) && !out.includes(n)) out.push(n);
+    // Another target standing right next to this one or in front of it, taller (a glass): it is in the hand's way
+    // (and a full glass knocked over spills), so it goes first.
+    const inTheWay = [...(info.get(t)?.nextTo ?? []), ...(info.get(t)?.behind ?? [])];
+    for (const n of inTheWay) if (rest.includes(n) && /glass/.test(n) && !/glass/.test(t) && !out.includes(n)) out.push(n);
     out.push(t);
   }
   return out;

@@ -1,7 +1,8 @@
 // Action Contextualization's skills (Table I of the paper), composed as the authors' code composes them, each
 // motion a run of the modulated joint-space DS (robot/jointDs.ts) with the call's speed, obstacle_clearance and
 // orientation:
-//   approach(object, s, c, grasp)  one run to the pre-grasp pose: 'top' = tool above the object's top by c + 6 cm,
+//   approach(object, s, c, grasp)  one run to the pre-grasp pose (a side grasp turns first, below): 'top' = tool
+//                                  above the object's top by c + 6 cm,
 //                                  'side' = tool beside it, back along the line from the base by radius + c + 6 cm;
 //                                  everything is avoided, the target too; touching it is a collision.
 //   pick(object, s, c, grasp)      fine approach to the grasp pose (the target left out of the avoidance and
@@ -12,17 +13,26 @@
 //                                  o = 0 turns it back to top-down.
 //   drop(location, s, c)           above the location, DROP_ABOVE_M over its top with the table left out of the
 //                                  avoidance, open.
+// Side grasps (ours; the authors' iiwa differs): the Panda holds its hand horizontal near the table only with the
+// wrist flipped over (joint 5 near its limit: the only IK solutions at six spots checked across this table), so one
+// DS run between a top-down pose and a side grasp swings the hand some 20 cm around (it hit a glass, a lamp, the
+// table). The hand therefore turns at the turn point (graspPlan's side pre-grasp, SIDE_PREGRASP_M back from the
+// object along the line from the base): approach and pick come top-down to SIDE_TURN_RISE_M above it, turn on the way
+// down to it, then go straight in; after the grasp the hand goes straight back out to it (the space above a
+// side-grasped object is what the side grasp avoided, e.g. a lamp) and flies off up from there, turning top-down on
+// the way (the authors' fly-off goal is a position only, with their orientation factor 0.9 on the way).
+// Letting go opens the fingers before the grasp releases the object (letGo).
 // A collision stops the skill where it is; nothing after it runs (the authors' `_in_collision`). While the arm
 // holds something, a motion that pulls harder than the grip can hold makes it slip (gripLoad.ts).
 // What happened is kept in the API memory for the checks that follow.
-import { topDownMat } from '../../math3.js';
+import { quatToMat, topDownMat } from '../../math3.js';
 import type { ToolTarget } from '../../robot/ik.js';
 import { MODULATION_ONSET, runJointDs, type DsRun, type DsSettings } from '../../robot/jointDs.js';
 import { solveToolTarget } from '../../robot/skillMotion.js';
 import type { Vec3 } from '../../scene/sceneSpec.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApiContext, type SimCallResult } from '../robotApi.js';
-import { gripperCommandedOpen } from '../../robot/gripper.js';
+import { detach, gripperCommandedOpen, moveFingers } from '../../robot/gripper.js';
 import { graspPlan, locationPoint, type GraspKind } from './graspPoses.js';
 import { watchGrip } from './gripLoad.js';
 
@@ -34,6 +44,10 @@ export const PLACE_FLY_OFF_M = 0.3;
 export const PLACE_OFFSETS_M = [0.3, 0.2, 0.1] as const;
 /** drop: how high above the location's top the held object is let go. */
 export const DROP_ABOVE_M = 0.15;
+/** A side grasp's turn between top-down and horizontal happens over this height above the turn point. */
+export const SIDE_TURN_RISE_M = 0.15;
+/** How much a side grasp rises while it backs out to the turn point. */
+export const SIDE_BACK_OUT_RISE_M = 0.03;
 
 /** What the preceding skill did, for collision_free(), timeout(), can_grasp(). */
 export interface LastSkill {
@@ -154,6 +168,46 @@ export function approachPose(ctx: RobotApiContext, object: number, grasp: GraspK
   return { ...plan.grasp, pos: [pose.pos[0] - (dx / n) * back, pose.pos[1] - (dy / n) * back, plan.grasp.pos[2]] };
 }
 
+/**
+ * Yaw of the top-down end of a side grasp's turn: the fingers close along the same horizontal line as in the side
+ * grasp, so the turn is a pitch about that line.
+ */
+function sideTurnYaw(ctx: RobotApiContext, object: number): number {
+  const base = ctx.scene.arms[ARM]!.layout.spec.basePos;
+  const o = ctx.state.objectPose(object).pos;
+  return Math.atan2(-(o[1] - base[1]), -(o[0] - base[0]));
+}
+
+/** The tool's approach axis (its z column) is within about 17 degrees of horizontal: already turned for a side grasp. */
+function toolHorizontal(R: readonly number[]): boolean {
+  return Math.abs(R[8]!) < 0.3;
+}
+
+/**
+ * Brings the hand to the side grasp's turn point, horizontal (see the header): top-down above it, then down to it
+ * turning. Does nothing when the hand is already horizontal. False when a run collided.
+ */
+function turnToSide(ctx: RobotApiContext, run: SkillRun, object: number, call: string, s: DsSettings): boolean {
+  if (toolHorizontal(toolPose(ctx).R)) return true;
+  const pre = graspPlan(ctx, object, 'side').pre;
+  const yaw = sideTurnYaw(ctx, object);
+  const above = dsTo(ctx, run, { pos: [pre.pos[0], pre.pos[1], pre.pos[2] + SIDE_TURN_RISE_M], yawRad: yaw, R: topDownMat(yaw) }, call, s);
+  if (!above || above.end === 'collision') return false;
+  const turned = dsTo(ctx, run, pre, call, s);
+  return turned !== null && turned.end !== 'collision';
+}
+
+/**
+ * Opens the hand on what it holds: the fingers first, the object let go once they are off it. Letting go first
+ * leaves the pads squeezed into the object with nothing holding it, and they shoot an object held off their centre
+ * out sideways (a side-grasped apple, gripped 2.5 cm above its centre, rolled off a shelf).
+ */
+function letGo(ctx: RobotApiContext): void {
+  moveFingers(ctx.arms[ARM]!.runner, ARM, true);
+  detach(ctx.state, ARM);
+  settleObjects(ctx, ARM);
+}
+
 /** An empty hand opens before it reaches for something (the authors' hand returns to its open pose). */
 function openIfEmpty(ctx: RobotApiContext): void {
   if (!ctx.state.grasps[ARM] && !gripperCommandedOpen(ctx.state, ARM)) ctx.arms[ARM]!.open();
@@ -165,6 +219,7 @@ export function approach(ctx: RobotApiContext, object: number, p: SkillParams, g
   return skill(ctx, call, allowed, p, (run) => {
     openIfEmpty(ctx);
     const ignore = new Set(allowed[ARM]);
+    if (grasp === 'side' && !turnToSide(ctx, run, object, call, settings(p, 0, ignore))) return;
     const r = dsTo(ctx, run, approachPose(ctx, object, grasp, p.clearance), call, settings(p, 0, ignore));
     if (r && r.end === 'reached') run.lines.unshift(`${call}: at the ${grasp} pre-grasp pose of ${name}`);
   });
@@ -178,9 +233,15 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
   allowed[ARM]!.add(object);
   return skill(ctx, call, allowed, p, (run) => {
     openIfEmpty(ctx);
+    // A pick without an approach before it turns the hand for a side grasp the same way (not near the object).
+    if (grasp === 'side' && !turnToSide(ctx, run, object, call, settings(p, 0, new Set()))) {
+      run.lines.push(`${call}: nothing grasped`);
+      return;
+    }
     // Fine approach: the target is not avoided (touching it is allowed) but its distance counts in M_E.
     ctx.probe.measureAlso[ARM]!.add(object);
     const plan = graspPlan(ctx, object, grasp);
+    const yaw = sideTurnYaw(ctx, object);
     const r = dsTo(ctx, run, plan.grasp, call, settings(p, 0, new Set([object])));
     ctx.probe.measureAlso[ARM]!.delete(object);
     if (!r || r.end === 'collision') {
@@ -192,26 +253,56 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
       run.lines.push(`${call}: closed the hand but did not grasp ${name}${r.end !== 'reached' ? ` (${r.posErrM.toFixed(3)} m short of the grasp pose)` : ''}`);
       return;
     }
-    // Fly off straight up; a low side grasp may not reach the full height, so lower ones are tried in turn.
+    const keep = settings(p, 0, new Set([object]));
+    let backedOut = false;
+    if (grasp === 'side') {
+      // Straight back out to the turn point, 3 cm up so the object (hanging a little in the grip) clears the table.
+      const out = dsTo(ctx, run, { ...plan.pre, pos: [plan.pre.pos[0], plan.pre.pos[1], plan.pre.pos[2] + SIDE_BACK_OUT_RISE_M] }, call, keep);
+      if (!out || out.end === 'collision' || !ctx.state.grasps[ARM]) {
+        run.lines.unshift(`${call}: grasped ${name}`);
+        return;
+      }
+      backedOut = out.end === 'reached';
+    }
+    // Fly off straight up (a side grasp turning top-down on the way); lower heights when the full one has no IK solution.
     const tool = toolPose(ctx);
-    const lift = [PICK_FLY_OFF_M, PICK_FLY_OFF_M / 2, PICK_FLY_OFF_M / 4].find((h) => solveToolTarget(ctx.arms[ARM]!, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + h], yawRad: 0, R: tool.R }).sol?.converged) ?? PICK_FLY_OFF_M;
-    const up = dsTo(ctx, run, { pos: [tool.pos[0], tool.pos[1], tool.pos[2] + lift], yawRad: 0, R: tool.R }, call, settings(p, 0, new Set([object])));
-    run.lines.unshift(`${call}: grasped ${name}${up && up.end === 'reached' ? ` and lifted it ${lift} m` : ''}`);
+    const R = grasp === 'side' ? topDownMat(yaw) : tool.R;
+    const goal = (h: number): ToolTarget => ({ pos: [tool.pos[0], tool.pos[1], tool.pos[2] + h], yawRad: yaw, R });
+    const lift = [PICK_FLY_OFF_M, PICK_FLY_OFF_M / 2, PICK_FLY_OFF_M / 4].find((h) => solveToolTarget(ctx.arms[ARM]!, goal(h)).sol?.converged) ?? PICK_FLY_OFF_M;
+    const up = dsTo(ctx, run, goal(lift), call, keep);
+    run.lines.unshift(`${call}: grasped ${name}${backedOut ? ', backed out' : ''}${up && up.end === 'reached' ? ` and lifted it ${lift} m` : ''}`);
   });
 }
 
-/** Where the held object goes down at a location, and the tool's height above the object's bottom. */
-function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: number): { point: Vec3; hang: number; locTop: number } {
+/**
+ * Where the held object goes down at a location, and where the tool must be for the object's bottom to be at a
+ * point. The object's pose relative to the tool is taken as it is now (the grasp holds it there) and turned with the
+ * tool into the carry orientation R: an object held off the tool's axis still lands on the spot (a side grasp holds a
+ * low apple 2.5 cm below the tool centre; turned top-down that becomes a sideways offset, which set it down on a
+ * shelf's front edge), and one held tilted is let go with its lowest point, not its upright bottom, over the spot.
+ */
+function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, R: readonly number[]): { point: Vec3; locTop: number; toolFor(bottom: Vec3): Vec3 } {
   const g = ctx.state.grasps[ARM]!;
   const tool = toolPose(ctx);
   const obj = ctx.state.objectPose(g.object);
-  const size = ctx.scene.built.spec.objects[g.object]!.size;
-  // The held object's bottom below the tool: its centre's offset along world z plus half its height (upright).
-  const hang = tool.pos[2] - obj.pos[2] + size[2] / 2;
+  const spec = ctx.scene.built.spec.objects[g.object]!;
+  // Tool frame now -> world at the carry orientation: v -> R (T^T v), T the tool's rotation now (row-major).
+  const carry = (v: readonly number[]): number[] => {
+    const rel = [0, 1, 2].map((i) => tool.R[i]! * v[0]! + tool.R[3 + i]! * v[1]! + tool.R[6 + i]! * v[2]!);
+    return [0, 1, 2].map((i) => R[3 * i]! * rel[0]! + R[3 * i + 1]! * rel[1]! + R[3 * i + 2]! * rel[2]!);
+  };
+  const off = carry([0, 1, 2].map((k) => obj.pos[k]! - tool.pos[k]!));
+  // How far the object reaches below its centre at the carry orientation: its axes' vertical parts.
+  const O = quatToMat(obj.quat);
+  const axisZ = (k: number) => carry([O[k]!, O[3 + k]!, O[6 + k]!])[2]!;
+  const [hx, hy, hz] = spec.size.map((v) => v / 2) as [number, number, number];
+  const cz = Math.abs(axisZ(2));
+  const round = spec.shape === 'cylinder' || (spec.shape === 'compound' && Math.abs(spec.size[0] - spec.size[1]) < 1e-6);
+  const below = spec.shape === 'sphere' ? hx : round ? hz * cz + hx * Math.sqrt(Math.max(0, 1 - cz * cz)) : hx * Math.abs(axisZ(0)) + hy * Math.abs(axisZ(1)) + hz * cz;
   const point = locationPoint(ctx, loc, locIndex, g.object);
   const locSpec = ctx.scene.built.spec.objects[locIndex]!;
   const locTop = ctx.state.objectPose(locIndex).pos[2] + locSpec.size[2] / 2;
-  return { point, hang, locTop };
+  return { point, locTop, toolFor: (b) => [b[0] - off[0]!, b[1] - off[1]!, b[2] + below - off[2]!] };
 }
 
 /** The tool orientation a carry ends in: kept (o > 0, the authors' yaw-only goal) or top-down at the current yaw. */
@@ -227,13 +318,13 @@ export function place(ctx: RobotApiContext, loc: LocationSpec, locIndex: number,
   return skill(ctx, call, allowed, p, (run) => {
     const held = ctx.state.grasps[ARM]!.object;
     const name = ctx.scene.objects[held]!.name;
-    const { point, hang, locTop } = releaseGeometry(ctx, loc, locIndex);
     const R = carryOrientation(ctx, orientation);
+    const { point, locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
     const ignore = new Set([held]);
     // Above the spot: the first vertical offset with an IK solution.
     let above: ToolTarget | null = null;
     for (const v of PLACE_OFFSETS_M) {
-      const t: ToolTarget = { pos: [point[0], point[1], locTop + hang + v], yawRad: 0, R };
+      const t: ToolTarget = { pos: toolFor([point[0], point[1], locTop + v]), yawRad: 0, R };
       const sol = solveToolTarget(ctx.arms[ARM]!, t);
       if (sol.sol?.converged) {
         above = t;
@@ -246,11 +337,10 @@ export function place(ctx: RobotApiContext, loc: LocationSpec, locIndex: number,
     }
     const r1 = dsTo(ctx, run, above, call, settings(p, orientation, ignore));
     if (!r1 || r1.end === 'collision' || !ctx.state.grasps[ARM]) return;
-    const release: ToolTarget = { pos: [point[0], point[1], point[2] + hang + 0.005], yawRad: 0, R };
+    const release: ToolTarget = { pos: toolFor([point[0], point[1], point[2] + 0.005]), yawRad: 0, R };
     const r2 = dsTo(ctx, run, release, call, settings(p, orientation, ignore));
     if (!r2 || r2.end === 'collision' || !ctx.state.grasps[ARM]) return;
-    ctx.arms[ARM]!.open();
-    settleObjects(ctx, ARM);
+    letGo(ctx);
     run.lines.unshift(`${call}: released ${name} ${r2.end === 'reached' ? '' : `${r2.posErrM.toFixed(3)} m from the release pose `}${loc.kind === 'container' ? 'in' : 'on'} ${loc.name}`);
     // Fly off; the object just let go is not avoided (the authors keep it as the grasped one until then).
     const tool = toolPose(ctx);
@@ -265,12 +355,11 @@ export function drop(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, 
     const held = ctx.state.grasps[ARM]!.object;
     const name = ctx.scene.objects[held]!.name;
     const pose = ctx.state.objectPose(locIndex);
-    const { hang, locTop } = releaseGeometry(ctx, loc, locIndex);
     const R = carryOrientation(ctx, 0);
-    const r = dsTo(ctx, run, { pos: [pose.pos[0], pose.pos[1], locTop + hang + DROP_ABOVE_M], yawRad: 0, R }, call, settings(p, 0, new Set([held]), true));
+    const { locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
+    const r = dsTo(ctx, run, { pos: toolFor([pose.pos[0], pose.pos[1], locTop + DROP_ABOVE_M]), yawRad: 0, R }, call, settings(p, 0, new Set([held]), true));
     if (!r || r.end === 'collision' || !ctx.state.grasps[ARM]) return;
-    ctx.arms[ARM]!.open();
-    settleObjects(ctx, ARM);
+    letGo(ctx);
     run.lines.unshift(`${call}: let go of ${name} ${r.end === 'reached' ? 'over' : `${r.posErrM.toFixed(3)} m from the point over`} ${loc.name}`);
   });
 }

@@ -10,7 +10,10 @@
 //   Sequential clearing (IV-D): the half-eaten apple and the full glass, which stands right beside the apple: a
 //     hand reaching for the apple meets the glass (Fig. 7's repeated failures), so the glass must go first.
 //   Robustness (IV-F): the same two objects with (b) the trash can, sink and shelf shuffled among their spots and
-//     the table items scattered, (c) an overhead lamp hanging over the half-eaten apple (a top grasp meets it).
+//     the table items scattered, (c) an overhead lamp hanging over the half-eaten apple (a top grasp meets it, so it
+//     is taken from the side) and the full glass in front of the apple, as in the authors' scene file
+//     (llm_object_bodies.xml: the full glass 25 cm nearer the arm's base than the half-eaten apple, 7 cm off the line
+//     between them): the side approach passes where the glass stands, so it goes first.
 // Layouts are seeded: every seed moves the cluster and turns the objects a little, keeping these relations.
 import { container, crumpledPaper, glass, overheadLamp, shelf, sink, sphere } from '../sceneObjects.js';
 import { mjcfSafe, type ObjectSpec } from '../../scene/sceneSpec.js';
@@ -106,26 +109,35 @@ function placeLocations(l: LayoutBuilder, objects: ObjectSpec[], shuffle: boolea
 /**
  * The dining layout: paper ball 2 wedged between the whole apple and the half-eaten apple (low things: the hand
  * passes over them, the open fingers 1 cm from them), paper ball 1 in front of it (nearer the robot), the glasses in
- * the open at the front corners. With `glassBesideApple` the full glass stands right beside the half-eaten apple
- * instead, on the side away from ball 2 (sequential clearing).
+ * the open at the front corners. `fullGlass: 'beside'` stands the full glass right beside the half-eaten apple
+ * instead, on the side away from ball 2 (sequential clearing). The lamp scene (`lamp`) keeps the side approach to the
+ * half-eaten apple free of things that stay on the table: a side grasp comes in along the line from the base, turns
+ * 16 cm out on that line and sweeps about 10 cm to either side of it (apis/actctx/skills.ts), so paper ball 1 lies
+ * in front of the whole apple, not under that corridor (the hand passed 2 mm over it there); the full glass stands
+ * in it, 20 cm in front of the apple as in the authors' scene (`fullGlass: 'front'`): taken first, it clears the way.
  */
-function diningLayout(l: LayoutBuilder, objects: ObjectSpec[], o: { glassBesideApple?: boolean; lamp?: boolean } = {}): void {
+function diningLayout(l: LayoutBuilder, objects: ObjectSpec[], o: { fullGlass?: 'corner' | 'beside' | 'front'; lamp?: boolean } = {}): void {
   placeLocations(l, objects, false);
   const ball2: Xy = [-0.05 + l.uniform(-0.01, 0.01), 0.2 + l.uniform(-0.01, 0.01)];
   const { dir, perp } = frameAt(ball2);
   const yaw = Math.atan2(dir[1], dir[0]);
   l.at(byName(objects, L.paper2), ball2, yaw);
   // Open pads reach 0.052 m to each side of the grasp centre; the neighbours' near faces sit 1 cm beyond that.
-  l.at(byName(objects, L.apple), add(ball2, perp, 0.062 + 0.036));
+  const whole = add(ball2, perp, 0.062 + 0.036);
+  l.at(byName(objects, L.apple), whole);
   const eaten = add(ball2, perp, -(0.062 + 0.034));
   l.at(byName(objects, L.eaten), eaten);
-  l.at(byName(objects, L.paper1), add(ball2, dir, -0.12), yaw + l.uniform(-0.5, 0.5));
+  const ball1 = o.lamp ? add(whole, frameAt(whole).dir, -0.12) : add(ball2, dir, -0.12);
+  l.at(byName(objects, L.paper1), ball1, yaw + l.uniform(-0.5, 0.5));
   l.at(byName(objects, L.empty), [-0.17 + l.uniform(-0.01, 0.01), 0.03 + l.uniform(-0.01, 0.01)]);
-  if (o.glassBesideApple) {
+  const f = frameAt(eaten);
+  if (o.fullGlass === 'beside') {
     // Beside the apple, across the line from the base: 11 cm centre to centre, inside the sweep of a hand
     // closing on the apple from above or from the side.
-    const f = frameAt(eaten);
     l.at(byName(objects, L.full), add(eaten, f.perp, -0.11));
+  } else if (o.fullGlass === 'front') {
+    // Between the robot and the apple, 1 cm off the line from the base.
+    l.at(byName(objects, L.full), add(add(eaten, f.dir, -0.2), f.perp, -0.01));
   } else {
     l.at(byName(objects, L.full), [0.17 + l.uniform(-0.01, 0.01), 0.02 + l.uniform(-0.01, 0.01)]);
   }
@@ -180,7 +192,7 @@ export function acTasks(): TaskDefinition[] {
       INSTRUCTION_TWO,
       [L.eaten, L.full],
       'Action Contextualization IV-D: sequential clearing',
-      (l, objects) => diningLayout(l, objects, { glassBesideApple: true }),
+      (l, objects) => diningLayout(l, objects, { fullGlass: 'beside' }),
     ),
     acTask(
       'ac_robust_random',
@@ -192,11 +204,11 @@ export function acTasks(): TaskDefinition[] {
     ),
     acTask(
       'ac_robust_lamp',
-      'Robustness, overhead lamp: a lamp hangs over the half-eaten apple, so a top grasp meets it; put away the half-eaten apple and the full glass.',
+      'Robustness, overhead lamp: a lamp hangs over the half-eaten apple, so a top grasp meets it and the apple is taken from the side; the full glass stands in front of the apple, where the side approach passes, so it goes first; put away the half-eaten apple and the full glass.',
       INSTRUCTION_TWO,
       [L.eaten, L.full],
       'Action Contextualization IV-F (c): overhead lamp',
-      (l, objects) => diningLayout(l, objects, { lamp: true }),
+      (l, objects) => diningLayout(l, objects, { fullGlass: 'front', lamp: true }),
       true,
     ),
   ];

@@ -31,7 +31,9 @@ async function clearBin(sim: Simulator): Promise<void> {
 async function clearSink(sim: Simulator): Promise<void> {
   await act(sim, 'pick', 'empty glass', 0.5, 0.02, 'top');
   await act(sim, 'place', SINK, 1.0, 0.5, 0.02);
-  // The full glass: slower, placed (never dropped), orientation kept.
+  // The full glass: slower, placed (never dropped), orientation kept. Approached first: a pick's fine approach does
+  // not avoid its target, and from where the arm ends after the first place it tipped the glass over at seed 1.
+  await act(sim, 'approach', 'glass with yellowish liquid', 0.3, 0.02, 'top');
   await act(sim, 'pick', 'glass with yellowish liquid', 0.3, 0.02, 'top');
   await act(sim, 'place', SINK, 1.0, 0.3, 0.02);
 }
@@ -68,8 +70,7 @@ const fullGlass: Step[] = [...take(FULL, 0.4, 0.02), ['place', SINK, 0.9, 0.4, 0
 /**
  * Scripted plans for the paper's scenes (acScenes.ts), seed 0, with the parameters the scenes ask for: a small
  * clearance for the objects that stand next to others, the full glass slow and upright, the glass before the apple
- * it stands beside (Fig. 7). ac_robust_lamp has none yet: no plan tried puts the side-grasped apple under the lamp
- * away (see the folder's README).
+ * it stands beside or in front of (Fig. 7), the apple under the lamp taken from the side.
  */
 export const AC_SOLUTIONS: Record<string, Step[]> = {
   ac_single_whole_apple: [...take('whole apple', 0.5, 0.01), ['place', SHELF, 0.0, 0.5, 0.02]],
@@ -80,4 +81,8 @@ export const AC_SOLUTIONS: Record<string, Step[]> = {
   ac_single_paper_ball_2: [...take('crumpled paper ball 2', 0.5, 0.005), ['drop', BIN, 0.5, 0.02]],
   ac_sequential: [...fullGlass, ...take(EATEN, 0.5, 0.01), ['drop', BIN, 0.5, 0.02]],
   ac_robust_random: [...fullGlass, ...take(EATEN, 0.5, 0.02), ['drop', BIN, 0.5, 0.02]],
+  ac_robust_lamp: [...fullGlass, ...take(EATEN, 0.5, 0.01, 'side'), ['drop', BIN, 0.5, 0.02]],
 };
+
+/** Seeds each plan is tested at besides 0 (the lamp scene's side grasp is the least forgiving). */
+export const AC_EXTRA_SEEDS: Record<string, number[]> = { ac_robust_lamp: [1, 2] };

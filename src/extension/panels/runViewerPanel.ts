@@ -42,6 +42,8 @@ export class RunViewerPanel extends Disposable {
   private loaded: ViewLoad | undefined;
   /** The turn a debugger stopped at, selected when the view (re)initialises. */
   private debugTurn: number | undefined;
+  /** A recorded trace read and decoded while the page loads (the first `ready` uses it instead of reading again). */
+  private prefetch: Promise<ViewLoad> | undefined;
 
   /** Opens the viewer on a trace (a run of this workspace, a colleague's file, or a run in progress). */
   static createOrShow(ctx: Ctx, tracePath: string, live?: LiveEventSource, column: vscode.ViewColumn = vscode.ViewColumn.Beside): RunViewerPanel {
@@ -58,6 +60,7 @@ export class RunViewerPanel extends Disposable {
     });
     const viewer = new RunViewerPanel(ctx, panel, tracePath);
     if (live) viewer.attachLive(live);
+    else viewer.startPrefetch();
     return viewer;
   }
 
@@ -78,7 +81,7 @@ export class RunViewerPanel extends Disposable {
       return;
     }
     panel.title = titleFor(tracePath);
-    new RunViewerPanel(ctx, panel, tracePath);
+    new RunViewerPanel(ctx, panel, tracePath).startPrefetch();
   }
 
   /** Panels showing a run that used this prompt file (for the Re-run offer after a save). */
@@ -123,6 +126,16 @@ export class RunViewerPanel extends Disposable {
     });
   }
 
+  /**
+   * Reads and decodes the recorded trace now, while the webview parses its bundle: the two take about as long as
+   * each other for a long run, so the view's `ready` finds the data waiting instead of starting the read then.
+   */
+  private startPrefetch(): void {
+    const p = readFile(this.tracePath, 'utf8').then((text) => loadTraceForView(text));
+    p.catch(() => undefined); // sendInit reports a failure when it takes the promise
+    this.prefetch = p;
+  }
+
   get start(): EventOf<'episode_start'> | undefined {
     const start = this.events.find((e) => e.type === 'episode_start');
     return start?.type === 'episode_start' ? start : undefined;
@@ -139,6 +152,7 @@ export class RunViewerPanel extends Disposable {
   /** Streams a run in progress into this panel. */
   attachLive(run: LiveEventSource): void {
     this.live = run;
+    this.prefetch = undefined;
     this.events = run.events;
     this._register({ dispose: run.onEvents(() => this.scheduleFlush()) });
     if (run.onReset) this._register({ dispose: run.onReset(() => void (this.ready ? this.sendInit() : undefined)) });
@@ -199,7 +213,10 @@ export class RunViewerPanel extends Disposable {
       this.events = packEvents(this.live.events);
     } else {
       try {
-        this.loaded = loadTraceForView(await readFile(this.tracePath, 'utf8'));
+        // The prefetch serves the first init only; a later one (a re-run into this panel) reads the file again.
+        const pending = this.prefetch;
+        this.prefetch = undefined;
+        this.loaded = pending ? await pending : loadTraceForView(await readFile(this.tracePath, 'utf8'));
         this.events = this.loaded.events;
         warnings = this.loaded.warnings;
         overview = this.loaded.overview;

@@ -32,7 +32,8 @@ function run(ctx: RobotApiContext, fn: string, text: string, execute: boolean): 
     const first = executeJointly(ctx, verdict, names, allowed);
     const later = verdict.actions.filter((a) => a.then && !first.errors.some((e) => e.startsWith(`${a.robot} `)));
     if (first.planFailed || later.length === 0) return first;
-    // The PLACE parts of combined actions, checked again in the state the PICKs left (the others wait).
+    // The PLACE parts of combined actions (their PATHs passed with the plan), checked again in the state the PICKs
+    // really left (the others wait).
     const placeLine = (t: RocoAction) => `NAME ${t.robot} ACTION PLACE ${t.object} ${t.target}${t.path.length > 0 ? ` PATH [${t.path.map((p) => `(${p.join(', ')})`).join(', ')}]` : ''}`;
     const text = `EXECUTE\n${names.map((n) => { const t = later.find((a) => a.robot === n)?.then; return t ? placeLine(t) : `NAME ${n} ACTION WAIT`; }).join('\n')}`;
     const second = checkPlan(ctx, text);

@@ -87,3 +87,37 @@ test('make_sandwich adds its own plan rules: one PUT per round, the recipe\'s ne
   const bad = await sim.call('check_plan', [plan(`NAME ${robotOf(wrong)} ACTION PUT ${wrong} cutting_board`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
   assert.match(out(bad), new RegExp(`faild, the next item on the sandwich is ${first}, not ${wrong}$`));
 });
+
+test('a combined PICK … PLACE has its PATH checked before anything moves: from where the PICK lifts the object, with the object in hand', async () => {
+  await sim.reset('sort_cubes', 0);
+  const t0 = sim.simTimeSecs();
+  // Alice takes yellow_trapezoid from panel3 to panel2; the PATH belongs to the PLACE part.
+  const alice = (path: string) => `NAME Alice ACTION PICK yellow_trapezoid PLACE panel2 PATH [${path}]`;
+  const cases: [string, RegExp][] = [
+    // through Bob's arm (reference-flawed's mistake in sort_cubes, caught only after the pick before)
+    [plan(alice('(-0.17, 0.0, 1.0), (-0.08, 0.0, 1.1), (0.0, 0.0, 1.1), (0.0, 0.0, 1.05)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.08, 0\.00, 1\.10\):\n - Collision detected: collided object pairs: (Alice [a-z0-9 ]+-Bob [a-z0-9 ]+(, )?)+$/],
+    // low over pink_polygon: the gripper clears it, the cube it carries does not
+    [plan(alice('(-0.526, 0.162, 0.80), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.53, 0\.16, 0\.80\):\n - Collision detected: collided object pairs: pink_polygon-yellow_trapezoid$/],
+    // spacing counted from the lift, 12 cm above the grasp
+    [plan(alice('(-0.526, 0.162, 0.85), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /You must make Alice's path more evenly spaced: Distance between \(-0\.17, 0\.15, 0\.89\)-\(-0\.53, 0\.16, 0\.85\) is 0\.\d{3}, too high; Overall Distance std: 0\.\d{3}$/],
+    // two PLACE parts move together: their PATHs need the same number of steps
+    [
+      plan(alice('(-0.2, 0.05, 0.95), (-0.24, 0.1, 0.95), (-0.28, 0.1, 0.92), (-0.33, 0.1, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION PICK blue_square PLACE panel6 PATH [(0.45, 0.16, 0.9), (0.4, 0.155, 0.9), (0.34, 0.15, 0.9)]'),
+      /All PATHs must have the same number of steps: Alice has 4, Chad has 3$/,
+    ],
+  ];
+  for (const [text, re] of cases) {
+    const r = await sim.call('check_plan', [text]);
+    assert.equal((r as { value?: unknown }).value, false, text);
+    assert.match(out(r), re);
+    const e = await sim.call('execute_plan', [text]);
+    assert.equal(out(e), out(r), 'execute_plan refuses it with the same feedback');
+  }
+  assert.equal(sim.simTimeSecs(), t0, 'nothing moved: no PICK ran');
+  // A clear PATH passes and runs as before: the cube ends on panel2.
+  const good = plan(alice('(-0.2, 0.05, 0.95), (-0.24, 0.1, 0.95), (-0.28, 0.1, 0.92), (-0.33, 0.1, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT');
+  assert.equal(out(await sim.call('check_plan', [good])), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
+  const ran = await sim.call('execute_plan', [good]);
+  assert.equal((ran as { value?: unknown }).value, true, out(ran));
+  assert.match((await sim.observe()).text, /yellow_trapezoid is on panel2/);
+});

@@ -161,6 +161,7 @@ export function executeJointly(ctx: RobotApiContext, plan: CheckedPlan, robots: 
     void arm;
   });
   if (nArms > 1 && movingArms.length > 1) log.push(`motion: ${movingArms.map((a) => robots[a]).join(' and ')} moved together (${motionText(motion)})`);
+  if (motion.startCollisions) log.push(`motion: the arms started in collision (${pairsText(motion.startCollisions)}); the approach moved out of it`);
   return { planFailed: false, log, errors, motion: { kind: motion.kind, iterations: motion.iterations, checks: motion.checks } };
 }
 

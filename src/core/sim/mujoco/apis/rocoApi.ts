@@ -6,7 +6,7 @@ import { arityError, str } from './args.js';
 import { executeJointly } from './roco/jointExecutor.js';
 import { allowedSets, checkPlan, ROCO_CHECKS } from './roco/planChecks.js';
 import type { RocoAction } from './roco/planParser.js';
-import { watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+import { settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 const FUNCTIONS = ROCO_API;
 
@@ -25,7 +25,13 @@ function run(ctx: RobotApiContext, fn: string, text: string, execute: boolean): 
   }
   ctx.memory['lastCheck'] = 'passed';
   if (!execute) return { ok: true, value: true, output: `${fn}: the plan passed all checks (parse, task constraints, IK, collision, waypoints)`, checks };
-  if (verdict.actions.every((a) => a.verb === 'WAIT')) return { ok: true, value: true, output: verdict.actions.map((a) => `${a.robot} waited`).join('\n'), unmeasured: true, checks };
+  if (verdict.actions.every((a) => a.verb === 'WAIT')) {
+    // Nobody moves, but time passes: what is still moving (a dropped rope) comes to rest before the success check.
+    const t0 = ctx.state.timeSecs;
+    settleObjects(ctx, 0);
+    const waited = verdict.actions.map((a) => `${a.robot} waited`);
+    return { ok: true, value: true, output: [...waited, `the world settled for ${(ctx.state.timeSecs - t0).toFixed(2)} s`].join('\n'), unmeasured: true, checks };
+  }
   const names = robots(ctx);
   const allowed = allowedSets(ctx, verdict.actions, (r) => names.indexOf(r));
   const w = watchCollisions(ctx, allowed, () => {

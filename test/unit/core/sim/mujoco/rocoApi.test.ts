@@ -1,9 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRng } from '../../../../../src/core/host.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simulator.js';
 import { parsePlan } from '../../../../../src/core/sim/mujoco/apis/roco/planParser.js';
 import { evenness } from '../../../../../src/core/sim/mujoco/apis/roco/planChecks.js';
+import { rocoApi } from '../../../../../src/core/sim/mujoco/apis/rocoApi.js';
+import { EpisodeRuntime } from '../../../../../src/core/sim/mujoco/episodeRuntime.js';
+import { getTask } from '../../../../../src/core/sim/mujoco/tasks/registry.js';
+import { loadMujocoModule } from '../../../../../src/core/sim/mujoco/wasm.js';
 
 let sim: Simulator;
 before(async () => {
@@ -120,4 +125,27 @@ test('a combined PICK … PLACE has its PATH checked before anything moves: from
   const ran = await sim.call('execute_plan', [good]);
   assert.equal((ran as { value?: unknown }).value, true, out(ran));
   assert.match((await sim.observe()).text, /yellow_trapezoid is on panel2/);
+});
+
+test('an all-WAIT plan lets the world settle: a rope still moving at the success check comes to rest', async () => {
+  const task = getTask('move_rope');
+  const rt = EpisodeRuntime.create(await loadMujocoModule(), task.scene);
+  try {
+    rt.reset(task.layout(seededRng(0)));
+    // Toss the rope's front end upwards (as a PLACE that let go of a swinging rope leaves it).
+    const front = rt.scene.objects.findIndex((o) => o.name === 'rope_front_end');
+    (rt.state.data.qvel as Float64Array)[rt.scene.objects[front]!.dofAdr + 2] = 0.6;
+    rt.afterCall();
+    assert.match(task.check(rt.taskView()).detail, /still moving: rope_front_end/);
+    const t0 = rt.state.timeSecs;
+    const r = rocoApi.call({ ...rt.apiContext(), task }, 'execute_plan', ['EXECUTE\nNAME Alice ACTION WAIT\nNAME Bob ACTION WAIT']);
+    rt.afterCall();
+    assert.ok(r.ok && r.value === true, JSON.stringify(r));
+    assert.match(r.ok ? (r.output ?? '') : '', /^Alice waited\nBob waited\nthe world settled for (0\.\d\d|1\.00) s$/);
+    assert.ok(rt.state.timeSecs > t0 && rt.state.timeSecs <= t0 + 1.0 + 1e-9, `simulated ${rt.state.timeSecs - t0} s`);
+    assert.ok(rt.state.objectSpeed(front).linear <= 0.005, `rope end at ${rt.state.objectSpeed(front).linear} m/s`);
+    assert.doesNotMatch(task.check(rt.taskView()).detail, /still moving/);
+  } finally {
+    rt.dispose();
+  }
 });

@@ -212,7 +212,8 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
       // (2)-(5) the simulator's checks, then joint execution
       const out = await ctx.actJointly(actions);
       const failedCheck = out.checks.find((x) => !x.ok && !x.skipped);
-      if (failedCheck || out.results.every((r) => !r.ok)) {
+      // A plan that ran ends the round even if every robot failed its part (RoCo: the next round sees the outcome).
+      if (failedCheck || (out.info?.['executed'] !== true && out.results.every((r) => !r.ok))) {
         if (out.info?.['executed'] === false) {
           // Checked but not movable: the round ends; the next round's agents see the plan as failed to execute.
           c.executionFailures++;

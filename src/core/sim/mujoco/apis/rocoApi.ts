@@ -6,7 +6,7 @@ import { arityError, str } from './args.js';
 import { executeJointly } from './roco/jointExecutor.js';
 import { allowedSets, checkPlan, ROCO_CHECKS } from './roco/planChecks.js';
 import type { RocoAction } from './roco/planParser.js';
-import { watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+import { settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
 
 const FUNCTIONS = ROCO_API;
 
@@ -25,14 +25,21 @@ function run(ctx: RobotApiContext, fn: string, text: string, execute: boolean): 
   }
   ctx.memory['lastCheck'] = 'passed';
   if (!execute) return { ok: true, value: true, output: `${fn}: the plan passed all checks (parse, task constraints, IK, collision, waypoints)`, checks };
-  if (verdict.actions.every((a) => a.verb === 'WAIT')) return { ok: true, value: true, output: verdict.actions.map((a) => `${a.robot} waited`).join('\n'), unmeasured: true, checks };
+  if (verdict.actions.every((a) => a.verb === 'WAIT')) {
+    // Nobody moves, but time passes: what is still moving (a dropped rope) comes to rest before the success check.
+    const t0 = ctx.state.timeSecs;
+    settleObjects(ctx, 0);
+    const waited = verdict.actions.map((a) => `${a.robot} waited`);
+    return { ok: true, value: true, output: [...waited, `the world settled for ${(ctx.state.timeSecs - t0).toFixed(2)} s`].join('\n'), unmeasured: true, checks };
+  }
   const names = robots(ctx);
   const allowed = allowedSets(ctx, verdict.actions, (r) => names.indexOf(r));
   const w = watchCollisions(ctx, allowed, () => {
     const first = executeJointly(ctx, verdict, names, allowed);
     const later = verdict.actions.filter((a) => a.then && !first.errors.some((e) => e.startsWith(`${a.robot} `)));
     if (first.planFailed || later.length === 0) return first;
-    // The PLACE parts of combined actions, checked again in the state the PICKs left (the others wait).
+    // The PLACE parts of combined actions (their PATHs passed with the plan), checked again in the state the PICKs
+    // really left (the others wait).
     const placeLine = (t: RocoAction) => `NAME ${t.robot} ACTION PLACE ${t.object} ${t.target}${t.path.length > 0 ? ` PATH [${t.path.map((p) => `(${p.join(', ')})`).join(', ')}]` : ''}`;
     const text = `EXECUTE\n${names.map((n) => { const t = later.find((a) => a.robot === n)?.then; return t ? placeLine(t) : `NAME ${n} ACTION WAIT`; }).join('\n')}`;
     const second = checkPlan(ctx, text);

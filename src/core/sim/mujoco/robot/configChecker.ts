@@ -6,8 +6,9 @@ import type { MjData } from 'mujoco-js';
 import { forEachContact } from '../contacts.js';
 import { quatMul, quatRotate } from '../math3.js';
 import type { SceneModel } from '../sceneModel.js';
-import type { SimState } from '../simState.js';
+import type { GraspState, SimState } from '../simState.js';
 import type { Vec3 } from '../scene/sceneSpec.js';
+import { graspOf } from './gripper.js';
 
 export interface ConfigCollision {
   a: string;
@@ -18,6 +19,11 @@ export interface ConfigCollision {
 
 /** Contacts shallower than this are resting contacts (a block on the table), not collisions. */
 const PENETRATION_TOL_M = 1e-3;
+
+/** The pairs as RoCo's feedback lists them: `Alice hand-Bob hand, Alice left finger-table`. */
+export function pairsText(hits: readonly ConfigCollision[]): string {
+  return hits.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ');
+}
 
 export class ConfigChecker {
   private readonly data: MjData;
@@ -40,23 +46,17 @@ export class ConfigChecker {
 
   /**
    * Collisions with the arms at `q[arm]` (null: where the arm is now). Held objects move with their hands.
-   * `allowed[arm]` lists objects that arm may touch (the one it is about to grasp).
+   * `allowed[arm]` lists objects that arm may touch (the one it is about to grasp). `grasps` replaces what the arms
+   * hold now, for a later stage of a plan (an object a PICK will have lifted).
    */
-  collisions(state: SimState, q: (number[] | null)[], allowed: Set<number>[] = []): ConfigCollision[] {
+  collisions(state: SimState, q: (number[] | null)[], allowed: Set<number>[] = [], grasps: readonly (GraspState | null)[] = state.grasps): ConfigCollision[] {
     const { mj, model } = this.scene;
     const d = this.data;
-    (d.qpos as Float64Array).set(state.data.qpos as Float64Array);
-    (d.mocap_pos as Float64Array).set(state.data.mocap_pos as Float64Array);
-    (d.mocap_quat as Float64Array).set(state.data.mocap_quat as Float64Array);
+    this.pose(state, q);
     const qpos = d.qpos as Float64Array;
-    this.scene.arms.forEach((arm, a) => {
-      const qa = q[a];
-      if (qa) arm.qposAdr.forEach((adr, j) => (qpos[adr] = qa[j]!));
-    });
-    mj.mj_kinematics(model, d);
     // Carry held objects with their hands (their free joints are set from the hand pose and the grasp offset).
     let moved = false;
-    state.grasps.forEach((g, a) => {
+    grasps.forEach((g, a) => {
       if (!g || !q[a] || this.scene.objects[g.object]!.kind !== 'free') return;
       const hand = this.scene.arms[a]!.handBody;
       const xpos = d.xpos as Float64Array;
@@ -69,12 +69,32 @@ export class ConfigChecker {
     });
     if (moved) mj.mj_kinematics(model, d);
     mj.mj_fwdPosition(model, d);
-    return this.penetrations(state, allowed);
+    return this.penetrations(grasps, allowed);
   }
 
-  private penetrations(state: SimState, allowed: Set<number>[]): ConfigCollision[] {
+  /** The grasp `arm` would take of `object` (where it lies now) with its joints at `q`: a PICK's hold before it happens. */
+  graspAt(state: SimState, arm: number, q: number[], object: number): GraspState {
+    this.pose(state, this.scene.arms.map((_, a) => (a === arm ? q : null)));
+    return graspOf(object, this.scene.arms[arm]!.handBody, this.scene.objects[object]!.body, this.data.xpos as Float64Array, this.data.xquat as Float64Array);
+  }
+
+  /** The live scene copied into the scratch data with the arms at `q` (null: where they are), body poses computed. */
+  private pose(state: SimState, q: (number[] | null)[]): void {
+    const d = this.data;
+    (d.qpos as Float64Array).set(state.data.qpos as Float64Array);
+    (d.mocap_pos as Float64Array).set(state.data.mocap_pos as Float64Array);
+    (d.mocap_quat as Float64Array).set(state.data.mocap_quat as Float64Array);
+    const qpos = d.qpos as Float64Array;
+    this.scene.arms.forEach((arm, a) => {
+      const qa = q[a];
+      if (qa) arm.qposAdr.forEach((adr, j) => (qpos[adr] = qa[j]!));
+    });
+    this.scene.mj.mj_kinematics(this.scene.model, d);
+  }
+
+  private penetrations(grasps: readonly (GraspState | null)[], allowed: Set<number>[]): ConfigCollision[] {
     const heldBy = new Map<number, number>();
-    state.grasps.forEach((g, a) => g && heldBy.set(g.object, a));
+    grasps.forEach((g, a) => g && heldBy.set(g.object, a));
     const found = new Map<string, ConfigCollision>();
     forEachContact(this.scene.model, this.data, (b1, b2, depth) => {
       if (depth < PENETRATION_TOL_M) return;

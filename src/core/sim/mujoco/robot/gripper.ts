@@ -77,22 +77,19 @@ export function objectsBetweenFingers(state: SimState, arm: number): number[] {
 /** Switches the grasp weld on with the object's current pose in the hand frame. */
 export function attach(state: SimState, arm: number, object: number): GraspState {
   const scene = state.scene;
-  const hand = scene.arms[arm]!.handBody;
-  const body = scene.objects[object]!.body;
-  const xpos = state.data.xpos as Float64Array;
-  const xquat = state.data.xquat as Float64Array;
+  const grasp = graspOf(object, scene.arms[arm]!.handBody, scene.objects[object]!.body, state.data.xpos as Float64Array, state.data.xquat as Float64Array);
+  applyGrasp(state, arm, grasp);
+  return grasp;
+}
+
+/** The grasp of `object` (body `body`) by the hand body `hand`, from body poses (live data, or a checker's scratch data). */
+export function graspOf(object: number, hand: number, body: number, xpos: Float64Array, xquat: Float64Array): GraspState {
   const handPos: Vec3 = [xpos[3 * hand]!, xpos[3 * hand + 1]!, xpos[3 * hand + 2]!];
   const handQuat: Quat = [xquat[4 * hand]!, xquat[4 * hand + 1]!, xquat[4 * hand + 2]!, xquat[4 * hand + 3]!];
   const objPos: Vec3 = [xpos[3 * body]!, xpos[3 * body + 1]!, xpos[3 * body + 2]!];
   const objQuat: Quat = [xquat[4 * body]!, xquat[4 * body + 1]!, xquat[4 * body + 2]!, xquat[4 * body + 3]!];
   const inv = quatConj(handQuat);
-  const grasp: GraspState = {
-    object,
-    relPos: quatRotate(inv, [objPos[0] - handPos[0], objPos[1] - handPos[1], objPos[2] - handPos[2]]),
-    relQuat: quatMul(inv, objQuat),
-  };
-  applyGrasp(state, arm, grasp);
-  return grasp;
+  return { object, relPos: quatRotate(inv, [objPos[0] - handPos[0], objPos[1] - handPos[1], objPos[2] - handPos[2]]), relQuat: quatMul(inv, objQuat) };
 }
 
 /** Writes a grasp into the model's weld row and activates it (also used by restore). Friction grasps only record it. */

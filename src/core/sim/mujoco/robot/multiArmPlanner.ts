@@ -3,6 +3,9 @@
 // (configurations solved from the agents' waypoints) to the goal, then the straight joint line, then
 // RRT-Connect over the joint space of all arms with a sampler biased toward the seeds (the mechanism by which
 // waypoints "reduce the sample complexity"), shortcut afterwards. Seeded RNG: the same call plans the same path.
+// A start already in collision (arms left touching, a held object pressed into something) is planned out of:
+// edges leaving the start may keep the contacts it has, no deeper, until they are out of them; any other contact
+// fails the edge as usual. RoCo's planner refuses such a start (CollisionAtStart), which no plan could then fix.
 import { seededRng, type Rng } from '../../../host.js';
 import type { SimState } from '../simState.js';
 import type { ConfigChecker, ConfigCollision } from './configChecker.js';
@@ -17,6 +20,8 @@ const SEED_BIAS = 0.35;
 const SEED_NOISE_RAD = 0.3;
 /** Uniform samples stay within this margin around the start and goal of each joint (a box, not the whole range). */
 const BOX_MARGIN_RAD = 1.2;
+/** Leaving a colliding start, a contact it has may get this much deeper (the edge's sampling) but no more. */
+const START_DEPTH_TOL_M = 0.002;
 
 export interface MultiArmContext {
   checker: ConfigChecker;
@@ -37,6 +42,8 @@ export type MultiArmPlan =
       iterations: number;
       /** Configurations checked for collisions (the planner's cost). */
       checks: number;
+      /** Contacts the start already had; the path only moves out of them. */
+      startCollisions?: ConfigCollision[];
     }
   | { ok: false; reason: string; collisions?: ConfigCollision[]; checks: number };
 
@@ -47,12 +54,16 @@ class Space {
   readonly lo: number[] = [];
   readonly hi: number[] = [];
   checks = 0;
+  /** The start as a flat configuration, and the contacts it has (pair -> depth): edges from it may leave them. */
+  readonly start: Flat;
+  startHits = new Map<string, number>();
 
   constructor(
     readonly ctx: MultiArmContext,
     start: number[][],
     goal: number[][],
   ) {
+    this.start = flat(start);
     this.sizes = start.map((q) => q.length);
     ctx.ranges.forEach((rs, a) =>
       rs.forEach(([lo, hi], j) => {
@@ -79,18 +90,26 @@ class Space {
     return this.ctx.checker.collisions(this.ctx.state, this.split(x), this.ctx.allowed);
   }
 
-  /** First collision along the straight line a -> b (null if free); `a` itself is not checked. */
+  /**
+   * First collision along the straight line a -> b (null if free); `a` itself is not checked. From a colliding
+   * start, its own contacts (no deeper) are no collision until the line is out of them; `b` must be free.
+   */
   edge(a: Flat, b: Flat): ConfigCollision[] | null {
+    let leaving = this.startHits.size > 0 && a === this.start;
+    let last: ConfigCollision[] = [];
     const n = Math.max(1, Math.ceil(dist(a, b) / CHECK_STEP_RAD));
     for (let k = 1; k <= n; k++) {
       const c = this.collisions(lerp(a, b, k / n));
-      if (c.length > 0) return c;
+      if (c.length === 0) leaving = false;
+      else if (!leaving || !c.every((h) => h.depthM <= (this.startHits.get(pairKey(h)) ?? -Infinity) + START_DEPTH_TOL_M)) return c;
+      last = c;
     }
-    return null;
+    return last.length > 0 ? last : null;
   }
 }
 
 const flat = (q: number[][]): Flat => q.flat();
+const pairKey = (h: ConfigCollision) => `${h.a}\u0000${h.b}`;
 
 function dist(a: Flat, b: Flat): number {
   let m = 0;
@@ -174,12 +193,14 @@ function sample(space: Space, seeds: Flat[], rng: Rng): Flat {
  */
 export function planMultiArm(ctx: MultiArmContext, start: number[][], goal: number[][], seeds: number[][][] = [], rngSeed = 1): MultiArmPlan {
   const space = new Space(ctx, start, goal);
-  const s = flat(start);
+  const s = space.start;
   const g = flat(goal);
   const atGoal = space.collisions(g);
   if (atGoal.length > 0) return { ok: false, reason: 'the goal configuration collides', collisions: atGoal, checks: space.checks };
+  const atStart = space.collisions(s);
+  for (const h of atStart) space.startHits.set(pairKey(h), h.depthM);
   const seedFlats = seeds.map(flat);
-  const done = (knots: Flat[], kind: 'straight' | 'waypoints' | 'rrt', iterations: number): MultiArmPlan => ({ ok: true, knots: knots.map((k) => space.split(k)), kind, iterations, checks: space.checks });
+  const done = (knots: Flat[], kind: 'straight' | 'waypoints' | 'rrt', iterations: number): MultiArmPlan => ({ ok: true, knots: knots.map((k) => space.split(k)), kind, iterations, checks: space.checks, ...(atStart.length > 0 ? { startCollisions: atStart } : {}) });
   if (seedFlats.length > 0) {
     const poly = [s, ...seedFlats, g];
     let free = true;
@@ -202,5 +223,6 @@ export function planMultiArm(ctx: MultiArmContext, start: number[][], goal: numb
       return done(shortcut(space, path, rng), 'rrt', it);
     }
   }
+  if (atStart.length > 0) return { ok: false, reason: `the start configuration collides and no path out of it was found in ${MAX_ITERATIONS} RRT-Connect iterations`, collisions: atStart, checks: space.checks };
   return { ok: false, reason: `no collision-free joint path for all arms in ${MAX_ITERATIONS} RRT-Connect iterations`, checks: space.checks };
 }

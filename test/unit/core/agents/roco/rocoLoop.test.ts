@@ -14,7 +14,7 @@ import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import type { TraceEvent } from '../../../../../src/protocol/trace.js';
+import type { AgentAction, TraceEvent } from '../../../../../src/protocol/trace.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('roco');
@@ -42,7 +42,7 @@ class Recording implements ModelClient {
   }
 }
 
-async function episode(task: string, model: ModelClient, limits: Record<string, unknown>): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
+async function episode(task: string, model: ModelClient, limits: Record<string, unknown>, simulator: Simulator = sim): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
   const sink = new MemoryTraceSink();
   const result = await runEpisode(
     {
@@ -55,7 +55,7 @@ async function episode(task: string, model: ModelClient, limits: Record<string, 
       options: { ...DEFAULT_EPISODE_OPTIONS, limits },
       model: { provider: 'replay', model: 'replay', label: 'replay' },
     },
-    { io: nodeIO, clock, sim, sandbox: noSandbox, model, sink },
+    { io: nodeIO, clock, sim: simulator, sandbox: noSandbox, model, sink },
   );
   return { result, events: sink.events };
 }
@@ -164,4 +164,33 @@ test('RoCo: two arms on crossing paths in one plan never overlap silently: goals
     assert.equal(rejected.length, 2);
     assert.match(rejected[1]!.message ?? '', /Collision detected/);
   }
+});
+
+test('RoCo: an executed plan in which every robot failed its part ends the round (no re-plan in it); the next round goes on from there', async () => {
+  // The tabletop runs the plan; this wrapper reports every robot's part as failed, as a simulator may (executed: true).
+  const failing = new Proxy(sim, {
+    get(target, prop) {
+      if (prop === 'act') {
+        return async (actions: AgentAction[]) => {
+          const r = await target.act!(actions);
+          return { ...r, results: r.results.map((x) => ({ ...x, ok: false, error: `${x.agent} lost its grip` })) };
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const model = new Recording([
+    'I am Alice. PROCEED',
+    plan('NAME Alice ACTION MOVE (-0.30, 0.05, 1.00)', 'NAME Bob ACTION MOVE (0.30, 0.05, 1.00)'),
+    'I am Alice. PROCEED',
+    plan('NAME Alice ACTION MOVE (-0.30, 0.10, 1.00)', 'NAME Bob ACTION MOVE (0.30, 0.10, 1.00)'),
+  ]);
+  const { result, events } = await episode('handover', model, { maxRounds: 2 }, failing);
+  assert.equal(result.reason, 'round_cap', result.message);
+  const m = result.end.archMetrics ?? {};
+  assert.deepEqual([m['rounds'], m['envSteps'], m['replans'], m['checkFailures']], [2, 2, 0, 0]);
+  // One dialog per round, and each round's success check ran after its executed plan.
+  assert.deepEqual(of(events, 'role_call').map((c) => c.round), [1, 1, 2, 2]);
+  assert.equal(of(events, 'check').filter((c) => c.name === 'task_success' && c.phase === 'mid').length, 2);
 });

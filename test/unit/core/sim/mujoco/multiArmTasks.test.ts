@@ -1,6 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRng } from '../../../../../src/core/host.js';
+import { EpisodeRuntime } from '../../../../../src/core/sim/mujoco/episodeRuntime.js';
 import { createTabletopSimulator, TabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
+import { sharedSceneText } from '../../../../../src/core/sim/mujoco/robotViews.js';
+import { getTask } from '../../../../../src/core/sim/mujoco/tasks/registry.js';
+import { loadMujocoModule } from '../../../../../src/core/sim/mujoco/wasm.js';
 import { ROCO_SOLUTIONS } from './scripted/rocoSolutions.js';
 
 let sim: TabletopSimulator;
@@ -46,4 +51,30 @@ test('per-robot observations: partial views show only a robot\'s side; the share
     assert.match(v.text, /gripper is at/);
   }
   assert.match(shared[0]!.text, /blue_square is on panel\d/);
+});
+
+test('move_rope: a rope lying in the groove is described as in the groove (its ends on the groove ends when they are), not on the table', async () => {
+  const task = getTask('move_rope');
+  const rt = EpisodeRuntime.create(await loadMujocoModule(), task.scene);
+  try {
+    const placements = task.layout(seededRng(0));
+    const names = task.scene.objects.map((o) => o.name);
+    const groove = placements[names.indexOf('groove')]!.pos;
+    const front = names.indexOf('rope_front_end');
+    const z = placements[front]!.pos[2];
+    // The rope straight along the slot (it starts at its placement), its front end short of groove_left_end and
+    // its back end past groove_right_end.
+    placements[front] = { pos: [groove[0] - 0.22, groove[1], z], yawRad: 0 };
+    rt.reset(placements);
+    const text = sharedSceneText(rt.scene, rt.state, task.multiArm!, rt.taskView());
+    assert.match(text, /^rope_front_end is in the groove$/m);
+    assert.match(text, /^rope_back_end is in the groove$/m);
+    assert.equal(task.check(rt.taskView()).success, true, 'the success check agrees: every segment is in the slot');
+    // Moved onto groove_left_end, the front end is named by it.
+    placements[front] = { pos: [groove[0] - 0.255, groove[1], z], yawRad: 0 };
+    rt.reset(placements);
+    assert.match(sharedSceneText(rt.scene, rt.state, task.multiArm!, rt.taskView()), /^rope_front_end is on groove_left_end$/m);
+  } finally {
+    rt.dispose();
+  }
 });

@@ -1,9 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRng } from '../../../../../src/core/host.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simulator.js';
 import { parsePlan } from '../../../../../src/core/sim/mujoco/apis/roco/planParser.js';
 import { evenness } from '../../../../../src/core/sim/mujoco/apis/roco/planChecks.js';
+import { rocoApi } from '../../../../../src/core/sim/mujoco/apis/rocoApi.js';
+import { EpisodeRuntime } from '../../../../../src/core/sim/mujoco/episodeRuntime.js';
+import { getTask } from '../../../../../src/core/sim/mujoco/tasks/registry.js';
+import { loadMujocoModule } from '../../../../../src/core/sim/mujoco/wasm.js';
 
 let sim: Simulator;
 before(async () => {
@@ -86,4 +91,61 @@ test('make_sandwich adds its own plan rules: one PUT per round, the recipe\'s ne
   await sim.call('execute_plan', [plan(`NAME ${robotOf(wrong)} ACTION PICK ${wrong}`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
   const bad = await sim.call('check_plan', [plan(`NAME ${robotOf(wrong)} ACTION PUT ${wrong} cutting_board`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
   assert.match(out(bad), new RegExp(`faild, the next item on the sandwich is ${first}, not ${wrong}$`));
+});
+
+test('a combined PICK … PLACE has its PATH checked before anything moves: from where the PICK lifts the object, with the object in hand', async () => {
+  await sim.reset('sort_cubes', 0);
+  const t0 = sim.simTimeSecs();
+  // Alice takes yellow_trapezoid from panel3 to panel2; the PATH belongs to the PLACE part.
+  const alice = (path: string) => `NAME Alice ACTION PICK yellow_trapezoid PLACE panel2 PATH [${path}]`;
+  const cases: [string, RegExp][] = [
+    // through Bob's arm (reference-flawed's mistake in sort_cubes, caught only after the pick before)
+    [plan(alice('(-0.17, 0.0, 1.0), (-0.08, 0.0, 1.1), (0.0, 0.0, 1.1), (0.0, 0.0, 1.05)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.08, 0\.00, 1\.10\):\n - Collision detected: collided object pairs: (Alice [a-z0-9 ]+-Bob [a-z0-9 ]+(, )?)+$/],
+    // low over pink_polygon: the gripper clears it, the cube it carries does not
+    [plan(alice('(-0.526, 0.162, 0.80), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.53, 0\.16, 0\.80\):\n - Collision detected: collided object pairs: pink_polygon-yellow_trapezoid$/],
+    // spacing counted from the lift, 12 cm above the grasp
+    [plan(alice('(-0.526, 0.162, 0.85), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /You must make Alice's path more evenly spaced: Distance between \(-0\.17, 0\.15, 0\.89\)-\(-0\.53, 0\.16, 0\.85\) is 0\.\d{3}, too high; Overall Distance std: 0\.\d{3}$/],
+    // two PLACE parts move together: their PATHs need the same number of steps
+    [
+      plan(alice('(-0.2, 0.05, 0.95), (-0.24, 0.1, 0.95), (-0.28, 0.1, 0.92), (-0.33, 0.1, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION PICK blue_square PLACE panel6 PATH [(0.45, 0.16, 0.9), (0.4, 0.155, 0.9), (0.34, 0.15, 0.9)]'),
+      /All PATHs must have the same number of steps: Alice has 4, Chad has 3$/,
+    ],
+  ];
+  for (const [text, re] of cases) {
+    const r = await sim.call('check_plan', [text]);
+    assert.equal((r as { value?: unknown }).value, false, text);
+    assert.match(out(r), re);
+    const e = await sim.call('execute_plan', [text]);
+    assert.equal(out(e), out(r), 'execute_plan refuses it with the same feedback');
+  }
+  assert.equal(sim.simTimeSecs(), t0, 'nothing moved: no PICK ran');
+  // A clear PATH passes and runs as before: the cube ends on panel2.
+  const good = plan(alice('(-0.2, 0.05, 0.95), (-0.24, 0.1, 0.95), (-0.28, 0.1, 0.92), (-0.33, 0.1, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT');
+  assert.equal(out(await sim.call('check_plan', [good])), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
+  const ran = await sim.call('execute_plan', [good]);
+  assert.equal((ran as { value?: unknown }).value, true, out(ran));
+  assert.match((await sim.observe()).text, /yellow_trapezoid is on panel2/);
+});
+
+test('an all-WAIT plan lets the world settle: a rope still moving at the success check comes to rest', async () => {
+  const task = getTask('move_rope');
+  const rt = EpisodeRuntime.create(await loadMujocoModule(), task.scene);
+  try {
+    rt.reset(task.layout(seededRng(0)));
+    // Toss the rope's front end upwards (as a PLACE that let go of a swinging rope leaves it).
+    const front = rt.scene.objects.findIndex((o) => o.name === 'rope_front_end');
+    (rt.state.data.qvel as Float64Array)[rt.scene.objects[front]!.dofAdr + 2] = 0.6;
+    rt.afterCall();
+    assert.match(task.check(rt.taskView()).detail, /still moving: rope_front_end/);
+    const t0 = rt.state.timeSecs;
+    const r = rocoApi.call({ ...rt.apiContext(), task }, 'execute_plan', ['EXECUTE\nNAME Alice ACTION WAIT\nNAME Bob ACTION WAIT']);
+    rt.afterCall();
+    assert.ok(r.ok && r.value === true, JSON.stringify(r));
+    assert.match(r.ok ? (r.output ?? '') : '', /^Alice waited\nBob waited\nthe world settled for (0\.\d\d|1\.00) s$/);
+    assert.ok(rt.state.timeSecs > t0 && rt.state.timeSecs <= t0 + 1.0 + 1e-9, `simulated ${rt.state.timeSecs - t0} s`);
+    assert.ok(rt.state.objectSpeed(front).linear <= 0.005, `rope end at ${rt.state.objectSpeed(front).linear} m/s`);
+    assert.doesNotMatch(task.check(rt.taskView()).detail, /still moving/);
+  } finally {
+    rt.dispose();
+  }
 });

@@ -345,7 +345,7 @@ const moveRope: TaskPolicy = {
       if (!partnerHolds) return wait(`I hold ${held}; I wait until the other end is picked too, so we lift the rope together.`);
       return { action: withPath(s, robot, `PLACE ${held} ${goal}`, round3([g.pos[0], g.pos[1], g.pos[2] + 0.2])), why: `I hold ${held}; together we carry the rope over obstacle_wall and I lay my end on ${goal}.` };
     }
-    const loose = pairs.map(([end]) => s.things.get(end)).filter((t): t is Thing => !!t && !/is held by|is on groove/.test(t.relation ?? ''));
+    const loose = pairs.map(([end]) => s.things.get(end)).filter((t): t is Thing => !!t && !/is held by|is on groove|is in the groove/.test(t.relation ?? ''));
     if (loose.length === 0) return wait('The rope is in the groove.');
     // The loose end on my side of the table (or the nearer one).
     const mine = loose.find((t) => Math.sign(t.pos[0]) === side) ?? (loose.length === pairs.length ? undefined : loose[0]);

@@ -9,6 +9,7 @@
 //   4. depart: straight lines away (lift, back up).
 // If the approach cannot be planned nothing moves and the plan fails with the planner's reason (RoCo feeds such
 // a plan back as failed to execute). A robot whose later stage fails stops there; the others go on.
+import { pairsText } from '../../robot/configChecker.js';
 import { moveGrippers, detach, attach, fingerContacts } from '../../robot/gripper.js';
 import { cartesianKnots, executeTogether, settleArms, togetherDuration, type ArmPath } from '../../robot/jointMotion.js';
 import type { ToolTarget } from '../../robot/ik.js';
@@ -49,7 +50,7 @@ export function executeJointly(ctx: RobotApiContext, plan: CheckedPlan, robots: 
     seed,
   );
   if (!motion.ok) {
-    const pairs = motion.collisions ? `: ${motion.collisions.map((c) => `${c.a.trim()}-${c.b.trim()}`).join(', ')}` : '';
+    const pairs = motion.collisions ? `: ${pairsText(motion.collisions)}` : '';
     return { planFailed: true, log, errors: [`multi-arm motion planning failed (${motion.reason}${pairs}); nothing moved`] };
   }
   const movingArms = ctx.scene.arms.map((_, a) => a).filter((a) => motion.knots.some((k) => k[a]!.some((v, j) => Math.abs(v - qStart[a]![j]!) > 1e-9)));
@@ -160,6 +161,7 @@ export function executeJointly(ctx: RobotApiContext, plan: CheckedPlan, robots: 
     void arm;
   });
   if (nArms > 1 && movingArms.length > 1) log.push(`motion: ${movingArms.map((a) => robots[a]).join(' and ')} moved together (${motionText(motion)})`);
+  if (motion.startCollisions) log.push(`motion: the arms started in collision (${pairsText(motion.startCollisions)}); the approach moved out of it`);
   return { planFailed: false, log, errors, motion: { kind: motion.kind, iterations: motion.iterations, checks: motion.checks } };
 }
 

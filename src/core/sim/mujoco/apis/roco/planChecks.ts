@@ -1,10 +1,14 @@
 // RoCo's plan validation, in its order: (1) parse, (2) task constraints, (3) IK of each goal, (4) collisions of
 // all goals together, (5) waypoint validity (each PATH step of all robots together reachable and collision-free,
-// evenly spaced). The first failing check returns the feedback text that goes back to the agents, worded after
-// RoCo's code; every check that ran is listed with its verdict. A plan that passes carries what the executor
+// evenly spaced; the PATHs of combined PICK … PLACE actions too, from where the PICKs leave the arms, so a bad
+// one is refused before the PICK runs). The first failing check returns the feedback text that goes back to the
+// agents, worded after RoCo's code; every check that ran is listed with its verdict. A plan that passes carries what the executor
 // needs: the goals, each robot's approach configuration and the joint configurations of the PATH steps (the
 // multi-arm planner's seeds), so what was checked is what runs.
+import { pairsText } from '../../robot/configChecker.js';
+import type { IkSolution, ToolTarget } from '../../robot/ik.js';
 import type { Vec3 } from '../../scene/sceneSpec.js';
+import type { GraspState } from '../../simState.js';
 import type { RobotApiContext } from '../robotApi.js';
 import { parsePlan, type ExtraVerb, type RocoAction } from './planParser.js';
 import { approachOf, objectIndex, rocoGoal, type RocoGoal } from './rocoGoals.js';
@@ -170,7 +174,7 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   actions.forEach((a) => {
     if (!a.then) return;
     const arm = armOf(a.robot);
-    const g = rocoGoal(ctx, arm, a.then, objectIndex(ctx, a.then.object!));
+    const g = adoptPathEnd(rocoGoal(ctx, arm, a.then, objectIndex(ctx, a.then.object!)), a.then.path);
     laterGoals.push({ a, g });
     const s = ctx.arms[arm]!.solveTarget(g.target);
     if (!s.sol.converged) ikFails.push(`${a.robot}'s goal ${fmt(g.target.pos)}`);
@@ -182,60 +186,130 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   const allowed = allowedSets(ctx, actions, armOf);
   const hits = ctx.checker.collisions(ctx.state, goalQ, allowed);
   if (hits.length > 0) {
-    return fail('collision', `${header}- Goal Step ${goalsText(actions, goals)}:\n - Collision detected: collided object pairs: ${hits.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+    return fail('collision', `${header}- Goal Step ${goalsText(actions, goals)}:\n - Collision detected: collided object pairs: ${pairsText(hits)}`);
   }
   if (laterGoals.length > 0) {
     // Robots placing in the same round must not meet at their targets either (the others stay where they ended).
     const q2 = goalQ.map((q, arm) => laterQ[arm] ?? q);
     const hits2 = ctx.checker.collisions(ctx.state, q2, allowed);
     if (hits2.length > 0) {
-      return fail('collision', `${header}- Goal Step ${laterGoals.map(({ a, g }) => `${a.robot} ${fmt(g.target.pos)}`).join('; ')}:\n - Collision detected: collided object pairs: ${hits2.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
+      return fail('collision', `${header}- Goal Step ${laterGoals.map(({ a, g }) => `${a.robot} ${fmt(g.target.pos)}`).join('; ')}:\n - Collision detected: collided object pairs: ${pairsText(hits2)}`);
     }
   }
   pass('collision');
-  // (5) waypoints: every PATH step of all robots together, then each path's spacing
-  const inner = actions.map((a, i) => {
-    const ap = approachOf(goals[i]!);
-    return innerPath(a.path, ctx.state.tcp(armOf(a.robot)).pos, ap ? ap.pos : null);
-  });
-  const withPath = actions.map((a, i) => ({ a, i })).filter(({ i }) => inner[i]!.length > 0);
-  // RoCo's rule is on the PATHs as written: dropping a point that repeats a robot's start or approach must not turn
-  // two four-point PATHs into a mismatch the agents cannot see (or, with replaced waypoints, fix).
-  const lengths = new Set(withPath.map(({ a }) => a.path.length));
-  if (lengths.size > 1) {
-    return fail('waypoints', `${header}All PATHs must have the same number of steps: ${withPath.map(({ a }) => `${a.robot} has ${a.path.length}`).join(', ')}`);
-  }
-  const steps = Math.max(0, ...withPath.map(({ i }) => inner[i]!.length));
-  const seeds: number[][][] = [];
-  const warm = qNow.map((q) => [...q]);
-  for (let k = 0; k < steps; k++) {
-    const qs = qNow.map((q0, arm) => q0.map((v, j) => v + ((k + 1) / (steps + 1)) * (approachQ[arm]![j]! - v)));
-    const where: string[] = [];
-    for (const { a, i } of withPath) {
-      const arm = armOf(a.robot);
-      // A path one point shorter after the trim keeps a point for two steps (it still ends on its last one).
-      const own = inner[i]!;
-      const p = own[Math.min(own.length - 1, Math.floor((k * own.length) / steps))]!;
-      where.push(`${a.robot} ${fmt(p)}`);
-      const sol = ctx.arms[arm]!.ik.solve(warm[arm]!, { pos: p, yawRad: approachYaw[arm]! }, { rest: ctx.arms[arm]!.homeQ });
-      const fallback = sol.converged ? sol : ctx.arms[arm]!.solveTarget({ pos: p, yawRad: approachYaw[arm]! }).sol;
-      if (!fallback.converged) return fail('waypoints', `${header}- Waypoint Step ${a.robot} ${fmt(p)}:\n - IK failed: on ${a.robot}'s waypoint ${fmt(p)}`);
-      qs[arm] = fallback.q;
-      warm[arm] = fallback.q;
-    }
-    const c = ctx.checker.collisions(ctx.state, qs, allowed);
-    if (c.length > 0) return fail('waypoints', `${header}- Waypoint Step ${where.join('; ')}:\n - Collision detected: collided object pairs: ${c.map((h) => `${h.a.trim()}-${h.b.trim()}`).join(', ')}`);
-    seeds.push(qs);
-  }
+  // (5) waypoints: the PATHs of the robots that move first, then those of the PLACE parts of combined actions
   const stdMax = setup?.pathStdMaxM ?? PATH_STD_MAX_M;
-  for (const { a, i } of withPath) {
-    const arm = armOf(a.robot);
-    const ap = approachOf(goals[i]!);
-    const spacing = evenness([ctx.state.tcp(arm).pos, ...inner[i]!, ...(ap ? [ap.pos] : [])], stdMax);
-    if (spacing) return fail('waypoints', `${header}You must make ${a.robot}'s path more evenly spaced: ${spacing}`);
+  const moves = actions.map((a, i) => ({ robot: a.robot, arm: armOf(a.robot), path: a.path, start: ctx.state.tcp(armOf(a.robot)).pos, approach: approachOf(goals[i]!)?.pos ?? null }));
+  const first = checkWaypoints(ctx, { startQ: qNow, approachQ, approachYaw, moves }, allowed, stdMax);
+  if (!first.ok) return fail('waypoints', header + first.feedback);
+  if (laterGoals.some(({ a }) => a.then!.path.length > 0)) {
+    const later = placeStage(ctx, actions, goals, goalQ, laterGoals, laterQ, approachYaw, armOf);
+    const w = checkWaypoints(ctx, later.stage, later.allowed, stdMax);
+    if (!w.ok) return fail('waypoints', header + w.feedback);
   }
   pass('waypoints');
-  return { ok: true, actions, goals, approachQ, approachYaw, seeds, checks };
+  return { ok: true, actions, goals, approachQ, approachYaw, seeds: first.seeds, checks };
+}
+
+/** A stage of a plan as the waypoint check sees it: each arm's start and approach configuration, the PATHs. */
+interface WaypointStage {
+  startQ: number[][];
+  approachQ: number[][];
+  approachYaw: number[];
+  moves: { robot: string; arm: number; path: Vec3[]; start: Vec3; approach: Vec3 | null }[];
+  /** What the arms hold during the stage, when not what they hold now. */
+  grasps?: (GraspState | null)[];
+}
+
+/**
+ * RoCo's waypoint validity for one stage: PATHs of equal length, each step of all robots together IK-solvable and
+ * collision-free (robots without a PATH interpolated from start to approach), each PATH evenly spaced. Returns the
+ * step configurations (the multi-arm planner's seeds) or the failure's feedback.
+ */
+function checkWaypoints(ctx: RobotApiContext, stage: WaypointStage, allowed: Set<number>[], stdMax: number): { ok: true; seeds: number[][][] } | { ok: false; feedback: string } {
+  const withPath = stage.moves.map((m) => ({ m, own: innerPath(m.path, m.start, m.approach) })).filter(({ own }) => own.length > 0);
+  // RoCo's rule is on the PATHs as written: dropping a point that repeats a robot's start or approach must not turn
+  // two four-point PATHs into a mismatch the agents cannot see (or, with replaced waypoints, fix).
+  const lengths = new Set(withPath.map(({ m }) => m.path.length));
+  if (lengths.size > 1) return { ok: false, feedback: `All PATHs must have the same number of steps: ${withPath.map(({ m }) => `${m.robot} has ${m.path.length}`).join(', ')}` };
+  const steps = Math.max(0, ...withPath.map(({ own }) => own.length));
+  const seeds: number[][][] = [];
+  const warm = stage.startQ.map((q) => [...q]);
+  for (let k = 0; k < steps; k++) {
+    const qs = stage.startQ.map((q0, arm) => q0.map((v, j) => v + ((k + 1) / (steps + 1)) * (stage.approachQ[arm]![j]! - v)));
+    const where: string[] = [];
+    for (const { m, own } of withPath) {
+      // A path one point shorter after the trim keeps a point for two steps (it still ends on its last one).
+      const p = own[Math.min(own.length - 1, Math.floor((k * own.length) / steps))]!;
+      where.push(`${m.robot} ${fmt(p)}`);
+      const sol = solveNear(ctx, m.arm, warm[m.arm]!, { pos: p, yawRad: stage.approachYaw[m.arm]! });
+      if (!sol.converged) return { ok: false, feedback: `- Waypoint Step ${m.robot} ${fmt(p)}:\n - IK failed: on ${m.robot}'s waypoint ${fmt(p)}` };
+      qs[m.arm] = sol.q;
+      warm[m.arm] = sol.q;
+    }
+    const c = ctx.checker.collisions(ctx.state, qs, allowed, stage.grasps);
+    if (c.length > 0) return { ok: false, feedback: `- Waypoint Step ${where.join('; ')}:\n - Collision detected: collided object pairs: ${pairsText(c)}` };
+    seeds.push(qs);
+  }
+  for (const { m, own } of withPath) {
+    const spacing = evenness([m.start, ...own, ...(m.approach ? [m.approach] : [])], stdMax);
+    if (spacing) return { ok: false, feedback: `You must make ${m.robot}'s path more evenly spaced: ${spacing}` };
+  }
+  return { ok: true, seeds };
+}
+
+/** IK from a nearby configuration (the previous step's), else from the controller's usual seeds. */
+function solveNear(ctx: RobotApiContext, arm: number, warm: number[], target: ToolTarget): IkSolution {
+  const ctrl = ctx.arms[arm]!;
+  const sol = ctrl.ik.solve(warm, target, { rest: ctrl.homeQ });
+  return sol.converged ? sol : ctrl.solveTarget(target).sol;
+}
+
+/**
+ * The stage the PLACE parts of combined actions run in, as the executor runs it once the first stage is done:
+ * each placing robot starts where its PICK lifted the object, holding it, and goes to its place approach; every
+ * other robot stays where its own action ended (at its goal if that end pose has no IK solution), holding what it
+ * holds now (a PLACE's object is taken where that hand ends, above where the object will lie).
+ */
+function placeStage(
+  ctx: RobotApiContext,
+  actions: RocoAction[],
+  goals: RocoGoal[],
+  goalQ: (number[] | null)[],
+  laterGoals: { a: RocoAction; g: RocoGoal }[],
+  laterQ: (number[] | null)[],
+  approachYaw: number[],
+  armOf: (robot: string) => number,
+): { stage: WaypointStage; allowed: Set<number>[] } {
+  const startQ = ctx.scene.arms.map((_, a) => ctx.state.armQ(a));
+  const grasps = [...ctx.state.grasps];
+  const yawed = (arm: number, t: ToolTarget): ToolTarget => (t.R ? t : { ...t, yawRad: approachYaw[arm]! });
+  actions.forEach((a, i) => {
+    const arm = armOf(a.robot);
+    const q = goalQ[arm];
+    if (!q) return;
+    const end = goals[i]!.depart.at(-1);
+    const sol = end ? solveNear(ctx, arm, q, yawed(arm, end)) : null;
+    startQ[arm] = sol?.converged ? sol.q : q;
+    const obj = goals[i]!.graspObject;
+    if (obj !== undefined) {
+      // The object goes with the hand that picks it (a handover's giver lets go).
+      grasps.forEach((g, k) => g?.object === obj && (grasps[k] = null));
+      grasps[arm] = ctx.checker.graspAt(ctx.state, arm, q, obj);
+    }
+  });
+  const approachQ = startQ.map((q) => [...q]);
+  const moves = laterGoals.map(({ a, g }) => {
+    const arm = armOf(a.robot);
+    const i = actions.indexOf(a);
+    const ap = approachOf(g) ?? g.target;
+    const sol = solveNear(ctx, arm, laterQ[arm] ?? startQ[arm]!, yawed(arm, ap));
+    approachQ[arm] = sol.converged ? sol.q : (laterQ[arm] ?? startQ[arm]!);
+    const lift = goals[i]!.depart.at(-1) ?? goals[i]!.target;
+    return { robot: a.robot, arm, path: a.then!.path, start: lift.pos, approach: ap.pos };
+  });
+  const allowed = allowedSets(ctx, actions.flatMap((a) => (a.then ? [a, a.then] : [a])), armOf, grasps);
+  return { stage: { startQ, approachQ, approachYaw, moves, grasps }, allowed };
 }
 
 /**
@@ -253,18 +327,18 @@ function adoptPathEnd(g: RocoGoal, path: Vec3[]): RocoGoal {
 }
 
 /** What each arm may touch while the plan runs: what its action is about and everything held. */
-export function allowedSets(ctx: RobotApiContext, actions: RocoAction[], armOf: (robot: string) => number): Set<number>[] {
+export function allowedSets(ctx: RobotApiContext, actions: RocoAction[], armOf: (robot: string) => number, grasps: readonly (GraspState | null)[] = ctx.state.grasps): Set<number>[] {
   const allowed = ctx.scene.arms.map(() => new Set<number>());
   actions.forEach((a) => {
     const arm = armOf(a.robot);
     if (a.object && objectIndex(ctx, a.object) >= 0) allowed[arm]!.add(objectIndex(ctx, a.object));
     if (a.target && a.verb === 'PLACE' && objectIndex(ctx, a.target) >= 0) allowed[arm]!.add(objectIndex(ctx, a.target));
   });
-  for (const set of allowed) ctx.state.grasps.forEach((g) => g && set.add(g.object));
+  for (const set of allowed) grasps.forEach((g) => g && set.add(g.object));
   // What rests on or in a held thing (cubes in a dustpan) travels with it.
   const sensors = ctx.state.data.sensordata as Float64Array;
   // Every arm may touch such cargo: pushing a cube into a dustpan that already holds one nudges it further in.
-  ctx.state.grasps.forEach((g) => {
+  grasps.forEach((g) => {
     if (!g) return;
     for (const { sensor, adr } of ctx.scene.sensors) {
       if (sensor.kind !== 'object' || sensors[adr]! <= 0) continue;

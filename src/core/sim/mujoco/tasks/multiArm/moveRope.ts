@@ -6,7 +6,7 @@
 // slot, released, at rest.
 import { mjcfSafe, type ObjectSpec } from '../../scene/sceneSpec.js';
 import { rgbaOf } from '../sceneObjects.js';
-import { find, held, verdict } from '../checks.js';
+import { find, held, onArea, verdict, type ViewObject } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
 import type { TaskDefinition } from '../taskDefinition.js';
 import { TABLE_TOP_Z } from '../tabletopCommon.js';
@@ -20,6 +20,11 @@ const WALL = { lengthM: 0.62, thicknessM: 0.03, heightM: 0.07 };
 const GROOVE = { lengthM: 0.56, slotM: 0.07, railM: 0.02, heightM: 0.025 };
 const GROOVE_Y = 0.24;
 const WALL_Y = 0.05;
+
+/** A point inside the groove's slot: between the rails, along its length, below the rails' tops. */
+function inSlot(p: readonly number[], groove: ViewObject): boolean {
+  return Math.abs(p[1]! - groove.pos[1]) <= GROOVE.slotM / 2 + 0.006 && Math.abs(p[0]! - groove.pos[0]) <= GROOVE.lengthM / 2 + 0.01 && p[2]! < TABLE_TOP_Z + GROOVE.heightM;
+}
 
 export function moveRopeTask(): TaskDefinition {
   const seg = ROPE_LENGTH_M / SEGMENTS;
@@ -119,6 +124,14 @@ export function moveRopeTask(): TaskDefinition {
           `the groove's slot runs from groove_left_end ${f3(l.pos)} to groove_right_end ${f3(r.pos)}, ${GROOVE.slotM.toFixed(3)} m wide, ${(g.size[2]).toFixed(3)} m deep`,
         ];
       },
+      // The slot's floor is the table, so the generic relation calls an end lying in the groove "on the table".
+      relation(view, name) {
+        if (name !== 'rope_front_end' && name !== 'rope_back_end') return undefined;
+        const o = find(view, name);
+        if (!inSlot(o.pos, find(view, 'groove'))) return undefined;
+        const end = ['groove_left_end', 'groove_right_end'].find((e) => onArea(o, find(view, e)));
+        return end ? `${name} is on ${end}` : `${name} is in the groove`;
+      },
     },
     locations: [
       { name: 'groove_left_end', kind: 'surface', single: true, dropM: 0.02 },
@@ -144,8 +157,8 @@ export function moveRopeTask(): TaskDefinition {
       const links = find(view, 'rope_front_end').links ?? [];
       const problems: string[] = [];
       if (held(view).length > 0) problems.push(`${held(view).join(', ')} still grasped`);
-      const inSlot = links.filter((p) => Math.abs(p[1] - g.pos[1]) <= GROOVE.slotM / 2 + 0.006 && Math.abs(p[0] - g.pos[0]) <= GROOVE.lengthM / 2 + 0.01 && p[2] < TABLE_TOP_Z + GROOVE.heightM);
-      if (inSlot.length < links.length) problems.push(`${inSlot.length} of ${links.length} rope segments in the groove's slot`);
+      const inside = links.filter((p) => inSlot(p, g));
+      if (inside.length < links.length) problems.push(`${inside.length} of ${links.length} rope segments in the groove's slot`);
       const moving = ['rope_front_end', 'rope_back_end'].filter((n) => find(view, n).linearSpeed > 0.02);
       if (moving.length > 0) problems.push(`still moving: ${moving.join(', ')}`);
       return verdict('move_rope', problems, `all ${links.length} rope segments lie in the groove`);

@@ -57,6 +57,17 @@ function displayPath(p: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
 }
 
+/**
+ * Simulated time: all of it, the timelines that restores left included (an Action Contextualization execution
+ * restores the start, so the clock at the end shows only the last one), and the final state's part when it differs.
+ * Traces from before simTotalSecs have only the clock at the end.
+ */
+function simulated(m: { simTimeSecs: number; simTotalSecs?: number }): string {
+  const total = m.simTotalSecs ?? m.simTimeSecs;
+  const last = Math.abs(total - m.simTimeSecs) >= 0.05 ? `, ${m.simTimeSecs.toFixed(1)} s of it leading to the final state` : '';
+  return `${total.toFixed(1)} s simulated${last}`;
+}
+
 export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undefined {
   const c = (code: number, s: string) => paint(o.color, code, s);
   const turn = (t: number) => c(2, `[${e.round !== undefined ? `round ${e.round} · ` : ''}turn ${String(t).padStart(3)}]`);
@@ -120,7 +131,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
       return [
         `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
-        `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${m.simTimeSecs.toFixed(1)} s simulated · ${(m.durationMs / 1000).toFixed(2)} s wall`,
+        `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${simulated(m)} · ${(m.durationMs / 1000).toFixed(2)} s wall`,
         formatArchMetrics(e.archMetrics),
       ]
         .filter((x) => x !== undefined)

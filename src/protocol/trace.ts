@@ -514,7 +514,10 @@ export const EpisodeEnd = event({
     codeErrors: z.number().int(),
     formatErrors: z.number().int(),
     durationMs: z.number(),
+    /** The simulator's clock at the end: the final state's timeline only, when the run restored snapshots. */
     simTimeSecs: z.number(),
+    /** Simulated seconds in all, the timelines left by restores included (absent in traces before it). */
+    simTotalSecs: z.number().optional(),
     /** Counters on the other axes (v2), when the architecture used them. */
     rounds: z.number().int().optional(),
     steps: z.number().int().optional(),

@@ -72,7 +72,7 @@ export class ActctxPlanTab {
       h('table', { class: 'ac-runs-table' },
         h('thead', null, h('tr', null, ...['run', 'validated', 'Q', 'retunes', 'replans', 'trials', 'kept'].map((x) => h('th', null, x)))),
         h('tbody', null, ...runs.map((r) => h('tr', { class: r.chosen ? 'ac-chosen' : '' },
-          h('td', null, String(r.run)), h('td', null, r.success ? 'yes' : 'no'), h('td', null, fmt(r.q)), h('td', null, String(r.retunes)),
+          h('td', null, String(r.run)), h('td', r.formatFailure ? { title: r.formatFailure } : null, r.formatFailure ? 'no: format failure' : r.success ? 'yes' : 'no'), h('td', null, fmt(r.q)), h('td', null, String(r.retunes)),
           h('td', null, String(r.replans)), h('td', null, String(r.trials)), h('td', null, r.chosen ? '✔ kept' : ''))))));
   }
 

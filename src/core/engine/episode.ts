@@ -109,6 +109,9 @@ interface Metrics {
   rounds: number;
   steps: number;
   humanTurns: number;
+  /** Simulated seconds on timelines a restore left behind, and the clock where the present timeline began. */
+  simLeftSecs: number;
+  simTimelineFromSecs: number;
 }
 
 /** A role's prompt as last loaded: re-read from disk when the episode has stopped since (a debugger pause). */
@@ -125,7 +128,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const controller = deps.controller ?? new EpisodeController();
   const t0 = deps.clock.nowMs();
   let eventCount = 0;
-  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0 };
+  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0, simLeftSecs: 0, simTimelineFromSecs: 0 };
   // Counters stamped on every event after the architecture has moved them (round, step, agent).
   const stamp: { agent?: string } = {};
   const emit = async (pending: PendingEvent): Promise<TraceEvent> => {
@@ -342,6 +345,8 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       formatErrors: metrics.formatErrors,
       durationMs: deps.clock.nowMs() - t0,
       simTimeSecs: task ? deps.sim.simTimeSecs() : 0,
+      // Every restore rewinds the clock, so simTimeSecs alone covers only the final state's timeline.
+      simTotalSecs: task ? metrics.simLeftSecs + deps.sim.simTimeSecs() - metrics.simTimelineFromSecs : 0,
       ...(metrics.rounds > 0 ? { rounds: metrics.rounds } : {}),
       ...(metrics.steps > 0 ? { steps: metrics.steps } : {}),
       ...(metrics.humanTurns > 0 ? { humanTurns: metrics.humanTurns } : {}),
@@ -775,7 +780,9 @@ function makeContext(p: ContextParts): EpisodeContext {
       }
       // What was recorded since the last drain belongs to the timeline being left.
       await drainTrajectory();
+      metrics.simLeftSecs += deps.sim.simTimeSecs() - metrics.simTimelineFromSecs;
       await simStep('restore', () => deps.sim.restore(saved.snap));
+      metrics.simTimelineFromSecs = deps.sim.simTimeSecs();
       tracks.truncateAfter(saved.simTimeSecs);
       await emit({ type: 'restore', turn, id, simTimeSecs: deps.sim.simTimeSecs(), ...(saved.label !== undefined ? { label: saved.label } : {}) });
     },

@@ -4,7 +4,9 @@
 //   a retune after which the plan fails no later than before counts against retunesPerAction; when they run out,
 //   a replan (Prompt 6) and a new evaluation plan (Prompt 7); every answer goes through the syntax
 //   check-and-repair loop. All calls of a run share one growing conversation. planRuns runs start from the same
-//   simulator snapshot; the validated plan with the highest Q is kept and the simulator ends where it left it.
+//   simulator snapshot; a run whose answer stays unreadable drops out (the paper: bad plans drop out of the
+//   selection); the validated plan with the highest Q among the others is kept and the simulator ends where it
+//   left it.
 // Departures from the authors' code (on purpose): the parameter history also records the executions after a
 // replan (their code skips them, Sec. 4.5 of the digest), and Prompt 2 names the label lists it means.
 import type { ChatMessage } from '../../../protocol/trace.js';
@@ -13,6 +15,7 @@ import type { ArchOutcome, EpisodeContext } from '../types.js';
 import { labelList, sceneContext, type SceneContext } from './context.js';
 import { floatRepr, pyRepr, strRepr } from './pyLiteral.js';
 import {
+  MANDATORY_CHECKS_ABLATION,
   paramNames,
   parseEvaluationPlan,
   parseReplan,
@@ -82,6 +85,8 @@ interface RunResult {
   executions: number;
   endSnapshot?: string;
   plan: PlanStep[];
+  /** Set when an answer stayed unreadable after its repairs: the run ended there and is left out of the selection. */
+  formatFailure?: string;
 }
 
 class StopRun extends Error {
@@ -142,12 +147,19 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
   const checks = ctx.api.filter((f) => f.name !== 'task_completed' && !(SKILLS as readonly string[]).includes(f.name)).map((f) => ({ signature: f.signature, doc: f.doc }));
   const start = await ctx.snapshot('start');
   let repairs = 0;
+  // Prompt blocks the loop also acts on: without the request for the mandatory checks, the reader demands none; without
+  // scores in the feedback, the history lines carry none either.
+  const on = (id: string) => ctx.ablations[id] !== false;
+  const mandatory = on(MANDATORY_CHECKS_ABLATION);
+  const scores = { retune: on('retune.score_in_feedback'), replan: on('replan.score_in_feedback'), improve: true };
 
   /** One run: its own conversation, from the start snapshot, to a validated plan or the end of its budgets. */
   const oneRun = async (run: number): Promise<RunResult> => {
     let conversation: ChatMessage[] = [];
     const history: HistoryEntry[] = [];
     let executions = 0;
+    /** The run's last execution (its result, or what a run cut short by a format failure got to). */
+    let latest: Attempt | undefined;
 
     const ask = async (role: string, vars: Record<string, unknown>) => {
       if (ctx.signal.aborted) throw new StopRun('cancelled', 'cancelled');
@@ -182,7 +194,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     const showPlan = (p: PlanStep[]) => ({ code: planRepr(p), steps: p.map((s) => ({ index: s.index, action: s.action, args: pyRepr(tupleOf(s.args)) })) });
     const showEval = (e: EvalEntry[]) => e.map((x) => ({ index: x.index, checks: x.checks.map((c) => ({ name: c.name, args: pyRepr(tupleOf(c.args)), expected: valueRepr(c.expected) })) }));
     const evaluationPlan = async (plan: PlanStep[]) =>
-      obtain('evaluation_plan', { checks, objects: labelList(scene.objects), locations: labelList(scene.locations) }, (t) => parseEvaluationPlan(t, plan, labels), lim.evalRepairs, 'evaluation_plan', showEval);
+      obtain('evaluation_plan', { checks, objects: labelList(scene.objects), locations: labelList(scene.locations) }, (t) => parseEvaluationPlan(t, plan, labels, mandatory), lim.evalRepairs, 'evaluation_plan', showEval);
 
     const record = (a: Attempt) => {
       const failed = a.failedIndex;
@@ -193,8 +205,8 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
         if (!history.some((h) => h.ok === entry.ok && h.action === entry.action && h.label === entry.label && h.rest === entry.rest && h.score === entry.score)) history.push(entry);
       }
     };
-    const lines = (ok: boolean, action?: string) =>
-      history.filter((h) => h.ok === ok && (action === undefined || h.action === action)).map((h) => `${ok ? 'SUCCESS' : 'FAILURE'}: ${h.action}: ${h.label} ${h.rest} | score = ${floatRepr(h.score)}`);
+    const lines = (ok: boolean, withScore: boolean, action?: string) =>
+      history.filter((h) => h.ok === ok && (action === undefined || h.action === action)).map((h) => `${ok ? 'SUCCESS' : 'FAILURE'}: ${h.action}: ${h.label} ${h.rest}${withScore ? ` | score = ${floatRepr(h.score)}` : ''}`);
 
     /** Resets to the start and runs the plan with its checks; stops at the first failed check. */
     const execute = async (plan: PlanStep[], evalPlan: EvalEntry[], label: string, kind: Attempt['kind'], change?: Attempt['change']): Promise<Attempt> => {
@@ -260,6 +272,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
         ].join('\n'),
       );
       record(attempt);
+      latest = attempt;
       return attempt;
     };
 
@@ -272,96 +285,107 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
       return out;
     };
 
-    // Prompt 1 and Prompt 2.
-    let plan = await obtain('task_plan', { scene_description: scene.description, objects: labelList(scene.objects), locations: labelList(scene.locations), actions: skills, task: ctx.task.instruction }, taskPlan, lim.taskRepairs, 'task_plan', showPlan);
-    let evalPlan = await evaluationPlan(plan);
-    let planNo = 0;
-    let inPlan = 0;
-    let result = await execute(plan, evalPlan, 'P0', 'plan');
+    let plan: PlanStep[] = [];
     let retunes = 0;
     let replans = 0;
-    for (;;) {
-      // Retunes at the failure point (and, with retuneAfterSuccess, to raise the score of a plan that works).
-      let used = 0;
-      while (used < lim.retunes && (!result.success || lim.afterSuccess)) {
-        const failing = !result.success;
-        let next: PlanStep;
-        if (failing) {
-          const k = result.failedIndex!;
-          const failedStep = result.steps.find((s) => s.index === k)!;
-          next = await obtain(
-            'retune',
-            {
-              failure_index: k,
-              failed_action: failedStep.action,
-              current_arguments: failedStep.args,
-              motion_score: floatRepr(score(failedStep.metrics)),
-              failure_reason: result.failureReason,
-              past_failures: lines(false, failedStep.action),
-              past_successes: lines(true, failedStep.action),
-            },
-            (t) => parseRetune(t, plan, labels, k),
-            lim.retuneRepairs,
-            'retune',
-            (s) => ({ code: `task_plan[${s.index}] = ${stepRepr(s)}` }),
-          );
-        } else {
-          next = await obtain(
-            'improve',
-            { total_time: result.simSecs.toFixed(2), average_score: floatRepr(result.q ?? NO_MOTION), past_failures: lines(false), past_successes: lines(true) },
-            (t) => parseRetune(t, plan, labels, undefined),
-            lim.retuneRepairs,
-            'retune',
-            (s) => ({ code: `task_plan[${s.index}] = ${stepRepr(s)}` }),
-          );
+    let formatFailure: string | undefined;
+    try {
+      // Prompt 1 and Prompt 2.
+      plan = await obtain('task_plan', { scene_description: scene.description, objects: labelList(scene.objects), locations: labelList(scene.locations), actions: skills, task: ctx.task.instruction }, taskPlan, lim.taskRepairs, 'task_plan', showPlan);
+      let evalPlan = await evaluationPlan(plan);
+      let planNo = 0;
+      let inPlan = 0;
+      let result = await execute(plan, evalPlan, 'P0', 'plan');
+      for (;;) {
+        // Retunes at the failure point (and, with retuneAfterSuccess, to raise the score of a plan that works).
+        let used = 0;
+        while (used < lim.retunes && (!result.success || lim.afterSuccess)) {
+          const failing = !result.success;
+          let next: PlanStep;
+          if (failing) {
+            const k = result.failedIndex!;
+            const failedStep = result.steps.find((s) => s.index === k)!;
+            next = await obtain(
+              'retune',
+              {
+                failure_index: k,
+                failed_action: failedStep.action,
+                current_arguments: failedStep.args,
+                motion_score: floatRepr(score(failedStep.metrics)),
+                failure_reason: result.failureReason,
+                past_failures: lines(false, scores.retune, failedStep.action),
+                past_successes: lines(true, scores.retune, failedStep.action),
+              },
+              (t) => parseRetune(t, plan, labels, k),
+              lim.retuneRepairs,
+              'retune',
+              (s) => ({ code: `task_plan[${s.index}] = ${stepRepr(s)}` }),
+            );
+          } else {
+            next = await obtain(
+              'improve',
+              { total_time: result.simSecs.toFixed(2), average_score: floatRepr(result.q ?? NO_MOTION), past_failures: lines(false, scores.improve), past_successes: lines(true, scores.improve) },
+              (t) => parseRetune(t, plan, labels, undefined),
+              lim.retuneRepairs,
+              'retune',
+              (s) => ({ code: `task_plan[${s.index}] = ${stepRepr(s)}` }),
+            );
+          }
+          const before = plan.find((s) => s.index === next.index)!;
+          plan = plan.map((s) => (s.index === next.index ? next : s));
+          retunes++;
+          inPlan++;
+          const prev = result;
+          result = await execute(plan, evalPlan, `R${inPlan}`, failing ? 'retune' : 'improve', { index: next.index, action: next.action, before: pyRepr(tupleOf(before.args)), after: pyRepr(tupleOf(next.args)) });
+          // The authors' counter: a retune that moves the failure later does not use up the budget.
+          const progressed = failing && !result.success && result.failedIndex! > prev.failedIndex!;
+          if (!progressed) used++;
         }
-        const before = plan.find((s) => s.index === next.index)!;
-        plan = plan.map((s) => (s.index === next.index ? next : s));
-        retunes++;
-        inPlan++;
-        const prev = result;
-        result = await execute(plan, evalPlan, `R${inPlan}`, failing ? 'retune' : 'improve', { index: next.index, action: next.action, before: pyRepr(tupleOf(before.args)), after: pyRepr(tupleOf(next.args)) });
-        // The authors' counter: a retune that moves the failure later does not use up the budget.
-        const progressed = failing && !result.success && result.failedIndex! > prev.failedIndex!;
-        if (!progressed) used++;
+        if (result.success || replans >= lim.replans) break;
+        // Replan (Prompt 6) and a new evaluation plan (Prompt 7).
+        const k = result.failedIndex!;
+        const failedStep = result.steps.find((s) => s.index === k)!;
+        const old = plan;
+        plan = await obtain(
+          'replan',
+          {
+            failure_index: k,
+            failed_action: failedStep.action,
+            current_arguments: failedStep.args,
+            motion_score: floatRepr(score(failedStep.metrics)),
+            failure_reason: result.failureReason,
+            past_failures: lines(false, scores.replan),
+            past_successes: lines(true, scores.replan),
+            max_change: lim.lengthChange,
+          },
+          (t) => parseReplan(t, old, labels, lim.lengthChange),
+          lim.replanRepairs,
+          'replan',
+          showPlan,
+        );
+        evalPlan = await evaluationPlan(plan);
+        replans++;
+        planNo++;
+        inPlan = 0;
+        result = await execute(plan, evalPlan, `P${planNo}`, 'replan');
       }
-      if (result.success || replans >= lim.replans) break;
-      // Replan (Prompt 6) and a new evaluation plan (Prompt 7).
-      const k = result.failedIndex!;
-      const failedStep = result.steps.find((s) => s.index === k)!;
-      const old = plan;
-      plan = await obtain(
-        'replan',
-        {
-          failure_index: k,
-          failed_action: failedStep.action,
-          current_arguments: failedStep.args,
-          motion_score: floatRepr(score(failedStep.metrics)),
-          failure_reason: result.failureReason,
-          past_failures: lines(false),
-          past_successes: lines(true),
-          max_change: lim.lengthChange,
-        },
-        (t) => parseReplan(t, old, labels, lim.lengthChange),
-        lim.replanRepairs,
-        'replan',
-        showPlan,
-      );
-      evalPlan = await evaluationPlan(plan);
-      replans++;
-      planNo++;
-      inPlan = 0;
-      result = await execute(plan, evalPlan, `P${planNo}`, 'replan');
+    } catch (err) {
+      // An answer that stayed unreadable ends this run only; cancelling ends them all.
+      if (!(err instanceof StopRun) || err.reason !== 'format_failure') throw err;
+      formatFailure = err.message;
     }
-    const endSnapshot = lim.runs > 1 ? await ctx.snapshot(`run ${run} end`) : undefined;
-    const out: RunResult = { run, success: result.success, q: result.q, retunes, replans, executions, plan, ...(endSnapshot ? { endSnapshot } : {}) };
+    const endSnapshot = lim.runs > 1 && !formatFailure ? await ctx.snapshot(`run ${run} end`) : undefined;
+    const success = !formatFailure && latest?.success === true;
+    const q = latest?.q ?? null;
+    const trials = Math.max(0, executions - 1);
+    const out: RunResult = { run, success, q, retunes, replans, executions, plan, ...(endSnapshot ? { endSnapshot } : {}), ...(formatFailure ? { formatFailure } : {}) };
     await ctx.emit({
       type: 'check',
       turn: ctx.turn,
       name: 'plan_run',
       ok: out.success,
-      message: `run ${run}: ${out.success ? 'validated' : 'not validated'}, Q = ${out.q === null ? 'n/a' : out.q.toFixed(4)}, ${retunes} retune${retunes === 1 ? '' : 's'}, ${replans} replan${replans === 1 ? '' : 's'}`,
-      actctxRun: { run, success: out.success, q: out.q, retunes, replans, trials: executions - 1 },
+      message: `run ${run}: ${formatFailure ? `format failure (${formatFailure}); left out of the selection` : out.success ? 'validated' : 'not validated'}, Q = ${q === null ? 'n/a' : q.toFixed(4)}, ${retunes} retune${retunes === 1 ? '' : 's'}, ${replans} replan${replans === 1 ? '' : 's'}`,
+      actctxRun: { run, success, q, retunes, replans, trials, ...(formatFailure ? { formatFailure } : {}) },
     } as never);
     return out;
   };
@@ -373,33 +397,40 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     if (!(err instanceof StopRun)) throw err;
     return { reason: err.reason, agentClaimedDone: false, message: err.message, metrics: { repairs, runs: runs.length + 1 } };
   }
-  // The validated run with the highest Q; without one, the highest Q (earlier runs win ties).
+  const trials = (x: RunResult) => Math.max(0, x.executions - 1);
+  const unread = runs.filter((x) => x.formatFailure);
+  const usable = runs.filter((x) => !x.formatFailure);
+  const common = { trials: runs.reduce((s, x) => s + trials(x), 0), runs: runs.length, formatFailedRuns: unread.length, repairs };
+  if (usable.length === 0) {
+    const why = runs.length === 1 ? runs[0]!.formatFailure! : `no run gave a readable plan (${runs.map((x) => `run ${x.run}: ${x.formatFailure}`).join('; ')})`;
+    return { reason: 'format_failure', agentClaimedDone: false, message: why, metrics: { ...common, validatedRuns: 0 } };
+  }
+  // The validated run with the highest Q; without one, the highest Q (earlier runs win ties). Runs that ended in a
+  // format failure have dropped out.
   const rank = (x: RunResult) => [x.success ? 1 : 0, x.q ?? -Infinity] as const;
-  const best = runs.reduce((b, x) => {
+  const best = usable.reduce((b, x) => {
     const [s1, q1] = rank(b);
     const [s2, q2] = rank(x);
     return s2 > s1 || (s2 === s1 && q2 > q1) ? x : b;
   });
-  if (runs.length > 1) {
+  if (lim.runs > 1) {
     await ctx.restore(best.endSnapshot!);
     await ctx.emit({
       type: 'check',
       turn: ctx.turn,
       name: 'plan_selection',
       ok: best.success,
-      message: `kept run ${best.run} of ${runs.length} (Q = ${best.q === null ? 'n/a' : best.q.toFixed(4)}; ${runs.filter((x) => x.success).length} validated)`,
-      actctxSelection: { chosen: best.run, runs: runs.map((x) => ({ run: x.run, success: x.success, q: x.q, trials: x.executions - 1 })) },
+      message: `kept run ${best.run} of ${runs.length} (Q = ${best.q === null ? 'n/a' : best.q.toFixed(4)}; ${runs.filter((x) => x.success).length} validated${unread.length ? `; ${unread.length} left out after a format failure` : ''})`,
+      actctxSelection: { chosen: best.run, runs: runs.map((x) => ({ run: x.run, success: x.success, q: x.q, trials: trials(x), ...(x.formatFailure ? { formatFailure: true } : {}) })) },
     } as never);
   }
   const metrics = {
     planQuality: best.q ?? NO_MOTION,
     retunes: best.retunes,
     replans: best.replans,
-    trials: runs.reduce((s, x) => s + x.executions - 1, 0),
-    runs: runs.length,
+    ...common,
     validatedRuns: runs.filter((x) => x.success).length,
     chosenRun: best.run,
-    repairs,
   };
   return best.success
     ? { reason: 'plan_validated', agentClaimedDone: true, message: `run ${best.run}: every check passed (Q = ${(best.q ?? 0).toFixed(4)})`, metrics }

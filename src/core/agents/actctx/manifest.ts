@@ -36,12 +36,14 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   limits: [
     {
       id: 'retunesPerAction',
-      label: 'Retunes per failure point',
+      // The id keeps the paper's name ("3 retunes per action", IV-D); the counter is the authors' (per plan).
+      label: 'Retune budget per plan',
       type: 'int',
       default: 3,
       min: 0,
       max: 20,
-      description: 'Retunes of a failing action before a replan (IV-D: 3). As in the authors\' code, a retune after which the plan fails later than before does not count.',
+      description:
+        'Retunes a plan may use before it is replanned, counted afresh after each replan: one counter for the whole plan, not one per action (the authors\' code; IV-D says 3 per action). A retune after which the plan fails at a later action is free, so a plan that gets further with each retune can take more. With retuneAfterSuccess it also bounds the retunes of a plan that passes.',
     },
     { id: 'maxReplans', label: 'Replans', type: 'int', default: 1, min: 0, max: 10, description: 'Replans after the retunes ran out (IV-B: 1; the authors\' scripts use 2 to 7).' },
     {
@@ -51,7 +53,7 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
       default: 1,
       min: 1,
       max: 30,
-      description: 'Plan generations from the same start, each in its own conversation from a simulator snapshot; the plan with the highest Q among the validated ones is kept (IV-D: 14).',
+      description: 'Plan generations from the same start, each in its own conversation from a simulator snapshot; the plan with the highest Q among the validated ones is kept (IV-D: 14). A run whose answer stays unreadable drops out; the episode is a format failure only when every run does.',
     },
     {
       id: 'retuneAfterSuccess',
@@ -69,7 +71,7 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   endReasons: {
     plan_validated: 'The chosen plan ran with every check as expected.',
     budget_exhausted: 'The retunes and replans ran out and the last plan still fails a check.',
-    format_failure: 'An answer could not be read after the repair limit (the paper\'s syntax check-and-repair loop).',
+    format_failure: 'No run gave a usable plan: in every run an answer could not be read after the repair limit (the paper\'s syntax check-and-repair loop). With planRuns > 1 a run that fails so drops out and the others decide.',
   },
   metrics: {
     planQuality: 'Q of the chosen run\'s final plan: mean M_T over its actions (-2 for an action that never moved).',
@@ -77,8 +79,9 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
     replans: 'Replans in the chosen run.',
     trials: 'Plan executions in all runs after the first of each (retunes + replans, Fig. 8b).',
     runs: 'Independent runs (planRuns).',
+    formatFailedRuns: 'Runs that ended because an answer could not be read after the repair limit (left out of the selection).',
     validatedRuns: 'Runs whose final plan passed every check.',
-    chosenRun: 'The run kept (1-based): a validated one with the highest Q, else the highest Q.',
+    chosenRun: 'The run kept (1-based): a validated one with the highest Q, else the highest Q; runs that ended in a format failure are not candidates.',
     repairs: 'Syntax repairs asked for, all runs.',
   },
 };

@@ -12,8 +12,10 @@ export const SKILLS = ['approach', 'pick', 'place', 'drop'] as const;
 export type Skill = (typeof SKILLS)[number];
 export const CHECKS = ['can_grasp', 'holding', 'at_location', 'collision_free', 'timeout', 'check_motion_health', 'can_reach'] as const;
 export type CheckName = (typeof CHECKS)[number];
-/** Every action's evaluation must include these (the paper: "verify without fail"). */
+/** Every action's evaluation must include these (the paper: "verify without fail"), while the prompt asks for them. */
 export const MANDATORY_CHECKS: readonly CheckName[] = ['collision_free', 'timeout', 'check_motion_health'];
+/** The prompt block (evaluation_plan.prompt) that asks for MANDATORY_CHECKS; switched off, the reader demands none. */
+export const MANDATORY_CHECKS_ABLATION = 'evaluation_plan.mandatory_checks';
 /** obstacle_clearance above this is refused before it runs (the simulator's own bound). */
 export const MAX_CLEARANCE_M = 0.3;
 
@@ -206,22 +208,37 @@ function checkArgs(name: CheckName, args: Py[], labels: Labels, line: number): s
   }
 }
 
-/** `evaluation_plan = [...]`: one entry per action of `plan`, in its order, with the three mandatory checks. */
-export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], labels: Labels): Parsed<EvalEntry[]> {
+/**
+ * `evaluation_plan = [...]`: one entry per action of `plan`, in its order, each with the three mandatory checks
+ * unless `mandatory` is false (the prompt's `evaluation_plan.mandatory_checks` block off: nothing asked for them,
+ * and the authors' code demands none).
+ */
+export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], labels: Labels, mandatory = true): Parsed<EvalEntry[]> {
   const code = codeBlock(answer);
   if (!code.ok) return code;
   const a = single(code.value, 'evaluation_plan', false);
   if (!a.ok) return a;
   const v = a.value.value;
   if (v.t !== 'list' && v.t !== 'tuple') return { ok: false, error: ranError(`TypeError: evaluation_plan must be a list of tuples, got ${describe(v)} (line ${v.line})`) };
-  const out: EvalEntry[] = [];
+  // The shape first: a plan written one check per tuple (the paper's Mistral case a) would otherwise be refused for
+  // whatever its first tuple lacks, not for what is wrong with it.
+  const rows: { i: number; d: Extract<Py, { t: 'dict' }>; exp: Py; line: number }[] = [];
   for (const item of v.items) {
     if (item.t !== 'tuple' || item.items.length !== 3) return { ok: false, error: ranError(`ValueError: each element of evaluation_plan must be a tuple (action number, {check: (arguments)}, (expected outputs)), got ${pyRepr(item)} (line ${item.line})`) };
     const [i, d, exp] = item.items as [Py, Py, Py];
     if (i.t !== 'int') return { ok: false, error: `The evaluation plan has a non-integer action number ${pyRepr(i)} (line ${i.line}).` };
     if (d.t !== 'dict') return { ok: false, error: ranError(`TypeError: the checks of action ${i.v} must be a dictionary {check_name: (arguments)}, got ${describe(d)} (line ${d.line})`) };
+    rows.push({ i: i.v, d, exp, line: item.line });
+  }
+  const dup = rows.find((r, k) => rows.findIndex((x) => x.i === r.i) !== k);
+  if (dup) {
+    const lines = rows.filter((r) => r.i === dup.i).map((r) => r.line);
+    return { ok: false, error: `The evaluation plan indices are not consecutive: action ${dup.i} has ${lines.length} tuples (lines ${lines.join(', ')}). Give one tuple per action, with all of its checks in one dictionary and their expected outputs in one tuple.` };
+  }
+  const out: EvalEntry[] = [];
+  for (const { i, d, exp, line } of rows) {
     const expected = exp.t === 'tuple' || exp.t === 'list' ? exp.items : [exp];
-    if (expected.length !== d.entries.length) return { ok: false, error: `The evaluation of action ${i.v} lists ${d.entries.length} check${d.entries.length === 1 ? '' : 's'} but ${expected.length} expected output${expected.length === 1 ? '' : 's'} (line ${item.line}). Expected outputs are matched to the checks in order.` };
+    if (expected.length !== d.entries.length) return { ok: false, error: `The evaluation of action ${i} lists ${d.entries.length} check${d.entries.length === 1 ? '' : 's'} but ${expected.length} expected output${expected.length === 1 ? '' : 's'} (line ${line}). Expected outputs are matched to the checks in order.` };
     const checks: CheckCall[] = [];
     for (let k = 0; k < d.entries.length; k++) {
       const [key, argv] = d.entries[k]!;
@@ -237,18 +254,16 @@ export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], l
         // An expected True means "no collision" (the authors' code coerces it to '').
         if (e.t === 'str') want = e.v;
         else if (e.t === 'bool' && e.v) want = '';
-        else return { ok: false, error: `collision_free() returns a label ('' when there was no collision); action ${i.v} expects ${pyRepr(e)} (line ${e.line}).` };
+        else return { ok: false, error: `collision_free() returns a label ('' when there was no collision); action ${i} expects ${pyRepr(e)} (line ${e.line}).` };
       } else if (e.t === 'bool') want = e.v;
-      else return { ok: false, error: `${name}() returns True or False; action ${i.v} expects ${pyRepr(e)} (line ${e.line}).` };
+      else return { ok: false, error: `${name}() returns True or False; action ${i} expects ${pyRepr(e)} (line ${e.line}).` };
       checks.push({ name, args, values: args.map((x) => (x.t === 'str' ? x.v : pyRepr(x))), expected: want });
     }
-    const missing = MANDATORY_CHECKS.filter((m) => !checks.some((c) => c.name === m));
-    if (missing.length > 0) return { ok: false, error: `The evaluation of action ${i.v} does not check ${missing.join(', ')}. Every action must be checked for collisions, timely motion and motion health.` };
-    out.push({ index: i.v, checks });
+    const missing = mandatory ? MANDATORY_CHECKS.filter((m) => !checks.some((c) => c.name === m)) : [];
+    if (missing.length > 0) return { ok: false, error: `The evaluation of action ${i} does not check ${missing.join(', ')}. Every action must be checked for collisions, timely motion and motion health.` };
+    out.push({ index: i, checks });
   }
   const ix = out.map((e) => e.index);
-  const dup = ix.find((x, k) => ix.indexOf(x) !== k);
-  if (dup !== undefined) return { ok: false, error: `The evaluation plan has action ${dup} more than once; give one tuple per action with all its checks in one dictionary.` };
   const want = plan.map((s) => s.index);
   if (ix.length !== want.length || ix.some((x, k) => x !== want[k])) {
     return { ok: false, error: `The evaluation plan covers actions [${ix.join(', ')}] but the task plan has actions [${want.join(', ')}]. Please give one tuple per action, in the same order.` };

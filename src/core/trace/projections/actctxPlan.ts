@@ -65,6 +65,8 @@ export interface AcRunRow {
   replans: number;
   trials: number;
   chosen: boolean;
+  /** Why the run ended early: an answer stayed unreadable after its repairs (it was left out of the selection). */
+  formatFailure: string | null;
 }
 
 interface RawStep {
@@ -101,8 +103,8 @@ export class ActctxPlanBuilder {
     const x = e as unknown as Record<string, unknown>;
     if (e.name === 'plan_execution' && isAttempt(x.actctx)) this.addAttempt(e.seq, e.turn, x.actctx);
     else if (e.name === 'plan_run' && x.actctxRun && typeof x.actctxRun === 'object') {
-      const r = x.actctxRun as { run: number; success: boolean; q: number | null; retunes: number; replans: number; trials: number };
-      this.runRows.set(r.run, { run: r.run, success: r.success, q: r.q, retunes: r.retunes, replans: r.replans, trials: r.trials, chosen: false });
+      const r = x.actctxRun as { run: number; success: boolean; q: number | null; retunes: number; replans: number; trials: number; formatFailure?: string };
+      this.runRows.set(r.run, { run: r.run, success: r.success, q: r.q, retunes: r.retunes, replans: r.replans, trials: r.trials, chosen: false, formatFailure: r.formatFailure ?? null });
       this.version++;
     } else if (e.name === 'plan_selection' && x.actctxSelection && typeof x.actctxSelection === 'object') {
       this.chosenRun = (x.actctxSelection as { chosen: number }).chosen;
@@ -171,6 +173,7 @@ export class ActctxPlanBuilder {
         replans: mine.filter((a) => a.kind === 'replan').length,
         trials: Math.max(0, mine.length - 1),
         chosen: false,
+        formatFailure: null,
       };
       const chosen = this.chosenRun !== null ? run === this.chosenRun : nums.length === 1 && done !== undefined;
       return { ...base, chosen };

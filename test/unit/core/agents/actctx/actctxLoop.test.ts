@@ -120,3 +120,30 @@ test('retuneAfterSuccess: a passing plan is retuned to raise its score until the
   const req = of(events, 'role_call').find((e) => e.role === 'improve')!;
   assert.match(req.messages[req.messages.length - 1]!.content as string, /The task plan succeeded: it took \d+\.\d\d s and its average motion score is 0\.1\d+/);
 });
+
+test('multi-run selection: a run whose plan stays unreadable drops out, the others are still compared, and the trace shows all three', async () => {
+  const { result, events } = await run(spec({ planRuns: 3, retunesPerAction: 0, maxReplans: 0, taskPlanRepairs: 0 }), {
+    // Run 1 passes at speed 0.6; run 2's task plan does not read (no repair allowed); run 3 passes at 0.3, higher Q.
+    'actctx/task_plan': [plan(0.6), py('task_plan = [(0, "pick"'), plan(0.3)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.success, true);
+  const m = result.end.archMetrics!;
+  assert.deepEqual([m.runs, m.validatedRuns, m.formatFailedRuns, m.chosenRun], [3, 2, 1, 3]);
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.runs().map((r) => [r.run, r.success, r.chosen, r.formatFailure !== null]), [[1, true, false, false], [2, false, false, true], [3, true, true, false]]);
+  assert.match(view.runs()[1]!.formatFailure!, /the task_plan could not be read after 0 repairs: I ran your code and it raised the following error: SyntaxError/);
+  assert.deepEqual(view.attempts.map((a) => [a.run, a.label, a.success]), [[1, 'P0', true], [3, 'P0', true]]);
+  const sel = of(events, 'check').find((e) => e.name === 'plan_selection')!;
+  assert.match(sel.message ?? '', /kept run 3 of 3 \(Q = 0\.\d{4}; 2 validated; 1 left out after a format failure\)/);
+});
+
+test('multi-run selection: when no run gives a readable plan the episode is a format failure naming each run', async () => {
+  const { result, events } = await run(spec({ planRuns: 2, taskPlanRepairs: 0 }), { 'actctx/task_plan': [py('task_plan = ['), py('plan = []')] });
+  assert.equal(result.reason, 'format_failure');
+  assert.match(result.message ?? '', /^no run gave a readable plan \(run 1: the task_plan could not be read after 0 repairs: .*; run 2: the task_plan could not be read after 0 repairs: I expected the code to assign 'task_plan' but it assigns 'plan'\.\)$/);
+  assert.deepEqual([result.end.archMetrics?.runs, result.end.archMetrics?.formatFailedRuns], [2, 2]);
+  assert.equal(of(events, 'check').filter((e) => e.name === 'plan_run').length, 2);
+  assert.equal(of(events, 'check').some((e) => e.name === 'plan_selection'), false);
+});

@@ -30,13 +30,14 @@ const sandbox: CodeSandbox = {
   close: async () => undefined,
 };
 
-export function spec(limits: Record<string, number | boolean> = {}, task = 'fake_clear'): EpisodeSpec {
+/** `off`: ablation ids the variant switches off (none: the built-in `actctx` variant). */
+export function spec(limits: Record<string, number | boolean> = {}, task = 'fake_clear', off: readonly string[] = []): EpisodeSpec {
   return {
     runId: 'test',
     arch,
     task,
     seed: 0,
-    variant: resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
+    variant: off.length ? resolveVariant('ablated', { active: 'ablated', variants: { ablated: { agent: 'actctx', off: [...off] } } }, arch.builtInVariants) : resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
     promptPaths,
     options: { ...DEFAULT_EPISODE_OPTIONS, limits },
     model: { provider: 'replay', model: 'replay', label: 'replay' },

@@ -17,7 +17,8 @@ function slots(action: string): { speed: number; clearance: number; grasp?: numb
 function tried(f: FailureReport, action: string, args: readonly (string | number)[]): boolean {
   const rest = `(${args.slice(1).map(py).join(', ')})`.replace(/\.0(?=[,)])/g, '');
   return f.failures.some((line) => {
-    const m = /^(\w+): (.*?) (\(.*\)) \| score/.exec(line);
+    // Lines carry no score when the feedback leaves scores out (the no_scores variant).
+    const m = /^(\w+): (.*?) (\(.*\))(?: \| score|$)/.exec(line);
     return m !== null && m[1] === action && m[2] === String(args[0]) && m[3]!.replace(/\.0(?=[,)])/g, '') === rest;
   });
 }
@@ -99,7 +100,7 @@ export function inTheWay(f: FailureReport, scene: Scene, targets: readonly strin
 export function workedSettings(f: FailureReport): Map<string, { speed?: number; clearance?: number; grasp?: string }> {
   const out = new Map<string, { speed?: number; clearance?: number; grasp?: string }>();
   for (const line of f.successes) {
-    const m = /^pick: (.*?) \(([^,]+), ([^,]+), '(top|side)'\) \|/.exec(line);
+    const m = /^pick: (.*?) \(([^,]+), ([^,]+), '(top|side)'\)(?: \||$)/.exec(line);
     if (m) out.set(m[1]!, { speed: Number(m[2]), clearance: Number(m[3]), grasp: m[4]! });
   }
   return out;

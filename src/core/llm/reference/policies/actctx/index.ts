@@ -3,9 +3,10 @@
 // (Prompt 6), retune after success, and syntax repair. Each reads only the messages.
 // reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order when a
 // full glass stands in the way of another target (the hand meets the glass until a replan puts it first), picks a
-// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), keeps the default
-// clearance for a wedged paper ball, and sometimes writes the evaluation plan one check per tuple (Mistral's slip,
-// which the repair loop catches). Which values it picks is drawn from a hash of the conversation and the seed.
+// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), gives a wedged paper
+// ball a wide clearance (the fingers stop above it: holding() fails, a retune lets them closer), and sometimes writes
+// the evaluation plan one check per tuple (Mistral's slip, which the repair loop catches). Which values it picks is
+// drawn from a hash of the conversation and the seed.
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../../../../protocol/trace.js';
 import { registerPolicy, type PolicyContext } from '../../policy.js';
@@ -31,7 +32,9 @@ function slipsFor(messages: readonly ChatMessage[], ctx: PolicyContext): PlanSli
   return {
     taskOrder: true,
     fullGlassSpeed: [0.9, 0.95, 1.0][Math.floor(dice(messages, ctx, 'fullGlassSpeed') * 3)]!,
-    wedgedClearance: 0.02,
+    // Wide enough to stop the fingers above a wedged ball (ac_single_paper_ball_2 seed 0: 0.03 m and more do, 0.02 m
+    // and less get in); 0.04 m stops the pick in 4 s, where 0.05 m runs into the 300 s controller timeout.
+    wedgedClearance: 0.04,
   };
 }
 

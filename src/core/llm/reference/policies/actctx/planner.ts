@@ -18,7 +18,7 @@ export interface PlanSlips {
   taskOrder?: boolean;
   /** Speed for the full glass (the careful plan uses 0.4). */
   fullGlassSpeed?: number;
-  /** Clearance for a wedged object (the careful plan uses 0.005). */
+  /** Clearance for a wedged object (the careful plan uses 0.005; a wide one keeps the fingers out). */
   wedgedClearance?: number;
   /** Objects already put away (a replan leaves them out). */
   done?: readonly string[];
@@ -64,8 +64,10 @@ export function actionsFor(name: string, scene: Scene, info: Map<string, Thing>,
   const clearance = kept?.clearance ?? (t?.wedged ? (slips.wedgedClearance ?? 0.005) : (t?.nextTo.length ?? 0) > 0 ? 0.01 : 0.02);
   const grasp = kept?.grasp ?? (t?.under.length ? 'side' : 'top');
   const why: string[] = [];
-  if (full) why.push(`the ${name} is full, so it moves slowly (speed ${speed}) to keep its grip and not spill`);
-  if (t?.wedged) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the fingers need a small clearance (${clearance} m) to get in`);
+  // The comments give the reasons for the values chosen, the flawed ones included.
+  if (full) why.push(speed <= 0.5 ? `the ${name} is full, so it moves slowly (speed ${speed}) to keep its grip and not spill` : `the ${name} is full, but a firm grip holds it, so it moves fast (speed ${speed}) to be quick`);
+  if (t?.wedged && clearance > 0.02) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the hand keeps a wide clearance (${clearance} m) not to knock them`);
+  else if (t?.wedged) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the fingers need a small clearance (${clearance} m) to get in`);
   else if (t?.nextTo.length) why.push(`it is right next to ${t.nextTo.join(' and ')}, so a small clearance (${clearance} m) lets the hand in`);
   if (grasp === 'side') why.push('a lamp hangs over it, so it is taken from the side');
   const reach = `move near the ${name} with a ${grasp} grasp${why.length ? `: ${why.join('; ')}` : ''}`;

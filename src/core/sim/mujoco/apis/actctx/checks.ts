@@ -15,17 +15,18 @@
 //   timeout()                 True unless a controller run of the preceding skill hit 300 s (the authors' TIMEOUT).
 //   check_motion_health()     the paper's Check 5: the preceding action's M_T > 0 and finite.
 //   can_reach(goal, grasp)    the paper: an IK solution exists from the current configuration: for an object its
-//                             grasp pose, for a location the place pose above it at 0.3, 0.2 or 0.1 m.
+//                             grasp pose; for a location the pose place goes to first (placePoses: what the hand
+//                             holds with its bottom 0.3, 0.2 or 0.1 m over the location's top, top-down, i.e.
+//                             orientation 0; the tool centre there when the hand is empty).
 import type { DoubleBuffer } from 'mujoco-js';
 import { boxBoxDistance } from '../../boxDistance.js';
-import { topDownMat } from '../../math3.js';
 import { fingerContacts } from '../../robot/gripper.js';
 import { solveToolTarget } from '../../robot/skillMotion.js';
 import { inside, localOf, type ViewObject } from '../../tasks/checks.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import type { RobotApiContext, SimCallResult } from '../robotApi.js';
-import { graspPlan, locationPoint, type GraspKind } from './graspPoses.js';
-import { APPROACH_OFFSET_M, PLACE_OFFSETS_M, type LastSkill } from './skills.js';
+import { graspPlan, type GraspKind } from './graspPoses.js';
+import { APPROACH_OFFSET_M, PLACE_OFFSETS_M, placePoses, type LastSkill } from './skills.js';
 
 const ARM = 0;
 /** can_grasp: how much farther than the clearance the hand may be (the approach stand-off plus 1 cm). */
@@ -150,9 +151,9 @@ export function canReach(ctx: RobotApiContext, goal: { object: number } | { loc:
     const ok = graspReachable(ctx, goal.object, grasp);
     return checkResult(call, ok, ok ? undefined : `no IK solution for a ${grasp} grasp`);
   }
-  const p = locationPoint(ctx, goal.loc, goal.index);
-  const spec = ctx.scene.built.spec.objects[goal.index]!;
-  const top = ctx.state.objectPose(goal.index).pos[2] + spec.size[2] / 2;
-  const ok = PLACE_OFFSETS_M.some((v) => solveToolTarget(ctx.arms[ARM]!, { pos: [p[0], p[1], top + 0.1 + v], yawRad: 0, R: topDownMat(0) }).sol?.converged === true);
-  return checkResult(call, ok, ok ? undefined : `no IK solution above ${goal.loc.name}`);
+  const { aboveOffsetM } = placePoses(ctx, goal.loc, goal.index, 0);
+  const what = ctx.state.grasps[ARM] ? `${ctx.scene.objects[ctx.state.grasps[ARM]!.object]!.name}'s bottom` : 'the tool';
+  return aboveOffsetM === null
+    ? checkResult(call, false, `no IK solution for placing there (${what} ${PLACE_OFFSETS_M.join(', ')} m over ${goal.loc.name})`)
+    : checkResult(call, true, `${what} ${aboveOffsetM} m over ${goal.loc.name}`);
 }

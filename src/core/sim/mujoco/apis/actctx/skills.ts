@@ -282,7 +282,11 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
  * shelf's front edge), and one held tilted is let go with its lowest point, not its upright bottom, over the spot.
  */
 function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, R: readonly number[]): { point: Vec3; locTop: number; toolFor(bottom: Vec3): Vec3 } {
-  const g = ctx.state.grasps[ARM]!;
+  const locSpec = ctx.scene.built.spec.objects[locIndex]!;
+  const locTop = ctx.state.objectPose(locIndex).pos[2] + locSpec.size[2] / 2;
+  const g = ctx.state.grasps[ARM];
+  // An empty hand (can_reach asked before a pick): the tool centre itself goes to the spot.
+  if (!g) return { point: locationPoint(ctx, loc, locIndex), locTop, toolFor: (b) => [b[0], b[1], b[2]] };
   const tool = toolPose(ctx);
   const obj = ctx.state.objectPose(g.object);
   const spec = ctx.scene.built.spec.objects[g.object]!;
@@ -300,8 +304,6 @@ function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: numb
   const round = spec.shape === 'cylinder' || (spec.shape === 'compound' && Math.abs(spec.size[0] - spec.size[1]) < 1e-6);
   const below = spec.shape === 'sphere' ? hx : round ? hz * cz + hx * Math.sqrt(Math.max(0, 1 - cz * cz)) : hx * Math.abs(axisZ(0)) + hy * Math.abs(axisZ(1)) + hz * cz;
   const point = locationPoint(ctx, loc, locIndex, g.object);
-  const locSpec = ctx.scene.built.spec.objects[locIndex]!;
-  const locTop = ctx.state.objectPose(locIndex).pos[2] + locSpec.size[2] / 2;
   return { point, locTop, toolFor: (b) => [b[0] - off[0]!, b[1] - off[1]!, b[2] + below - off[2]!] };
 }
 
@@ -312,32 +314,37 @@ function carryOrientation(ctx: RobotApiContext, orientation: number): number[] {
   return topDownMat(ctx.state.tcp(ARM).yawRad);
 }
 
+/** Where place takes the tool: `above` (the first of PLACE_OFFSETS_M with an IK solution; null: none), then `release`. */
+export interface PlacePoses {
+  above: ToolTarget | null;
+  /** The held object's bottom this far over the location's top at `above`. */
+  aboveOffsetM: number | null;
+  release: ToolTarget;
+}
+
+/** place's poses for what the hand holds now; can_reach asks the same for a location, so the two cannot disagree. */
+export function placePoses(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, orientation: number): PlacePoses {
+  const R = carryOrientation(ctx, orientation);
+  const { point, locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
+  const at = (z: number): ToolTarget => ({ pos: toolFor([point[0], point[1], z]), yawRad: 0, R });
+  const aboveOffsetM = PLACE_OFFSETS_M.find((v) => solveToolTarget(ctx.arms[ARM]!, at(locTop + v)).sol?.converged) ?? null;
+  return { above: aboveOffsetM === null ? null : at(locTop + aboveOffsetM), aboveOffsetM, release: at(point[2] + 0.005) };
+}
+
 export function place(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, orientation: number, p: SkillParams, call: string): SimCallResult {
   if (!ctx.state.grasps[ARM]) return skill(ctx, call, heldObjects(ctx), p, (run) => run.lines.push(`${call}: nothing is held`));
   const allowed = heldObjects(ctx);
   return skill(ctx, call, allowed, p, (run) => {
     const held = ctx.state.grasps[ARM]!.object;
     const name = ctx.scene.objects[held]!.name;
-    const R = carryOrientation(ctx, orientation);
-    const { point, locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
+    const { above, release } = placePoses(ctx, loc, locIndex, orientation);
     const ignore = new Set([held]);
-    // Above the spot: the first vertical offset with an IK solution.
-    let above: ToolTarget | null = null;
-    for (const v of PLACE_OFFSETS_M) {
-      const t: ToolTarget = { pos: toolFor([point[0], point[1], locTop + v]), yawRad: 0, R };
-      const sol = solveToolTarget(ctx.arms[ARM]!, t);
-      if (sol.sol?.converged) {
-        above = t;
-        break;
-      }
-    }
     if (!above) {
       run.lines.push(`${call}: no IK solution above ${loc.name} at ${PLACE_OFFSETS_M.join(', ')} m; the arm did not move`);
       return;
     }
     const r1 = dsTo(ctx, run, above, call, settings(p, orientation, ignore));
     if (!r1 || r1.end === 'collision' || !ctx.state.grasps[ARM]) return;
-    const release: ToolTarget = { pos: toolFor([point[0], point[1], point[2] + 0.005]), yawRad: 0, R };
     const r2 = dsTo(ctx, run, release, call, settings(p, orientation, ignore));
     if (!r2 || r2.end === 'collision' || !ctx.state.grasps[ARM]) return;
     letGo(ctx);

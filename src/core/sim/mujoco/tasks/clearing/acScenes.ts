@@ -6,7 +6,10 @@
 //     The contexts of IV-C are built into the layout: the full glass is heavy and slips out of a grip that a fast
 //     motion pulls on (a speed question), the empty glass does not; paper ball 1 lies in the open near the robot,
 //     paper ball 2 behind it, wedged between the whole apple and the half-eaten apple 1 cm from the open fingers
-//     (a clearance question: 0.02 m stops the fingers above it, 0.005 m lets them in).
+//     (a clearance question: at seed 0 a top pick with 0.005, 0.01 or 0.02 m gets in, the modulation steering the
+//     fingers between the apples; 0.03 or 0.04 m holds them 4-6 cm above it and 0.05 m never settles, so holding()
+//     fails; a side grasp fails at each of these clearances: the hand meets paper ball 1 or the table, or the
+//     approach times out).
 //   Sequential clearing (IV-D): the half-eaten apple and the full glass, which stands right beside the apple: a
 //     hand reaching for the apple meets the glass (Fig. 7's repeated failures), so the glass must go first.
 //   Robustness (IV-F): the same two objects with (b) the trash can, sink and shelf shuffled among their spots and
@@ -180,7 +183,7 @@ const SINGLE: [string, string, string][] = [
   ['ac_single_empty_glass', L.empty, 'the empty glass into the sink or the trash can (IV-C case a)'],
   ['ac_single_full_glass', L.full, 'the glass with yellowish liquid into the sink, upright and unspilt; it slips out of a fast motion (IV-C case b)'],
   ['ac_single_paper_ball_1', L.paper1, 'paper ball 1, in the open near the robot, into the trash can (IV-C case c)'],
-  ['ac_single_paper_ball_2', L.paper2, 'paper ball 2, behind ball 1 and wedged between the whole apple and the half-eaten apple, into the trash can: needs a small obstacle_clearance (IV-C case d)'],
+  ['ac_single_paper_ball_2', L.paper2, 'paper ball 2, behind ball 1 and wedged between the whole apple and the half-eaten apple, into the trash can: needs a small obstacle_clearance: from the top 0.02 m or less gets in, from 0.03 m the fingers stop above it (IV-C case d)'],
 ];
 
 export function acTasks(): TaskDefinition[] {

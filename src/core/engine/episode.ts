@@ -109,9 +109,8 @@ interface Metrics {
   rounds: number;
   steps: number;
   humanTurns: number;
-  /** Simulated seconds on timelines a restore left behind, and the clock where the present timeline began. */
-  simLeftSecs: number;
-  simTimelineFromSecs: number;
+  /** Simulated seconds that restores wound the clock back (the clock at the end plus these is all that was simulated). */
+  simRewoundSecs: number;
 }
 
 /** A role's prompt as last loaded: re-read from disk when the episode has stopped since (a debugger pause). */
@@ -128,7 +127,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const controller = deps.controller ?? new EpisodeController();
   const t0 = deps.clock.nowMs();
   let eventCount = 0;
-  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0, simLeftSecs: 0, simTimelineFromSecs: 0 };
+  const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0, simRewoundSecs: 0 };
   // Counters stamped on every event after the architecture has moved them (round, step, agent).
   const stamp: { agent?: string } = {};
   const emit = async (pending: PendingEvent): Promise<TraceEvent> => {
@@ -346,7 +345,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       durationMs: deps.clock.nowMs() - t0,
       simTimeSecs: task ? deps.sim.simTimeSecs() : 0,
       // Every restore rewinds the clock, so simTimeSecs alone covers only the final state's timeline.
-      simTotalSecs: task ? metrics.simLeftSecs + deps.sim.simTimeSecs() - metrics.simTimelineFromSecs : 0,
+      simTotalSecs: task ? deps.sim.simTimeSecs() + metrics.simRewoundSecs : 0,
       ...(metrics.rounds > 0 ? { rounds: metrics.rounds } : {}),
       ...(metrics.steps > 0 ? { steps: metrics.steps } : {}),
       ...(metrics.humanTurns > 0 ? { humanTurns: metrics.humanTurns } : {}),
@@ -780,9 +779,9 @@ function makeContext(p: ContextParts): EpisodeContext {
       }
       // What was recorded since the last drain belongs to the timeline being left.
       await drainTrajectory();
-      metrics.simLeftSecs += deps.sim.simTimeSecs() - metrics.simTimelineFromSecs;
+      const before = deps.sim.simTimeSecs();
       await simStep('restore', () => deps.sim.restore(saved.snap));
-      metrics.simTimelineFromSecs = deps.sim.simTimeSecs();
+      metrics.simRewoundSecs += before - deps.sim.simTimeSecs();
       tracks.truncateAfter(saved.simTimeSecs);
       await emit({ type: 'restore', turn, id, simTimeSecs: deps.sim.simTimeSecs(), ...(saved.label !== undefined ? { label: saved.label } : {}) });
     },

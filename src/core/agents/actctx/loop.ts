@@ -153,6 +153,14 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
   const mandatory = on(MANDATORY_CHECKS_ABLATION);
   const scores = { retune: on('retune.score_in_feedback'), replan: on('replan.score_in_feedback'), improve: true };
 
+  /** The failed action of an execution, as the retune and replan prompts (3-6) report it. */
+  const failureOf = (r: Attempt) => {
+    const index = r.failedIndex!;
+    const step = r.steps.find((s) => s.index === index)!;
+    const vars = { failure_index: index, failed_action: step.action, current_arguments: step.args, motion_score: floatRepr(score(step.metrics)), failure_reason: r.failureReason };
+    return { index, action: step.action, vars };
+  };
+
   /** One run: its own conversation, from the start snapshot, to a validated plan or the end of its budgets. */
   const oneRun = async (run: number): Promise<RunResult> => {
     let conversation: ChatMessage[] = [];
@@ -303,20 +311,11 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
           const failing = !result.success;
           let next: PlanStep;
           if (failing) {
-            const k = result.failedIndex!;
-            const failedStep = result.steps.find((s) => s.index === k)!;
+            const f = failureOf(result);
             next = await obtain(
               'retune',
-              {
-                failure_index: k,
-                failed_action: failedStep.action,
-                current_arguments: failedStep.args,
-                motion_score: floatRepr(score(failedStep.metrics)),
-                failure_reason: result.failureReason,
-                past_failures: lines(false, scores.retune, failedStep.action),
-                past_successes: lines(true, scores.retune, failedStep.action),
-              },
-              (t) => parseRetune(t, plan, labels, k),
+              { ...f.vars, past_failures: lines(false, scores.retune, f.action), past_successes: lines(true, scores.retune, f.action) },
+              (t) => parseRetune(t, plan, labels, f.index),
               lim.retuneRepairs,
               'retune',
               (s) => ({ code: `task_plan[${s.index}] = ${stepRepr(s)}` }),
@@ -343,21 +342,10 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
         }
         if (result.success || replans >= lim.replans) break;
         // Replan (Prompt 6) and a new evaluation plan (Prompt 7).
-        const k = result.failedIndex!;
-        const failedStep = result.steps.find((s) => s.index === k)!;
         const old = plan;
         plan = await obtain(
           'replan',
-          {
-            failure_index: k,
-            failed_action: failedStep.action,
-            current_arguments: failedStep.args,
-            motion_score: floatRepr(score(failedStep.metrics)),
-            failure_reason: result.failureReason,
-            past_failures: lines(false, scores.replan),
-            past_successes: lines(true, scores.replan),
-            max_change: lim.lengthChange,
-          },
+          { ...failureOf(result).vars, past_failures: lines(false, scores.replan), past_successes: lines(true, scores.replan), max_change: lim.lengthChange },
           (t) => parseReplan(t, old, labels, lim.lengthChange),
           lim.replanRepairs,
           'replan',

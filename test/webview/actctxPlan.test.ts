@@ -9,7 +9,7 @@ import { projectActctxPlan } from '../../src/core/trace/projections/actctxPlan.j
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { retuneExchange } from '../unit/core/agents/actctx/scripted.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -22,9 +22,7 @@ before(async () => {
   events = (await retuneExchange()).events;
   browser = await launch();
   const url = await writeTracePage('actctx-retune', { runId: 'actctx-retune', events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 1100 }));
 });
 
 after(async () => {

@@ -53,3 +53,11 @@ export async function openViewer(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForFunction(() => window.__waypointViewer?.ready === true);
 }
+
+/** A new page of this size, watched for errors and stray requests, with the viewer at `url` open and ready. */
+export async function openWatchedViewer(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<{ page: Page; seen: ReturnType<typeof watchPage> }> {
+  const page = await browser.newPage({ viewport });
+  const seen = watchPage(page);
+  await openViewer(page, url);
+  return { page, seen };
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openWatchedViewer, OUTPUT, writeTracePage } from './browser.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 
 const skip = chromiumMissing;
@@ -23,9 +23,7 @@ test('a fork shows where it branched, what changed, and which turns it replayed'
   );
   const url = await writeTracePage('fork', { runId: 'fork-run', events, warnings: trace.warnings });
   browser = await launch();
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const seen = watchPage(page);
-  await openViewer(page, url);
+  const { page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 900 });
   const line = await page.textContent('.fork-line');
   assert.match(line ?? '', /⎇ fork of 20260314-102205-malmm-pick_place-s7-ee20 at turn 8 \(coder\) · changed: coder\.prompt · 6 earlier answers replayed, simulator restored/);
   assert.equal(await page.locator('.fork-line vscode-button').textContent(), 'Open the original');

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { projectHouseholdSteps } from '../../src/core/trace/projections/householdSteps.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
 import { policyClient, runLlamar, type LlamarRun } from '../unit/core/agents/llamar/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -22,9 +22,7 @@ before(async () => {
   run = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 0, model: policyClient('reference-flawed') });
   browser = await launch();
   const url = await writeTracePage('llamar-kitchen', { runId: 'llamar-run', events: run.events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 1000 }));
 });
 
 after(async () => {

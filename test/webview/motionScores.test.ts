@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readTrace } from '../../src/core/trace/reader.js';
 import { withMotionMetrics } from '../fixtures/traces/withMotionMetrics.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 const events = withMotionMetrics(loadFixture('malmm-pick-place.jsonl').events);
@@ -22,9 +22,7 @@ before(async () => {
   if (skip) return;
   browser = await launch();
   const url = await writeTracePage('malmm-motion', { runId: 'motion-run', events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 1000 }));
 });
 
 after(async () => {

@@ -10,7 +10,7 @@ import { projectPerception } from '../../src/core/trace/projections/perception.j
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { estimatedFixture } from '../unit/core/perception/estimatedTrace.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -23,9 +23,7 @@ before(async () => {
   events = estimatedFixture();
   browser = await launch();
   const url = await writeTracePage('perception', { runId: 'perception-run', events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1300, height: 1100 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1300, height: 1100 }));
 });
 
 after(async () => {

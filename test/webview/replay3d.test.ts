@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
 import { TRACE_SCHEMA_VERSION, type TraceEvent, type TrajectorySample } from '../../src/protocol/trace.js';
-import { CHROMIUM, chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { CHROMIUM, chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -91,9 +91,7 @@ before(async () => {
   samples = trace.flatMap((e) => (e.type === 'trajectory' ? e.samples.map((s) => ({ ...s, turn: e.turn })) : []));
   browser = await launch();
   const url = await writeTracePage('replay3d', { runId: 'replay3d-run', events: trace, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 900 }));
 });
 
 after(async () => {

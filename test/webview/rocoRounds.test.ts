@@ -15,7 +15,7 @@ import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
 import { rocoRounds } from '../../src/core/trace/projections/rocoRounds.js';
 import { readTrace } from '../../src/core/trace/reader.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-view-'));
@@ -32,9 +32,7 @@ before(async () => {
   events = readTrace(readFileSync(r.tracePath, 'utf8')).events;
   browser = await launch();
   const url = await writeTracePage('roco-rounds', { runId: 'roco-run', events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 1000 }));
 });
 
 after(async () => {

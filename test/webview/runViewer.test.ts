@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -16,9 +16,7 @@ before(async () => {
   browser = await launch();
   const trace = loadFixture('malmm-pick-place.jsonl');
   const url = await writeTracePage('malmm-pick-place', { runId: 'fixture-run', ...trace });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1400, height: 900 }));
 });
 
 after(async () => {

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { REPORT_THEMES, type ReportTheme } from '../../src/core/trace/reportThemes.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 import { measureContrast, type ContrastFailure } from './contrast.js';
 
 const skip = chromiumMissing;
@@ -52,9 +52,7 @@ after(async () => {
 
 async function open(run: string, theme: ReportTheme): Promise<{ page: Page; seen: ReturnType<typeof watchPage> }> {
   const url = await writeTracePage(`themes-${run}-${theme}`, { runId: `${run}-run`, events: RUNS[run], warnings: [] }, theme);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const seen = watchPage(page);
-  await openViewer(page, url);
+  const { page, seen } = await openWatchedViewer(browser, url, { width: 1280, height: 860 });
   // tsx names inner functions with a helper the page does not have.
   await page.evaluate('window.__name = (f) => f');
   return { page, seen };

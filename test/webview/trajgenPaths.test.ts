@@ -10,7 +10,7 @@ import { projectTrajgenPaths } from '../../src/core/trace/projections/trajgenPat
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
 import { lmtgSolutionTrace } from '../unit/core/trace/projections/trajgenTrace.js';
-import { chromiumMissing, launch, openViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
+import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;
 let browser: Browser;
@@ -23,9 +23,7 @@ before(async () => {
   events = await lmtgSolutionTrace('toaster_slot', 0, 'estimated');
   browser = await launch();
   const url = await writeTracePage('lmtg-toaster', { runId: 'lmtg-toaster', events, warnings: [] });
-  page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
-  seen = watchPage(page);
-  await openViewer(page, url);
+  ({ page, seen } = await openWatchedViewer(browser, url, { width: 1200, height: 1000 }));
 });
 
 after(async () => {

@@ -109,6 +109,26 @@ describe('language server over stdio', () => {
     assert.deepEqual(broken.diagnostics.map((d) => d.code), ['hbs-parse']);
   });
 
+  test("a misspelt variable ({{axess}}) is an error on its range naming the role's variables; a copy under prompts/malmm/ without waypoint keys too; an edit clears it", T, async () => {
+    const text = readFileSync(join(REPO, 'prompts/malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+    const line = lineOf(text, '{{axess}}');
+    const col = text.split('\n')[line]!.indexOf('axess');
+    const want = { start: { line, character: col }, end: { line, character: col + 5 } };
+    const typo = (await client.open(uri('typo-planner.prompt'), text)).diagnostics.filter((d) => d.code === 'undefined-variable');
+    assert.equal(typo.length, 1);
+    assert.deepEqual(typo[0]!.range, want);
+    assert.equal(typo[0]!.severity, 1, 'an error');
+    assert.equal(typo[0]!.message, "Undefined variable 'axess' (did you mean 'axes'?): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes; 'axess' would render empty");
+    // A workspace override is the planner's prompt by its place, whatever its front matter says.
+    const bare = text.replace(/^waypoint\.(arch|role): .*\n/gm, '');
+    const bareLine = lineOf(bare, '{{axess}}');
+    const overrideUri = pathToFileURL(join(root, 'prompts', 'malmm', 'planner.prompt')).href;
+    const override = (await client.open(overrideUri, bare)).diagnostics.filter((d) => d.code === 'undefined-variable');
+    assert.deepEqual(override.map((d) => [d.range.start.line, d.range.start.character]), [[bareLine, col]]);
+    const fixed = await client.change(overrideUri, 2, bare.replace('{{axess}}', '{{axes}}'));
+    assert.deepEqual(fixed.diagnostics.filter((d) => d.code === 'undefined-variable'), []);
+  });
+
   test('completion: documented variables, an ablation snippet, ablation ids, robot API names', T, async () => {
     const u = uri('complete.prompt');
     const text = fixture('good.prompt');

@@ -32,6 +32,8 @@ export interface AnalyzeOptions {
    * without one, variables are checked against input.schema alone.
    */
   role?: PromptRole;
+  /** The role the file's location implies (rolePromptAt), used when the front matter names none. */
+  roleByPath?: PromptRole;
 }
 
 /** A role of an architecture and what its loop passes the role's prompt (RoleSpec.variables). */
@@ -71,7 +73,7 @@ export function analyzePrompt(text: string, options: AnalyzeOptions = {}): Promp
   const archApis = options.archApis ?? defaultArchApis();
   const fm = readFrontMatter(text);
   const template = parseTemplate(text, fm.bodyStart);
-  const role = options.role ?? manifestRole(fm.arch, fm.role);
+  const role = options.role ?? manifestRole(fm.arch, fm.role) ?? (fm.arch || fm.role ? undefined : options.roleByPath);
   const passed: PassedVariables | undefined = role && { who: `${role.arch}'s ${role.id} prompt`, vars: readSchemaShapes(role.variables).vars };
   const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []), passed });
   const raw: RawDiag[] = [...fm.diags, ...checks.diags];
@@ -165,6 +167,13 @@ export function findAblations(text: string): AblationInfo[] {
   const template = parseTemplate(text, fm.bodyStart);
   const checks = runChecks(text, new LineIndex(text), fm, template, { helpers: new Set() });
   return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
+}
+
+/** The role whose prompt lives at `path`: `.../prompts/<arch>/<prompt file>` (a workspace override or a built-in). */
+export function rolePromptAt(path: string): PromptRole | undefined {
+  const m = /(?:^|[\\/])prompts[\\/]([^\\/]+)[\\/]([^\\/]+)$/.exec(path);
+  const spec = m ? ARCH_MANIFESTS.get(m[1]!)?.roles.find((r) => r.promptFile === m[2]) : undefined;
+  return spec && { arch: m![1]!, id: spec.id, variables: spec.variables };
 }
 
 /** The manifest's role the front matter names, if both the architecture and the role exist. */

@@ -34,7 +34,7 @@ export function readSchemaShapes(schema: unknown): SchemaShapes {
   const s = schema as Record<string, unknown>;
   if (typeof s.properties === 'object' || typeof s.type === 'string') {
     const shape = fromJsonSchema(s, false);
-    return { vars: shape.fields ?? {}, open: shape.fields === undefined || s.additionalProperties !== undefined && s.additionalProperties !== false };
+    return { vars: shape.fields ?? {}, open: shape.fields === undefined };
   }
   const shape = fromPicoObject(s, false);
   return { vars: shape.fields ?? {}, open: shape.fields === undefined };

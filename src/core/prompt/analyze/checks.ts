@@ -163,7 +163,8 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
     // `../` climbs context frames only: if, unless, ablation and other helpers keep the context they were given.
     const contexts = frames.filter((f) => f.ctx);
     if (p.depth > contexts.length) {
-      if (!frames.some((f) => f.maybe)) flag(p, 'undefined-variable', `'${p.original}' climbs above the prompt's variables (only ${contexts.length} each/with block${contexts.length === 1 ? '' : 's'} enclose it): it renders empty`);
+      const enclosing = contexts.length === 0 ? 'no each/with block encloses it' : `only ${contexts.length} each/with block${contexts.length === 1 ? ' encloses' : 's enclose'} it`;
+      if (!frames.some((f) => f.maybe)) flag(p, 'undefined-variable', `'${p.original}' climbs above the prompt's variables (${enclosing}; if, unless and ablation blocks do not count): it renders empty`);
       return undefined;
     }
     const scope = p.depth === contexts.length ? undefined : contexts[contexts.length - 1 - p.depth].ctx!;

@@ -100,7 +100,7 @@ test('an item field names the list and its fields; `../` above the root is named
   const schema = '    task: string, t\n    api(array): any, a\n';
   const msg = (body: string) => variableDiags(analyzePrompt(head('malmm', 'agent', schema) + body + '\n').diagnostics).map((d) => d.message);
   assert.deepEqual(msg('{{#each api}}{{signatur}}{{/each}}'), ["'signatur' is not a field of an item of 'api' (fields: signature, doc); did you mean 'signature'?: it renders empty"]);
-  assert.deepEqual(msg('{{#if task}}{{../task}}{{/if}}'), ["'../task' climbs above the prompt's variables (only 0 each/with blocks enclose it): it renders empty"]);
+  assert.deepEqual(msg('{{#if task}}{{../task}}{{/if}}'), ["'../task' climbs above the prompt's variables (no each/with block encloses it; if, unless and ablation blocks do not count): it renders empty"]);
   assert.match(msg('{{api.doc}}')[0]!, /'doc' is not a field of 'api', which is a list .*\{\{#each\}\}/);
 });
 

@@ -131,7 +131,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const doc = documents.get(uri);
     const text = doc ? doc.getText() : uri.startsWith('file:') ? await options.io.readText(fileURLToPath(uri)) : undefined;
     if (text === undefined) throw new Error(`waypoint/lastRunValues: cannot read ${uri} (not open and not a file: URI)`);
-    const a = doc ? analysisOf(doc) : analyzePrompt(text, { roleByPath: roleAt(uri) });
+    const a = doc ? analysisOf(doc) : analyzePrompt(text);
     if (!a.frontMatter.role) return null;
     return lastRun.find(workspaceRoot, a.frontMatter.role, a.frontMatter.arch);
   });

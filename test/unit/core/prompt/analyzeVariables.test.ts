@@ -124,7 +124,7 @@ test("a variable given only on some calls must be declared optional (name?); dec
   parsePromptFile('main.prompt', optional, main);
 });
 
-test('declared optional but never given: a warning (it always renders empty), not a refusal; input.default defines a name', () => {
+test('declared optional but never given: a warning (it always renders empty), not a refusal; input.default defines a name', async () => {
   const never = head('malmm', 'planner', '    task: string, t\n    retries?: integer, r\n') + '{{task}} {{retries}}\n';
   const ds = variableDiags(analyzePrompt(never).diagnostics);
   assert.deepEqual(ds.map((d) => [d.code, d.severity]), [['never-passed', 'warning']]);
@@ -135,7 +135,10 @@ test('declared optional but never given: a warning (it always renders empty), no
   // dotprompt renders input.default's value when a call passes none: the name is defined, required or not.
   const withDefault = `---\ninput:\n  schema:\n    task: string, t\n    retries: integer, r\n  default:\n    retries: 0\nwaypoint.arch: malmm\nwaypoint.role: planner\n---\n{{role "user"}}\n{{task}} {{retries}}\n`;
   assert.deepEqual(variableDiags(analyzePrompt(withDefault).diagnostics), []);
-  parsePromptFile('planner.prompt', withDefault, roleOf('malmm', 'planner'));
+  const file = parsePromptFile('planner.prompt', withDefault, roleOf('malmm', 'planner'));
+  // and a render without it takes the default instead of stopping with "missing value".
+  const rendered = await renderPrompt(file, { variables: { task: 'T', table_top_z: 'Z', x_range: 'X', y_range: 'Y', axes: 'A' } });
+  assert.equal(rendered.messages[0]!.content, 'T 0');
 });
 
 test('the role a run gives the file wins over its front matter (a workspace copy without waypoint keys is checked too)', () => {

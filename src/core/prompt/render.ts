@@ -34,8 +34,8 @@ export interface PromptFile {
   role?: string;
   config: { temperature?: number; maxOutputTokens?: number };
   variables: PromptVariable[];
-  /** Variables with a value in input.default (dotprompt renders it when a call passes none). */
-  defaults: string[];
+  /** input.default: values rendered for variables a call does not pass. */
+  defaults: Record<string, unknown>;
   /** 1-based file line where the template body starts (after the front matter). */
   bodyStartLine: number;
 }
@@ -135,9 +135,9 @@ export function parsePromptFile(path: string, source: string, role?: PromptRole)
     const base = (comma < 0 ? text : text.slice(0, comma)).trim();
     return { name, optional, type: m?.[3] === 'array' ? `array<${base}>` : base, doc: comma < 0 ? '' : text.slice(comma + 1).trim() };
   });
-  const defaults = (front.input as Record<string, unknown> | undefined)?.default;
-  const defaultNames = defaults && typeof defaults === 'object' && !Array.isArray(defaults) ? Object.keys(defaults) : [];
-  const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, defaults: defaultNames, bodyStartLine };
+  const given = (front.input as Record<string, unknown> | undefined)?.default;
+  const defaults = given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, defaults, bodyStartLine };
   checkTemplate(file);
   if (role) checkRoleVariables(file, role);
   return file;
@@ -210,7 +210,7 @@ function partsToText(content: { text?: string }[]): string {
 }
 
 export async function renderPrompt(file: PromptFile, input: RenderInput): Promise<RenderedPrompt> {
-  const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined && !file.defaults.includes(v.name)).map((v) => v.name);
+  const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined && !(v.name in file.defaults)).map((v) => v.name);
   if (missing.length > 0) {
     throw new PromptError(file.path, undefined, `missing value for variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
@@ -224,14 +224,18 @@ export async function renderPrompt(file: PromptFile, input: RenderInput): Promis
     }
     rendered = await (
       await fn
-    )({
-      input: input.variables,
-      context: { waypoint: data },
-      messages: (input.history ?? []).map((m) => ({
-        role: m.role === 'assistant' ? ('model' as const) : m.role,
-        content: [{ text: m.content }],
-      })),
-    });
+    )(
+      {
+        input: input.variables,
+        context: { waypoint: data },
+        messages: (input.history ?? []).map((m) => ({
+          role: m.role === 'assistant' ? ('model' as const) : m.role,
+          content: [{ text: m.content }],
+        })),
+      },
+      // dotprompt's compiled function takes input.default from the render options, not from the file it parsed.
+      { input: { default: file.defaults } },
+    );
   } catch (err) {
     throw new PromptError(file.path, undefined, `render failed: ${err instanceof Error ? err.message : String(err)}`);
   }

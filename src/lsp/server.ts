@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { HostIO } from '../core/host.js';
-import { analyzePrompt, completePrompt, hoverPrompt, type PromptAnalysis } from '../core/prompt/analyze.js';
+import { analyzePrompt, completePrompt, hoverPrompt, rolePromptAt, type PromptAnalysis } from '../core/prompt/analyze.js';
 import { LastRunValues, type LastRunValuesResult } from '../protocol/lsp.js';
 import { toCompletionItem, toDiagnostic, toDocumentSymbols, toFoldingRanges, toHover, toSymbolInformation, type ClientFeatures } from './convert.js';
 import { LastRunFinder, previewValue } from './lastRun.js';
@@ -16,6 +16,11 @@ export interface ServerOptions {
 }
 
 export const COMPLETION_TRIGGERS = ['{', '#', '/', '"', '(', '@'];
+
+/** A file under prompts/<arch>/ is that role's prompt even when its front matter does not say so. */
+function roleAt(uri: string) {
+  return uri.startsWith('file:') ? rolePromptAt(fileURLToPath(uri)) : undefined;
+}
 
 export function startServer(connection: Connection, options: ServerOptions): void {
   const documents = new TextDocuments(TextDocument);
@@ -30,7 +35,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   const analysisOf = (doc: TextDocument): PromptAnalysis => {
     const hit = cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.analysis;
-    const analysis = analyzePrompt(doc.getText());
+    const analysis = analyzePrompt(doc.getText(), { roleByPath: roleAt(doc.uri) });
     cache.set(doc.uri, { version: doc.version, analysis });
     return analysis;
   };

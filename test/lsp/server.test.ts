@@ -50,8 +50,8 @@ describe('language server over stdio', () => {
   before(async () => {
     assertBundleFresh();
     root = mkdtempSync(join(tmpdir(), 'waypoint-lsp-'));
-    writeRun(root, '20261120-100000-malmm-stack-s0-aaaa', 'coder', [{ task: 'an older task' }]);
-    writeRun(root, '20261121-100000-malmm-stack-s0-bbbb', 'coder', [{ task: 'first turn' }, { task: 'stack the red block on the blue one', state: 'x'.repeat(1000) }]);
+    writeRun(root, '20261120-100000-malmm-stack-s0-aaaa', 'agent', [{ task: 'an older task' }]);
+    writeRun(root, '20261121-100000-malmm-stack-s0-bbbb', 'agent', [{ task: 'first turn' }, { task: 'stack the red block on the blue one', state: 'x'.repeat(1000) }]);
     writeRun(root, '20261122-100000-malmm-stack-s0-cccc', 'planner', [{ task: 'planner only' }]);
     writeFileSync(join(root, 'coder.prompt'), fixture('good.prompt'));
     client = new LspClient();
@@ -79,7 +79,7 @@ describe('language server over stdio', () => {
       'good.prompt': [],
       'yamlError.prompt': [['yaml', '5:0']],
       'hbsError.prompt': [['hbs-parse', '10:27']],
-      'unknownNames.prompt': [['unknown-variable', '9:8'], ['unknown-helper', '10:7'], ['unknown-variable', '11:8']],
+      'unknownNames.prompt': [['undefined-variable', '9:8'], ['unknown-helper', '10:7'], ['undefined-variable', '11:8']],
       'ablationErrors.prompt': [['ablation-duplicate', '12:12'], ['ablation-invalid-id', '15:12'], ['ablation-unclosed', '18:0']],
       'budget.prompt': [['budget', '6:30']],
       'missingRole.prompt': [['missing-role', '0:0']],
@@ -109,6 +109,26 @@ describe('language server over stdio', () => {
     assert.deepEqual(broken.diagnostics.map((d) => d.code), ['hbs-parse']);
   });
 
+  test("a misspelt variable ({{axess}}) is an error on its range naming the role's variables; a copy under prompts/malmm/ without waypoint keys too; an edit clears it", T, async () => {
+    const text = readFileSync(join(REPO, 'prompts/malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+    const line = lineOf(text, '{{axess}}');
+    const col = text.split('\n')[line]!.indexOf('axess');
+    const want = { start: { line, character: col }, end: { line, character: col + 5 } };
+    const typo = (await client.open(uri('typo-planner.prompt'), text)).diagnostics.filter((d) => d.code === 'undefined-variable');
+    assert.equal(typo.length, 1);
+    assert.deepEqual(typo[0]!.range, want);
+    assert.equal(typo[0]!.severity, 1, 'an error');
+    assert.equal(typo[0]!.message, "Undefined variable 'axess' (did you mean 'axes'?): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes; 'axess' would render empty");
+    // A workspace override is the planner's prompt by its place, whatever its front matter says.
+    const bare = text.replace(/^waypoint\.(arch|role): .*\n/gm, '');
+    const bareLine = lineOf(bare, '{{axess}}');
+    const overrideUri = pathToFileURL(join(root, 'prompts', 'malmm', 'planner.prompt')).href;
+    const override = (await client.open(overrideUri, bare)).diagnostics.filter((d) => d.code === 'undefined-variable');
+    assert.deepEqual(override.map((d) => [d.range.start.line, d.range.start.character]), [[bareLine, col]]);
+    const fixed = await client.change(overrideUri, 2, bare.replace('{{axess}}', '{{axes}}'));
+    assert.deepEqual(fixed.diagnostics.filter((d) => d.code === 'undefined-variable'), []);
+  });
+
   test('completion: documented variables, an ablation snippet, ablation ids, robot API names', T, async () => {
     const u = uri('complete.prompt');
     const text = fixture('good.prompt');
@@ -130,7 +150,7 @@ describe('language server over stdio', () => {
     const ids = await complete(ablLine, 13);
     assert.deepEqual(ids.map((i) => i.label), ['coder.step_by_step', 'coder.step_by_step.wait']);
 
-    const blockLine = lineOf(text, '{{#if retries}}');
+    const blockLine = lineOf(text, '{{#if ee_yaw}}');
     const helpers = await complete(blockLine, 3);
     const snippet = byLabel(helpers, 'ablation');
     assert.equal(snippet?.insertTextFormat, InsertTextFormat.Snippet);
@@ -154,8 +174,8 @@ describe('language server over stdio', () => {
     assert.match(task!.value, /Value in the latest run \(`20261121-100000-malmm-stack-s0-bbbb`, turn 1\):\n```text\nstack the red block on the blue one\n```/);
     const state = await hover('State: {{state}}', 10);
     assert.match(state!.value, /x{300}… \(1000 chars\)/, 'long values are cut');
-    const retries = await hover('{{#if retries}}', 8);
-    assert.match(retries!.value, /Not set in the latest run/);
+    const yaw = await hover('{{#if ee_yaw}}', 8);
+    assert.match(yaw!.value, /Not set in the latest run/);
     assert.match((await hover('{{history}}', 3))!.value, /^\*\*history\*\* \(helper\)/);
     assert.match((await hover('execute_trajectory', 3))!.value, /execute_trajectory\(position: list\[float\], orientation: float\) -> None/);
     assert.match((await hover('{{#ablation "coder.step_by_step"', 15))!.value, /`coder.step_by_step` — One step per block/);
@@ -180,10 +200,10 @@ describe('language server over stdio', () => {
     const r = LastRunValues.result.parse(await client.conn.sendRequest(LastRunValues.method, { uri: uri('coder.prompt') }));
     assert.equal(r?.runId, '20261121-100000-malmm-stack-s0-bbbb');
     assert.equal(r?.turn, 1);
-    assert.equal(r?.role, 'coder');
+    assert.equal(r?.role, 'agent');
     assert.equal(r?.variables.task, 'stack the red block on the blue one');
     assert.ok(r?.tracePath.endsWith('20261121-100000-malmm-stack-s0-bbbb/trace.jsonl'));
-    const noRuns = await client.open(uri('researcher.prompt'), fixture('good.prompt').replace(/coder/g, 'researcher'));
+    const noRuns = await client.open(uri('researcher.prompt'), fixture('good.prompt').replace('waypoint.role: agent', 'waypoint.role: researcher'));
     assert.deepEqual(noRuns.diagnostics, []);
     assert.equal(await client.conn.sendRequest(LastRunValues.method, { uri: uri('researcher.prompt') }), null);
     await assert.rejects(client.conn.sendRequest(LastRunValues.method, { nope: 1 }), /invalid params/);
@@ -201,7 +221,7 @@ test('a client without hierarchical symbols, snippets or markdown gets flat symb
     const syms = (await client.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: u } })) as SymbolInformation[];
     assert.ok(syms.every((s) => 'location' in s));
     assert.equal(syms.find((s) => s.name === 'coder.step_by_step.wait')?.containerName, 'coder.step_by_step');
-    const line = lineOf(text, '{{#if retries}}');
+    const line = lineOf(text, '{{#if ee_yaw}}');
     const list = (await client.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: u }, position: { line, character: 3 } })) as CompletionList;
     const abl = list.items.find((i) => i.label === 'ablation')!;
     assert.equal(abl.insertTextFormat, undefined);

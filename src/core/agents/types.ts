@@ -4,6 +4,7 @@
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TokenUsage, TraceEvent } from '../../protocol/trace.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
 import type { ActionCheck, ApiFunctionSpec, CollisionReport, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { Picoschema } from '../prompt/schema.js';
 import type { VariantSpec } from '../prompt/variants.js';
 
 export interface RoleSpec {
@@ -12,6 +13,12 @@ export interface RoleSpec {
   /** File name under prompts/<arch>/ (or the workspace's prompt folder). */
   promptFile: string;
   description: string;
+  /**
+   * Every variable the loop passes when it calls this role, in Picoschema (the syntax of a prompt's input.schema):
+   * `name?` for one that some calls leave out, `name(array)` with its item fields. Prompts are checked against it
+   * before a run (an undefined variable would render empty) and the engine refuses a call that strays from it.
+   */
+  variables: Picoschema;
 }
 
 export interface AgentTopology {

@@ -7,7 +7,9 @@ import { manifestProblems, resolveLimits } from '../agents/limits.js';
 import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
+import type { PromptRole } from '../prompt/analyze.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
+import { fieldProblems, readSchemaShapes } from '../prompt/schema.js';
 import type { ResolvedVariant } from '../prompt/variants.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import { SimParamError, type ActionCheck, type ApiCallResult, type CollisionReport, type Observation, type ResetOutcome, type SimSnapshot, type Simulator, type TaskInfo } from '../sim/simulator.js';
@@ -121,6 +123,18 @@ interface LoadedPrompt {
   file: PromptFile;
   /** controller.promptEpoch when the file was last checked. */
   checkedAt: number;
+}
+
+/** The role a prompt file serves, with what the architecture passes it, for the prompt's variable check. */
+function promptRole(arch: ArchitectureDefinition, role: string): PromptRole | undefined {
+  const r = arch.roles.find((x) => x.id === role);
+  return r && { arch: arch.id, id: r.id, variables: r.variables };
+}
+
+/** How one call's variables differ from the role's declaration (RoleSpec.variables). */
+function passedVariableProblems(arch: ArchitectureDefinition, role: string, variables: Record<string, unknown>): string[] {
+  const r = arch.roles.find((x) => x.id === role);
+  return r ? fieldProblems(variables, readSchemaShapes(r.variables).vars, '') : [];
 }
 
 export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<EpisodeResult> {
@@ -252,7 +266,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       if (!path) throw new EpisodeAbort('prompt_error', `no prompt file configured for role '${role}'`);
       try {
         const text = promptSources[role] ?? (await deps.io.readText(path));
-        const file = await loadPromptFile({ ...deps.io, readText: async () => text }, path);
+        const file = await loadPromptFile({ ...deps.io, readText: async () => text }, path, promptRole(spec.arch, role));
         prompts[role] = { path, text, sha256: sha256Hex(text), file, checkedAt: controller.promptEpoch };
       } catch (err) {
         if (err instanceof PromptError) throw new EpisodeAbort('prompt_error', err.detail, err.file, err.line);
@@ -459,7 +473,7 @@ function makeContext(p: ContextParts): EpisodeContext {
     const sha = sha256Hex(text);
     if (sha === lp.sha256) return lp;
     try {
-      const file = await loadPromptFile({ ...deps.io, readText: async () => text }, lp.path);
+      const file = await loadPromptFile({ ...deps.io, readText: async () => text }, lp.path, promptRole(spec.arch, role));
       Object.assign(lp, { text, sha256: sha, file });
     } catch (err) {
       if (!(err instanceof PromptError)) throw err;
@@ -535,6 +549,9 @@ function makeContext(p: ContextParts): EpisodeContext {
 
     async callRole(role: string, variables: Record<string, unknown>, history: ChatMessage[], callOptions: RoleCallOptions = {}): Promise<RoleCallOutcome> {
       const lp = await currentPrompt(role);
+      // Prompts are checked against the manifest's declaration before the run: a loop that strays from it is a bug.
+      const strays = passedVariableProblems(spec.arch, role, variables);
+      if (strays.length > 0) throw new EpisodeAbort('engine_error', `${spec.arch.id} called its ${role} role with variables its manifest does not declare that way: ${strays.join('; ')}`);
       let renderedPrompt;
       try {
         renderedPrompt = await renderPrompt(lp.file, { variables, history, ablations: spec.variant.ablations });

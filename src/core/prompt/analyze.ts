@@ -3,8 +3,9 @@
 // server only wires it and tests run it on strings. Positions are 0-based lines and UTF-16 columns.
 import { ARCH_MANIFESTS, archApiFunctions } from '../agents/manifests.js';
 import { PROMPT_HELPERS } from './helpers.js';
+import { readSchemaShapes, type Picoschema } from './schema.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
-import { HANDLEBARS_BUILTINS, findRoleMarker, runChecks, type VariableUse } from './analyze/checks.js';
+import { HANDLEBARS_BUILTINS, closest, findRoleMarker, runChecks, type PassedVariables, type VariableUse } from './analyze/checks.js';
 import { completePrompt } from './analyze/complete.js';
 import { readFrontMatter, type FrontMatter, type RawDiag } from './analyze/frontMatter.js';
 import { hoverPrompt } from './analyze/hover.js';
@@ -25,6 +26,21 @@ export interface AnalyzeOptions {
   ablationsOff?: Iterable<string>;
   /** Ablation ids known from elsewhere (e.g. .waypoint/variants.yaml), offered by completion. */
   knownAblationIds?: Iterable<string>;
+  /**
+   * The role this file is the prompt of, with the variables its architecture passes (a run knows it from the role
+   * the file serves). Default: the manifest's role named by the front matter's waypoint.arch and waypoint.role;
+   * without one, variables are checked against input.schema alone.
+   */
+  role?: PromptRole;
+  /** The role the file's location implies (rolePromptAt), used when the front matter names none. */
+  roleByPath?: PromptRole;
+}
+
+/** A role of an architecture and what its loop passes the role's prompt (RoleSpec.variables). */
+export interface PromptRole {
+  arch: string;
+  id: string;
+  variables: Picoschema;
 }
 
 export interface PromptAnalysis {
@@ -57,8 +73,24 @@ export function analyzePrompt(text: string, options: AnalyzeOptions = {}): Promp
   const archApis = options.archApis ?? defaultArchApis();
   const fm = readFrontMatter(text);
   const template = parseTemplate(text, fm.bodyStart);
-  const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []) });
+  const role = options.role ?? manifestRole(fm.arch, fm.role) ?? (fm.arch || fm.role ? undefined : options.roleByPath);
+  const passed: PassedVariables | undefined = role && { who: `${role.arch}'s ${role.id} prompt`, vars: readSchemaShapes(role.variables).vars };
+  const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []), passed });
   const raw: RawDiag[] = [...fm.diags, ...checks.diags];
+  // A required declaration makes every render without the variable stop ("missing value"): it must be passed always.
+  if (passed) {
+    for (const v of fm.variables) {
+      const shape = passed.vars[v.name];
+      if (v.optional || fm.defaults.includes(v.name) || (shape && !shape.optional)) continue;
+      if (!shape) {
+        const names = Object.keys(passed.vars);
+        const hint = closest(v.name, names);
+        raw.push({ start: v.keyStart, end: v.keyEnd, severity: 'error', code: 'undefined-variable', message: `'${v.name}' is declared required, but ${passed.who} is never given it${hint ? ` (did you mean '${hint}'?)` : ''}; it is given ${names.join(', ') || 'no variables'}: every call would stop with "missing value for variable ${v.name}"` });
+      } else {
+        raw.push({ start: v.keyStart, end: v.keyEnd, severity: 'error', code: 'optional-variable', message: `'${v.name}' is declared required, but ${passed.who} is given it only on some calls: the others would stop with "missing value for variable ${v.name}"; declare it optional ('${v.name}?')` });
+      }
+    }
+  }
   const head = { start: 0, end: fm.present ? 3 : 0 };
 
   const roleKey = fm.keys.find((k) => k.key === 'waypoint.role');
@@ -135,6 +167,19 @@ export function findAblations(text: string): AblationInfo[] {
   const template = parseTemplate(text, fm.bodyStart);
   const checks = runChecks(text, new LineIndex(text), fm, template, { helpers: new Set() });
   return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
+}
+
+/** The role whose prompt lives at `path`: `.../prompts/<arch>/<prompt file>` (a workspace override or a built-in). */
+export function rolePromptAt(path: string): PromptRole | undefined {
+  const m = /(?:^|[\\/])prompts[\\/]([^\\/]+)[\\/]([^\\/]+)$/.exec(path);
+  const spec = m ? ARCH_MANIFESTS.get(m[1]!)?.roles.find((r) => r.promptFile === m[2]) : undefined;
+  return spec && { arch: m![1]!, id: spec.id, variables: spec.variables };
+}
+
+/** The manifest's role the front matter names, if both the architecture and the role exist. */
+function manifestRole(arch: string | undefined, id: string | undefined): PromptRole | undefined {
+  const spec = arch && id ? ARCH_MANIFESTS.get(arch)?.roles.find((r) => r.id === id) : undefined;
+  return spec && { arch: arch!, id: spec.id, variables: spec.variables };
 }
 
 /** Every registered architecture's robot functions, keyed by architecture id. */

@@ -6,6 +6,7 @@ import { parseDocument } from 'yaml';
 import type { ChatMessage } from '../../protocol/trace.js';
 import { sha256Hex } from '../engine/hash.js';
 import type { HostIO } from '../host.js';
+import { analyzePrompt, type PromptRole } from './analyze.js';
 
 export class PromptError extends Error {
   constructor(
@@ -33,6 +34,8 @@ export interface PromptFile {
   role?: string;
   config: { temperature?: number; maxOutputTokens?: number };
   variables: PromptVariable[];
+  /** input.default: values rendered for variables a call does not pass. */
+  defaults: Record<string, unknown>;
   /** 1-based file line where the template body starts (after the front matter). */
   bodyStartLine: number;
 }
@@ -84,8 +87,11 @@ function makeDotprompt(): Dotprompt {
 const renderer = makeDotprompt();
 const compiled = new Map<string, ReturnType<Dotprompt['compile']>>();
 
-/** Parses and validates a prompt file: YAML front matter and the Handlebars template both checked now, not at run time. */
-export function parsePromptFile(path: string, source: string): PromptFile {
+/**
+ * Parses and validates a prompt file: YAML front matter and the Handlebars template both checked now, not at run
+ * time. Given the role the file serves, its variables are checked too (checkRoleVariables).
+ */
+export function parsePromptFile(path: string, source: string, role?: PromptRole): PromptFile {
   const sha256 = sha256Hex(source);
   const fm = FRONT_MATTER.exec(source);
   let bodyStartLine = 1;
@@ -129,9 +135,28 @@ export function parsePromptFile(path: string, source: string): PromptFile {
     const base = (comma < 0 ? text : text.slice(0, comma)).trim();
     return { name, optional, type: m?.[3] === 'array' ? `array<${base}>` : base, doc: comma < 0 ? '' : text.slice(comma + 1).trim() };
   });
-  const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, bodyStartLine };
+  const given = (front.input as Record<string, unknown> | undefined)?.default;
+  const defaults = given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const file: PromptFile = { path, source, sha256, arch: ext('arch'), role: ext('role'), config, variables, defaults, bodyStartLine };
   checkTemplate(file);
+  if (role) checkRoleVariables(file, role);
   return file;
+}
+
+/** Diagnostics that mean a render would be wrong: a variable that renders empty, or a call that would stop. */
+const VARIABLE_ERRORS = new Set(['undefined-variable', 'optional-variable']);
+
+/**
+ * Refuses a prompt whose template reads a variable the role is not given (it would render empty), reads one given
+ * only sometimes without declaring it optional (`name?` in input.schema), or declares required one not always
+ * given. The same analysis as the language server's diagnostics; the first problem is thrown with its line.
+ */
+export function checkRoleVariables(file: PromptFile, role: PromptRole): void {
+  const errors = analyzePrompt(file.source, { role }).diagnostics.filter((d) => d.severity === 'error' && VARIABLE_ERRORS.has(d.code));
+  const first = errors[0];
+  if (!first) return;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more variable problem${errors.length > 2 ? 's' : ''} in this file)` : '';
+  throw new PromptError(file.path, first.range.start.line + 1, first.message + more);
 }
 
 /** Compiles the body once with empty data so a syntax error (unclosed block, bad mustache) surfaces with its line. */
@@ -170,14 +195,14 @@ function checkTemplate(file: PromptFile): void {
   }
 }
 
-export async function loadPromptFile(io: HostIO, path: string): Promise<PromptFile> {
+export async function loadPromptFile(io: HostIO, path: string, role?: PromptRole): Promise<PromptFile> {
   let source: string;
   try {
     source = await io.readText(path);
   } catch (err) {
     throw new PromptError(path, undefined, `cannot read prompt file: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return parsePromptFile(path, source);
+  return parsePromptFile(path, source, role);
 }
 
 function partsToText(content: { text?: string }[]): string {
@@ -185,7 +210,7 @@ function partsToText(content: { text?: string }[]): string {
 }
 
 export async function renderPrompt(file: PromptFile, input: RenderInput): Promise<RenderedPrompt> {
-  const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined).map((v) => v.name);
+  const missing = file.variables.filter((v) => !v.optional && input.variables[v.name] === undefined && !(v.name in file.defaults)).map((v) => v.name);
   if (missing.length > 0) {
     throw new PromptError(file.path, undefined, `missing value for variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
@@ -199,14 +224,18 @@ export async function renderPrompt(file: PromptFile, input: RenderInput): Promis
     }
     rendered = await (
       await fn
-    )({
-      input: input.variables,
-      context: { waypoint: data },
-      messages: (input.history ?? []).map((m) => ({
-        role: m.role === 'assistant' ? ('model' as const) : m.role,
-        content: [{ text: m.content }],
-      })),
-    });
+    )(
+      {
+        input: input.variables,
+        context: { waypoint: data },
+        messages: (input.history ?? []).map((m) => ({
+          role: m.role === 'assistant' ? ('model' as const) : m.role,
+          content: [{ text: m.content }],
+        })),
+      },
+      // dotprompt's compiled function takes input.default from the render options, not from the file it parsed.
+      { input: { default: file.defaults } },
+    );
   } catch (err) {
     throw new PromptError(file.path, undefined, `render failed: ${err instanceof Error ? err.message : String(err)}`);
   }

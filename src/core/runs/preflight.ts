@@ -1,6 +1,7 @@
 // Everything a run can be refused for before it starts, checked before any trace, model call or simulator step:
 // the architecture, its limits, the variant and its agent topology, the prompt folder, every prompt file the topology uses
-// (parsed, so a syntax error names its file and line), and every ablation id the variant or a sweep switches
+// (parsed, so a syntax error names its file and line; its variables checked against what the architecture passes
+// the role, so a misspelt one is refused instead of rendering empty), and every ablation id the variant or a sweep switches
 // (an id no prompt of the topology has would make the switch silently do nothing). Each refusal names what is
 // wrong and the valid choices.
 import { join } from 'node:path';
@@ -95,8 +96,9 @@ export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Pre
   for (const role of topology.roles) {
     const path = promptPaths[role];
     if (!path) throw new StartError('prompt_error', `no prompt file configured for role '${role}'`);
+    const spec = arch.roles.find((r) => r.id === role);
     try {
-      const file = await loadPromptFile(io, path);
+      const file = await loadPromptFile(io, path, spec && { arch: arch.id, id: spec.id, variables: spec.variables });
       for (const id of listAblationIds(file.source)) if (!ablationIds.includes(id)) ablationIds.push(id);
     } catch (err) {
       if (err instanceof PromptError) throw new StartError('prompt_error', err.detail, err.file, err.line);

@@ -146,6 +146,16 @@ test('a broken prompt folder: exit 2, one line naming the file and line once, no
   assert.equal(r.stderr.split('planner.prompt').length - 1, 1, 'the path once');
 });
 
+test('a misspelt template variable ({{axess}} for {{axes}}): exit 2 before any model call, naming file:line, the names given and the near one', () => {
+  const dir = join(ws, 'typo-prompts');
+  cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
+  const text = readFileSync(join(dir, 'planner.prompt'), 'utf8');
+  writeFileSync(join(dir, 'planner.prompt'), text.replace('{{axes}}', '{{axess}}'));
+  const line = text.split('\n').findIndex((l) => l.includes('{{axes}}')) + 1;
+  const r = run('run', '--arch', 'malmm', '--task', 'stack_blocks', '--prompts', dir);
+  refused(r, new RegExp(`^waypoint run: prompt error: Undefined variable 'axess' \\(did you mean 'axes'\\?\\): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes; 'axess' would render empty \\(typo-prompts/planner\\.prompt:${line}\\)$`, 'm'));
+});
+
 test('tasks: a header row, then one task per aligned row, name first; the README states the count', () => {
   const r = run('tasks');
   assert.equal(r.status, 0);

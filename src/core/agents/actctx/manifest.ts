@@ -1,6 +1,19 @@
 // Action Contextualization's declarations (Gupta, Yao et al.): one conversation with a task planner, an
 // evaluation-plan writer, retunes and replans; limits by the paper's (and the authors' code's) budgets.
+import type { Picoschema } from '../../prompt/schema.js';
 import type { ArchitectureManifest } from '../types.js';
+
+const FUNCTIONS = { signature: 'string', doc: 'string' };
+/** The failed action's report (loop.ts failureOf) and the tried parameter sets, for a retune or a replan. */
+const FAILURE_VARS: Picoschema = {
+  failure_index: 'integer',
+  failed_action: 'string',
+  current_arguments: 'string',
+  motion_score: 'string',
+  failure_reason: 'string',
+  'past_failures(array)': 'string',
+  'past_successes(array)': 'string',
+};
 
 export const ACTCTX_MANIFEST: ArchitectureManifest = {
   id: 'actctx',
@@ -13,12 +26,12 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   // Plans are Python literals read with a parser and run action by action; no code runs.
   runsCode: false,
   roles: [
-    { id: 'task_plan', label: 'Task plan (Prompt 1)', promptFile: 'task_plan.prompt', description: 'Writes task_plan from the scene description, the label lists and the task.' },
-    { id: 'evaluation_plan', label: 'Evaluation plan (Prompts 2, 7)', promptFile: 'evaluation_plan.prompt', description: 'Writes the checks for each action and their expected outputs.' },
-    { id: 'retune', label: 'Retune (Prompts 3-5, 8, 9)', promptFile: 'retune.prompt', description: 'Changes the arguments of the failed action in place.' },
-    { id: 'replan', label: 'Replan (Prompt 6)', promptFile: 'replan.prompt', description: 'Writes a new task plan after the retunes ran out.' },
-    { id: 'improve', label: 'Retune after success (IV-B)', promptFile: 'improve.prompt', description: 'Changes one action of a successful plan to raise its motion score.' },
-    { id: 'repair', label: 'Syntax repair', promptFile: 'repair.prompt', description: 'Sends back what was wrong with an answer\'s code and asks for it again.' },
+    { id: 'task_plan', label: 'Task plan (Prompt 1)', promptFile: 'task_plan.prompt', description: 'Writes task_plan from the scene description, the label lists and the task.', variables: { scene_description: 'string', objects: 'string', locations: 'string', 'actions(array)': FUNCTIONS, task: 'string' } },
+    { id: 'evaluation_plan', label: 'Evaluation plan (Prompts 2, 7)', promptFile: 'evaluation_plan.prompt', description: 'Writes the checks for each action and their expected outputs.', variables: { 'checks(array)': FUNCTIONS, objects: 'string', locations: 'string' } },
+    { id: 'retune', label: 'Retune (Prompts 3-5, 8, 9)', promptFile: 'retune.prompt', description: 'Changes the arguments of the failed action in place.', variables: FAILURE_VARS },
+    { id: 'replan', label: 'Replan (Prompt 6)', promptFile: 'replan.prompt', description: 'Writes a new task plan after the retunes ran out.', variables: { ...FAILURE_VARS, max_change: 'integer' } },
+    { id: 'improve', label: 'Retune after success (IV-B)', promptFile: 'improve.prompt', description: 'Changes one action of a successful plan to raise its motion score.', variables: { total_time: 'string', average_score: 'string', 'past_failures(array)': 'string', 'past_successes(array)': 'string' } },
+    { id: 'repair', label: 'Syntax repair', promptFile: 'repair.prompt', description: 'Sends back what was wrong with an answer\'s code and asks for it again.', variables: { problem: 'string' } },
   ],
   topologies: {
     actctx: {

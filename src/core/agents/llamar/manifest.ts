@@ -1,7 +1,11 @@
 // LLaMAR's declarations (Nayak et al.): the four modules, the paper's module ablations (Table 4) and baselines as
 // topologies, team sizes and the exploration ablation as built-in variants, the step cap T = 30, end reasons and
 // the paper's metrics.
+import type { Picoschema } from '../../prompt/schema.js';
 import type { ArchitectureManifest } from '../types.js';
+
+/** Every module gets the team and its input dict (loop.ts `baseVars` plus `input`). */
+const VARS: Picoschema = { agent_count: 'string', agent_names: 'string', 'agents(array)': 'string', robot_word: 'string', input: 'string' };
 
 export const LLAMAR_MANIFEST: ArchitectureManifest = {
   id: 'llamar',
@@ -12,11 +16,11 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
   simulator: 'household',
   runsCode: false,
   roles: [
-    { id: 'planner', label: 'Planner', promptFile: 'planner.prompt', description: 'Keeps the list of open subtasks from the task, what the robots have seen and the memory.' },
-    { id: 'actor', label: 'Actor', promptFile: 'actor.prompt', description: 'Chooses one high-level action per robot and updates the shared memory.' },
-    { id: 'corrector', label: 'Corrector', promptFile: 'corrector.prompt', description: 'Explains failed actions and proposes a corrective action per robot for the next step.' },
-    { id: 'verifier', label: 'Verifier', promptFile: 'verifier.prompt', description: 'Moves open subtasks to the completed list when the robots have done them.' },
-    { id: 'central', label: 'Central planner', promptFile: 'central.prompt', description: 'One model call per step that reasons and chooses every robot\'s action (the CoT baseline\'s shape).' },
+    { id: 'planner', label: 'Planner', promptFile: 'planner.prompt', description: 'Keeps the list of open subtasks from the task, what the robots have seen and the memory.', variables: VARS },
+    { id: 'actor', label: 'Actor', promptFile: 'actor.prompt', description: 'Chooses one high-level action per robot and updates the shared memory.', variables: VARS },
+    { id: 'corrector', label: 'Corrector', promptFile: 'corrector.prompt', description: 'Explains failed actions and proposes a corrective action per robot for the next step.', variables: VARS },
+    { id: 'verifier', label: 'Verifier', promptFile: 'verifier.prompt', description: 'Moves open subtasks to the completed list when the robots have done them.', variables: VARS },
+    { id: 'central', label: 'Central planner', promptFile: 'central.prompt', description: 'One model call per step that reasons and chooses every robot\'s action (the CoT baseline\'s shape).', variables: VARS },
   ],
   topologies: {
     llamar: { label: 'LLaMAR', description: 'Planner -> Actor -> joint step -> Corrector -> Verifier, every step (Algorithm 2).', roles: ['planner', 'actor', 'corrector', 'verifier'] },

@@ -1,5 +1,11 @@
 // MALMM's declarations (Singh et al.): roles, the paper's topologies (Table II), limits and end reasons.
+import type { Picoschema } from '../../prompt/schema.js';
 import type { ArchitectureManifest } from '../types.js';
+
+// What the loop passes each role's prompt (loop.ts builds them once per episode); SA gets all of them.
+const SUPERVISOR_VARS: Picoschema = { task: 'string', ee_position: 'string', ee_yaw: 'string', state: 'string' };
+const PLANNER_VARS: Picoschema = { task: 'string', table_top_z: 'string', x_range: 'string', y_range: 'string', axes: 'string' };
+const CODER_VARS: Picoschema = { 'api(array)': { signature: 'string', doc: 'string' } };
 
 /**
  * Our additions to the paper's MALMM, each a named ablation that is off unless a variant turns it on (the
@@ -29,10 +35,10 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   api: 'malmm',
   simulator: 'tabletop',
   roles: [
-    { id: 'supervisor', label: 'Supervisor', promptFile: 'supervisor.prompt', description: 'Chooses the next speaker from the whole chat.' },
-    { id: 'planner', label: 'Planner', promptFile: 'planner.prompt', description: 'Describes the scene, plans, checks each step and re-plans.' },
-    { id: 'coder', label: 'Coder', promptFile: 'coder.prompt', description: 'Writes one Python block per step.' },
-    { id: 'agent', label: 'Single agent', promptFile: 'sa.prompt', description: 'Plans and codes alone (SA baseline).' },
+    { id: 'supervisor', label: 'Supervisor', promptFile: 'supervisor.prompt', description: 'Chooses the next speaker from the whole chat.', variables: SUPERVISOR_VARS },
+    { id: 'planner', label: 'Planner', promptFile: 'planner.prompt', description: 'Describes the scene, plans, checks each step and re-plans.', variables: PLANNER_VARS },
+    { id: 'coder', label: 'Coder', promptFile: 'coder.prompt', description: 'Writes one Python block per step.', variables: CODER_VARS },
+    { id: 'agent', label: 'Single agent', promptFile: 'sa.prompt', description: 'Plans and codes alone (SA baseline).', variables: { ...SUPERVISOR_VARS, ...PLANNER_VARS, ...CODER_VARS } },
   ],
   topologies: {
     malmm: { label: 'MALMM', description: 'Supervisor + Planner + Coder + Executor, dynamic routing.', roles: ['supervisor', 'planner', 'coder'] },

@@ -2,7 +2,21 @@
 // topologies and variants, the loop's limits by the code's names (T = --tsteps, K = --num_replans,
 // M = max_calls_per_round, defaults 10 / 5 / 10), end reasons and metrics (Table 2: success, environment steps,
 // re-plans; plus dialog turns and tokens).
+import type { Picoschema } from '../../prompt/schema.js';
 import type { ArchitectureManifest } from '../types.js';
+
+/** What every call of either role gets (loop.ts `shared`). */
+const SHARED_VARS: Picoschema = {
+  task: 'string',
+  'actions(array)': { n: 'integer', usage: 'string', doc: 'string' },
+  'rules(array)': 'string',
+  example: 'string',
+  path_required: 'boolean',
+  path_points: 'integer',
+  round_history: 'string',
+  failed_plans: 'string',
+  last_plan_failed: 'boolean',
+};
 
 export const ROCO_MANIFEST: ArchitectureManifest = {
   id: 'roco',
@@ -12,8 +26,14 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   api: 'roco',
   simulator: 'tabletop',
   roles: [
-    { id: 'dialog', label: 'Robot dialog agent', promptFile: 'dialog.prompt', description: 'Speaks for one robot: discusses with the others, ends with PROCEED or the final EXECUTE plan.' },
-    { id: 'central', label: 'Central planner', promptFile: 'central.prompt', description: 'Central Plan baseline: one agent sees the whole scene and plans for every robot at once.' },
+    {
+      id: 'dialog', label: 'Robot dialog agent', promptFile: 'dialog.prompt', description: 'Speaks for one robot: discusses with the others, ends with PROCEED or the final EXECUTE plan.',
+      variables: { ...SHARED_VARS, agent: 'string', others: 'string', capability: 'string', 'others_capability(array)': 'string', observation: 'string', previous_chat: 'string', 'feedback(array)': 'string', current_chat: 'string', last_call: 'boolean' },
+    },
+    {
+      id: 'central', label: 'Central planner', promptFile: 'central.prompt', description: 'Central Plan baseline: one agent sees the whole scene and plans for every robot at once.',
+      variables: { ...SHARED_VARS, agents: 'string', 'robots(array)': 'string', observation: 'string', 'feedback(array)': 'string' },
+    },
   ],
   topologies: {
     dialog: { label: 'Dialog', description: 'Every robot speaks in turn; the plan is checked, fed back on failure (up to K re-plans) and executed jointly.', roles: ['dialog'], humanSeats: true },

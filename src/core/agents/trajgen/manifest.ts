@@ -13,9 +13,9 @@ export const TRAJGEN_MANIFEST: ArchitectureManifest = {
   api: 'lmtg',
   simulator: 'tabletop',
   roles: [
-    { id: 'main', label: 'Trajectory generator', promptFile: 'main.prompt', description: 'Plans in stages, detects objects, writes the pose-list code (or numbers) and corrects errors.' },
-    { id: 'detector', label: 'Success detector', promptFile: 'detector.prompt', description: 'A fresh call that reads the object-pose tracks and answers task_completed() or task_failed().' },
-    { id: 'summary', label: 'Task summary', promptFile: 'summary.prompt', description: 'The main conversation asked to summarise the failed attempt for the next instance.' },
+    { id: 'main', label: 'Trajectory generator', promptFile: 'main.prompt', description: 'Plans in stages, detects objects, writes the pose-list code (or numbers) and corrects errors.', variables: { task: 'string', ee_position: 'string', numpy: 'boolean', 'failure_summary?': 'string' } },
+    { id: 'detector', label: 'Success detector', promptFile: 'detector.prompt', description: 'A fresh call that reads the object-pose tracks and answers task_completed() or task_failed().', variables: { task: 'string', tracks: 'string' } },
+    { id: 'summary', label: 'Task summary', promptFile: 'summary.prompt', description: 'The main conversation asked to summarise the failed attempt for the next instance.', variables: { attempt: 'integer' } },
   ],
   topologies: {
     code: { label: 'Code output', description: 'Python that calls detect_object and builds pose lists run by execute_trajectory (the paper\'s method).', roles: ['main', 'detector', 'summary'] },

@@ -1,6 +1,8 @@
-// Semantic checks over the parsed template: variables against input.schema, helpers against the known set,
-// ablation blocks (ids, duplicates, unclosed), the role marker line and the context budget estimate.
+// Semantic checks over the parsed template: variables against what the architecture passes the role (or, for a
+// prompt of no known role, against input.schema), helpers against the known set, ablation blocks (ids, duplicates,
+// unclosed), the role marker line and the context budget estimate.
 import { ROLE_MARKER_RE } from '../../llm/roleMarker.js';
+import type { SchemaShapes, VarShape } from '../schema.js';
 import type { FrontMatter, RawDiag } from './frontMatter.js';
 import type { Call, Expr, ParsedTemplate, PathExpr, TagNode } from './template.js';
 import type { LineIndex } from './lineIndex.js';
@@ -13,13 +15,18 @@ export const HANDLEBARS_BUILTINS: Record<string, string> = {
   lookup: 'Handlebars built-in: looks up a property or index dynamically, e.g. {{lookup map key}}.',
   log: 'Handlebars built-in: logs its arguments while rendering; renders nothing.',
 };
-/** Helpers whose block body runs in a new context (`../` climbs out of it). */
-const CONTEXT_HELPERS = new Set(['each', 'with']);
 
 export interface VariableUse {
   name: string;
   start: number;
   end: number;
+}
+
+/** The variables a role's prompt is rendered with, as its architecture declares them. */
+export interface PassedVariables {
+  /** For messages: "malmm's planner prompt". */
+  who: string;
+  vars: Record<string, VarShape>;
 }
 
 export interface CheckResult {
@@ -35,53 +42,147 @@ export interface CheckOptions {
   helpers: ReadonlySet<string>;
   /** Ablation ids switched off (their else part counts toward the budget instead). */
   ablationsOff?: ReadonlySet<string>;
+  /** What the architecture passes this role; absent: variables are checked against input.schema only (warnings). */
+  passed?: PassedVariables;
+}
+
+/** What a name in the template resolves against: a shape we know, or `undefined` (anything may be there). */
+interface Scope {
+  shape: VarShape | undefined;
+  /** For messages: "an item of 'api'". */
+  what: string;
 }
 
 interface Frame {
   block: number;
-  /** The block body runs in a context we cannot see (each/with/{{#var}}). */
-  opaque: boolean;
-  params: string[];
+  /** The block body runs in a new context (each, with, a section over a list or object); `../` climbs out of it. */
+  ctx?: Scope;
+  /** Whether the block changes the context depends on the value at run time (a section over a value of unknown type). */
+  maybe?: boolean;
+  params: Map<string, Scope>;
 }
+
+const ANY_SCOPE: Scope = { shape: undefined, what: '' };
+const NUMBER: VarShape = { type: 'number', optional: false };
 
 export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: ParsedTemplate, opts: CheckOptions): CheckResult {
   const diags: RawDiag[] = [];
   const uses: VariableUse[] = [];
-  const declared = new Set(fm.variables.map((v) => v.name));
-  const checkVars = !fm.schemaOpaque;
+  const declared = new Map(fm.variables.map((v) => [v.name, v]));
+  const passed = opts.passed;
+  // With the architecture's declaration the check is exact (what renders empty is an error); without it, the
+  // prompt's own input.schema is all we know (warnings), and an opaque schema leaves nothing to check.
+  const severity = passed ? 'error' : 'warning';
+  const rootVars: Record<string, VarShape> | undefined = passed ? passed.vars : fm.schemaOpaque || fm.shapes.open ? undefined : fm.shapes.vars;
   const frames: Frame[] = [];
   const isHelper = (name: string) => opts.helpers.has(name);
-  const blockParam = (name: string) => frames.some((f) => f.params.includes(name));
+  const blockParam = (name: string) => {
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const s = frames[i].params.get(name);
+      if (s) return s;
+    }
+    return undefined;
+  };
+  const flag = (p: { start: number; end: number }, code: RawDiag['code'], message: string, sev: RawDiag['severity'] = severity) => diags.push({ start: p.start, end: p.end, severity: sev, code, message });
 
-  const resolve = (p: PathExpr) => {
-    if (p.scoped) return;
-    let name: string | undefined;
-    if (p.data) {
-      if (p.parts[0] !== 'root' || p.parts.length < 2) return; // @index, @key, @metadata, ...
-      name = p.parts[1];
-    } else {
-      if (p.depth === 0 && blockParam(p.parts[0])) return;
-      const opaqueAbove = frames.filter((f) => f.opaque).length;
-      if (p.depth < opaqueAbove) return; // inside each/with: resolved against an item we cannot see
-      name = p.parts[0];
+  /** Walks the path's later segments through the shape; flags a segment that cannot be there (it renders empty). */
+  const walk = (shape: VarShape | undefined, rest: string[], p: PathExpr, what: string): VarShape | undefined => {
+    let s = shape;
+    let where = what;
+    for (const seg of rest) {
+      if (!s || s.type === 'any' || s.type === 'enum' || s.type === 'null') return undefined;
+      let next: VarShape | undefined;
+      if (s.type === 'array') next = seg === 'length' ? NUMBER : /^\d+$/.test(seg) ? s.items : undefined;
+      else if (s.type === 'string') next = seg === 'length' ? NUMBER : undefined;
+      else if (s.type === 'object') {
+        if (!s.fields) return undefined;
+        next = s.fields[seg];
+        if (!next) {
+          const names = Object.keys(s.fields);
+          const hint = closest(seg, names);
+          flag(p, 'undefined-variable', `'${seg}' is not a field of ${where} (fields: ${names.join(', ') || 'none'})${hint ? `; did you mean '${hint}'?` : ''}: it renders empty`);
+          return undefined;
+        }
+      }
+      if (!next) {
+        const kind = s.type === 'array' ? 'a list (it has length and numbered items' + (s.items?.fields ? '; loop over it with {{#each}} to reach its items\' fields' : '') + ')' : `a ${s.type}${s.type === 'string' ? ' (it has only length)' : ''}`;
+        flag(p, 'undefined-variable', `'${seg}' is not a field of ${where}, which is ${kind}: it renders empty`);
+        return undefined;
+      }
+      s = next;
+      where = `'${seg}'`;
     }
-    if (name === undefined) return;
+    return s;
+  };
+
+  /** A variable at the prompt's root (`{{name}}` outside any each/with, `{{../name}}`, `{{@root.name}}`). */
+  const rootUse = (parts: string[], p: PathExpr): VarShape | undefined => {
+    const name = parts[0];
     uses.push({ name, start: p.start, end: p.end });
-    if (checkVars && !declared.has(name)) {
-      const hint = closest(name, [...declared]);
-      diags.push({
-        start: p.start, end: p.end, severity: 'warning', code: 'unknown-variable',
-        message: `Unknown variable '${name}': not declared in input.schema${hint ? ` (did you mean '${hint}'?)` : ''}; it renders empty`,
-      });
+    const decl = declared.get(name);
+    const hasDefault = fm.defaults.includes(name);
+    if (!passed) {
+      if (!rootVars) return undefined;
+      if (!rootVars[name] && !hasDefault) {
+        const hint = closest(name, Object.keys(rootVars));
+        flag(p, 'unknown-variable', `Unknown variable '${name}': not declared in input.schema${hint ? ` (did you mean '${hint}'?)` : ''}; it renders empty`);
+        return undefined;
+      }
+      return walk(rootVars[name], parts.slice(1), p, `'${name}'`);
     }
+    const shape = passed.vars[name];
+    if (!shape) {
+      if (hasDefault) return undefined;
+      if (decl?.optional) {
+        flag(p, 'never-passed', `'${name}' is declared optional, but ${passed.who} is never given it: it always renders empty`, 'warning');
+        return undefined;
+      }
+      const names = Object.keys(passed.vars);
+      const hint = closest(name, names);
+      flag(p, 'undefined-variable', `Undefined variable '${name}'${hint ? ` (did you mean '${hint}'?)` : ''}: ${passed.who} is given ${names.join(', ') || 'no variables'}; '${name}' would render empty`);
+      return undefined;
+    }
+    if (shape.optional && !decl?.optional && !hasDefault) {
+      flag(p, 'optional-variable', `'${name}' is given to ${passed.who} only on some calls and renders empty on the others: declare it optional in input.schema ('${name}?: ${shapeText(shape)}, ...')`);
+    } else if (!decl && !fm.schemaOpaque) {
+      flag(p, 'unknown-variable', `Variable '${name}' is not declared in input.schema: declare it with its documentation ('${name}: ${shapeText(shape)}, ...')`, 'warning');
+    }
+    return walk(shape, parts.slice(1), p, `'${name}'`);
   };
-  const expr = (e: Expr) => {
-    if (e.kind === 'path') resolve(e);
-    else if (e.kind === 'sexpr') call(e.call, 'sexpr');
+
+  /** Resolves a path the way Handlebars looks it up, flags what renders empty, and returns its shape when known. */
+  const resolve = (p: PathExpr): VarShape | undefined => {
+    if (p.data) {
+      if (p.parts[0] !== 'root' || p.parts.length < 2) return undefined; // @index, @key, @first, @metadata, ...
+      return rootVars || passed ? rootUse(p.parts.slice(1), p) : undefined;
+    }
+    if (!p.scoped && p.depth === 0) {
+      const param = blockParam(p.parts[0]);
+      if (param) return walk(param.shape, p.parts.slice(1), p, param.what);
+    }
+    // `../` climbs context frames only: if, unless, ablation and other helpers keep the context they were given.
+    const contexts = frames.filter((f) => f.ctx);
+    if (p.depth > contexts.length) {
+      const enclosing = contexts.length === 0 ? 'no each/with block encloses it' : `only ${contexts.length} each/with block${contexts.length === 1 ? ' encloses' : 's enclose'} it`;
+      if (!frames.some((f) => f.maybe)) flag(p, 'undefined-variable', `'${p.original}' climbs above the prompt's variables (${enclosing}; if, unless and ablation blocks do not count): it renders empty`);
+      return undefined;
+    }
+    const scope = p.depth === contexts.length ? undefined : contexts[contexts.length - 1 - p.depth].ctx!;
+    if (p.parts.length === 0) return scope ? scope.shape : undefined; // `this`, `.`, `..`
+    if (!scope) return rootVars || passed ? rootUse(p.parts, p) : undefined;
+    return walk(scope.shape, p.parts, p, scope.what);
   };
+  const exprShape = (e: Expr | undefined): VarShape | undefined => {
+    if (!e) return undefined;
+    if (e.kind === 'path') return resolve(e);
+    if (e.kind === 'sexpr') call(e.call, 'sexpr');
+    return undefined;
+  };
+  const expr = (e: Expr) => void exprShape(e);
   /** kind: how the call is used; a head with arguments (or in a sub-expression) must be a known helper. */
-  const call = (c: Call, kind: 'mustache' | 'open' | 'openInverse' | 'sexpr') => {
+  const call = (c: Call, kind: 'mustache' | 'open' | 'openInverse' | 'sexpr'): { head?: VarShape; first?: VarShape } => {
     const h = c.head;
+    let head: VarShape | undefined;
     if (h && h.kind === 'path') {
       const simple = !h.data && !h.scoped && h.depth === 0 && h.parts.length === 1;
       const asHelper = kind === 'sexpr' || c.params.length > 0 || c.hash.length > 0;
@@ -93,7 +194,7 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
           });
         }
       } else if (!(simple && isHelper(h.parts[0]))) {
-        resolve(h);
+        head = resolve(h);
       }
       if (simple && h.parts[0] === 'ablation' && kind === 'mustache') {
         diags.push({ start: h.start, end: h.end, severity: 'error', code: 'ablation-not-block', message: 'ablation is a block helper: write {{#ablation "id" label="..."}}...{{/ablation}}' });
@@ -101,16 +202,42 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
     } else if (h && h.kind === 'sexpr') {
       call(h.call, 'sexpr');
     }
-    for (const p of c.params) expr(p);
+    const first = c.params.map(exprShape)[0];
     for (const hp of c.hash) expr(hp.value);
+    return { head, first };
   };
-  const opensContext = (c: Call, kind: 'open' | 'openInverse') => {
+  /**
+   * The frame a block opens, with the context its body runs in. Handlebars: `each` runs its body per item, `with` in
+   * the value, a section `{{#name}}` per item of a list, in an object or other value, unchanged for `true`; helpers
+   * (if, unless, ablation, ...) keep the context. `head` was already resolved by `call` (its shape is passed in).
+   */
+  const frameFor = (block: number, c: Call, kind: 'open' | 'openInverse', headShape: VarShape | undefined, firstShape: VarShape | undefined): Frame => {
+    const frame: Frame = { block, params: new Map() };
     const h = c.head;
-    if (!h || h.kind !== 'path' || h.data || h.scoped || h.parts.length !== 1) return kind === 'open' && h?.kind === 'path';
-    const name = h.parts[0];
-    if (CONTEXT_HELPERS.has(name)) return true;
-    if (isHelper(name)) return false;
-    return kind === 'open' && c.params.length === 0 && c.hash.length === 0 && !blockParam(name);
+    if (!h || h.kind !== 'path' || h.data || h.scoped || h.parts.length !== 1) {
+      if (kind === 'open' && h?.kind === 'path') Object.assign(frame, sectionScope(headShape, h.original));
+    } else if (h.parts[0] === 'each' || h.parts[0] === 'with') {
+      const subject = c.params[0];
+      const name = subject && subject.kind === 'path' ? `'${subject.original}'` : 'the value';
+      if (h.parts[0] === 'each') {
+        const items = firstShape?.type === 'array' ? firstShape.items : undefined;
+        frame.ctx = { shape: items, what: `an item of ${name}` };
+        if (c.blockParams[1]) frame.params.set(c.blockParams[1], ANY_SCOPE);
+      } else {
+        frame.ctx = { shape: firstShape, what: name };
+      }
+      if (c.blockParams[0]) frame.params.set(c.blockParams[0], frame.ctx);
+    } else if (!isHelper(h.parts[0]) && kind === 'open' && c.params.length === 0 && c.hash.length === 0 && !blockParam(h.parts[0])) {
+      Object.assign(frame, sectionScope(headShape, h.original));
+    }
+    return frame;
+  };
+  /** `{{#name}}` on a variable: what its body sees, by the variable's shape. */
+  const sectionScope = (shape: VarShape | undefined, original: string): Pick<Frame, 'ctx' | 'maybe'> => {
+    if (!shape || shape.type === 'any' || shape.type === 'enum') return { ctx: ANY_SCOPE, maybe: true };
+    if (shape.type === 'boolean') return {};
+    if (shape.type === 'array') return { ctx: { shape: shape.items, what: `an item of '${original}'` } };
+    return { ctx: { shape, what: `'${original}'` } };
   };
   const popTo = (block: number) => {
     if (!frames.some((f) => f.block === block)) return;
@@ -175,17 +302,24 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
         call(node.call, 'mustache');
         break;
       case 'open':
-      case 'openInverse':
-        call(node.call, node.kind);
-        if (node.block !== -1) frames.push({ block: node.block, opaque: opensContext(node.call, node.kind), params: node.call.blockParams });
+      case 'openInverse': {
+        const r = call(node.call, node.kind);
+        if (node.block !== -1) frames.push(frameFor(node.block, node.call, node.kind, r.head, r.first));
         break;
+      }
       case 'else':
-      case 'elseChain':
+      case 'elseChain': {
         if (node.block === -1) break;
         popTo(node.block);
-        if (node.kind === 'elseChain') call(node.call, 'open');
-        frames.push({ block: node.block, opaque: node.kind === 'elseChain' && opensContext(node.call, 'open'), params: node.call.blockParams });
+        // A plain {{else}} runs in the context outside the block (each's and with's too).
+        if (node.kind === 'else') {
+          frames.push({ block: node.block, params: new Map() });
+          break;
+        }
+        const r = call(node.call, 'open');
+        frames.push(frameFor(node.block, node.call, 'open', r.head, r.first));
         break;
+      }
       case 'close':
         if (node.block !== -1) popTo(node.block);
         break;
@@ -196,7 +330,7 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
         break;
       case 'partialBlock':
       case 'decoratorBlock':
-        if (node.block !== -1) frames.push({ block: node.block, opaque: true, params: [] });
+        if (node.block !== -1) frames.push({ block: node.block, ctx: ANY_SCOPE, maybe: true, params: new Map() });
         break;
       case 'rawOpen':
         call(node.call, 'open');
@@ -269,4 +403,11 @@ function editDistance(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length];
+}
+
+/** A shape as Picoschema writes it, for the declaration a message suggests. */
+function shapeText(s: VarShape): string {
+  if (s.type === 'array') return `array of ${s.items ? shapeText(s.items) : 'any'}`;
+  if (s.type === 'object' && s.fields) return `object with ${Object.keys(s.fields).join(', ')}`;
+  return s.type;
 }

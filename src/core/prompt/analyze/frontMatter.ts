@@ -1,6 +1,7 @@
 // Front matter: where it is (dotprompt's `---` rules), YAML errors with exact positions, the input variables
 // declared in `input.schema` (Picoschema or JSON Schema) and the Waypoint keys (`waypoint.role`, ...).
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { readSchemaShapes, type SchemaShapes } from '../schema.js';
 import type { DiagnosticCode, InputVariable, Severity } from './types.js';
 
 export interface RawDiag {
@@ -39,6 +40,10 @@ export interface FrontMatter {
   /** input.schema names a schema we cannot see: do not report unknown variables. */
   schemaOpaque: boolean;
   hasSchema: boolean;
+  /** input.schema's variables with their item and field shapes. */
+  shapes: SchemaShapes;
+  /** Variables with a value in input.default (dotprompt renders it when the call passes none). */
+  defaults: string[];
   arch?: string;
   role?: string;
   budgetTokens?: number;
@@ -56,7 +61,7 @@ export const WAYPOINT_KEYS: Record<string, string> = {
 export function readFrontMatter(text: string): FrontMatter {
   const fm: FrontMatter = {
     present: false, start: 0, yamlStart: 0, yamlEnd: 0, closeLine: -1, bodyStart: 0,
-    keys: [], variables: [], schemaOpaque: false, hasSchema: false, diags: [],
+    keys: [], variables: [], schemaOpaque: false, hasSchema: false, shapes: { vars: {}, open: false }, defaults: [], diags: [],
   };
   const first = /^---[ \t]*(\r\n|\r|\n)/.exec(text);
   if (!first) return fm;
@@ -137,7 +142,10 @@ function readYaml(src: string, fm: FrontMatter): void {
       if (schema) {
         fm.hasSchema = true;
         readSchema(schema.value as Node | null, base, fm);
+        fm.shapes = readSchemaShapes(schema.value ? safeJs(schema.value as Node) : null);
       }
+      const defaults = vNode.items.find((p) => pairKey(p) === 'default');
+      if (defaults && isMap(defaults.value)) fm.defaults = defaults.value.items.map(pairKey).filter((k): k is string => k !== undefined);
     }
   }
 }
@@ -209,7 +217,11 @@ function readSchema(node: Node | null, base: number, fm: FrontMatter): void {
     if (paren !== -1) {
       const [t, d] = splitDoc(key.slice(paren + 1, key.endsWith(')') ? -1 : undefined));
       doc = d;
-      if (t === 'array') type = `array<${isScalar(value) ? splitDoc(String(value.value))[0] : 'object'}>`;
+      if (t === 'array') {
+        type = `array<${isScalar(value) ? splitDoc(String(value.value))[0] : 'object'}>`;
+        // `name(array): string, doc`: dotprompt keeps the doc as the items' description.
+        if (!doc && isScalar(value)) doc = splitDoc(String(value.value))[1];
+      }
       else if (t === 'enum') type = `enum(${isSeq(value) ? value.items.map((i) => String(isScalar(i) ? i.value : '?')).join('|') : '?'})`;
       else if (t === 'object') type = 'object';
       else {

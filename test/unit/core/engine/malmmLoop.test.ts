@@ -175,6 +175,70 @@ test('a broken prompt file stops before any model call, with file and line in th
   assert.equal(result.success, false);
 });
 
+/** The built-in MALMM prompts in memory, the planner's `{{axes}}` misspelt when `typo`. */
+async function promptHost(typo: boolean): Promise<MemoryHost> {
+  const io = new MemoryHost();
+  for (const p of Object.values(promptPaths)) io.files.set(p, await nodeIO.readText(p));
+  if (typo) io.files.set(promptPaths.planner, io.files.get(promptPaths.planner)!.replace('{{axes}}', '{{axess}}'));
+  return io;
+}
+const axesLine = async () => (await nodeIO.readText(promptPaths.planner)).split('\n').findIndex((l) => l.includes('{{axes}}')) + 1;
+
+test('the engine checks prompt variables itself (a fork that points a role at an edited copy skips preflight): {{axess}} stops before any model call', async () => {
+  const { result, events } = await run(spec('default'), new ReplayClient({}), new FakeSim(), await promptHost(true));
+  assert.equal(result.reason, 'prompt_error');
+  const err = of(events, 'error')[0];
+  assert.equal(err.file, promptPaths.planner);
+  assert.equal(err.line, await axesLine());
+  assert.match(err.message, /^Undefined variable 'axess' \(did you mean 'axes'\?\): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes/);
+  assert.equal(of(events, 'role_call').length, 0);
+});
+
+test('a prompt edited during a pause into an undefined variable is reported, and the call keeps the version read before', async () => {
+  const io = await promptHost(false);
+  const controller = new EpisodeController();
+  const planner = { task: 'stack', table_top_z: '0.75', x_range: '[0, 1]', y_range: '[0, 1]', axes: 'AXES-TEXT' };
+  const probe = {
+    ...arch,
+    async run(ctx: Parameters<typeof arch.run>[0]) {
+      await ctx.callRole('planner', planner, []);
+      io.files.set(promptPaths.planner, io.files.get(promptPaths.planner)!.replace('{{axes}}', '{{axess}}'));
+      controller.markPromptsStale();
+      await ctx.callRole('planner', planner, []);
+      return { reason: 'task_completed' as const, agentClaimedDone: false };
+    },
+  };
+  const sink = new MemoryTraceSink();
+  await runEpisode(spec('default', { arch: probe }), { io, clock, sim: new FakeSim(), sandbox, model: new ReplayClient({ 'malmm/planner': ['one', 'two'] }), sink, controller });
+  const calls = of(sink.events, 'role_call');
+  assert.equal(calls.length, 2);
+  assert.ok(calls.every((c) => c.messages.some((m) => m.content.includes('1. Axes: AXES-TEXT.'))), 'both calls rendered the axes');
+  const err = of(sink.events, 'error').find((e) => e.kind === 'prompt_error')!;
+  assert.match(err.message, /Undefined variable 'axess'.*; this call uses the version read before$/);
+  assert.equal(err.line, await axesLine());
+});
+
+test("a loop that passes a role variables its manifest does not declare (or leaves a declared one out) ends as engine_error naming them", async () => {
+  const planner = { task: 'stack', table_top_z: '0.75', x_range: '[0, 1]', y_range: '[0, 1]', axes: 'x right' };
+  const probe = (vars: Record<string, unknown>) => ({
+    ...arch,
+    async run(ctx: Parameters<typeof arch.run>[0]) {
+      await ctx.callRole('planner', vars, []);
+      return { reason: 'task_completed' as const, agentClaimedDone: false };
+    },
+  });
+  const model = () => new ReplayClient({ 'malmm/planner': ['ok'] });
+  const extra = await run(spec('default', { arch: probe({ ...planner, axis: 'typo' }) }), model());
+  assert.equal(extra.result.reason, 'engine_error');
+  assert.match(extra.result.message ?? '', /malmm called its planner role with variables its manifest does not declare that way: axis is not declared/);
+  assert.equal(of(extra.events, 'role_call').length, 0);
+  const { axes: _a, ...withoutAxes } = planner;
+  const missing = await run(spec('default', { arch: probe(withoutAxes) }), model());
+  assert.match(missing.result.message ?? '', /axes is missing/);
+  const fine = await run(spec('default', { arch: probe(planner) }), model());
+  assert.equal(fine.result.reason, 'task_completed');
+});
+
 test('an unknown task is invalid input, recorded in the trace', async () => {
   const { result, events } = await run(spec('default', { task: 'juggle' }), new ReplayClient({}));
   assert.equal(result.reason, 'invalid_input');

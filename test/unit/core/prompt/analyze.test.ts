@@ -8,20 +8,20 @@ import { bigPrompt } from '../../../fixtures/prompts/bigPrompt.js';
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/prompts/${name}`, import.meta.url), 'utf8');
 const codes = (ds: PromptDiagnostic[]) => ds.map((d) => d.code);
 const at = (d: PromptDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
-const FM = (extra = '', schema = '    task: string, the task\n') =>
-  `---\ninput:\n  schema:\n${schema}waypoint.arch: malmm\nwaypoint.role: coder\n${extra}---\n{{role "system"}}\nYou write code.\n`;
+const FM = (extra = '', schema = '    task: string, the task\n', role = 'planner') =>
+  `---\ninput:\n  schema:\n${schema}waypoint.arch: malmm\nwaypoint.role: ${role}\n${extra}---\n{{role "system"}}\nYou write code.\n`;
 
 test('a well-formed prompt has no diagnostics', () => {
   const a = analyzePrompt(fixture('good.prompt'));
   assert.deepEqual(a.diagnostics, []);
-  assert.equal(a.frontMatter.role, 'coder');
+  assert.equal(a.frontMatter.role, 'agent');
   assert.equal(a.frontMatter.arch, 'malmm');
   assert.equal(a.frontMatter.budgetTokens, 8000);
   assert.deepEqual(a.variables.map((v) => [v.name, v.type, v.optional]), [
     ['task', 'string', false],
     ['state', 'string', false],
     ['api', 'array<any>', false],
-    ['retries', 'integer', true],
+    ['ee_yaw', 'string', true],
   ]);
   assert.equal(a.variables[0].doc, 'the natural-language task instruction');
 });
@@ -58,18 +58,24 @@ test('Handlebars syntax errors map to file lines after the front matter', () => 
   assert.ok(triple.diagnostics.some((d) => d.code === 'hbs-parse'), '`}}}` after a plain mustache is a Handlebars error');
 });
 
-test('unknown variables and helpers; each/with bodies and block params are not guessed at', () => {
+test('unknown variables and helpers: against what the architecture passes the role (errors) or, for no known role, input.schema (warnings)', () => {
   const a = analyzePrompt(fixture('unknownNames.prompt'));
-  assert.deepEqual(codes(a.diagnostics), ['unknown-variable', 'unknown-helper', 'unknown-variable']);
+  assert.deepEqual(codes(a.diagnostics), ['undefined-variable', 'unknown-helper', 'undefined-variable']);
   assert.equal(at(a.diagnostics[0]), '10:9');
-  assert.match(a.diagnostics[0].message, /'tsk'.*did you mean 'task'/);
+  assert.match(a.diagnostics[0].message, /'tsk' \(did you mean 'task'\?\): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes/);
+  assert.equal(a.diagnostics[0].severity, 'error');
   assert.match(a.diagnostics[1].message, /Unknown helper 'shout'/);
   assert.equal(a.diagnostics[1].severity, 'error');
-  // `{{name}}` inside each is resolved against the item: not reported; `items` itself is.
+  // `items` is not given to the planner; `{{name}}` inside its each is an item field of an unknown list: not reported.
   assert.match(a.diagnostics[2].message, /'items'/);
-  const ok = analyzePrompt(FM('', '    task: string, the task\n    list(array, items): any\n') + '{{#each list as |it i|}}{{it.x}} {{i}} {{@index}} {{../task}} {{this}}{{/each}}{{#with task}}{{length}}{{/with}}{{lookup list 0}} {{@root.task}}\n');
+  // A role no manifest declares: input.schema is all there is, and an undeclared name is a warning.
+  const tester = (schema: string, body: string) => analyzePrompt(FM('', schema, 'tester') + body);
+  const loose = tester('    task: string, the task\n', '{{task}} {{tsk}}\n');
+  assert.deepEqual(loose.diagnostics.map((d) => [d.code, d.severity]), [['unknown-variable', 'warning']]);
+  assert.match(loose.diagnostics[0].message, /'tsk'.*did you mean 'task'/);
+  const ok = tester('    task: string, the task\n    list(array, items): any\n', '{{#each list as |it i|}}{{it.x}} {{i}} {{@index}} {{../task}} {{this}}{{/each}}{{#with task}}{{length}}{{/with}}{{lookup list 0}} {{@root.task}}\n');
   assert.deepEqual(ok.diagnostics, []);
-  const up = analyzePrompt(FM() + '{{#each task}}{{../nope}}{{/each}}{{@root.nope2}}\n');
+  const up = tester('    task: string, the task\n', '{{#each task}}{{../nope}}{{/each}}{{@root.nope2}}\n');
   assert.deepEqual(up.diagnostics.map((d) => d.message.match(/'(\w+)'/)![1]), ['nope', 'nope2']);
   const notBlock = analyzePrompt(FM() + '{{ablation "x.y"}}\n');
   assert.ok(notBlock.diagnostics.some((d) => d.code === 'ablation-not-block'));
@@ -118,7 +124,7 @@ test('context budget: static text estimate (chars/4) over waypoint.contextBudget
 });
 
 test('schema conventions: undocumented, unused, non-scalar Picoschema types, nested waypoint map', () => {
-  const a = analyzePrompt(FM('', '    task: string\n    extra: string, never used\n    api: array, the functions\n') + '{{task}} {{api}}\n');
+  const a = analyzePrompt(FM('', '    task: string\n    extra: string, never used\n    api: array, the functions\n', 'tester') + '{{task}} {{api}}\n');
   assert.deepEqual(codes(a.diagnostics), ['undocumented-variable', 'unused-variable', 'schema']);
   assert.equal(a.diagnostics[1].unnecessary, true);
   assert.match(a.diagnostics[2].message, /could not find schema with name 'array'.*api\(array, the functions\): any/);

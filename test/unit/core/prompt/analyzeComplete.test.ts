@@ -70,8 +70,8 @@ test('hover: variable type and doc, helper doc, API signature, ablation label, W
   const v = hoverPrompt(a, { line: lineOf('Task: {{task}}'), character: 9 });
   assert.equal(v?.variable, 'task');
   assert.match(v!.contents, /\*\*task\*\* `string` · required\n\nthe natural-language task instruction/);
-  const path = hoverPrompt(a, { line: lineOf('{{#if retries}}'), character: 8 });
-  assert.equal(path?.variable, 'retries');
+  const path = hoverPrompt(a, { line: lineOf('{{#if ee_yaw}}'), character: 8 });
+  assert.equal(path?.variable, 'ee_yaw');
   const helper = hoverPrompt(a, { line: lineOf('{{history}}'), character: 3 });
   assert.match(helper!.contents, /^\*\*history\*\* \(helper\)/);
   const api = hoverPrompt(a, { line: lineOf('Call execute_trajectory'), character: 30 });

@@ -10,7 +10,7 @@ const tree = (s: PromptSymbol[]): unknown[] => s.map((x) => (x.children.length ?
 test('outline nests front matter, role messages, sections, ablation blocks and their else parts', () => {
   const a = analyzePrompt(good);
   assert.deepEqual(tree(a.symbols), [
-    ['frontMatter:front matter', ['key:config', ['key:input', ['variable:task', 'variable:state', 'variable:api', 'variable:retries']], 'key:waypoint.arch', 'key:waypoint.role', 'key:waypoint.contextBudgetTokens']],
+    ['frontMatter:front matter', ['key:config', ['key:input', ['variable:task', 'variable:state', 'variable:api', 'variable:ee_yaw']], 'key:waypoint.arch', 'key:waypoint.role', 'key:waypoint.contextBudgetTokens']],
     ['role:system message', [
       'section:ROBOT FUNCTIONS',
       ['section:CODE RULES', [['ablation:coder.step_by_step', ['ablation:coder.step_by_step.wait', 'else:else']]]],

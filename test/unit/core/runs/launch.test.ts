@@ -160,6 +160,29 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
   }
 });
 
+test('a workspace prompt override (prompts/malmm/) with a misspelt variable is refused at preflight with file and line, even without waypoint keys', async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-typoprompt-'));
+  try {
+    mkdirSync(join(ws, 'prompts'), { recursive: true });
+    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    const planner = join(ws, 'prompts', 'malmm', 'planner.prompt');
+    // The role comes from the file the run uses for it, not from the front matter: drop the waypoint keys.
+    const text = readFileSync(planner, 'utf8').replace('{{axes}}', '{{axess}}').replace(/^waypoint\.(arch|role): .*\n/gm, '');
+    writeFileSync(planner, text);
+    const r = await launchRun(base({ workspace: ws }), deps);
+    assert.equal(r.reason, 'prompt_error');
+    const evs = events(r.tracePath).events;
+    const err = last(evs, 'error')!;
+    assert.equal(err.file, planner);
+    assert.equal(err.line, text.split('\n').findIndex((l) => l.includes('{{axess}}')) + 1);
+    assert.match(err.message, /^Undefined variable 'axess' \(did you mean 'axes'\?\): malmm's planner prompt is given task, table_top_z, x_range, y_range, axes; 'axess' would render empty$/);
+    assert.equal(evs.filter((e) => e.type === 'role_call').length, 0);
+    assert.ok(endedBeforeStart(last(evs, 'episode_end')!), 'marked not started');
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
 test('a model seed reaches the reference model: every request carries it and the trace records it', async () => {
   const seeds: (number | undefined)[] = [];
   const r = await launchRun(base({ model: { kind: 'reference', profile: 'reference-flawed', seed: 7 }, limits: { maxTurns: 6 } }), {

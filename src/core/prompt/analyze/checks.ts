@@ -248,7 +248,8 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
   // Ablation frames for the budget: which texts reach the model.
   const ablationOf = new Map<number, { off: boolean; elseAt: number; closeAt: number }>();
   const ablations: CheckResult['ablations'] = [];
-  const seen = new Map<string, number>();
+  // An id may switch several blocks together (one toggle, text in several places); their defaults must agree.
+  const seen = new Map<string, { start: number; defaultOn: boolean }>();
   for (const b of tpl.blocks) {
     if (b.name !== 'ablation') continue;
     const open = tpl.nodes[b.open] as TagNode;
@@ -280,9 +281,17 @@ export function runChecks(text: string, lines: LineIndex, fm: FrontMatter, tpl: 
     } else if (!ABLATION_ID_RE.test(id)) {
       diags.push({ start: idExpr.start, end: idExpr.end, severity: 'error', code: 'ablation-invalid-id', message: `Ablation id '${id}' is invalid: use lowercase letters, digits, '_', '.' and '-' only (/^[a-z0-9_.-]+$/)` });
     } else if (seen.has(id)) {
-      diags.push({ start: idExpr.start, end: idExpr.end, severity: 'error', code: 'ablation-duplicate', message: `Duplicate ablation id '${id}': first used on line ${lines.pos(seen.get(id)!).line + 1}; variants switch blocks by id` });
+      const first = seen.get(id)!;
+      const defaultOn = ablations[ablations.length - 1].defaultOn;
+      if (first.defaultOn !== defaultOn) {
+        const word = (on: boolean) => (on ? 'on' : 'off');
+        diags.push({
+          start: idExpr.start, end: idExpr.end, severity: 'error', code: 'ablation-duplicate',
+          message: `Ablation id '${id}' is used again with default ${word(defaultOn)}; its first block (line ${lines.pos(first.start).line + 1}) defaults ${word(first.defaultOn)}. One switch turns every block with this id on or off together, so their defaults must agree`,
+        });
+      }
     } else {
-      seen.set(id, idExpr.start);
+      seen.set(id, { start: idExpr.start, defaultOn: ablations[ablations.length - 1].defaultOn });
     }
   }
 

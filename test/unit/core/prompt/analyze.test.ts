@@ -91,6 +91,10 @@ test('ablation blocks: duplicate ids (with the first as related), invalid ids, u
   assert.match(bad.message, /'Bad Id!' is invalid/);
   assert.equal(at(open), '19:1');
   assert.match(open.message, /'coder.unclosed' is never closed/);
+  assert.match(dup.message, /'coder.rules' is used again with default off; its first block \(line 10\) defaults on/);
+  // One id over several blocks with the same default is one switch in several places, not a mistake.
+  const shared = analyzePrompt(FM() + '{{#ablation "x.y"}}a{{/ablation}} {{#ablation "x.y"}}b{{/ablation}} {{#ablation "x.z" default="off"}}c{{/ablation}}{{#ablation "x.z" default="off"}}d{{/ablation}}\n');
+  assert.deepEqual(shared.diagnostics.filter((d) => d.severity !== 'hint'), []);
   const noId = analyzePrompt(FM() + '{{#ablation label="x"}}a{{/ablation}}{{#ablation task}}b{{/ablation}}\n');
   assert.deepEqual(noId.diagnostics.map((d) => d.code), ['ablation-invalid-id', 'ablation-invalid-id']);
 });

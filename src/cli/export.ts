@@ -105,8 +105,9 @@ export const exportCmd = defineCommand({
 
 /** --csv / --parquet: a sweep (a folder with plan.json, or its name) or a run, one row per episode. */
 async function exportTableCommand(target: string, format: 'csv' | 'parquet', out: string, ws: string, fail: (m: string) => number): Promise<number> {
-  const t = resolveExportTarget(target, ws);
-  const sweepDir = t?.kind === 'run' ? undefined : sweepFolderOf(t?.path ?? target, ws);
+  // A sweep first: its plan.json is a file that would otherwise pass for a trace.
+  const sweepDir = sweepFolderOf(target, ws);
+  const t = sweepDir ? undefined : resolveExportTarget(target, ws);
   let loaded: LoadedTable & { lost?: string[] };
   try {
     if (sweepDir) loaded = await sweepTable(sweepDir);

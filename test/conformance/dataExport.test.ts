@@ -110,6 +110,13 @@ test('export --csv and --parquet of a real sweep: one row per record, same value
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /sweep tiny, 4 episodes/);
   }
+  // The sweep's folder or its plan.json name it as well as its name (plan.json is not taken for a trace).
+  for (const target of [sweepDir, join(sweepDir, 'plan.json')]) {
+    const again = join(ws, 'again.csv');
+    const r = cliRun('export', target, '--csv', again);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(readFileSync(again, 'utf8'), readFileSync(csvFile, 'utf8'));
+  }
   const [header, ...lines] = parseCsv(readFileSync(csvFile, 'utf8'));
   const { table, rows } = readParquetRows(pqFile);
   assert.deepEqual(table.schema.fields.map((f) => f.name), header, 'the same columns in the same order');
@@ -216,7 +223,10 @@ test('the Python reader (bridges/python/waypoint_trace): the events src/core/tra
   const manifest = join(dir, 'manifest.json');
   writeFileSync(manifest, JSON.stringify({ traces, sweep: sweepDir, sweep_name: 'tiny', workspace: ws, csv: join(ws, 'episodes.csv') }));
   assert.ok(readdirSync(ws).includes('episodes.csv'), 'the CSV of the first test');
-  const r = spawnSync('python3', ['-m', 'unittest', '-v', 'test_trace'], { cwd: join(process.cwd(), 'bridges', 'python', 'tests'), encoding: 'utf8', timeout: 120_000, env: { ...process.env, WAYPOINT_TRACE_FIXTURES: manifest } });
+  // A python3 with pandas, where the machine has one (Debian's python3-pandas goes to /usr/bin/python3), so the
+  // DataFrame path is tested too; else the first python3 on PATH, and the DataFrame tests say they were skipped.
+  const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import pandas']).status === 0) ?? 'python3';
+  const r = spawnSync(python, ['-m', 'unittest', '-v', 'test_trace'], { cwd: join(process.cwd(), 'bridges', 'python', 'tests'), encoding: 'utf8', timeout: 120_000, env: { ...process.env, WAYPOINT_TRACE_FIXTURES: manifest } });
   assert.equal(r.error, undefined, `could not run python3: ${r.error?.message}`);
   assert.equal(r.status, 0, `python unittest failed:\n${r.stderr}`);
   assert.match(r.stderr, /Ran \d+ tests/);
@@ -224,5 +234,5 @@ test('the Python reader (bridges/python/waypoint_trace): the events src/core/tra
   assert.doesNotMatch(r.stderr, /WAYPOINT_TRACE_FIXTURES not set/);
   for (const name of ['test_traces_read_to_the_events_the_typescript_reader_returns', 'test_load_sweep_rows_equal_the_exported_csv', 'test_views_count_what_the_trace_holds']) assert.match(r.stderr, new RegExp(`${name} .*\\.\\.\\. ok`));
   const pandas = /skipped 'pandas is not installed'/.test(r.stderr) ? 'absent: the DataFrame tests were skipped' : 'present: the DataFrame tests ran';
-  process.stdout.write(`# pandas ${pandas}\n`);
+  process.stdout.write(`# ${python}: pandas ${pandas}\n`);
 });

@@ -2,6 +2,7 @@
 // rules (per-role columns, metrics as a union with nulls, labels in effect, fields of a newer record kept), the
 // CSV quoting of RFC 4180, and the two ends of a trace read without decoding the rest.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { toCsv } from '../../../../src/core/export/table/csv.js';
 import { episodeTable, FIXED_COLUMNS, type EpisodeRowSource } from '../../../../src/core/export/table/episodeTable.js';
@@ -106,4 +107,10 @@ test('trace ends: the first episode_start and the last episode_end, other lines 
   assert.equal(e.end?.seq, 3);
   assert.equal(e.end?.metrics.simTimeSecs, 1.25);
   assert.deepEqual(traceEnds('{"not":"a trace"}\n'), {});
+});
+
+test('docs/data.md documents every fixed column with its type, in the table order', () => {
+  const doc = readFileSync('docs/data.md', 'utf8');
+  const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (string|int|double|boolean) \|/gm)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(rows, FIXED_COLUMNS.map(([name, type]) => [name, type]));
 });

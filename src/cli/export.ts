@@ -94,7 +94,7 @@ export const exportCmd = defineCommand({
     mcap: { type: 'string', metavar: 'file.mcap', help: 'write the run as MCAP (one of --mcap, --inspect, --csv or --parquet)' },
     inspect: { type: 'string', metavar: 'file.json', help: 'write the run or sweep as an Inspect AI eval log' },
     csv: { type: 'string', metavar: 'file.csv', help: "one row per episode of the sweep (or the run's one row), as CSV (docs/data.md)" },
-    parquet: { type: 'string', metavar: 'file.parquet', help: 'the same table as Apache Parquet, typed columns (pandas, polars, DuckDB)' },
+    parquet: { type: 'string', metavar: 'file.parquet', help: 'the same table as Apache Parquet, typed nullable columns' },
     ros2: { type: 'boolean', help: 'with --mcap: transforms as ROS 2 messages (for Rerun)' },
     ...WORKSPACE_OPTIONS,
   },

@@ -157,7 +157,7 @@ test('export of one run: its row equals the sweep row of that episode (no sweep 
   assert.deepEqual(one, { ...expected, sweep: '' });
 });
 
-test('export refuses with exit 2 and one line: an empty sweep, two formats at once, an unknown target', () => {
+test('export refuses with exit 2 and one line: an empty sweep, two formats at once, an unknown target; a truncated trace', () => {
   const empty = join(ws, '.waypoint', 'sweeps', 'empty');
   mkdirSync(empty, { recursive: true });
   writeFileSync(join(empty, 'plan.json'), JSON.stringify({ name: 'empty', spec: { arch: 'roco', model: { name: 'reference' } }, episodes: [{ key: 'never-ran' }] }));
@@ -172,6 +172,13 @@ test('export refuses with exit 2 and one line: an empty sweep, two formats at on
     assert.match(r.stderr, message);
     assert.equal(r.stderr.trim().split('\n').length, 1);
   }
+  // A truncated trace: its row is written as far as it was read (no episode_end: engine_error), exit 2 saying so.
+  const cut = join(ws, 'cut.csv');
+  const r = cliRun('export', join(process.cwd(), 'test/fixtures/traces/malmm-pick-place.truncated.jsonl'), '--csv', cut);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /line 103 is incomplete/);
+  const [h, row] = parseCsv(readFileSync(cut, 'utf8'));
+  assert.deepEqual([row[h.indexOf('success')], row[h.indexOf('end_reason')], row[h.indexOf('sim_secs')]], ['false', 'engine_error', '']);
 });
 
 /** A trace with every part of the encoding, written by the engine's own writer. */

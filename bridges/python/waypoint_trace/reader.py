@@ -107,7 +107,7 @@ def read_trace(text: str) -> Tuple[List[dict], List[dict]]:
                 warnings.append(_warning(n, "corrupt_line", f"line {n} is not valid JSON and was skipped"))
             continue
         if not isinstance(obj, dict):
-            warnings.append(_warning(n, "invalid_event", f"line {n} is not a JSON object; skipped"))
+            warnings.append(_warning(n, "unknown_event", f"line {n} is not a JSON object; skipped"))
             continue
         if "record" in obj and "type" not in obj:
             problem = content.add(obj)
@@ -120,7 +120,7 @@ def read_trace(text: str) -> Tuple[List[dict], List[dict]]:
     for obj, n in parsed:
         t = obj.get("type")
         if not isinstance(t, str):
-            warnings.append(_warning(n, "invalid_event", f"line {n} has no event type; skipped"))
+            warnings.append(_warning(n, "unknown_event", f"line {n} has no event type; skipped"))
             continue
         if t == "role_call" and isinstance(obj.get("messages"), list) and any(isinstance(m, str) for m in obj["messages"]):
             where = f"line {n}: role_call {obj.get('callId', '')}".rstrip()

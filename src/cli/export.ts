@@ -1,19 +1,23 @@
-// `waypoint export <run | sweep> --mcap out.mcap [--ros2] | --inspect out.json`: a run as MCAP (Foxglove,
-// Lichtblick; --ros2 writes the transforms as ROS 2 messages for Rerun), or a run or a paired sweep as an Inspect AI
-// eval log. A damaged trace is exported as far as it was read, and the command says what is missing and exits 2.
+// `waypoint export <run | sweep> --mcap out.mcap [--ros2] | --inspect out.json | --csv out.csv | --parquet out.parquet`:
+// a run as MCAP (Foxglove, Lichtblick; --ros2 writes the transforms as ROS 2 messages for Rerun), a run or a paired
+// sweep as an Inspect AI eval log, or a sweep's (or a run's) episodes as a table, one row each (exportTable.ts). A
+// damaged trace is exported as far as it was read, and the command says what is missing and exits 2.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SweepFile } from '../protocol/sweep.js';
+import { toCsv } from '../core/export/table/csv.js';
+import { toParquet } from '../core/export/table/parquet.js';
 import { exportSweepInspect, exportTrace, type ExportFormat, type ExportResult } from '../core/export/exportTrace.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { RUNS_DIR, TRACE_FILE } from '../core/runs/runStore.js';
 import { SWEEPS_DIR, SWEEP_FILE } from '../core/sweep/pairedSweep.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { runTable, sweepFolderOf, sweepTable, type LoadedTable } from './exportTable.js';
 import { defineCommand } from './options.js';
 import { outputPathProblem } from './outputPath.js';
 
-export const EXPORT_OPTIONS = { mcap: { type: 'string' }, inspect: { type: 'string' }, ros2: { type: 'boolean' }, workspace: { type: 'string' } } as const;
+export const EXPORT_OPTIONS = { mcap: { type: 'string' }, inspect: { type: 'string' }, csv: { type: 'string' }, parquet: { type: 'string' }, ros2: { type: 'boolean' }, workspace: { type: 'string' } } as const;
 
 type Target = { kind: 'run'; path: string } | { kind: 'sweep'; path: string };
 
@@ -42,18 +46,21 @@ function waypointVersion(): string {
   }
 }
 
-export async function exportCommand(target: string | undefined, a: { mcap?: string; inspect?: string; ros2?: boolean; workspace?: string }): Promise<number> {
+type ExportArgs = { mcap?: string; inspect?: string; csv?: string; parquet?: string; ros2?: boolean; workspace?: string };
+
+export async function exportCommand(target: string | undefined, a: ExportArgs): Promise<number> {
   const fail = (message: string) => {
     process.stderr.write(`waypoint export: ${message}\n`);
     return 2;
   };
   if (!target) return fail('give a run id, a trace.jsonl, a run folder or a sweep, e.g. `waypoint export <run-id> --mcap run.mcap`');
-  if ((a.mcap === undefined) === (a.inspect === undefined)) return fail('give exactly one of --mcap <file.mcap> or --inspect <file.json>');
+  if ([a.mcap, a.inspect, a.csv, a.parquet].filter((x) => x !== undefined).length !== 1) return fail('give exactly one of --mcap <file.mcap>, --inspect <file.json>, --csv <file.csv> or --parquet <file.parquet>');
   if (a.ros2 && a.mcap === undefined) return fail('--ros2 goes with --mcap');
-  const out = (a.mcap ?? a.inspect)!;
+  const out = (a.mcap ?? a.inspect ?? a.csv ?? a.parquet)!;
   const problem = outputPathProblem(out);
   if (problem) return fail(problem);
   const ws = resolve(a.workspace ?? process.cwd());
+  if (a.csv !== undefined || a.parquet !== undefined) return exportTableCommand(target, a.csv !== undefined ? 'csv' : 'parquet', out, ws, fail);
   const t = resolveExportTarget(target, ws);
   if (!t) return fail(`no run or sweep '${target}': give a run id or sweep id of ${ws}, a trace.jsonl, a run folder or a sweep.json`);
   const format: ExportFormat = a.inspect !== undefined ? 'inspect' : a.ros2 ? 'mcap-ros2' : 'mcap';
@@ -81,15 +88,39 @@ export async function exportCommand(target: string | undefined, a: { mcap?: stri
 
 export const exportCmd = defineCommand({
   name: 'export',
-  summary: 'a run as MCAP (Foxglove, Lichtblick; --ros2 for Rerun), or a run or a paired sweep as an Inspect AI eval log',
-  positionals: [{ name: 'run', help: 'a run id or sweep id of the workspace, a trace.jsonl, a run folder or a sweep.json' }],
+  summary: 'a run as MCAP (Foxglove, Lichtblick; --ros2 for Rerun), a run or a paired sweep as an Inspect AI eval log, a sweep as a table (CSV, Parquet)',
+  positionals: [{ name: 'run', help: 'a run id or sweep name of the workspace, a trace.jsonl, a run folder, a sweep folder or its sweep.json' }],
   options: {
-    mcap: { type: 'string', metavar: 'file.mcap', help: 'write the run as MCAP (one of --mcap or --inspect)' },
+    mcap: { type: 'string', metavar: 'file.mcap', help: 'write the run as MCAP (one of --mcap, --inspect, --csv or --parquet)' },
     inspect: { type: 'string', metavar: 'file.json', help: 'write the run or sweep as an Inspect AI eval log' },
+    csv: { type: 'string', metavar: 'file.csv', help: "one row per episode of the sweep (or the run's one row), as CSV (docs/data.md)" },
+    parquet: { type: 'string', metavar: 'file.parquet', help: 'the same table as Apache Parquet, typed nullable columns' },
     ros2: { type: 'boolean', help: 'with --mcap: transforms as ROS 2 messages (for Rerun)' },
     ...WORKSPACE_OPTIONS,
   },
-  examples: ['waypoint export <run-id> --mcap run.mcap', 'waypoint export <sweep-id> --inspect sweep.json'],
+  examples: ['waypoint export <run-id> --mcap run.mcap', 'waypoint export <sweep-id> --inspect sweep.json', 'waypoint export <sweep-name> --parquet episodes.parquet'],
   exitStatus: '0, 2 bad input or a damaged trace (what was read is still written).',
   run: ({ values, positionals }) => exportCommand(positionals[0], values),
 });
+
+/** --csv / --parquet: a sweep (a folder with plan.json, or its name) or a run, one row per episode. */
+async function exportTableCommand(target: string, format: 'csv' | 'parquet', out: string, ws: string, fail: (m: string) => number): Promise<number> {
+  // A sweep first: its plan.json is a file that would otherwise pass for a trace.
+  const sweepDir = sweepFolderOf(target, ws);
+  const t = sweepDir ? undefined : resolveExportTarget(target, ws);
+  let loaded: LoadedTable & { lost?: string[] };
+  try {
+    if (sweepDir) loaded = await sweepTable(sweepDir);
+    else if (t?.kind === 'run') loaded = await runTable(t.path, ws);
+    else return fail(`no run or sweep '${target}': give a sweep name or folder (with plan.json), a run id of ${ws}, a trace.jsonl or a run folder`);
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  if (loaded.table.rows === 0) return fail(`${loaded.what}: no finished episode to export yet`);
+  const bytes = format === 'csv' ? new TextEncoder().encode(toCsv(loaded.table)) : toParquet(loaded.table, { createdBy: `waypoint ${waypointVersion()}`, source: loaded.what });
+  await writeFile(resolve(out), bytes);
+  process.stdout.write(`export: ${resolve(out)} (${format === 'csv' ? 'CSV' : 'Parquet'}, ${loaded.what}, ${loaded.table.columns.length} columns)\n`);
+  for (const n of loaded.notes) process.stderr.write(`note: ${n}\n`);
+  if (loaded.lost?.length) return fail(`exported what was read to ${out}, but not everything: ${loaded.lost.join('; ')}`);
+  return 0;
+}

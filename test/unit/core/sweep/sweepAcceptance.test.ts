@@ -16,9 +16,10 @@ import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.j
 import { runSweep } from '../../../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep } from '../../../../src/core/sweep/spec.js';
 import { fisherExact, mcnemarExact } from '../../../../src/core/sweep/stats.js';
+import { freshCli } from '../../../helpers/dist.js';
 
 const FILE = 'docs/recipes/malmm-topologies.sweep.yaml';
-const CLI = join(process.cwd(), 'dist/cli.mjs');
+const CLI = freshCli();
 
 test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { skip: !existsSync(CLI) && 'needs npm run build', timeout: 20 * 60_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-acceptance-'));

@@ -26,7 +26,8 @@ import { readTrace } from '../../src/core/trace/reader.js';
 import { loadTraceForView } from '../../src/core/trace/viewData.js';
 import { packEvents } from '../../src/protocol/webview.js';
 import { ROOT } from '../webview/buildViewer.js';
-import { chromiumMissing, launch } from '../webview/browser.js';
+import { launch } from '../webview/browser.js';
+import { missingPrereq } from '../helpers/prereqs.js';
 import { serveHostPage } from '../webview/hostPage.js';
 
 // 0: the committed 650-sample fixture (schema v1), the page's floor: what any run costs to open.
@@ -35,8 +36,9 @@ if (sizes.length === 0) sizes.push(0, 100_000, 1_000_000);
 const GOAL_MS: Record<number, number> = { 100_000: 500, 1_000_000: 1500 };
 const label = (n: number) => (n === 0 ? 'fixture' : n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
-if (chromiumMissing) {
-  console.log(`viewer.bench: skipped, ${chromiumMissing}`);
+const noChromium = missingPrereq('chromium');
+if (noChromium) {
+  console.log(`viewer.bench: skipped, ${noChromium}`);
   process.exit(0);
 }
 

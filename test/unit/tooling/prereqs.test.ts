@@ -45,7 +45,7 @@ test('python3 missing: skipped with the reason locally; in CI a failing "prerequ
   assert.match(local.stdout, /ok 1 - runs python # SKIP python3 not found on PATH \(apt-get install -y python3\); skipped here, fails in CI/);
   assert.match(local.stdout, /^# skipped 2$/m);
 
-  for (const extra of [{ CI: 'true' }, { WAYPOINT_REQUIRE_PREREQS: '1' }]) {
+  for (const extra of [{ CI: 'true' }, { WAYPOINT_REQUIRE_PREREQS: '1' }] as Record<string, string>[]) {
     const ci = run(extra);
     assert.equal(ci.status, 1, JSON.stringify(extra));
     assert.match(ci.stdout, /not ok \d+ - prerequisite: python3/);

@@ -64,7 +64,7 @@ export function formatSummary(s: Summary): { text: string; failed: boolean } {
     const f = r.filter((x) => x.state === 'failed').length + k + (phaseBroken && r.every((x) => x.state !== 'failed') ? 1 : 0);
     passed += p;
     failed += f;
-    lines.push(`mocha (${m.phase}): ${p} passing, ${f} failing (${k} of them pending: the suite has no skips) · exit code ${m.exitCode ?? '—'} · ${secs(m.wallMs)} page load to exit`);
+    lines.push(`mocha (${m.phase}): ${p} passing, ${f} failing${k ? ` (${k} of them pending: the suite has no skips)` : ''} · exit code ${m.exitCode ?? '—'} · ${secs(m.wallMs)} page load to exit`);
     for (const x of r.filter((y) => y.state !== 'passed')) lines.push(`  ✖ ${x.title}${x.state === 'pending' ? ' (pending: did not run)' : ''}${x.error ? `: ${x.error.split('\n')[0]}` : ''}`);
     if (m.error) lines.push(`  ✖ ${m.error}`);
     const notes = m.results?.notes ?? {};

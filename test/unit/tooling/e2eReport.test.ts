@@ -43,3 +43,8 @@ test('UI: a failed step fails the run; the steps behind it are counted as skippe
   assert.match(r.text, /^UI scenarios: 0 passed, 1 failed, 1 skipped \(after a failed step they need\)$/m);
   assert.equal(closing(r.text), 'e2e: 0 passed, 1 failed, 1 skipped');
 });
+
+test('no pending tests: the mocha line does not mention them', () => {
+  const r = formatSummary(summary({ mocha: [mocha(['passed', 'failed'])] }));
+  assert.match(r.text, /^mocha \(main\): 1 passing, 1 failing · exit code 0/m);
+});

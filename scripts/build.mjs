@@ -1,8 +1,10 @@
 // One esbuild run for every bundle. An entry is built only once its source exists, so features can land one by one.
-// `--if-stale` (what `npm run demo` uses) skips the build when no input of the last build changed since: esbuild's
-// metafile names every file each bundle read, and dist/.build-inputs.json keeps that list.
+// dist/.build-inputs.json records, per bundle, every file esbuild read for it (the metafile's inputs) and when that
+// build began (scripts/buildStamp.mjs). `--if-stale` (what `npm run demo` and scripts/test.mjs use) builds only the
+// bundles older than one of their inputs; `--only=<out>,...` builds the named outputs (the webview tests' rebuild).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { recordOutputs, staleBecause } from './buildStamp.mjs';
 
 const production = process.argv.includes('--production');
 const esmBanner = {
@@ -39,69 +41,50 @@ const entries = [
   { in: 'webview/sweepMatrix/main.ts', out: 'dist/webview/sweepMatrix.js', format: 'iife', platform: 'browser', target: 'es2022' },
 ];
 
-const STAMP = 'dist/.build-inputs.json';
-// Besides the bundled sources: this script, the manifest, and the installed packages' lock (an npm install or ci).
-const ALWAYS = ['scripts/build.mjs', 'package.json', 'node_modules/.package-lock.json'];
-
-/** Why the last build is stale, or undefined when it is current. */
-function staleBecause() {
-  if (!existsSync(STAMP)) return 'no previous build';
-  let stamp;
-  try {
-    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
-  } catch {
-    return 'unreadable build stamp';
-  }
-  if (stamp.production !== production) return 'other build mode';
-  const builtMs = statSync(STAMP).mtimeMs;
-  for (const out of entries.filter((e) => existsSync(e.in)).map((e) => e.out)) if (!existsSync(out)) return `${out} is missing`;
-  for (const f of [...ALWAYS, ...stamp.inputs]) {
-    try {
-      if (statSync(f).mtimeMs > builtMs) return `${f} changed`;
-    } catch {
-      if (f !== 'node_modules/.package-lock.json') return `${f} is gone`;
-    }
-  }
-  return undefined;
+const present = entries.filter((e) => existsSync(e.in));
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+let todo = only ? present.filter((e) => only.includes(e.out)) : present;
+if (only && todo.length !== only.length) {
+  console.error(`build: --only names no bundle: ${only.filter((o) => !present.some((e) => e.out === o)).join(', ')}`);
+  process.exit(2);
 }
-
+let why = '';
 if (process.argv.includes('--if-stale')) {
-  const why = staleBecause();
-  if (!why) {
+  const stale = todo.map((e) => [e, staleBecause('.', e.out, { production })]).filter(([, reason]) => reason);
+  if (stale.length === 0) {
     if (!process.argv.includes('--quiet')) console.error('build: up to date');
     process.exit(0);
   }
+  todo = stale.map(([e]) => e);
+  why = ` (${todo.length} of ${present.length} bundles; ${stale[0][1]})`;
 }
 
 mkdirSync('dist', { recursive: true });
 // Chunk names carry a content hash: clear the old ones so the package ships only the current set.
-for (const e of entries) if (e.split) rmSync(`dist/${e.split}`, { recursive: true, force: true });
+for (const e of todo) if (e.split) rmSync(`dist/${e.split}`, { recursive: true, force: true });
 // The package is ESM ("type": "module"); the .js bundles in dist/ are CommonJS for VS Code's require().
 writeFileSync('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 const started = Date.now();
 const results = await Promise.all(
-  entries
-    .filter((e) => existsSync(e.in))
-    .map((e) =>
-      build({
-        ...common,
-        ...(e.split
-          ? { entryPoints: { [e.out.replace(/^dist\/|\.mjs$/g, '')]: e.in }, outdir: 'dist', splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: `${e.split}/[name]-[hash]` }
-          : { entryPoints: [e.in], outfile: e.out }),
-        format: e.format,
-        platform: e.platform,
-        target: e.target ?? common.target,
-        external: e.platform === 'node' ? nodeExternal : [],
-        banner: e.banner,
-        define: e.define,
-        ...(e.platform === 'browser' ? browserOptions : {}),
-        loader: { '.ttf': 'file', '.css': 'css' },
-        metafile: true,
-      }),
-    ),
+  todo.map((e) =>
+    build({
+      ...common,
+      ...(e.split
+        ? { entryPoints: { [e.out.replace(/^dist\/|\.mjs$/g, '')]: e.in }, outdir: 'dist', splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: `${e.split}/[name]-[hash]` }
+        : { entryPoints: [e.in], outfile: e.out }),
+      format: e.format,
+      platform: e.platform,
+      target: e.target ?? common.target,
+      external: e.platform === 'node' ? nodeExternal : [],
+      banner: e.banner,
+      define: e.define,
+      ...(e.platform === 'browser' ? browserOptions : {}),
+      loader: { '.ttf': 'file', '.css': 'css' },
+      metafile: true,
+    }),
+  ),
 );
-const inputs = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter((f) => !f.includes(':')).sort();
-writeFileSync(STAMP, JSON.stringify({ production, inputs }) + '\n');
-// Dated at the start: a file saved while esbuild was reading makes the next --if-stale build again.
-utimesSync(STAMP, new Date(started), new Date(started));
-if (!process.argv.includes('--quiet')) console.error(`build: ${Date.now() - started} ms`);
+const record = (r) => ({ builtAtMs: started, production, inputs: Object.keys(r.metafile.inputs).filter((f) => !f.includes(':')).sort() });
+// Bundles whose entry is gone lose their record; the others keep theirs.
+recordOutputs('.', Object.fromEntries(todo.map((e, i) => [e.out, record(results[i])])), (out) => present.some((e) => e.out === out));
+if (!process.argv.includes('--quiet')) console.error(`build: ${Date.now() - started} ms${why}`);

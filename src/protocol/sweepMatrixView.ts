@@ -1,8 +1,8 @@
 // Messages of the sweep comparison webview (webview/sweepMatrix, host: src/extension/panels/sweepMatrixPanel.ts).
 // The host sends the sweep's episode records once with the matrix against every possible baseline column (a few
-// columns: small), so choosing another baseline needs no round trip. A side-by-side pair is asked for by episode keys: the
-// host reads both traces and answers with the projection (core/sweep/sideBySide.ts). Both directions are parsed:
-// a webview's message is untrusted input, and the host honours only keys of this sweep.
+// columns: small), so choosing another baseline needs no round trip. A side-by-side pair is asked for by episode keys:
+// the host reads both traces and answers with the projection (core/trace/projections/sideBySide.ts). Both directions
+// are parsed: a webview's message is untrusted input, and the host honours only keys of this sweep.
 import * as z from 'zod';
 
 const Key = z.string().min(1).max(512);

@@ -24,6 +24,9 @@ import { readTrace } from '../../src/core/trace/reader.js';
 import { JsonlTraceWriter } from '../../src/core/trace/writer.js';
 import { TrajectorySample, type TraceEvent } from '../../src/protocol/trace.js';
 import { FakeSim } from '../unit/core/engine/helpers/fakeSim.js';
+import { assertDistFresh } from '../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-loop-'));
 const promptRoot = join(process.cwd(), 'prompts');

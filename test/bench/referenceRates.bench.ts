@@ -11,6 +11,9 @@ import { listAblationIds } from '../../src/core/prompt/render.js';
 import { MALMM_WAYPOINT_ADDITIONS } from '../../src/core/agents/malmm/manifest.js';
 import { wilson95 } from '../../src/core/sweep/stats.js';
 import { InProcessRunner, type EpisodeRequest } from '../unit/core/llm/reference/helpers/inProcess.js';
+import { assertDistFresh } from '../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 const { values: a } = parseArgs({
   options: {

@@ -4,7 +4,7 @@
 // workspace with every summary.json removed (runs recorded before summaries, or interrupted), where each trace is
 // parsed. Goal: the CLI under 1 s with summaries. Prints one line. Run: node --import tsx test/bench/runs.bench.ts
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
@@ -13,13 +13,10 @@ import { JsonlTraceWriter } from '../../src/core/trace/writer.js';
 import { listRunSummaries } from '../../src/extension/views/runIndex.js';
 import { TRACE_SCHEMA_VERSION, type PendingEvent } from '../../src/protocol/trace.js';
 import { buildMalmmTrace } from '../fixtures/traces/malmmTrace.js';
+import { freshCli } from '../helpers/dist.js';
 
 const RUNS = Number(process.argv[2] ?? 200);
-const CLI = join(process.cwd(), 'dist/cli.mjs');
-if (!existsSync(CLI)) {
-  console.log('runs.bench: skipped, dist/cli.mjs is missing (npm run build)');
-  process.exit(0);
-}
+const CLI = freshCli();
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-runs-'));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -6,22 +6,19 @@
 // cores, which the whole-sweep ratio includes) and episodes/s per core. On a shared, loaded machine the ratio says
 // more about the other load than about the sweep: the load average is printed beside it.
 // Run: npm run bench:sweep [-- seeds]
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
 import { ChildProcessWorker } from '../../src/core/sweep/childWorker.js';
 import { runSweep } from '../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep } from '../../src/core/sweep/spec.js';
+import { freshCli } from '../helpers/dist.js';
 
 // 80 episodes: a warm episode takes about 0.1-0.2 s, a worker's cold start (Pyodide, MuJoCo) about 2-4 s, so with
 // a handful of episodes the figure measures cold starts, not a sweep's throughput.
 const SEEDS = Number(process.argv[2] ?? 80);
-const CLI = join(process.cwd(), 'dist/cli.mjs');
-if (!existsSync(CLI)) {
-  console.log('sweep.bench: skipped, dist/cli.mjs is missing (npm run build)');
-  process.exit(0);
-}
+const CLI = freshCli();
 
 /**
  * CPU seconds used so far by this process and every live descendant (sweep workers, their Pyodide sandbox

@@ -14,11 +14,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveRun, type LiveRunOptions } from '../../src/extension/live/liveRun.js';
 import { RunProcesses } from '../../src/extension/live/runProcess.js';
+import { assertDistFresh, freshDist } from '../helpers/dist.js';
 
 const COLD_RUNS = Number(process.env.WAYPOINT_BENCH_COLD ?? 3);
 const WARM_RUNS = Number(process.env.WAYPOINT_BENCH_WARM ?? 5);
+assertDistFresh('dist/sandboxWorker.mjs');
+const modulePath = freshDist('dist/runWorker.js');
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-warm-'));
-const modulePath = join(process.cwd(), 'dist', 'runWorker.js');
 
 const options = (processes?: RunProcesses): LiveRunOptions => ({
   modulePath,

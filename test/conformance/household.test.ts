@@ -16,6 +16,7 @@ import { SimErrorCode } from '../../src/protocol/simulator.js';
 import { noSandbox, policyClient } from '../unit/core/agents/llamar/helpers.js';
 import { FakeTabletop } from './fakeSimulator.js';
 import { conformanceSuite, rejectsWithCode } from './suite.js';
+import { skipWithout } from '../helpers/prereqs.js';
 
 async function inProcess(): Promise<RemoteSimulator> {
   const [client, server] = createInProcessTransportPair();
@@ -36,7 +37,8 @@ conformanceSuite({ label: 'embedded household, WebSocket', connect: () => Remote
 
 // The AI2-THOR adapter over stdio, on the stand-in controller (ai2thor's shapes, not AI2-THOR: it cannot run here).
 const THOR = 'stdio:python3 bridges/python/examples/ai2thor_llamar.py --stand-in';
-conformanceSuite({ label: 'AI2-THOR adapter (stand-in controller), stdio', connect: () => RemoteSimulator.connect(THOR) });
+const noPython = skipWithout('python3');
+conformanceSuite({ label: 'AI2-THOR adapter (stand-in controller), stdio', connect: () => RemoteSimulator.connect(THOR), skip: noPython });
 
 describe('household over the protocol: team size, per-agent views, joint actions', () => {
   it('announces agent views and joint actions; reset takes a team size; observe(agent) is that agent\'s view', async () => {
@@ -97,7 +99,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
     assert.deepEqual(viaProtocol.actions, local.actions);
   });
 
-  it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', async () => {
+  it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', { skip: noPython }, async () => {
     const arch = getArchitecture('llamar');
     const sim = await RemoteSimulator.connect(THOR);
     try {

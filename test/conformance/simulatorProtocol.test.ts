@@ -13,8 +13,10 @@ import { listenWebSocket, serveSimulator, type WebSocketSimServer } from '../../
 import type { Simulator } from '../../src/core/sim/simulator.js';
 import { FakeTabletop } from './fakeSimulator.js';
 import { conformanceSuite, scriptedPickAndPlace } from './suite.js';
+import { skipWithout } from '../helpers/prereqs.js';
 
 const PY_EXAMPLE = 'bridges/python/examples/toy_tabletop.py';
+const noPython = skipWithout('python3');
 
 // The stdio fake is bundled once so each connection starts plain node (~50 ms) instead of tsx (~700 ms).
 let fakeStdio = 'stdio:node --import tsx test/conformance/fixtures/fakeSimServer.ts';
@@ -53,7 +55,7 @@ after(async () => {
 });
 conformanceSuite({ label: 'fake, WebSocket', connect: () => RemoteSimulator.connect(wsServer!.url) });
 
-conformanceSuite({ label: 'Python example, stdio', connect: () => RemoteSimulator.connect(`stdio:python3 ${PY_EXAMPLE}`) });
+conformanceSuite({ label: 'Python example, stdio', connect: () => RemoteSimulator.connect(`stdio:python3 ${PY_EXAMPLE}`), skip: noPython });
 
 /** Starts the Python example as a WebSocket server on a free port; resolves once it prints its URL. */
 function startPythonWs(): Promise<{ url: string; child: ChildProcess }> {
@@ -71,12 +73,12 @@ function startPythonWs(): Promise<{ url: string; child: ChildProcess }> {
 }
 let pyWs: { url: string; child: ChildProcess } | undefined;
 before(async () => {
-  pyWs = await startPythonWs();
+  if (!noPython) pyWs = await startPythonWs();
 });
 after(() => {
   pyWs?.child.kill('SIGTERM');
 });
-conformanceSuite({ label: 'Python example, WebSocket', connect: () => RemoteSimulator.connect(pyWs!.url) });
+conformanceSuite({ label: 'Python example, WebSocket', connect: () => RemoteSimulator.connect(pyWs!.url), skip: noPython });
 
 // The embedded MuJoCo simulator joins the suite as soon as its factory exists.
 const MUJOCO_INDEX = 'src/core/sim/mujoco/index.ts';
@@ -95,11 +97,11 @@ const USER_SIM = process.env.WAYPOINT_CONFORMANCE_SIM;
 if (USER_SIM) conformanceSuite({ label: USER_SIM, connect: () => RemoteSimulator.connect(USER_SIM) });
 
 describe('scripted pick-and-place over the protocol', () => {
-  for (const [label, connect] of [
-    ['fake, in-process', () => inProcess(new FakeTabletop())],
-    ['Python example, stdio', () => RemoteSimulator.connect(`stdio:python3 ${PY_EXAMPLE}`)],
+  for (const [label, connect, skip] of [
+    ['fake, in-process', () => inProcess(new FakeTabletop()), false],
+    ['Python example, stdio', () => RemoteSimulator.connect(`stdio:python3 ${PY_EXAMPLE}`), noPython],
   ] as const) {
-    it(`succeeds on ${label} for three seeds`, async () => {
+    it(`succeeds on ${label} for three seeds`, { skip }, async () => {
       const sim = await connect();
       try {
         for (const seed of [1, 2, 3]) {

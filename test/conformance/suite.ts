@@ -10,6 +10,8 @@ import { RemoteSimulator, SimulatorRpcError } from '../../src/core/sim/remote/in
 export interface ConformanceTarget {
   label: string;
   connect: () => Promise<RemoteSimulator>;
+  /** The node:test `skip` option (a server that needs a missing program: test/helpers/prereqs.ts). */
+  skip?: string | false;
 }
 
 async function withSim(target: ConformanceTarget, fn: (sim: RemoteSimulator) => Promise<void>): Promise<void> {
@@ -34,7 +36,7 @@ export async function rejectsWithCode(p: Promise<unknown>, code: number): Promis
 }
 
 export function conformanceSuite(target: ConformanceTarget): void {
-  describe(`simulator protocol conformance: ${target.label}`, () => {
+  describe(`simulator protocol conformance: ${target.label}`, { skip: target.skip ?? false }, () => {
     it('initialize announces version, name, tasks and capabilities', () =>
       withSim(target, async (sim) => {
         const c = sim.capabilities;

@@ -1,5 +1,5 @@
-// Drives `waypoint debug-adapter` (dist/cli.mjs, built by `npm test`) with @vscode/debugadapter-testsupport's
-// DebugClient, in a scratch workspace holding a copy of the MALMM prompts.
+// Drives `waypoint debug-adapter` (dist/cli.mjs, built by `npm test`; refused when older than its sources) with
+// @vscode/debugadapter-testsupport's DebugClient, in a scratch workspace holding a copy of the MALMM prompts.
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +8,10 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { readTrace } from '../../src/core/trace/reader.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
+import { freshCli } from '../helpers/dist.js';
 
 export const ROOT = process.cwd();
-export const CLI = join(ROOT, 'dist', 'cli.mjs');
+export const CLI = freshCli(ROOT);
 
 export function scratchWorkspace(): { dir: string; prompt(role: string): string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'waypoint-dap-'));

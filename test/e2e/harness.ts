@@ -14,6 +14,7 @@ import { runMochaPhase, type MochaOutcome } from './mochaPhase.js';
 import { bundleSuite, FIXTURE_RUN_ID, FIXTURE_RUN_LABEL, FIXTURE_TRACE, OUT, REPO, sh, stageWorkspace, SUITE_OUT } from './prepare.js';
 import { descendants, formatSummary, type Summary } from './report.js';
 import { runUiScenarios } from './ui/scenarios.js';
+import { assertDistFresh } from '../helpers/dist.js';
 import { CHROMIUM_ARGS } from './ui/workbench.js';
 
 const MOCHA_MAIN_TIMEOUT_MS = 8 * 60_000;
@@ -21,6 +22,12 @@ const MOCHA_RESTRICTED_TIMEOUT_MS = 2 * 60_000;
 const CHROMIUM = process.env.WAYPOINT_E2E_CHROMIUM || '/usr/bin/chromium';
 // The extension under test: the repository (package.json + dist/). Another folder only to try a manifest change.
 const EXT_DIR = resolve(process.env.WAYPOINT_E2E_EXTENSION_DIR || REPO);
+
+/** Every bundle the extension loads (scripts/build.mjs entries other than the CLI). */
+const EXTENSION_BUNDLES = [
+  'dist/extension.mjs', 'dist/runWorker.js', 'dist/languageClient.js', 'dist/exporter.js', 'dist/lsp.js', 'dist/dap.js', 'dist/sandboxWorker.mjs',
+  'dist/webview/runViewer.js', 'dist/webview/runViewer.monaco.js', 'dist/webview/runViewer.replay3d.js', 'dist/webview/compare.js', 'dist/webview/sweepMatrix.js',
+];
 
 function timed<T>(fn: () => T): [T, number] {
   const t0 = Date.now();
@@ -44,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     summary.timings.installMs = timed(() => sh('bash', [join(REPO, 'scripts', 'e2e', 'install.sh')], 'e2e install'))[1];
   }
   if (!argv.includes('--skip-build')) summary.timings.buildMs = timed(() => sh('npm', ['run', 'build', '--silent'], 'npm run build'))[1];
+  // With --skip-build (or a build that left a bundle behind) the extension would run yesterday's code.
+  if (EXT_DIR === REPO) for (const out of EXTENSION_BUNDLES) assertDistFresh(out, REPO);
   const main = (JSON.parse(readFileSync(join(EXT_DIR, 'package.json'), 'utf8')) as { main: string }).main;
   if (!existsSync(join(EXT_DIR, main))) throw new Error(`${main} is missing after the build (src/extension/main.ts not there yet?)`);
   const t0 = Date.now();

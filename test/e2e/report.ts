@@ -59,30 +59,30 @@ export function formatSummary(s: Summary): { text: string; failed: boolean } {
     const p = r.filter((x) => x.state === 'passed').length;
     // A phase that crashed, timed out or exited non-zero without a failed test still counts as one failure.
     const phaseBroken = m.error !== undefined || (m.exitCode ?? 1) !== 0;
-    const f = r.filter((x) => x.state === 'failed').length + (phaseBroken && r.every((x) => x.state !== 'failed') ? 1 : 0);
+    // A pending (skipped) test fails the run too: the suite has no skips, so one would hide a test that did not run.
     const k = r.filter((x) => x.state === 'pending').length;
+    const f = r.filter((x) => x.state === 'failed').length + k + (phaseBroken && r.every((x) => x.state !== 'failed') ? 1 : 0);
     passed += p;
     failed += f;
-    skipped += k;
-    lines.push(`mocha (${m.phase}): ${p} passing, ${f} failing, ${k} pending · exit code ${m.exitCode ?? '—'} · ${secs(m.wallMs)} page load to exit`);
-    for (const x of r.filter((y) => y.state !== 'passed')) lines.push(`  ${x.state === 'failed' ? '✖' : '○'} ${x.title}${x.error ? `: ${x.error.split('\n')[0]}` : ''}`);
+    lines.push(`mocha (${m.phase}): ${p} passing, ${f} failing${k ? ` (${k} of them pending: the suite has no skips)` : ''} · exit code ${m.exitCode ?? '—'} · ${secs(m.wallMs)} page load to exit`);
+    for (const x of r.filter((y) => y.state !== 'passed')) lines.push(`  ✖ ${x.title}${x.state === 'pending' ? ' (pending: did not run)' : ''}${x.error ? `: ${x.error.split('\n')[0]}` : ''}`);
     if (m.error) lines.push(`  ✖ ${m.error}`);
     const notes = m.results?.notes ?? {};
     if (notes.activation) lines.push(`  activation (extension host): ${JSON.stringify(notes.activation)}`);
     if (notes.liveRun) lines.push(`  live run: ${JSON.stringify(notes.liveRun)}`);
     if (notes.restrictedRunLiveTest) lines.push(`  Restricted Mode: waypoint.runLiveTest ${notes.restrictedRunLiveTest}`);
-    if (notes.gaps) lines.push(`  gaps: ${(notes.gaps as string[]).join(' | ')}`);
   }
   if (s.ui) {
     const st = s.ui.steps;
     const p = st.filter((x) => x.status === 'passed').length;
     const f = st.filter((x) => x.status === 'failed').length;
-    const k = st.filter((x) => x.status === 'skipped' || x.status === 'gap').length;
+    // Skipped only after a step it needs failed, which already fails the run.
+    const k = st.filter((x) => x.status === 'skipped').length;
     passed += p;
     failed += f;
     skipped += k;
-    lines.push(`UI scenarios: ${p} passed, ${f} failed, ${k} skipped or gaps`);
-    for (const x of st) lines.push(`  ${{ passed: '✔', failed: '✖', skipped: '-', gap: '○' }[x.status]} ${x.name} (${secs(x.ms)})${x.detail ? `: ${x.detail}` : ''}`);
+    lines.push(`UI scenarios: ${p} passed, ${f} failed, ${k} skipped (after a failed step they need)`);
+    for (const x of st) lines.push(`  ${{ passed: '✔', failed: '✖', skipped: '-' }[x.status]} ${x.name} (${secs(x.ms)})${x.detail ? `: ${x.detail}` : ''}`);
     lines.push(`  screenshots: ${s.ui.shots.taken.map((x) => x.file.replace(/^.*\/test\/output\//, 'test/output/')).join(', ') || 'none'}`);
     const fg = s.ui.figures;
     lines.push(`  figures: workbench ready ${secs(fg.workbenchReadyMs as number)}, Quick Open → first CodeLens ${secs(fg.openToFirstLensMs as number)}, activation (Show Activation Time) ${fg.activationMsUi ?? '—'} ms, live run ${secs(fg.liveRunMs as number)}`);

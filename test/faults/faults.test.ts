@@ -2,7 +2,7 @@
 // injected faults (model endpoint, role formats, generated code, simulator protocol, fuzzed files, a killed run,
 // hostile webview messages). Each case asserts a recorded, labelled failure (or a recovery), no crash, nothing
 // written outside `.waypoint/`, no API key in any file, and that the next episode runs normally.
-// Needs `npm run build` (the sandbox worker and the CLI run from dist/); built here when missing.
+// Needs `npm run build` (the sandbox worker and the CLI run from dist/); rebuilt here when missing or stale.
 import './helpers/isolate.js';
 import { after, before } from 'node:test';
 import { rmSync } from 'node:fs';

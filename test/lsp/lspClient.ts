@@ -1,7 +1,6 @@
 // A minimal LSP client for tests: starts `node dist/lsp.js --stdio`, speaks JSON-RPC over the child's pipes, and
 // waits for responses and notifications (never for time).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -19,27 +18,14 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
+import { assertDistFresh } from '../helpers/dist.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLE = join(REPO, 'dist/lsp.js');
-const SOURCES = ['src/lsp', 'src/core/prompt', 'src/protocol/lsp.ts', 'src/core/apis', 'src/core/agents'];
 
-function newestMtime(p: string): number {
-  const s = statSync(p);
-  if (!s.isDirectory()) return p.endsWith('.ts') ? s.mtimeMs : 0;
-  return Math.max(0, ...readdirSync(p).map((n) => newestMtime(join(p, n))));
-}
-
-/** Fails clearly when the bundle is missing or older than the sources it is built from. */
+/** Fails clearly when the bundle is missing or older than any file it was built from. */
 export function assertBundleFresh(): void {
-  let built: number;
-  try {
-    built = statSync(BUNDLE).mtimeMs;
-  } catch {
-    throw new Error('dist/lsp.js is missing: run `npm run build` before the LSP tests');
-  }
-  const newest = Math.max(...SOURCES.map((s) => newestMtime(join(REPO, s))));
-  if (newest > built) throw new Error('dist/lsp.js is older than src/lsp or src/core/prompt: run `npm run build` before the LSP tests');
+  assertDistFresh('dist/lsp.js', REPO);
 }
 
 export const FULL_CAPABILITIES: ClientCapabilities = {
@@ -61,6 +47,7 @@ export class LspClient {
   private readonly exited: Promise<number | null>;
 
   constructor() {
+    assertBundleFresh();
     this.child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (d: Buffer) => this.stderr.push(d.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));

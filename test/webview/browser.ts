@@ -1,7 +1,7 @@
-// Headless Chromium for the webview tests (Debian's /usr/bin/chromium through playwright-core). Tests skip with
-// a clear message when it is missing: install it with `apt-get install -y chromium`.
+// Headless Chromium for the webview tests (Debian's /usr/bin/chromium through playwright-core). When it is missing
+// the tests skip with what to install, except in CI, where that fails (test/helpers/prereqs.ts).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -9,10 +9,12 @@ import { renderTraceHtml } from '../../src/core/trace/html.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import type { ViewerWarning } from '../../src/protocol/webview.js';
 import { loadViewerAssets, ROOT } from './buildViewer.js';
+import { CHROMIUM, skipWithout } from '../helpers/prereqs.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 export const OUTPUT = join(ROOT, 'test/output');
-export const chromiumMissing = existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM} (apt-get install -y chromium)`;
+/** The `skip` option of every test that needs Chromium. */
+export const chromiumMissing = skipWithout('chromium');
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({

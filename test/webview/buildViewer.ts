@@ -1,30 +1,15 @@
-// Makes sure dist/webview/runViewer.{js,css} are fresh for the browser tests: if they are missing or older than
-// their sources, builds only that entry with the options scripts/build.mjs uses (so a broken entry elsewhere in
-// the tree does not block the viewer tests), then reads the bundle and its assets for html.ts.
+// Makes sure dist/webview/runViewer.{js,css} and the lazy bundles are fresh for the browser tests: if they are
+// missing or older than any file they were built from, rebuilds only those outputs through scripts/build.mjs (so a
+// broken entry elsewhere in the tree does not block the viewer tests), then reads the bundle and its assets for
+// html.ts. The benchmarks' minified copy is built here with the same options.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { VIEWER_LAZY_BUNDLES } from '../../src/protocol/webview.js';
 import type { ViewerAssets } from '../../src/core/trace/html.js';
+import { rebuildIfStale } from '../helpers/dist.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const OUT_JS = join(ROOT, 'dist/webview/runViewer.js');
-const OUT_CSS = join(ROOT, 'dist/webview/runViewer.css');
-const SOURCES = ['webview', 'src/protocol', 'src/core/trace/projections'];
-
-function newestSourceMs(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const n of readdirSync(dir)) {
-      const p = join(dir, n);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else newest = Math.max(newest, s.mtimeMs);
-    }
-  };
-  for (const d of SOURCES) walk(join(ROOT, d));
-  return newest;
-}
 
 /** The viewer's entry and its lazy bundles (scripts/build.mjs builds them the same way), by output name. */
 const ENTRIES: Record<string, string> = {
@@ -32,12 +17,12 @@ const ENTRIES: Record<string, string> = {
   ...Object.fromEntries(VIEWER_LAZY_BUNDLES.map((n) => [`runViewer.${n}`, `webview/runViewer/bundles/${n}.ts`])),
 };
 
-function buildEntries(outdir: string, sourcemap: boolean) {
+/** The viewer built into `outdir` with the options scripts/build.mjs uses, without source maps. */
+function buildMinifiedViewer(outdir: string) {
   return build({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([out, src]) => [out, join(ROOT, src)])),
     outdir,
     bundle: true,
-    sourcemap,
     // As scripts/build.mjs builds it.
     minify: true,
     logLevel: 'error',
@@ -48,27 +33,20 @@ function buildEntries(outdir: string, sourcemap: boolean) {
   });
 }
 
-export async function ensureViewerBuilt(): Promise<void> {
-  const outs = [OUT_JS, OUT_CSS, ...VIEWER_LAZY_BUNDLES.map((n) => join(ROOT, `dist/webview/runViewer.${n}.js`))];
-  const newest = newestSourceMs();
-  if (outs.every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return;
-  await buildEntries(join(ROOT, 'dist/webview'), true);
+export function ensureViewerBuilt(): void {
+  rebuildIfStale(['dist/webview/runViewer.js', ...VIEWER_LAZY_BUNDLES.map((n) => `dist/webview/runViewer.${n}.js`)], ROOT);
 }
 
 /** The minified viewer, as `npm run package` ships it (benchmarks measure this one). */
 const MIN_DIR = join(ROOT, 'test/output/viewer-min');
 
-async function buildMinifiedViewer(): Promise<void> {
-  await buildEntries(MIN_DIR, false);
-}
-
 export async function loadViewerAssets(options: { minified?: boolean } = {}): Promise<ViewerAssets> {
   let dir = join(ROOT, 'dist/webview');
   if (options.minified) {
-    await buildMinifiedViewer();
+    await buildMinifiedViewer(MIN_DIR);
     dir = MIN_DIR;
   } else {
-    await ensureViewerBuilt();
+    ensureViewerBuilt();
   }
   const css = readFileSync(join(dir, 'runViewer.css'), 'utf8');
   const files: Record<string, string> = {};

@@ -1,5 +1,5 @@
-// The comparison webview in headless Chromium: the built dist/webview/compare.js under its real CSP, a stub of
-// the VS Code messaging, the tables it draws from an `init`, and the `openRun` a matrix cell posts.
+// The comparison webview in headless Chromium: the built dist/webview/compare.js (rebuilt when stale) under its real
+// CSP, a stub of the VS Code messaging, the tables it draws from an `init`, and the `openRun` a matrix cell posts.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { renderCompareHtml } from '../../src/extension/panels/compareHtml.js';
 import type { SweepFile, SweepOutcome } from '../../src/protocol/sweep.js';
 import { chromiumMissing, launch, OUTPUT, watchPage } from './browser.js';
 import { ROOT } from './buildViewer.js';
+import { rebuildIfStale } from '../helpers/dist.js';
 
 const outcome = (seed: number, side: string, success: boolean): SweepOutcome => ({ seed, runId: `r${seed}${side}`, tracePath: `/w/r${seed}${side}/trace.jsonl`, success, reason: success ? 'task_completed' : 'turn_cap', turns: 5, modelCalls: 4 });
 const sweep: SweepFile = {
@@ -32,6 +33,7 @@ const sweep: SweepFile = {
 test('compare view: side table, per-seed matrix, a cell click posts openRun; no CSP errors, no requests', { skip: chromiumMissing }, async () => {
   mkdirSync(OUTPUT, { recursive: true });
   const file = join(OUTPUT, 'compare.html');
+  rebuildIfStale(['dist/webview/compare.js'], ROOT);
   writeFileSync(file, renderCompareHtml({ cspSource: 'file:', scriptUri: pathToFileURL(join(ROOT, 'dist/webview/compare.js')).href, nonce: randomBytes(18).toString('base64'), title: 'Compare' }));
   const browser = await launch();
   try {

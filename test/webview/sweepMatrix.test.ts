@@ -17,6 +17,7 @@ import { renderSweepMatrixHtml } from '../../src/extension/panels/sweepMatrixHtm
 import { DROPPED_RULE, fixtureSweep } from '../helpers/fixtureSweep.js';
 import { chromiumMissing, launch, OUTPUT, watchPage } from './browser.js';
 import { ROOT } from './buildViewer.js';
+import { rebuildIfStale } from '../helpers/dist.js';
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-sweep-view-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
@@ -27,6 +28,7 @@ test('sweep comparison view: matrix by significance, baseline switch, episodes, 
   const data = await loadSweepView(nodeIO, dir);
   mkdirSync(OUTPUT, { recursive: true });
   const file = join(OUTPUT, 'sweep-view.html');
+  rebuildIfStale(['dist/webview/sweepMatrix.js'], ROOT);
   writeFileSync(file, renderSweepMatrixHtml({ cspSource: 'file:', scriptUri: pathToFileURL(join(ROOT, 'dist/webview/sweepMatrix.js')).href, nonce: randomBytes(18).toString('base64'), title: 'Sweep fixture' }));
   const browser = await launch();
   try {

@@ -146,16 +146,6 @@ export function manifest(ext: vscode.Extension<unknown>): {
   return ext.packageJSON as ReturnType<typeof manifest>;
 }
 
-/** Marks a test pending because a feature it needs does not exist yet, and records why for the report. */
-export function gap(test: Mocha.Context, message: string): never {
-  const g = globalThis as { __waypointE2eNotes?: Record<string, unknown> };
-  const notes = (g.__waypointE2eNotes ??= {});
-  ((notes.gaps ??= []) as string[]).push(message);
-  console.log(`gap: ${message}`);
-  test.skip();
-  throw new Error('unreachable: mocha skip throws');
-}
-
 /** The language id package.json gives .prompt files (the brief calls it `prompt`). */
 export function promptLanguageId(ext: vscode.Extension<unknown>): string | undefined {
   return (manifest(ext).contributes?.languages ?? []).find((l) => l.extensions?.includes('.prompt'))?.id;

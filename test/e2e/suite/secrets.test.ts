@@ -20,7 +20,7 @@ function placesToSearch(): string[] {
 async function setKeyWithArgument(baseUrl?: string): Promise<unknown> {
   try {
     const args = baseUrl ? [KEY, baseUrl] : [KEY];
-    return await within(10_000, 'waypoint.setApiKey ignored its argument and waited for typed input (gap: the command should accept the key as its first argument for scripts and tests)', vscode.commands.executeCommand('waypoint.setApiKey', ...args));
+    return await within(10_000, 'waypoint.setApiKey ignored its argument and waited for typed input (the command must accept the key as its first argument, for scripts and tests)', vscode.commands.executeCommand('waypoint.setApiKey', ...args));
   } catch (e) {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     throw e;

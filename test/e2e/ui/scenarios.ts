@@ -2,8 +2,8 @@
 // test` to a successful episode in the run viewer, the Monaco retry diff and the trajectory chart on a trace with an
 // executor error, an export from the Runs view's context menu (MCAP, read back), an ablation toggle by its CodeLens,
 // and the getting-started walkthrough (steps done by CodeLens are ticked; a step's button runs its command). Each
-// step has a deadline and a screenshot; a step whose prerequisite failed is reported as skipped, a feature that does
-// not exist yet as a gap.
+// step has a deadline and a screenshot; a step that throws, for whatever reason, failed; a step whose prerequisite
+// failed is reported as skipped (the prerequisite's failure already fails the run).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
@@ -40,7 +40,7 @@ export interface UiContext {
 
 export interface StepResult {
   name: string;
-  status: 'passed' | 'failed' | 'skipped' | 'gap';
+  status: 'passed' | 'failed' | 'skipped';
   ms: number;
   detail?: string;
 }
@@ -97,11 +97,20 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
   const page: Page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const passed = new Set<string>();
+  const attempted = new Set<string>();
   let liveFrame: Frame | undefined;
   let fixtureFrame: Frame | undefined;
 
   async function step(name: string, needs: string[], timeoutMs: number, fn: () => Promise<string | void>): Promise<void> {
     const missing = needs.filter((n) => !passed.has(n));
+    // A need that never ran (misnamed, or ordered after this step) would skip the step with no failure behind it.
+    const neverRan = missing.filter((n) => !attempted.has(n));
+    attempted.add(name);
+    if (neverRan.length > 0) {
+      steps.push({ name, status: 'failed', ms: 0, detail: `needs ${neverRan.join(', ')}, which did not run before it (misnamed or out of order)` });
+      ctx.log(`  ✖ ${name}: needs ${neverRan.join(', ')}, which did not run before it`);
+      return;
+    }
     if (missing.length > 0) {
       steps.push({ name, status: 'skipped', ms: 0, detail: `needs: ${missing.join(', ')}` });
       ctx.log(`  - ${name}: skipped (needs ${missing.join(', ')})`);
@@ -119,10 +128,9 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       ctx.log(`  ✔ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
     } catch (e) {
       const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      const isGap = message.startsWith('gap: ');
-      steps.push({ name, status: isGap ? 'gap' : 'failed', ms: Date.now() - t0, detail: message });
-      ctx.log(`  ${isGap ? '○' : '✖'} ${name}: ${message}`);
-      if (!isGap) await page.screenshot({ path: join(ctx.outDir, `FAILED-${name.replace(/[^\w]+/g, '-')}.png`) }).catch(() => {});
+      steps.push({ name, status: 'failed', ms: Date.now() - t0, detail: message });
+      ctx.log(`  ✖ ${name}: ${message}`);
+      await page.screenshot({ path: join(ctx.outDir, `FAILED-${name.replace(/[^\w]+/g, '-')}.png`) }).catch(() => {});
     } finally {
       clearTimeout(timer);
     }

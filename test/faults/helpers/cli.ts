@@ -1,18 +1,16 @@
 // The built CLI (dist/cli.mjs) as a user runs it, with the suite's temporary HOME and TMPDIR. A CLI process that
 // dies by a signal we did not send, exits with an undocumented code or prints a stack trace counts as a crash.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { rebuildIfStale } from '../../helpers/dist.js';
 import { noteCrash, PACKAGE_ROOT } from './harness.js';
 import { FAKE_HOME, FAKE_TMP } from './isolate.js';
 
 export const CLI = join(PACKAGE_ROOT, 'dist', 'cli.mjs');
 
-/** Builds dist/ when the CLI or the sandbox worker bundle is missing (`npm test` builds first; `test:faults` alone may not). */
+/** Rebuilds the CLI and the sandbox worker bundles when missing or older than their sources (`test:faults` builds first; a direct run may not). */
 export function ensureBuilt(): void {
-  if (existsSync(CLI) && existsSync(join(PACKAGE_ROOT, 'dist', 'sandboxWorker.mjs'))) return;
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed: ${r.stderr}`);
+  rebuildIfStale(['dist/cli.mjs', 'dist/sandboxWorker.mjs'], PACKAGE_ROOT);
 }
 
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

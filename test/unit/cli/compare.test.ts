@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SweepFile } from '../../../src/protocol/sweep.js';
+import { freshCli } from '../../helpers/dist.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-compare-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: ws, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { readTrace } from '../../../src/core/trace/reader.js';
+import { freshCli } from '../../helpers/dist.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-conventions-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1' };

@@ -11,8 +11,9 @@ import { McapIndexedReader } from '@mcap/core';
 import { decompress as lz4Decompress } from 'lz4js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readTrace } from '../../../src/core/trace/reader.js';
+import { freshCli } from '../../helpers/dist.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const fixtures = join(process.cwd(), 'test', 'fixtures');
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-export-'));
 after(() => rmSync(ws, { recursive: true, force: true }));

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readTrace } from '../../../src/core/trace/reader.js';
+import { freshCli } from '../../helpers/dist.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-human-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 

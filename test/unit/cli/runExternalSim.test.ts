@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readTrace } from '../../../src/core/trace/reader.js';
+import { freshCli } from '../../helpers/dist.js';
+import { skipWithout } from '../../helpers/prereqs.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-toysim-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 
-test('run --sim "stdio:python3 bridges/python/examples/toy_tabletop.py" --task stack --model reference succeeds', () => {
+test('run --sim "stdio:python3 bridges/python/examples/toy_tabletop.py" --task stack --model reference succeeds', { skip: skipWithout('python3') }, () => {
   const toy = join(process.cwd(), 'bridges', 'python', 'examples', 'toy_tabletop.py');
   const r = spawnSync(process.execPath, [cli, 'run', '--sim', `stdio:python3 ${toy}`, '--task', 'stack', '--model', 'reference'], { cwd: ws, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(r.status, 0, r.stdout.slice(-2000) + r.stderr);

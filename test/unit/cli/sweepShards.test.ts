@@ -8,8 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { freshCli } from '../../helpers/dist.js';
 
-const cli = join(process.cwd(), 'dist', 'cli.mjs');
+const cli = freshCli();
 const root = mkdtempSync(join(tmpdir(), 'waypoint-shards-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 

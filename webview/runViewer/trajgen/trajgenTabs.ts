@@ -1,7 +1,7 @@
 // LM Trajectory Generators' tabs: "Poses" plots every pose the model sent to execute_trajectory, per axis (x, y,
 // z, yaw) against the pose index, with the gripper state each pose ran under and a mark where each list began
 // (click one to select its turn); "Detector" shows each success-detector verdict beside the object tracks it read
-// (position per axis and yaw per sample) and its answer. Both draw from projections/trajgenViews.ts.
+// (position per axis and yaw per sample) and its answer. Both draw from src/core/trace/projections/trajgenViews.ts.
 import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import type { DetectorVerdictView, PoseSeries } from '../../../src/core/trace/projections/trajgenViews.js';
 import { clear, h } from '../../common/dom.js';

@@ -1,7 +1,7 @@
 // Perception mode's estimate against the truth, from the trace alone: every observation event that carries an
 // `estimate` (what the agents saw) beside its `state` (the simulator's truth) and `perception` notes (drop-outs,
 // jitter-filter keeps) becomes one row; per object and over the run, the centre, yaw and size errors and how often
-// it was dropped or kept. Pure; fed incrementally. Shown by webview/runViewer/perceptionTab.ts.
+// it was dropped or kept. Pure; fed incrementally. Shown by webview/runViewer/perception/perceptionTab.ts.
 import { perceptionErrors } from '../../perception/estimator.js';
 import type { EventOf, ObjectState, TraceEvent, WorldState } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';

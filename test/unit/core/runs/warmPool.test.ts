@@ -1,6 +1,7 @@
 // The warm pool: leases, reuse, the size bound, resets on return; and on the product path, that a warm episode is
 // the same episode as a cold one (same trace apart from timings) and that an episode's leftovers never reach the
-// next one. The real part needs `npm run build` (the sandbox worker runs from dist/).
+// next one. The real part needs `npm run build` (the sandbox worker runs from dist/; refused when older than its
+// sources).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.j
 import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { readTrace } from '../../../../src/core/trace/reader.js';
 import { FakeRobot, request } from '../sandbox/fakeRobot.js';
+import { assertDistFresh } from '../../../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 class FakeSandbox implements ReusableSandbox {
   static made = 0;

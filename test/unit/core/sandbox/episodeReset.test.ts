@@ -1,12 +1,15 @@
 // A warm sandbox serves episode after episode: after resetEpisode() the next episode must see nothing the last one
 // did (globals, a monkey-patched robot API, builtins, imports, patched modules and classes, files, environment,
 // interpreter settings, context variables, JavaScript globals), and what a reset cannot undo costs a fresh worker.
-// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs).
+// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs; refused when older than its sources).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import type { ReusableSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { FakeRobot, request } from './fakeRobot.js';
+import { assertDistFresh } from '../../../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 // Everything an episode could leave behind, done the way generated code would do it.
 const DIRTY_EPISODE = [

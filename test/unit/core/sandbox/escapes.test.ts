@@ -1,5 +1,5 @@
 // Escape attempts from generated code. Each must fail, and the sandbox must run the next block normally.
-// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs).
+// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs; refused when older than its sources).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,9 @@ import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import { defaultPyodideDir } from '../../../../src/core/sandbox/locate.js';
 import type { CodeSandbox, RunCodeResult } from '../../../../src/core/sandbox/sandbox.js';
 import { FakeRobot, request } from './fakeRobot.js';
+import { assertDistFresh } from '../../../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 describe('sandbox escapes', () => {
   let sandbox: CodeSandbox;

@@ -1,10 +1,13 @@
 // Time and memory limits: the block is stopped and reported, and the next block runs on a fresh worker.
-// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs).
+// Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs; refused when older than its sources).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { FakeRobot, request } from './fakeRobot.js';
+import { assertDistFresh } from '../../../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 describe('sandbox limits', () => {
   let sandbox: CodeSandbox;

@@ -1,10 +1,13 @@
 // Behaviour of the Pyodide sandbox as the engine uses it: output, errors with lines, synchronous robot API calls,
-// namespaces. Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs).
+// namespaces. Needs `npm run build` (the worker runs from dist/sandboxWorker.mjs; refused when older than its sources).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { FakeRobot, request } from './fakeRobot.js';
+import { assertDistFresh } from '../../../helpers/dist.js';
+
+assertDistFresh('dist/sandboxWorker.mjs');
 
 describe('Pyodide sandbox', () => {
   let sandbox: CodeSandbox;

@@ -6,7 +6,7 @@
 // recover from its mistakes, so if no pair differs the fixture or the statistics changed), and failures fall under
 // at least three labels. It prints every pair's p-values. Run alone: node scripts/test.mjs sweepAcceptance
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,11 +16,12 @@ import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.j
 import { runSweep } from '../../../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep } from '../../../../src/core/sweep/spec.js';
 import { fisherExact, mcnemarExact } from '../../../../src/core/sweep/stats.js';
+import { freshCli } from '../../../helpers/dist.js';
 
 const FILE = 'docs/recipes/malmm-topologies.sweep.yaml';
-const CLI = join(process.cwd(), 'dist/cli.mjs');
+const CLI = freshCli();
 
-test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { skip: !existsSync(CLI) && 'needs npm run build', timeout: 20 * 60_000 }, async () => {
+test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { timeout: 20 * 60_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-acceptance-'));
   try {
     const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: FILE });

@@ -1,5 +1,5 @@
 // Every task the embedded tabletop simulator knows, keyed by id. Adding a task = one definition file plus
-// one line here; test/unit/core/sim/taskRegistry.test.ts checks ids, metadata and that each scene compiles.
+// one line here; test/unit/core/sim/mujoco/taskRegistry.test.ts checks ids, metadata and that each scene compiles.
 import type { TaskInfo } from '../../simulator.js';
 import { emptyContainerTask } from './singleArm/emptyContainer.js';
 import { openDrawerTask } from './singleArm/openDrawer.js';

@@ -20,7 +20,7 @@ export const SINGLE_ARM: ArmSpec = {
 
 /**
  * Where the arm reaches comfortably top-down from table height to 0.35 m above it, any yaw in [-pi/2, pi/2]
- * (checked on a grid in test/unit/core/sim/ik.test.ts). Closer than y = -0.05 the elbow hits joint 4's limit.
+ * (checked on a grid in test/unit/core/sim/mujoco/ik.test.ts). Closer than y = -0.05 the elbow hits joint 4's limit.
  */
 export const SINGLE_ARM_WORKSPACE: WorkspaceInfo = {
   tableTopZ: TABLE_TOP_Z,

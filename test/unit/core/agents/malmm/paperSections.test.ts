@@ -1,6 +1,7 @@
 // MALMM's default (`paper`) prompts have the paper's sections, in the paper's order, and nothing of ours: each
 // role's prompt is rendered as a run renders it and its section headings are compared with the digest
-// (../shared/seeds/000_malmm.md sections 2.3-2.7). Our additions appear only when the `waypoint` variant turns them on.
+// (000_malmm.md, beside the papers outside this repository, sections 2.3-2.7). Our additions appear only when the
+// `waypoint` variant turns them on.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 // Many reference-model episodes in one process: one MuJoCo simulator, one warm Pyodide sandbox and one reference
 // server shared by every episode (launchRun builds all three per run, which costs seconds each time). Used by the
-// acceptance tests and by test/bench/reference.bench.ts.
+// acceptance tests and by test/bench/referenceRates.bench.ts.
 import { join } from 'node:path';
 import { getArchitecture } from '../../../../../../src/core/agents/registry.js';
 import { EpisodeController } from '../../../../../../src/core/engine/controller.js';

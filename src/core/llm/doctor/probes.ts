@@ -266,7 +266,9 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
       settle('embeddings', 'ok', `${vector.length} dimensions from ${embModel}${o.embeddingModel ? '' : embModel === o.model ? ' (the chat model)' : ' (an embedding model it lists; --embedding-model picks another)'}`);
     } else {
       const why = emb.ok ? `HTTP 200 without an embedding vector: ${preview(emb.data)}` : describeEmbeddingFailure(emb);
-      settle('embeddings', 'fail', `${why}${o.embeddingModel || embModel !== o.model ? '' : '; name an embedding model with --embedding-model'}`);
+      // When the route itself is missing, another model name will not help.
+      const routeMissing = !emb.ok && /^not (served|enabled)/.test(why);
+      settle('embeddings', 'fail', `${why}${o.embeddingModel || embModel !== o.model || routeMissing ? '' : '; name an embedding model with --embedding-model'}`);
     }
 
     // 6. Images as an image_url content part.
@@ -424,7 +426,7 @@ function describeEmbeddingFailure(r: Extract<CallResult<unknown>, { ok: false }>
   const status = (r.error as { status?: unknown })?.status;
   // llama.cpp's server answers 501 unless started with --embeddings.
   if (status === 501) return `not enabled (HTTP 501: ${providerText(r)}); llama.cpp serves them when started with --embeddings`;
-  if (status === 404 && !/model/i.test(providerText(r))) return `not served (HTTP 404 on /embeddings: ${providerText(r)})`;
+  if (status === 404 && !isModelNotFound(r)) return `not served (HTTP 404 on /embeddings: ${providerText(r)})`;
   return describe(r);
 }
 

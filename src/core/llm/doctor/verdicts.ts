@@ -96,7 +96,7 @@ function verdict(f: Findings, a: ArchNeeds, c: AdviceContext): ArchVerdict {
     return v;
   }
   if (f.scripted) {
-    note(`the scripted policy answers its roles when run with --model reference (the role travels in request headers); with openai:<name> it only explains that it got no role`);
+    note('the scripted policy plays its roles (with --model reference)');
     return v;
   }
   if (c.azureDeploymentUrl) block('runs cannot call a deployment URL (no api-version setting): use https://<resource>.openai.azure.com/openai/v1 with --model openai:<deployment>');
@@ -133,7 +133,10 @@ function verdict(f: Findings, a: ArchNeeds, c: AdviceContext): ArchVerdict {
 
 /** The command line every run against this endpoint needs, and a sweep file's model section. */
 export function runAdvice(f: Findings, c: AdviceContext): RunAdvice {
-  if (f.scripted) return { command: `waypoint run --model reference --base-url ${f.baseUrl}`, notes: [] };
+  if (f.scripted) {
+    const why = 'The reference server is a scripted policy, not an LLM: it picks each role\'s answer from the x-waypoint-* headers Waypoint sends with --model reference; called as openai:<name> it gets none and says so.';
+    return { command: `waypoint run --model reference --base-url ${f.baseUrl}`, notes: [why] };
+  }
   const notes: string[] = [];
   // The prompt's own temperature wins over --temperature, so only the prompts can stop asking for 0.
   if (f.temperatureZero === false) notes.push('The built-in prompts ask for temperature 0, which this model refuses: copy them (--prompts <dir>, or "Waypoint: Copy Prompt to Workspace") and delete their temperature line.');

@@ -289,6 +289,8 @@ test("Waypoint's reference server: works, and is named a scripted policy, not an
     assert.match(r.text, /Waypoint's reference server \(a scripted policy, not an LLM\)/);
     assert.match(r.line('chat')!.detail, /a scripted policy, not an LLM/);
     assert.equal(r.line('embeddings')?.mark, 'fail');
+    assert.match(r.line('embeddings')!.detail, /^not served \(HTTP 404 on \/embeddings: no route POST \/v1\/embeddings.*\)$/);
+    assert.match(r.text, /\n  The reference server is a scripted policy, not an LLM/);
     assert.equal(r.report.advice!.command, `waypoint run --model reference --base-url ${server.url}`);
     for (const a of r.report.architectures) assert.equal(a.mark, 'ok', a.id);
   } finally {

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
 import { EXIT_CHAT_FAILS, formatConclusion, formatHeader, formatProbeLine, runDoctor, type DoctorReport } from '../core/llm/doctor/doctor.js';
+import type { Audience } from '../core/llm/doctor/probes.js';
 import { azureDeployment } from '../core/llm/doctor/providers.js';
 import { loadArchNeeds } from '../core/llm/doctor/verdicts.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
@@ -24,6 +25,7 @@ export interface DoctorArgs {
   'embedding-model'?: string;
   timeout: number;
   json?: boolean;
+  advice: string;
 }
 
 export async function doctorCommand(a: DoctorArgs, out: NodeJS.WritableStream = process.stdout, env: NodeJS.ProcessEnv = process.env, signal?: AbortSignal): Promise<number> {
@@ -60,6 +62,7 @@ export async function doctorCommand(a: DoctorArgs, out: NodeJS.WritableStream = 
       ...(a['azure-api-version'] ? { azureApiVersion: a['azure-api-version'] } : {}),
       ...(a['embedding-model'] ? { embeddingModel: a['embedding-model'] } : {}),
       timeoutMs: Math.round(a.timeout * 1000),
+      audience: a.advice as Audience,
       clock: nodeClock,
       archs,
       ...(signal ? { signal } : {}),
@@ -92,6 +95,7 @@ export const doctorCmd = defineCommand({
     'embedding-model': { type: 'string', metavar: 'name', help: 'model for the embeddings probe', defaultText: 'an embedding model the server lists, else --model', group: 'Model' },
     timeout: { type: 'number', min: 0, exclusiveMin: true, default: 60, metavar: 'secs', help: 'time limit of each request' },
     json: { type: 'boolean', help: 'print the findings and verdicts as JSON for tools' },
+    advice: { type: 'string', choices: ['cli', 'vscode', 'none'], default: 'cli', help: 'say what to set as command-line flags (cli), as VS Code settings (vscode; the extension uses it), or not at all' },
   },
   examples: [
     'waypoint doctor --model openai:gpt-4o-mini',

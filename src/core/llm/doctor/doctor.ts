@@ -2,7 +2,7 @@
 // lines a person reads top to bottom: the probes as they finish, then the architectures, then the command to run.
 import { redactKey } from '../openai.js';
 import { PROBE_IDS, PROBE_LABELS, probeEndpoint, type Findings, type Mark, type ProbeLine, type ProbeOptions } from './probes.js';
-import { archVerdicts, runAdvice, type AdviceContext, type ArchNeeds, type ArchVerdict, type RunAdvice } from './verdicts.js';
+import { archVerdicts, flagAsSetting, runAdvice, type AdviceContext, type ArchNeeds, type ArchVerdict, type RunAdvice } from './verdicts.js';
 
 /** Exit status when chat completions do not work (unreachable, refused, wrong path, unknown model, ...). */
 export const EXIT_CHAT_FAILS = 3;
@@ -22,9 +22,10 @@ export interface DoctorReport {
 
 export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   const findings = await probeEndpoint(o);
-  const ctx: AdviceContext = { modelArg: o.modelArg, baseUrl: findings.baseUrl, apiKeyEnv: o.apiKeyEnv, keyGiven: o.apiKey !== undefined, azureDeploymentUrl: o.azureApiVersion !== undefined };
+  const audience = o.audience ?? 'cli';
+  const ctx: AdviceContext = { modelArg: o.modelArg, baseUrl: findings.baseUrl, apiKeyEnv: o.apiKeyEnv, keyGiven: o.apiKey !== undefined, azureDeploymentUrl: o.azureApiVersion !== undefined, audience };
   const architectures = findings.fatal ? [] : archVerdicts(findings, o.archs, ctx);
-  return { findings, architectures, ...(findings.chatOk ? { advice: runAdvice(findings, ctx) } : {}), exitCode: findings.chatOk ? 0 : EXIT_CHAT_FAILS };
+  return { findings, architectures, ...(findings.chatOk && audience !== 'none' ? { advice: runAdvice(findings, ctx) } : {}), exitCode: findings.chatOk ? 0 : EXIT_CHAT_FAILS };
 }
 
 const MARKS: Record<Mark, string> = { ok: '✓', fail: '✗', unknown: '?' };
@@ -53,7 +54,11 @@ export function formatConclusion(r: DoctorReport, apiKey?: string): string {
     lines.push(`  ${MARKS[a.mark]} ${a.id.padEnd(w)}  ${a.reasons.length ? a.reasons[0] : 'nothing in the way'}${a.flags.length ? `  [${a.flags.join(' ')}]` : ''}`);
     for (const reason of a.reasons.slice(1)) lines.push(`    ${' '.repeat(w)}  ${reason}`);
   }
-  if (r.advice) {
+  if (r.advice?.settings) {
+    lines.push('', 'Settings:', ...r.advice.settings.map((s) => `  ${s}`));
+    for (const a of r.architectures.filter((x) => x.flags.length > 0)) lines.push(`  ${`(${a.id})`.padEnd(w + 2)} ${a.flags.map(flagAsSetting).join(', ')}`);
+    for (const n of r.advice.notes) lines.push(`  ${n}`);
+  } else if (r.advice) {
     lines.push('', 'Run with:', `  ${r.advice.command}`);
     const per = r.architectures.filter((a) => a.flags.length > 0);
     for (const a of per) lines.push(`  ${`(${a.id})`.padEnd(w + 2)} add ${a.flags.join(' ')}`);

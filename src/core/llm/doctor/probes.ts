@@ -25,6 +25,9 @@ import {
 
 export type Mark = 'ok' | 'fail' | 'unknown';
 
+/** `none`: no run advice (an endpoint only this VS Code window can reach, such as its Language Model bridge). */
+export type Audience = 'cli' | 'vscode' | 'none';
+
 export const PROBE_IDS = ['reach', 'model', 'chat', 'max_tokens', 'temperature', 'seed', 'embeddings', 'images', 'json_mode', 'context', 'latency', 'rate_limits'] as const;
 export type ProbeId = (typeof PROBE_IDS)[number];
 
@@ -87,6 +90,8 @@ export interface ProbeOptions {
   azureApiVersion?: string;
   /** The model for the embeddings probe; default: an embedding model the server lists, else `model`. */
   embeddingModel?: string;
+  /** Who reads the advice: a command-line user (flags, variables) or a VS Code user (settings, commands). */
+  audience?: Audience;
   /** Per request. */
   timeoutMs: number;
   clock: Clock;
@@ -160,7 +165,14 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
   const get = (path: string) => call<unknown>((opts) => sdk.get<unknown>(path, opts).withResponse());
   const post = (path: string, body: unknown) => call<unknown>((opts) => sdk.post<unknown>(path, { ...opts, body }).withResponse());
 
-  const keyAdvice = () => (o.apiKey ? `the key in $${o.apiKeyEnv} was rejected: check it, or name another variable with --api-key-env` : `no key was sent: set $${o.apiKeyEnv} or name another variable with --api-key-env`);
+  const keyAdvice = () =>
+    (o.audience ?? 'cli') === 'cli'
+      ? o.apiKey
+        ? `the key in $${o.apiKeyEnv} was rejected: check it, or name another variable with --api-key-env`
+        : `no key was sent: set $${o.apiKeyEnv} or name another variable with --api-key-env`
+      : o.apiKey
+        ? 'the stored key was rejected: replace it with "Waypoint: Set API Key…"'
+        : 'no key is stored for this endpoint: store one with "Waypoint: Set API Key…"';
   /** The one line for a request that failed for a reason no other probe can get past; undefined when it is not one. */
   function fatalLine(r: Extract<CallResult<unknown>, { ok: false }>, what: string): string | undefined {
     const err = classifyOpenAIError(r.error, baseUrl, Date.parse(o.clock.isoNow()));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ArchitectureManifest, ModelNeeds } from '../../agents/types.js';
 import type { HostIO } from '../../host.js';
 import { loadPromptFile } from '../../prompt/render.js';
-import type { Findings, Mark } from './probes.js';
+import type { Audience, Findings, Mark } from './probes.js';
 
 export interface ArchNeeds {
   id: string;
@@ -46,8 +46,10 @@ export interface ArchVerdict {
 }
 
 export interface RunAdvice {
-  /** The flags every run against this endpoint needs, as one command line. */
+  /** The flags every run against this endpoint needs, as one command line (audience cli). */
   command: string;
+  /** The settings to make, `key: value` (audience vscode; then `command` is empty). */
+  settings?: string[];
   /** What to change that no flag does (said once, not per architecture). */
   notes: string[];
   /** The sweep file's model and rateLimit, when the endpoint told its limits. */
@@ -63,6 +65,7 @@ export interface AdviceContext {
   keyGiven: boolean;
   /** Probed through Azure's classic deployment URL (api-version, api-key header), which runs cannot use. */
   azureDeploymentUrl?: boolean;
+  audience?: Audience;
 }
 
 /** An LLM's answers run longer than the scripted policy's, and they stay in the history: about twice as long. */
@@ -133,6 +136,7 @@ function verdict(f: Findings, a: ArchNeeds, c: AdviceContext): ArchVerdict {
 
 /** The command line every run against this endpoint needs, and a sweep file's model section. */
 export function runAdvice(f: Findings, c: AdviceContext): RunAdvice {
+  if ((c.audience ?? 'cli') === 'vscode') return settingsAdvice(f, c);
   if (f.scripted) {
     const why = 'The reference server is a scripted policy, not an LLM: it picks each role\'s answer from the x-waypoint-* headers Waypoint sends with --model reference; called as openai:<name> it gets none and says so.';
     return { command: `waypoint run --model reference --base-url ${f.baseUrl}`, notes: [why] };
@@ -150,6 +154,22 @@ export function runAdvice(f: Findings, c: AdviceContext): RunAdvice {
   const model = [`name: ${c.modelArg}`, `baseUrl: ${f.baseUrl}`, ...(c.apiKeyEnv !== 'OPENAI_API_KEY' ? [`apiKeyEnv: ${c.apiKeyEnv}`] : []), ...(f.maxTokensField === 'max_completion_tokens' ? ['maxTokensField: max_completion_tokens'] : [])];
   const sweep = `model: { ${model.join(', ')} }${limits.length ? `\nrateLimit: { ${limits.join(', ')} }${f.provider.id === 'openai' ? '  # OpenAI counts these per minute' : ''}` : ''}`;
   return { command: parts.join(' '), notes, sweep };
+}
+
+/** The same advice as VS Code settings. */
+function settingsAdvice(f: Findings, c: AdviceContext): RunAdvice {
+  if (f.scripted) return { command: '', settings: ['waypoint.model.provider: reference'], notes: [] };
+  const settings = ['waypoint.model.provider: openai', `waypoint.model.baseUrl: ${c.azureDeploymentUrl ? 'https://<resource>.openai.azure.com/openai/v1' : f.baseUrl}`, `waypoint.model.name: ${c.modelArg.replace(/^openai:/, '')}`];
+  if (f.maxTokensField === 'max_completion_tokens') settings.push('waypoint.model.maxTokensField: max_completion_tokens');
+  const notes = f.temperatureZero === false ? ['The built-in prompts ask for temperature 0, which this model refuses: copy them ("Waypoint: Copy Prompt to Workspace") and delete their temperature line.'] : [];
+  if (f.provider.id === 'ollama') notes.push("Ollama's context is set on the server: OLLAMA_CONTEXT_LENGTH=<tokens> ollama serve, or a Modelfile with PARAMETER num_ctx <tokens>.");
+  return { command: '', settings, notes };
+}
+
+/** A per-architecture flag as the VS Code setting that does the same. */
+export function flagAsSetting(flag: string): string {
+  const m = /^--max-tokens (\d+)$/.exec(flag);
+  return m ? `waypoint.model.maxTokens: ${m[1]}` : flag;
 }
 
 function roundDown(n: number, step: number): number {

@@ -208,7 +208,7 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
       const line = fatalLine(first, `POST ${baseUrl}/chat/completions`);
       if (line) throw new Fatal(line);
       const err = classifyOpenAIError(first.error, baseUrl, Date.parse(o.clock.isoNow()));
-      if (modelsMissing && err.status === 404) throw new Fatal(await wrongPathLine());
+      if (modelsMissing && err.status === 404) throw new Fatal(await wrongPathLine(first.seen));
       if (isModelNotFound(first)) throw new Fatal(`model '${o.model}' is not served at ${baseUrl}${entries?.length ? `; it lists: ${listSome(entries.map((e) => e.id))}` : ''} (${providerText(first)})`);
       if (modelsMissing) settle('reach', 'unknown', `GET /models: ${describe(models)}`);
       modelLine(entries);
@@ -229,7 +229,7 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
     }
     findings.chatOk = true;
     modelLine(entries, true);
-    settle('chat', 'ok', `answered ${JSON.stringify(clip(firstText, 60))} in ${seconds(first.latencyMs)}${findings.scripted ? ' — a scripted policy, not an LLM: with `--model reference` Waypoint sends it the role headers it answers by' : ''}`);
+    settle('chat', 'ok', `answered ${JSON.stringify(clip(firstText, 60))} in ${seconds(first.latencyMs)}${findings.scripted ? ' — a scripted policy, not an LLM: with --model reference Waypoint sends it the role headers it answers by' : ''}`);
     let lastHeaders = first.headers;
 
     // 3. Output limit: which field, and whether it is honoured (a long answer asked for with a tiny limit).
@@ -266,7 +266,7 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
     settle('temperature', temp.ok ? 'ok' : 'fail', temp.ok ? 'temperature 0 accepted' : `temperature 0 refused: ${describe(temp)}`);
     const seeded = await chat({ seed: 7 });
     findings.seed = seeded.ok;
-    settle('seed', seeded.ok ? 'ok' : 'fail', seeded.ok ? 'seed accepted (whether the answers repeat is the model\'s business)' : `seed refused: ${describe(seeded)}; do not pass --model-seed`);
+    settle('seed', seeded.ok ? 'ok' : 'fail', seeded.ok ? 'seed accepted (whether answers repeat with it is not checked)' : `seed refused: ${describe(seeded)}; do not pass --model-seed`);
     if (seeded.ok) lastHeaders = seeded.headers;
 
     // 5. Embeddings (LLaMAR's action matcher is to match free-form answers with them).
@@ -363,14 +363,18 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
   }
 
   /** A 404 on both /models and /chat/completions: the base URL's path is wrong. Says the right one when it can. */
-  async function wrongPathLine(): Promise<string> {
+  async function wrongPathLine(answered: RawSeen | undefined): Promise<string> {
     const path = new URL(baseUrl).pathname;
     if (!/\/v1$/.test(path)) {
       const withV1 = `${baseUrl}/v1`;
       const r = await call<unknown>((opts) => sdk.get<unknown>(`${withV1}/models`, opts).withResponse());
       if (r.ok && modelEntries(r.data)) return `wrong path: ${baseUrl} has no /models or /chat/completions (HTTP 404), but ${withV1}/models answers: use --base-url ${withV1}`;
     }
-    return `wrong path: ${baseUrl} answers HTTP 404 to /models and /chat/completions — is the base URL right? it usually ends in /v1`;
+    // Who said 404 helps when it is not the model server at all (a proxy, another web server).
+    const body = answered?.body?.trim();
+    const server = answered?.headers.get('server');
+    const who = answered && body !== undefined && tryJson(body) === undefined ? ` (${body ? 'a non-JSON body' : 'an empty body'}${server ? `, server "${clip(server, 40)}"` : ''})` : '';
+    return `wrong path: ${baseUrl} answers HTTP 404${who} to /models and /chat/completions — is the base URL right? it usually ends in /v1`;
   }
 
   async function contextLength(entries: ModelEntry[] | undefined): Promise<ContextLength | undefined> {

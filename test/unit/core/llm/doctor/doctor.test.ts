@@ -238,6 +238,13 @@ test('bad endpoints: one line each, exit 3, nothing else probed', async (t) => {
     const base = s.url.replace(/\/v1$/, '/openai/v1');
     assert.equal(one(await doctor(base, 'gpt-4o-mini', { apiKey: KEY })), `✗ wrong path: ${base} answers HTTP 404 to /models and /chat/completions — is the base URL right? it usually ends in /v1`);
   });
+  await t.test('wrong path, answered by something that is not a model server', async () => {
+    const s = await fake((_req, res) => {
+      res.writeHead(404, { server: 'edge-proxy', 'content-length': '0' });
+      res.end();
+    });
+    assert.equal(one(await doctor(s.url, 'm')), `✗ wrong path: ${s.url} answers HTTP 404 (an empty body, server "edge-proxy") to /models and /chat/completions — is the base URL right? it usually ends in /v1`);
+  });
   await t.test('401 without a key; a rejected key is not echoed', async () => {
     const s = await fake(openaiFake());
     assert.match(one(await doctor(s.url, 'gpt-4o-mini')), /^✗ key missing or rejected \(HTTP 401\) at GET .*\/models: no key was sent: set \$OPENAI_API_KEY or name another variable with --api-key-env$/);

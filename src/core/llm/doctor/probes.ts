@@ -139,7 +139,7 @@ export async function probeEndpoint(o: ProbeOptions): Promise<Findings> {
     ...(azure ? { authStyle: 'api-key' as const, defaultQuery: { 'api-version': o.azureApiVersion! } } : {}),
   });
 
-  const findings: Findings = { baseUrl, model: o.model, provider: { ...detectProvider(baseUrl, {}), label: '' }, probes: [], chatOk: false };
+  const findings: Findings = { baseUrl, model: o.model, provider: label(detectProvider(baseUrl, {})), probes: [], chatOk: false };
   const settle = (id: ProbeId, mark: Mark, detail: string) => {
     const line = { id, mark, detail: redact(detail) };
     findings.probes.push(line);

@@ -13,8 +13,8 @@ import { loadArchNeeds, type ArchNeeds } from '../../../../../src/core/llm/docto
 import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
 import { startReferenceServer } from '../../../../../src/core/llm/reference/server.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { startFakeServer, type FakeServer, type Handler } from '../helpers/fakeServer.js';
-import { azureFake, htmlFake, KEY, limitIgnoringFake, llamaCppFake, lmStudioFake, ollamaFake, openaiFake, openRouterFake, vllmFake } from './providerFakes.js';
+import { json, startFakeServer, type FakeServer, type Handler } from '../helpers/fakeServer.js';
+import { answer, azureFake, htmlFake, KEY, limitIgnoringFake, llamaCppFake, lmStudioFake, ollamaFake, openaiFake, openRouterFake, vllmFake } from './providerFakes.js';
 
 let archs: ArchNeeds[];
 before(async () => {
@@ -209,6 +209,19 @@ test('OpenRouter: public model list (context from top_provider), the key checked
   // The model list is public: it answers; chat is where the missing key shows.
   assert.equal(noKey.report.exitCode, EXIT_CHAT_FAILS);
   assert.equal(noKey.text.split('\n').at(-1), `✗ key missing or rejected (HTTP 401) at POST ${base}/chat/completions: no key was sent: set $OPENROUTER_API_KEY or name another variable with --api-key-env`);
+});
+
+test('a server that echoes the key in its errors: every line shows it redacted', async () => {
+  const s = await fake((req, res) => {
+    if (req.path.startsWith('/v1/models')) return json(res, 200, { object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'me' }] });
+    if (req.path.startsWith('/v1/embeddings')) return json(res, 400, { error: { message: `no embeddings for the caller with ${req.headers.authorization}` } });
+    if (req.path.startsWith('/v1/chat')) return answer(res, JSON.parse(req.body), { refuseImage: (r) => json(r, 400, { error: { message: `images refused for ${req.headers.authorization}` } }) });
+    json(res, 404, {});
+  });
+  const r = await doctor(s.url, 'm', { apiKey: KEY });
+  assert.equal(r.line('embeddings')!.detail, 'HTTP 400: no embeddings for the caller with Bearer [redacted]; name an embedding model with --embedding-model');
+  assert.equal(r.line('images')!.detail, 'refused: HTTP 400: images refused for Bearer [redacted]');
+  assert.ok(!r.text.includes(KEY) && !JSON.stringify(r.report).includes(KEY));
 });
 
 test('a server that ignores max_tokens is named in one line; the verdicts note the unbounded answers', async () => {

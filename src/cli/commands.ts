@@ -4,6 +4,7 @@ import { archsCmd } from './archs.js';
 import { compareCmd } from './compare.js';
 import { debugAdapterCmd } from './debugAdapter.js';
 import { demoCmd } from './demo.js';
+import { doctorCmd } from './doctor.js';
 import { exportCmd } from './export.js';
 import { judgeCmd } from './judge.js';
 import type { CommandSpec, OptionSpecs } from './options.js';
@@ -18,5 +19,5 @@ import { sweepWorkerCmd } from './sweepWorker.js';
 import { tasksCmd } from './tasks.js';
 
 // Each declaration keeps its own option types; the table only needs the common shape.
-const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, sweepCmd, mergeCmd, judgeCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, serveModelCmd, serveSimCmd, debugAdapterCmd, sweepWorkerCmd] as const;
+const all = [demoCmd, runCmd, runsCmd, showCmd, reportCmd, compareCmd, sweepCmd, mergeCmd, judgeCmd, tasksCmd, archsCmd, sceneCmd, exportCmd, doctorCmd, serveModelCmd, serveSimCmd, debugAdapterCmd, sweepWorkerCmd] as const;
 export const COMMANDS: readonly CommandSpec<OptionSpecs>[] = all as unknown as readonly CommandSpec<OptionSpecs>[];

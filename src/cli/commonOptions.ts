@@ -66,6 +66,14 @@ export const MODEL_OPTIONS = {
   },
   temperature: { type: 'number', min: 0, max: 2, metavar: 't', help: 'sampling temperature', defaultText: "each prompt file's config", group: 'Model' },
   'max-tokens': { type: 'int', min: 1, help: 'completion token limit per call', group: 'Model' },
+  'max-tokens-field': {
+    type: 'string',
+    metavar: 'field',
+    choices: ['max_tokens', 'max_completion_tokens'],
+    help: 'request field that carries the output limit: max_completion_tokens for OpenAI models that refuse max_tokens (`waypoint doctor` says which)',
+    defaultText: 'max_tokens',
+    group: 'Model',
+  },
   'model-seed': { type: 'int', help: 'seed passed to the endpoint (where it supports one)', group: 'Model' },
   'no-cache': { type: 'boolean', help: 'do not read or write the response cache (.waypoint/cache)', group: 'Model' },
 } as const satisfies OptionSpecs;

@@ -17,7 +17,7 @@ function usage(): string {
     ...COMMANDS.filter((c) => !c.hidden).map((c) => `  ${c.name.padEnd(w)}${c.summary}`),
     '',
     'Run `waypoint <command> --help` for the options of a command.',
-    'Exit status: 0 success, 1 task failure, 2 bad input or a run that could not start, 128+n when stopped by signal n.',
+    'Exit status: 0 success, 1 task failure, 2 bad input or a run that could not start, 3 (doctor) chat completions do not work, 128+n when stopped by signal n.',
   ].join('\n');
 }
 

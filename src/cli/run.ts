@@ -83,7 +83,7 @@ export function limitsFromArgs(a: Pick<RunArgs, 'limit' | 'max-turns' | 'max-err
  * The model spec from the options. `note` receives a hint when the API key variable is unset (keyless local
  * servers are fine; OpenAI itself is not, so that is refused before anything starts).
  */
-export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'>, env: NodeJS.ProcessEnv, note: (line: string) => void = () => {}): ModelSpec {
+export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'> & { 'max-tokens-field'?: string }, env: NodeJS.ProcessEnv, note: (line: string) => void = () => {}): ModelSpec {
   const m = a.model;
   if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile, ...(a['model-seed'] !== undefined ? { seed: a['model-seed'] } : {}) };
   if (!m.startsWith('openai:') || m.length <= 'openai:'.length) throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
@@ -97,7 +97,8 @@ export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-k
     }
     note(`note: $${keyVar} is not set; calling ${baseUrl} without an API key (fine for Ollama, vLLM, LM Studio; use --api-key-env to name another variable)`);
   }
-  return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'] };
+  const field = a['max-tokens-field'] === 'max_completion_tokens' ? ({ maxTokensField: 'max_completion_tokens' } as const) : {};
+  return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'], ...field };
 }
 
 /** A path as the user would type it from here: relative when under the current directory. */

@@ -13,6 +13,8 @@ export interface ModelSettingsConfig {
   name: string;
   temperature?: number;
   maxTokens?: number;
+  /** The request field for the output limit: max_completion_tokens for OpenAI models that refuse max_tokens. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** Selector for vscode.lm.selectChatModels (provider 'vscode-lm'); empty means any chat model. */
   vscodeLm: { vendor?: string; family?: string };
 }
@@ -52,6 +54,7 @@ export const SETTING_DEFAULTS = {
   'model.name': 'gpt-4o-mini',
   'model.temperature': null,
   'model.maxTokens': null,
+  'model.maxTokensField': 'max_tokens',
   'model.vscodeLm.vendor': '',
   'model.vscodeLm.family': '',
   'simulator.kind': 'embedded',
@@ -137,6 +140,11 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     bad('model.name', 'is empty');
     name = SETTING_DEFAULTS['model.name'];
   }
+  let maxTokensField = str('model.maxTokensField') as ModelSettingsConfig['maxTokensField'];
+  if (maxTokensField !== 'max_tokens' && maxTokensField !== 'max_completion_tokens') {
+    bad('model.maxTokensField', `must be "max_tokens" or "max_completion_tokens", got ${JSON.stringify(maxTokensField)}`);
+    maxTokensField = 'max_tokens';
+  }
   const vendor = str('model.vscodeLm.vendor');
   const family = str('model.vscodeLm.family');
 
@@ -172,6 +180,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       name,
       temperature: optNum('model.temperature', 0, 2, false),
       maxTokens: optNum('model.maxTokens', 1, 1_000_000, true),
+      maxTokensField,
       vscodeLm: { ...(vendor ? { vendor } : {}), ...(family ? { family } : {}) },
     },
     simulator,

@@ -44,6 +44,23 @@ export interface LimitSpec {
 
 export type LimitValues = Readonly<Record<string, number | boolean>>;
 
+/**
+ * What an architecture asks of a model, read by `waypoint doctor` (src/core/llm/doctor). Output limits and
+ * temperatures are read from the role prompts themselves; this holds what the prompts do not say.
+ */
+export interface ModelNeeds {
+  /**
+   * The longest request (system prompt, history and the role's request) measured in a reference-model episode,
+   * in tokens counted as characters / 4, the run it was measured on, and what makes it grow. An LLM writes longer
+   * answers than the scripted policy, so the doctor asks for about twice this plus the largest output limit.
+   */
+  longestRequest: { tokens: number; measuredOn: string; grows: string };
+  /** What the paper's model saw as images and what Waypoint sends it instead. */
+  vision?: string;
+  /** Where the paper matches with a sentence-embedding model and what Waypoint does meanwhile. */
+  embeddings?: string;
+}
+
 /** Everything about an architecture except its loop: the CLI, the language server and the views read this. */
 export interface ArchitectureManifest {
   id: string;
@@ -74,6 +91,8 @@ export interface ArchitectureManifest {
   endReasons: Record<string, string>;
   /** Metrics the architecture reports at the end (id -> what it measures), e.g. RoCo's re-plans. */
   metrics: Record<string, string>;
+  /** What it asks of a model (context, images, embeddings), for `waypoint doctor`; every built-in one declares it. */
+  modelNeeds?: ModelNeeds;
 }
 
 /** Engine options of one episode. `limits` holds the architecture's validated limits. */

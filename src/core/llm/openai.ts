@@ -41,6 +41,43 @@ export const META_HEADERS = { arch: 'x-waypoint-arch', role: 'x-waypoint-role', 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/** What building the SDK needs; the doctor (./doctor) builds its SDK through this too, so both send the same headers. */
+export type OpenAISdkOptions = Pick<OpenAICompatibleOptions, 'baseUrl' | 'apiKey' | 'authStyle' | 'defaultQuery' | 'headers'> & {
+  timeoutMs: number;
+  /** A fetch to use instead of the global one (the doctor reads error bodies the SDK does not keep). */
+  fetch?: typeof fetch;
+};
+
+/**
+ * The openai SDK for an OpenAI-compatible endpoint, reading no environment variable: the key goes in
+ * `Authorization: Bearer` (or Azure's `api-key` header), a keyless server gets no credential header, SDK retries
+ * are off (withRetries decides), and only the given non-secret headers are added: never `x-waypoint-*`.
+ */
+export function createOpenAISdk(options: OpenAISdkOptions): OpenAI {
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const useApiKeyHeader = options.authStyle === 'api-key' && apiKey !== undefined;
+  return new OpenAI({
+    baseURL: options.baseUrl.replace(/\/+$/, ''),
+    // The SDK insists on a credential; a keyless server gets a placeholder whose header is removed below.
+    apiKey: apiKey ?? 'unused',
+    // Explicit values so the SDK does not fall back to OPENAI_* environment variables.
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    logLevel: 'off',
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    defaultQuery: options.defaultQuery,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    defaultHeaders: {
+      ...options.headers,
+      ...(apiKey === undefined || useApiKeyHeader ? { Authorization: null } : {}),
+      ...(useApiKeyHeader ? { 'api-key': apiKey } : {}),
+    },
+  });
+}
+
 export class OpenAICompatibleClient implements ModelClient {
   readonly id: string;
   readonly baseUrl: string;
@@ -63,26 +100,7 @@ export class OpenAICompatibleClient implements ModelClient {
     this.#timeoutMs = options.timeoutMs ?? 120_000;
     this.#maxTokensField = options.maxTokensField ?? 'max_tokens';
     this.#sendMeta = options.sendRequestMeta ?? false;
-    const useApiKeyHeader = options.authStyle === 'api-key' && this.#apiKey !== undefined;
-    this.#sdk = new OpenAI({
-      baseURL: this.baseUrl,
-      // The SDK insists on a credential; a keyless server gets a placeholder whose header is removed below.
-      apiKey: this.#apiKey ?? 'unused',
-      // Explicit values so the SDK does not fall back to OPENAI_* environment variables.
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      logLevel: 'off',
-      maxRetries: 0,
-      timeout: this.#timeoutMs,
-      defaultQuery: options.defaultQuery,
-      defaultHeaders: {
-        ...options.headers,
-        ...(this.#apiKey === undefined || useApiKeyHeader ? { Authorization: null } : {}),
-        ...(useApiKeyHeader ? { 'api-key': this.#apiKey } : {}),
-      },
-    });
+    this.#sdk = createOpenAISdk({ ...options, apiKey: this.#apiKey, timeoutMs: this.#timeoutMs });
   }
 
   async complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResult> {
@@ -116,7 +134,7 @@ export class OpenAICompatibleClient implements ModelClient {
     } catch (e) {
       if (timedOut) return fail({ kind: 'timeout', message: `no complete response within ${this.#timeoutMs / 1000} s from ${this.baseUrl}` });
       if (signal?.aborted) return fail({ kind: 'cancelled', message: 'model call cancelled' });
-      return fail(this.#classify(e));
+      return fail(classifyOpenAIError(e, this.baseUrl, Date.parse(this.#clock.isoNow())));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -145,35 +163,40 @@ export class OpenAICompatibleClient implements ModelClient {
     return body;
   }
 
-  #classify(e: unknown): ModelError {
-    if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `connection to ${this.baseUrl} timed out` };
-    if (e instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'model call cancelled' };
-    if (e instanceof OpenAI.APIConnectionError) return networkError(e, this.baseUrl);
-    if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
-      const status = e.status;
-      const provider = providerMessage(e);
-      const retryAfterMs = retryAfterFrom(e.headers, Date.parse(this.#clock.isoNow()));
-      const withRetry = retryAfterMs === undefined ? {} : { retryAfterMs };
-      if (status === 429) return { kind: 'rate_limit', status, message: `rate limited (HTTP 429) by ${this.baseUrl}: ${provider}`, ...withRetry };
-      if (status >= 500) return { kind: 'server', status, message: `server error (HTTP ${status}) from ${this.baseUrl}: ${provider}`, ...withRetry };
-      if (status === 401 || status === 403) return { kind: 'auth', status, message: `not authorised (HTTP ${status}) by ${this.baseUrl}: ${provider}` };
-      if (status === 408) return { kind: 'timeout', status, message: `request timed out (HTTP 408) at ${this.baseUrl}: ${provider}`, ...withRetry };
-      return { kind: 'bad_request', status, message: `request rejected (HTTP ${status}) by ${this.baseUrl}: ${provider}` };
-    }
-    if (e instanceof SyntaxError) return { kind: 'bad_response', message: `response from ${this.baseUrl} is not valid JSON: ${e.message}` };
-    const code = errorCode(e);
-    if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: `connection to ${this.baseUrl} timed out (${code})` };
-    if ((code && NETWORK_CODES.has(code)) || /terminated|other side closed|socket hang up/i.test(String((e as Error)?.message))) {
-      return { kind: 'network', message: `connection to ${this.baseUrl} failed while reading the response (${code ?? String((e as Error).message)})` };
-    }
-    // The SDK threw something it does not document; keep it a value so one call never crashes a sweep.
-    return { kind: 'bad_response', message: `unexpected error from the openai SDK calling ${this.baseUrl}: ${String((e as Error)?.message ?? e)}` };
-  }
-
   #redact(s: string): string {
-    const key = this.#apiKey;
-    return key && key.length >= 4 ? s.split(key).join('[redacted]') : s;
+    return redactKey(s, this.#apiKey);
   }
+}
+
+/** `s` with every occurrence of the key replaced (keys under 4 characters are too short to find safely). */
+export function redactKey(s: string, key: string | undefined): string {
+  return key && key.length >= 4 ? s.split(key).join('[redacted]') : s;
+}
+
+/** An error the openai SDK threw, as a ModelError value (one line, cause first). `nowWallMs` converts an HTTP-date Retry-After. */
+export function classifyOpenAIError(e: unknown, baseUrl: string, nowWallMs: number): ModelError {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message: `connection to ${baseUrl} timed out` };
+  if (e instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', message: 'model call cancelled' };
+  if (e instanceof OpenAI.APIConnectionError) return networkError(e, baseUrl);
+  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    const status = e.status;
+    const provider = providerMessage(e);
+    const retryAfterMs = retryAfterFrom(e.headers, nowWallMs);
+    const withRetry = retryAfterMs === undefined ? {} : { retryAfterMs };
+    if (status === 429) return { kind: 'rate_limit', status, message: `rate limited (HTTP 429) by ${baseUrl}: ${provider}`, ...withRetry };
+    if (status >= 500) return { kind: 'server', status, message: `server error (HTTP ${status}) from ${baseUrl}: ${provider}`, ...withRetry };
+    if (status === 401 || status === 403) return { kind: 'auth', status, message: `not authorised (HTTP ${status}) by ${baseUrl}: ${provider}` };
+    if (status === 408) return { kind: 'timeout', status, message: `request timed out (HTTP 408) at ${baseUrl}: ${provider}`, ...withRetry };
+    return { kind: 'bad_request', status, message: `request rejected (HTTP ${status}) by ${baseUrl}: ${provider}` };
+  }
+  if (e instanceof SyntaxError) return { kind: 'bad_response', message: `response from ${baseUrl} is not valid JSON: ${e.message}` };
+  const code = errorCode(e);
+  if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout', message: `connection to ${baseUrl} timed out (${code})` };
+  if ((code && NETWORK_CODES.has(code)) || /terminated|other side closed|socket hang up/i.test(String((e as Error)?.message))) {
+    return { kind: 'network', message: `connection to ${baseUrl} failed while reading the response (${code ?? String((e as Error).message)})` };
+  }
+  // The SDK threw something it does not document; keep it a value so one call never crashes a sweep.
+  return { kind: 'bad_response', message: `unexpected error from the openai SDK calling ${baseUrl}: ${String((e as Error)?.message ?? e)}` };
 }
 
 function metaHeaders(meta: NonNullable<ModelRequest['meta']>): Record<string, string> {

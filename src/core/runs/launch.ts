@@ -46,6 +46,8 @@ export type ModelSpec =
       temperature?: number;
       maxTokens?: number;
       seed?: number;
+      /** The request field for the output limit (OpenAI's newer models refuse max_tokens). Default max_tokens. */
+      maxTokensField?: 'max_tokens' | 'max_completion_tokens';
       timeoutMs?: number;
       /** Recorded provider when the endpoint fronts another one (e.g. 'vscode-lm' behind the extension's loopback bridge). */
       provider?: string;
@@ -132,7 +134,7 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
     base = new OpenAICompatibleClient({ baseUrl: url, clock: deps.clock, model: name, id: name, sendRequestMeta: true });
     settings = { provider: 'reference', model: name, label: referenceLabel(name), baseUrl: url, temperature: 0, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
   } else {
-    base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs, id: spec.clientId });
+    base = new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock: deps.clock, model: spec.model, timeoutMs: spec.timeoutMs, id: spec.clientId, maxTokensField: spec.maxTokensField });
     settings = {
       provider: spec.provider ?? 'openai',
       model: spec.model,

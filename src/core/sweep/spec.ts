@@ -47,6 +47,8 @@ const Model = z
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
+    /** max_completion_tokens for OpenAI models that refuse max_tokens (`waypoint doctor` says which). */
+    maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     seed: z.number().int().optional(),
   })
   .strict();
@@ -139,7 +141,7 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
 export function modelSpecOf(m: SweepSpec['model'], env: NodeJS.ProcessEnv): ModelSpec {
   if ((REFERENCE_PROFILES as readonly string[]).includes(m.name)) return { kind: 'reference', baseUrl: m.baseUrl, profile: m.name as ReferenceProfile };
   if (!m.name.startsWith('openai:') || m.name.length <= 7) throw new SweepSpecError(`model.name must be ${REFERENCE_PROFILES.join(', ')} or openai:<model>, got '${m.name}'`);
-  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed };
+  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed, ...(m.maxTokensField ? { maxTokensField: m.maxTokensField } : {}) };
 }
 
 function seedList(s: SweepSpec['seeds']): number[] {

@@ -27,6 +27,7 @@ export const COMMAND_CATALOG = {
   compareOnOff: { title: 'Compare Ablation On/Off', needs: ['folder', 'trust'] },
   openSweep: { title: 'Open Sweep Comparison…', needs: ['folder'], icon: '$(table)' },
   setApiKey: { title: 'Set API Key…', icon: '$(key)' },
+  checkModelEndpoint: { title: 'Check Model Endpoint', icon: '$(pulse)' },
   clearApiKey: { title: 'Clear API Key' },
   restartLanguageServer: { title: 'Restart Language Server' },
   showActivationTime: { title: 'Show Activation Time' },

@@ -12,7 +12,8 @@ export async function modelWireForRun(ctx: Ctx, bridge: LmBridge): Promise<Launc
   if (s.model.provider === 'openai') {
     const key = await ctx.keys.forRun(s.model.baseUrl);
     if (key.cancelled) return undefined;
-    return { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens };
+    const field = s.model.maxTokensField === 'max_completion_tokens' ? { maxTokensField: s.model.maxTokensField } : {};
+    return { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens, ...field };
   }
   const lm = await bridge.endpoint(s.model.vscodeLm);
   // The loopback bridge's port changes every session: a stable client id keeps cached answers reusable.

@@ -65,6 +65,7 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
     openSweep: { enabled: (ctx) => async (arg) => (await import('./sweep.js')).openSweep(ctx, arg) },
     setApiKey: { enabled: (ctx) => async (key, baseUrl) => (await import('./setup.js')).setApiKey(ctx, key, baseUrl) },
     clearApiKey: { enabled: (ctx) => async (baseUrl) => (await import('./setup.js')).clearApiKey(ctx, baseUrl) },
+    checkModelEndpoint: { enabled: (ctx) => async () => (await import('./modelCheck.js')).checkModelEndpoint(ctx, f.bridge) },
     restartLanguageServer: { enabled: (ctx) => () => ctx.lsp.restart() },
     showActivationTime: { enabled: (ctx) => async (o) => (await import('./setup.js')).showActivationTime(ctx, o as { silent?: boolean } | undefined) },
     showOutput: { enabled: (ctx) => () => ctx.output.show() },

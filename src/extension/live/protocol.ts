@@ -14,6 +14,7 @@ const ModelSpecWire = z.discriminatedUnion('kind', [
     apiKey: z.string().optional(),
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
+    maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     seed: z.number().int().optional(),
     provider: z.string().optional(),
     label: z.string().optional(),

@@ -17,6 +17,8 @@ test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, 
     'dist/lsp.js',
     'dist/sandboxWorker.mjs',
     'dist/exporter.js',
+    // "Waypoint: Check Model Endpoint" runs `waypoint doctor` from it.
+    'dist/cli.mjs',
     'dist/webview/runViewer.js',
     'dist/webview/runViewer.css',
     // The viewer's lazy bundles (webview/common/lazyBundle.ts), loaded from beside runViewer.js.

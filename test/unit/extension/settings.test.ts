@@ -87,3 +87,11 @@ test('changedKeys names exactly the settings that differ', () => {
   assert.deepEqual(changedKeys(a, b), ['languageServer.enabled', 'model.provider']);
   assert.deepEqual(changedKeys(a, from({}).settings), []);
 });
+
+test('model.maxTokensField: max_tokens unless set to max_completion_tokens; anything else is reported and ignored', () => {
+  assert.equal(from({}).settings.model.maxTokensField, 'max_tokens');
+  assert.equal(from({ 'model.maxTokensField': 'max_completion_tokens' }).settings.model.maxTokensField, 'max_completion_tokens');
+  const bad = from({ 'model.maxTokensField': 'max_output_tokens' });
+  assert.equal(bad.settings.model.maxTokensField, 'max_tokens');
+  assert.deepEqual(bad.issues.map((i) => i.key), ['waypoint.model.maxTokensField']);
+});

@@ -97,4 +97,8 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
     chosenRun: 'The run kept (1-based): a validated one with the highest Q, else the highest Q; runs that ended in a format failure are not candidates.',
     repairs: 'Syntax repairs asked for, all runs.',
   },
+  // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
+  modelNeeds: {
+    longestRequest: { tokens: 4084, measuredOn: 'reference-flawed, ac_single_full_glass, seed 0 (1658 on clear_table_sink with the reference model)', grows: 'one conversation, longer with each retune and replan' },
+  },
 };

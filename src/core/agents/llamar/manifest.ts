@@ -88,4 +88,10 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
     verifierFalseDone: '1 when the Verifier closed every subtask but the checker says the task is not done',
     'credit.<robot>': 'subtasks completed by each robot (the s_i of Balance)',
   },
+  // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
+  modelNeeds: {
+    longestRequest: { tokens: 1759, measuredOn: 'reference model, wash_bowl_mug_pot_pan, seed 0', grows: "the robots' observations and the memory, not the whole history" },
+    vision: "the paper's modules see each robot's egocentric image (GPT-4V); Waypoint describes the views in words (limit viewDescriptions)",
+    embeddings: "the paper matches a free-form action to the admissible ones with a sentence-embedding model; Waypoint's matcher is lexical for now",
+  },
 };

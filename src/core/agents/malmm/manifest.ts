@@ -86,4 +86,8 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   ],
   endReasons: {},
   metrics: {},
+  // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
+  modelNeeds: {
+    longestRequest: { tokens: 12696, measuredOn: 'reference model, stack_blocks_4, seed 0 (7851 on stack_blocks with reference-flawed)', grows: 'the whole group chat, longer every turn' },
+  },
 };

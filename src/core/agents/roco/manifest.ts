@@ -88,4 +88,8 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     plannerChecks: 'configurations the multi-arm planner checked for collisions (its cost; the waypoint study\'s measure)',
     rrtPlans: 'approach motions that needed an RRT-Connect search (not the straight or waypoint path)',
   },
+  // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
+  modelNeeds: {
+    longestRequest: { tokens: 3059, measuredOn: 'reference-flawed, sort_cubes, seed 0 (1844 with the reference model)', grows: "the round's dialog and the feedback on failed plans" },
+  },
 };

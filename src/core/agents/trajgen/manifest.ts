@@ -76,4 +76,8 @@ export const TRAJGEN_MANIFEST: ArchitectureManifest = {
     detectorCalls: 'Success-detector calls.',
     detectorFailedVerdicts: 'Failure verdicts of the success detector.',
   },
+  // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
+  modelNeeds: {
+    longestRequest: { tokens: 1818, measuredOn: 'reference model, draw_star, seed 0', grows: 'the main prompt, then its corrections and re-plans' },
+  },
 };

@@ -79,10 +79,10 @@ export class EpisodeCaps {
     if (this.hit) return this.hit;
     const activeSecs = this.activeMs() / 1000;
     if (this.wallAbort.signal.aborted || activeSecs >= this.o.maxWallSecs) {
-      this.hit = { reason: 'wall_clock_cap', message: `the episode ran ${activeSecs.toFixed(1)} s of wall-clock time, past its cap of ${this.o.maxWallSecs} s (limit maxWallSecs)` };
+      this.hit = { reason: 'wall_clock_cap', message: `the episode ran ${activeSecs.toFixed(1)} s of wall-clock time; its cap is maxWallSecs = ${this.o.maxWallSecs} s` };
     } else {
       const sim = this.o.simTotalSecs();
-      if (sim !== undefined && sim >= this.o.maxSimSecs) this.hit = { reason: 'sim_time_cap', message: `the episode simulated ${sim.toFixed(1)} s in all, past its cap of ${this.o.maxSimSecs} s (limit maxSimSecs)` };
+      if (sim !== undefined && sim >= this.o.maxSimSecs) this.hit = { reason: 'sim_time_cap', message: `the episode simulated ${sim.toFixed(1)} s in all; its cap is maxSimSecs = ${this.o.maxSimSecs} s` };
     }
     return this.hit;
   }

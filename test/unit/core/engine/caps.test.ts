@@ -59,7 +59,7 @@ test('an episode past its wall-clock cap ends with wall_clock_cap; the model cal
   const secs = (performance.now() - t) / 1000;
   assert.equal(result.reason, 'wall_clock_cap', result.message);
   assert.equal(result.success, false);
-  assert.match(result.message ?? '', /past its cap of 0\.3 s \(limit maxWallSecs\)/);
+  assert.match(result.message ?? '', /wall-clock time; its cap is maxWallSecs = 0\.3 s$/);
   assert.ok(secs < 5, `ended after ${secs.toFixed(1)} s`);
   // The cap is recorded with the run's limits, and it is an end reason, not an error.
   const start = events.find((e) => e.type === 'episode_start')!;
@@ -95,6 +95,7 @@ test('simulated time is capped in all: retries from the start snapshot rewind th
   const capped = await runWith(spec({ maxSimSecs: cap }), reference('reference-flawed'));
   const c = capped.result.end.metrics;
   assert.equal(capped.result.reason, 'sim_time_cap', capped.result.message);
+  assert.match(capped.result.message ?? '', /^the episode simulated [\d.]+ s in all; its cap is maxSimSecs = [\d.]+ s$/);
   assert.ok(c.simTotalSecs! >= cap, `${c.simTotalSecs} s in all`);
   // Bounded: past the cap by at most the action under way (the fake world's longest takes 2 / speed s).
   const longest = Math.max(...capped.events.flatMap((e) => (e.type === 'action_result' ? e.results.map((r) => r.metrics?.durationSecs ?? 0) : [])));

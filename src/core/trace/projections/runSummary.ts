@@ -64,7 +64,7 @@ export interface FirstError {
   message: string;
 }
 
-/** An error and what recovers from it: a later success of the same kind (see `recoveryKey`). */
+/** An error and its key: a later success with the same key recovers from it (see `ok` in `add`). */
 interface OpenError {
   error: FirstError;
   key: string;

@@ -485,6 +485,10 @@ export const ENGINE_END_REASONS = [
   'single_pass_done',
   'max_consecutive_errors',
   'turn_cap',
+  /** The engine's wall-clock cap per episode (limit maxWallSecs) was reached. */
+  'wall_clock_cap',
+  /** The engine's cap on simulated time in all (limit maxSimSecs) was reached. */
+  'sim_time_cap',
   'model_error',
   'prompt_error',
   'simulator_error',

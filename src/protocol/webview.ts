@@ -136,7 +136,7 @@ export function unpackTrajectory(p: PackedTrajectory): TrajectoryEvent {
 }
 
 /** Events as the host should send them: trajectories packed where possible, everything else unchanged. */
-export function packEvents(events: readonly TraceEvent[]): ViewEvent[] {
+export function packEvents(events: readonly ViewEvent[]): ViewEvent[] {
   return events.map((e) => (e.type === 'trajectory' ? (packTrajectory(e) ?? e) : e));
 }
 

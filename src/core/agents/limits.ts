@@ -1,7 +1,45 @@
 // Limits are declared by each architecture with the seed's names and defaults (MALMM's maxTurns, RoCo's maxRounds,
 // LLaMAR's maxSteps, ...). This module checks the declarations and resolves user-given values against them, so a
-// wrong name or type is one clear error before anything runs.
+// wrong name or type is one clear error before anything runs. The engine adds its own limits, the same for every
+// architecture (ENGINE_LIMITS): they are resolved, set and recorded like the architecture's.
 import type { ArchitectureManifest, LimitSpec, LimitValues } from './types.js';
+
+/**
+ * Limits every episode has, whatever its architecture: the caps that make every episode end. Defaults are generous
+ * (none of the seeds' own budgets comes near them) so they only stop an episode that would otherwise not end.
+ */
+export const ENGINE_LIMITS: readonly LimitSpec[] = [
+  {
+    id: 'maxWallSecs',
+    label: 'Wall-clock cap (s)',
+    type: 'number',
+    // An hour: MALMM's 150-turn cap at 20 s per call of a slow endpoint is 50 min; the reference model's longest
+    // episodes take minutes.
+    default: 3600,
+    min: 0.001,
+    max: 604_800,
+    description:
+      "Wall-clock seconds an episode may run (time stopped in a debugger or waiting for a person's turn not counted); reached, the episode ends with 'wall_clock_cap'. Checked at every trace event, and a model call in flight is cancelled; a simulator call or code block under way finishes first (they have their own limits).",
+  },
+  {
+    id: 'maxSimSecs',
+    label: 'Simulated-time cap (s)',
+    type: 'number',
+    // An hour of robot time: a default Action Contextualization episode (at most 9 plan executions, each stopping
+    // at its first failed check) stays below it even when each execution ends in an action whose every controller
+    // run timed out (about 2000 s); many planRuns may need more.
+    default: 3600,
+    min: 0.001,
+    max: 604_800,
+    description:
+      "Simulated seconds an episode may use in all, the timelines that restores left included (retries, replans and independent runs add up, they do not start afresh); reached, the episode ends with 'sim_time_cap' after the action under way.",
+  },
+];
+
+/** The architecture's limits and the engine's, as one list (the engine's last). */
+export function declaredLimits(m: Pick<ArchitectureManifest, 'limits'>): LimitSpec[] {
+  return [...m.limits, ...ENGINE_LIMITS];
+}
 
 const ID_RE = /^[a-z][A-Za-z0-9]*$/;
 
@@ -13,6 +51,7 @@ export function manifestProblems(m: ArchitectureManifest): string[] {
     const where = `architecture '${m.id}' declares limit '${l.id}'`;
     if (!ID_RE.test(l.id)) out.push(`${where}: the id must be lowerCamelCase letters and digits`);
     if (seen.has(l.id)) out.push(`${where} twice`);
+    if (ENGINE_LIMITS.some((e) => e.id === l.id)) out.push(`${where}, which is the engine's own limit (every architecture has it)`);
     seen.add(l.id);
     const problem = valueProblem(l, l.default);
     if (problem) out.push(`${where} with type ${l.type} but its default ${JSON.stringify(l.default)} ${problem}`);
@@ -47,15 +86,16 @@ function coerce(l: LimitSpec, raw: unknown): unknown {
 
 export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string };
 
-/** Defaults overlaid with `given`; unknown names and wrong values are errors naming the limit and the choices. */
+/** Defaults (the architecture's and the engine's) overlaid with `given`; unknown names and wrong values are errors naming the limit and the choices. */
 export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<string, unknown>> = {}): LimitsResult {
   const out: Record<string, number | boolean> = {};
-  for (const l of m.limits) out[l.id] = l.default;
+  const all = declaredLimits(m);
+  for (const l of all) out[l.id] = l.default;
   for (const [name, raw] of Object.entries(given)) {
     if (raw === undefined) continue;
-    const spec = m.limits.find((l) => l.id === name);
+    const spec = all.find((l) => l.id === name);
     if (!spec) {
-      const known = m.limits.map((l) => l.id).join(', ') || '(none)';
+      const known = all.map((l) => l.id).join(', ');
       return { ok: false, error: `unknown limit '${name}' for ${m.id}; its limits: ${known}` };
     }
     const v = coerce(spec, raw);

@@ -11,6 +11,7 @@ export const FAILURE_LABELS = {
   format_error: 'unparseable answer (RoCo parse, LMTG planning format)',
   premature_completion: 'claimed done while the task was not (MALMM, LLaMAR premature Done)',
   incomplete_subgoal: 'ran out of turns or steps with goals left (MALMM incomplete subgoal)',
+  time_cap: "ran into the engine's wall-clock or simulated-time cap (maxWallSecs, maxSimSecs)",
   hallucinated_state: 'acted on an object or value the scene does not have (MALMM)',
   collision: 'collision during a motion (MALMM, RoCo)',
   drop: 'object dropped or grasp lost (MALMM)',
@@ -104,6 +105,7 @@ export function labelFailure(events: readonly TraceEvent[]): FailureLabel[] {
   const lastTurn = [...events].reverse().find((e) => 'turn' in e && typeof e.turn === 'number') as { turn?: number } | undefined;
   const at = { turn: lastTurn?.turn, seq: end.seq };
   if (end.agentClaimedDone) add('premature_completion', at, `the agent claimed the task done (${end.reason}) but the success check failed`);
+  else if (end.reason === 'wall_clock_cap' || end.reason === 'sim_time_cap') add('time_cap', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);
   else if (/cap|max_|limit|single_pass/.test(end.reason)) add('incomplete_subgoal', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);
   else if (end.reason === 'model_error') add('model_error', at, end.message ?? 'model error');
   else if (/error/.test(end.reason)) add('engine_error', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);

@@ -68,9 +68,11 @@ test('a limit declared with a default of the wrong type is a problem naming the 
 
 test('limits given by name are checked against the declarations: unknown names and bad values name the choices', () => {
   const m = ARCH_MANIFESTS.get('malmm')!;
-  assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5 } });
-  assert.deepEqual(resolveLimits(m, { maxTurns: '30' }), { ok: true, limits: { maxTurns: 30, maxConsecutiveErrors: 5 } });
-  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors" });
+  // The architecture's own limits, then the engine's caps every architecture has.
+  const caps = { maxWallSecs: 3600, maxSimSecs: 3600 };
+  assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5, ...caps } });
+  assert.deepEqual(resolveLimits(m, { maxTurns: '30' }), { ok: true, limits: { maxTurns: 30, maxConsecutiveErrors: 5, ...caps } });
+  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs" });
   const r = resolveLimits(m, { maxTurns: '0' });
   assert.equal(r.ok, false);
   assert.match(!r.ok ? r.error : '', /limit maxTurns of malmm must be an integer >= 1; "0" is below the minimum 1/);

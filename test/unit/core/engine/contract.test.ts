@@ -102,7 +102,7 @@ test('a joint step moves two arms in one action; each agent gets its result; cou
   assert.ok(ofType(events, 'trajectory').length > 0, 'the motion is recorded');
   const start = ofType(events, 'episode_start')[0]!;
   assert.deepEqual(start.agents, ['Alice', 'Bob']);
-  assert.deepEqual(start.limits, { maxRounds: 10 });
+  assert.deepEqual(start.limits, { maxRounds: 10, maxWallSecs: 3600, maxSimSecs: 3600 }, 'its own limits and the engine caps');
   const end = ofType(events, 'episode_end')[0]!;
   assert.deepEqual(end.archMetrics, { joint_steps: 1 });
   assert.equal(end.metrics.rounds, 1);

@@ -68,6 +68,8 @@ test('failure labels come from trace events, with the turn where the evidence be
   assert.ok(labels.every((l) => l.source === 'auto'));
   assert.deepEqual(labelFailure([startEv, endEv({ success: true })]), []);
   assert.deepEqual(labelFailure([startEv, endEv({})]).map((l) => l.label), ['incomplete_subgoal']);
+  // The engine's caps have a label of their own: out of time, not out of the architecture's turns.
+  for (const reason of ['wall_clock_cap', 'sim_time_cap']) assert.deepEqual(labelFailure([startEv, endEv({ reason })]).map((l) => l.label), ['time_cap']);
   assert.equal(classifyError('collision between gripper and red_block'), 'collision');
   assert.equal(classifyError('object dropped during transport'), 'drop');
   assert.equal(classifyError("no object named 'purple_block'"), 'hallucinated_state');

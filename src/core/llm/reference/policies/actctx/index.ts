@@ -33,7 +33,7 @@ function slipsFor(messages: readonly ChatMessage[], ctx: PolicyContext): PlanSli
     taskOrder: true,
     fullGlassSpeed: [0.9, 0.95, 1.0][Math.floor(dice(messages, ctx, 'fullGlassSpeed') * 3)]!,
     // Wide enough to stop the fingers above a wedged ball (ac_single_paper_ball_2 seed 0: 0.03 m and more do, 0.02 m
-    // and less get in); 0.04 m stops the pick in 4 s, where 0.05 m runs into the 300 s controller timeout.
+    // and less get in); 0.04 m stops the pick in 4 s, where 0.05 m runs into the controller timeout.
     wedgedClearance: 0.04,
   };
 }

@@ -79,8 +79,11 @@ function sortSetup(s: Situation) {
   const goals = new Map<string, number>();
   for (const m of s.task.matchAll(/(\w+) (?:goes )?on panel(\d+)/g)) goals.set(m[1]!, Number(m[2]));
   const panels = [...s.things.values()].filter((t) => /^panel\d+$/.test(t.name)).sort((a, b) => panelNo(a.name) - panelNo(b.name));
+  // Robots in name order: the search meets equally short sequences in this order, so every agent must list them
+  // alike (each prompt names its own robot first; with that order Bob and Chad picked different sequences and
+  // both claimed blue_square at seed 8).
   const reach = new Map<string, number[]>();
-  for (const r of s.robots) reach.set(r, [...(s.reach.get(r) ?? '').matchAll(/panel(\d+)/g)].map((m) => Number(m[1])));
+  for (const r of [...s.robots].sort()) reach.set(r, [...(s.reach.get(r) ?? '').matchAll(/panel(\d+)/g)].map((m) => Number(m[1])));
   const panelAt = (x: number) => panels.reduce((best, p) => (Math.abs(p.pos[0] - x) < Math.abs(best.pos[0] - x) ? p : best), panels[0]!);
   const cubes = [...goals.keys()];
   const where = new Map<string, number>();
@@ -141,8 +144,8 @@ const sortCubes: TaskPolicy = {
       return [xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), 0.0, 1.05];
     };
     const moves = sortMoves(cubes, where, goals, reach);
-    // Every robot assigns the round the same way from the shared scene: holders place first, then each robot,
-    // in order, takes the first move of the sequence it can start now on a free panel no one else claimed.
+    // Every robot assigns the round the same way from the shared scene: holders place first, then the moves of the
+    // sequence that can start now (below).
     const claims = new Map<string, { move: Move; kind: 'PICK' | 'PLACE' }>();
     const claimedPanels = new Set<number>();
     const occupied = new Set([...where.entries()].filter(([c]) => !heldBy.has(c)).map(([, p]) => p));
@@ -167,19 +170,21 @@ const sortCubes: TaskPolicy = {
         claimedPanels.add(best);
       }
     }
-    // Robots in name order (Alice, Bob, Chad): the same for every agent, whatever order its prompt names them in.
-    for (const r of [...s.robots].sort()) {
-      if (claims.has(r) || (heldBy.size > 0 && !parallel)) continue;
-      if (!parallel && claims.size > 0) break;
-      if (holding(s, r)) continue;
-      const m = moves.find(
-        (mv) => mv.robot === r && !heldBy.has(mv.cube) && where.get(mv.cube) === mv.from && !occupied.has(mv.to) && !claimedPanels.has(mv.to) && !claimedPanels.has(mv.from) && ![...claims.values()].some((c) => c.move.cube === mv.cube),
-      );
-      if (m) {
-        claims.set(r, { move: m, kind: 'PICK' });
-        claimedPanels.add(m.to);
-        claimedPanels.add(m.from);
-      }
+    // The sequence in its order: a move starts this round only when no earlier move of the sequence touches its cube
+    // or either of its panels. Such a move commutes with the earlier ones, so the rest of the sequence still works
+    // after it and the sequence only gets shorter: no undoing. (Letting each robot take any move of its own let Bob
+    // take a later move that undid an earlier one: yellow_trapezoid panel4 -> 5 -> 4 for ten rounds at seed 2.)
+    // After a collision, one move per round: the sequence's first.
+    const touched = new Set<string>();
+    for (const mv of moves) {
+      const independent = !touched.has(mv.cube) && !touched.has(`panel${mv.from}`) && !touched.has(`panel${mv.to}`);
+      for (const k of [mv.cube, `panel${mv.from}`, `panel${mv.to}`]) touched.add(k);
+      if (!parallel && (heldBy.size > 0 || claims.size > 0)) break;
+      if (!independent || claims.has(mv.robot) || holding(s, mv.robot) || heldBy.has(mv.cube)) continue;
+      if (where.get(mv.cube) !== mv.from || occupied.has(mv.to) || claimedPanels.has(mv.to) || claimedPanels.has(mv.from)) continue;
+      claims.set(mv.robot, { move: mv, kind: 'PICK' });
+      claimedPanels.add(mv.to);
+      claimedPanels.add(mv.from);
     }
     const mine = claims.get(robot);
     if (!mine) {

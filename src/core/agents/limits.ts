@@ -1,6 +1,7 @@
 // Limits are declared by each architecture with the seed's names and defaults (MALMM's maxTurns, RoCo's maxRounds,
 // LLaMAR's maxSteps, ...). This module checks the declarations and resolves user-given values against them, so a
 // wrong name or type is one clear error before anything runs.
+import { closestName } from '../closest.js';
 import type { ArchitectureManifest, LimitSpec, LimitValues } from './types.js';
 
 const ID_RE = /^[a-z][A-Za-z0-9]*$/;
@@ -45,7 +46,8 @@ function coerce(l: LimitSpec, raw: unknown): unknown {
   return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
 }
 
-export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string };
+/** `name`: the given limit at fault (a sweep file points at its line). */
+export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string; name: string };
 
 /** Defaults overlaid with `given`; unknown names and wrong values are errors naming the limit and the choices. */
 export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<string, unknown>> = {}): LimitsResult {
@@ -55,12 +57,13 @@ export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<st
     if (raw === undefined) continue;
     const spec = m.limits.find((l) => l.id === name);
     if (!spec) {
-      const known = m.limits.map((l) => l.id).join(', ') || '(none)';
-      return { ok: false, error: `unknown limit '${name}' for ${m.id}; its limits: ${known}` };
+      const known = m.limits.map((l) => l.id);
+      const near = closestName(name, known);
+      return { ok: false, name, error: `unknown limit '${name}' for ${m.id}${near ? ` (did you mean '${near}'?)` : ''}; its limits: ${known.join(', ') || '(none)'}` };
     }
     const v = coerce(spec, raw);
     const problem = valueProblem(spec, v);
-    if (problem) return { ok: false, error: `limit ${name} of ${m.id} must be ${describeType(spec)}; ${JSON.stringify(raw)} ${problem}` };
+    if (problem) return { ok: false, name, error: `limit ${name} of ${m.id} must be ${describeType(spec)}; ${JSON.stringify(raw)} ${problem}` };
     out[name] = v as number | boolean;
   }
   return { ok: true, limits: out };

@@ -96,8 +96,15 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.deepEqual(m.labelTotals.name_error, { a: 2, b: 7 });
   assert.equal(m.labelTotals.premature_completion!.b, 7);
   assert.equal(b!.archMetrics.replans!.mean, 0.5);
-  const md = matrixMarkdown(m, 'test');
-  assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) \*\*worse\*\* \|/);
+  const md = matrixMarkdown(m, { title: 'test', model: { name: 'reference-flawed' } });
+  // Both tests the docs promise, in the cell: McNemar on the paired seeds, Fisher's exact on all episodes.
+  assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) · Fisher p=<0.001 \*\*worse\*\* \|/);
+  // The model is named, and a reference model's rates are called a fixture, not results about language models.
+  assert.match(md, /^### test\n\nmodel: reference-flawed \(scripted, not an LLM; seeded mistakes\)\. Its rates are a fixture of a scripted policy for exercising the tool, not results about language models\./);
+  assert.match(matrixMarkdown(m, { model: { name: 'openai:gpt-4o-mini', baseUrl: 'http://127.0.0.1:11434/v1' } }), /^model: openai:gpt-4o-mini at http:\/\/127\.0\.0\.1:11434\/v1\n/);
+  assert.doesNotMatch(matrixMarkdown(m, { model: { name: 'openai:gpt-4o-mini' } }), /fixture/);
+  // Each column's prompt version is in its header.
+  assert.match(matrixMarkdown(buildMatrix(records, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a', promptVersions: { a: '0123456789ab', b: 'ba9876543210' } })), /\| task \| a \(baseline\) · prompts 0123456789ab \| b · prompts ba9876543210 \|/);
   assert.match(md, /\| name_error \| 2 \| 7 \|/);
   assert.match(md, /\| stack_blocks \/ b \| 0\.50 \(0\.51\) \|/, 'the architecture\'s own metrics, mean (sd)');
   // Hand labels replace the automatic ones of that episode.

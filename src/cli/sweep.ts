@@ -183,7 +183,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       }
       if (r.promptsChanged) {
         const c = r.promptsChanged;
-        process.stderr.write(`waypoint sweep: a prompt file changed while the sweep ran: column ${c.cell} was planned with prompts ${c.planned}, but episode ${c.key} ran ${c.ran ?? '(unknown)'}. Episodes that ran other prompts than planned are not counted. Run it again (only the episodes whose prompts changed run): ${again}\n`);
+        process.stderr.write(`waypoint sweep: a prompt file changed while the sweep ran: column ${c.cell} was planned with prompts ${c.planned}, but episode ${c.key} ran ${c.ran}. Episodes that ran other prompts than planned are not counted. Run it again (only the episodes whose prompts changed run): ${again}\n`);
         return 1;
       }
       if (r.status === 'cancelled' && signal.aborted) {

@@ -40,22 +40,27 @@ export function isInfrastructureFailure(r: { reason: string; message?: string })
 }
 
 /**
- * Why an episode's record is no outcome of the variant but a refusal of what it was given (an input the run
- * checks refused, a broken prompt, an engine that failed before the first model call for a reason other than the
- * machinery): undefined for an outcome. Such a record is never kept: the sweep stops and says so, and a resumed
- * sweep runs the episode again.
+ * Whether an episode's record is no outcome of the variant but a refusal of its configuration: an input the run's
+ * checks refused (invalid_input: a misspelt limit, a task the simulator does not have) or a broken prompt
+ * (prompt_error). Nothing about the variant was measured, so such a record is never kept: the sweep stops and
+ * says so, and a resumed sweep runs the episode again. (An engine_error stays an outcome: the engine failed on
+ * this episode, which the matrix must show.)
  */
-export function refusalOf(r: Pick<EpisodeRecord, 'reason' | 'message' | 'turns' | 'modelCalls'>): string | undefined {
-  if (r.reason === 'invalid_input' || r.reason === 'prompt_error') return r.reason;
-  if (r.reason === 'engine_error' && r.turns === 0 && r.modelCalls === 0 && !isInfrastructureFailure(r)) return r.reason;
-  return undefined;
+export function refusalOf(r: Pick<EpisodeRecord, 'reason'>): string | undefined {
+  return r.reason === 'invalid_input' || r.reason === 'prompt_error' ? r.reason : undefined;
+}
+
+/**
+ * Whether the trace says the episode ran other prompts than the plan's. A record without a prompt version (its
+ * trace had no readable start: a launch that threw) says nothing about its prompts and is taken as it is.
+ */
+export function ranOtherPrompts(r: Pick<EpisodeRecord, 'promptVersion'>, ep: { promptVersion?: string }): boolean {
+  return ep.promptVersion !== undefined && r.promptVersion !== undefined && r.promptVersion !== ep.promptVersion;
 }
 
 /** Whether `r` is the finished episode `ep` of the plan (see the file comment). */
 export function countsFor(r: EpisodeRecord, ep: { key: string; promptVersion?: string } | undefined): boolean {
-  if (!ep || r.key !== ep.key) return false;
-  if (ep.promptVersion !== undefined && r.promptVersion !== ep.promptVersion) return false;
-  return refusalOf(r) === undefined;
+  return ep !== undefined && r.key === ep.key && !ranOtherPrompts(r, ep) && refusalOf(r) === undefined;
 }
 
 /** The counted records of a sweep folder, in the plan's order. */

@@ -36,6 +36,7 @@ export async function promptIdentityOf(io: HostIO, pre: Preflight): Promise<Prom
 }
 
 /** From a trace's episode_start: what the episode really ran. */
-export function promptIdentityOfStart(start: { agentVariant: string; prompts: readonly { role: string; sha256: string }[]; ablations: Record<string, boolean> }): PromptIdentity {
-  return { agent: start.agentVariant, prompts: Object.fromEntries(start.prompts.map((p) => [p.role, p.sha256])), ablations: { ...start.ablations } };
+export function promptIdentityOfStart(start: { agentVariant?: string; prompts?: readonly { role: string; sha256: string }[]; ablations?: Record<string, boolean> }): PromptIdentity {
+  // Tolerant of a partial start (a run refused before it began writes no prompts): it then matches no plan.
+  return { agent: start.agentVariant ?? '', prompts: Object.fromEntries((start.prompts ?? []).map((p) => [p.role, p.sha256])), ablations: { ...(start.ablations ?? {}) } };
 }

@@ -8,7 +8,7 @@
 // afterwards (matrix.ts), never here.
 import { join } from 'node:path';
 import type { Clock, HostIO } from '../host.js';
-import { countsFor, isInfrastructureFailure, PLAN_FILE, refusalOf } from './planFile.js';
+import { countsFor, isInfrastructureFailure, PLAN_FILE, ranOtherPrompts, refusalOf } from './planFile.js';
 import type { RateLimiter } from './rateLimit.js';
 import { costOf, type EpisodeRecord, type PriceTable } from './record.js';
 import { shardOf, type PlannedSweep, type SweepEpisode } from './spec.js';
@@ -72,7 +72,7 @@ export interface RunSweepResult {
   /** With status 'refused': the episode's record (not written to the sweep folder). */
   refusal?: EpisodeRecord;
   /** With status 'prompts_changed': the episode whose trace ran other prompts than planned. */
-  promptsChanged?: { key: string; cell: string; planned: string; ran: string | undefined };
+  promptsChanged?: { key: string; cell: string; planned: string; ran: string };
 }
 
 export { isInfrastructureFailure, PLAN_FILE } from './planFile.js';
@@ -170,8 +170,8 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
             stopped ??= 'refused';
             return;
           }
-          if (episode.promptVersion !== undefined && rec.promptVersion !== episode.promptVersion && !isInfrastructureFailure(rec)) {
-            promptsChanged ??= { key: rec.key, cell: rec.cell, planned: episode.promptVersion, ran: rec.promptVersion };
+          if (ranOtherPrompts(rec, episode) && !isInfrastructureFailure(rec)) {
+            promptsChanged ??= { key: rec.key, cell: rec.cell, planned: episode.promptVersion!, ran: rec.promptVersion! };
             stopped ??= 'prompts_changed';
             return;
           }

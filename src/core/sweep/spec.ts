@@ -124,10 +124,12 @@ export interface PlannedSweep {
   simulator?: SimulatorIdentity;
 }
 
-export class SweepSpecError extends Error {}
+export class SweepSpecError extends Error {
+  override name = 'SweepSpecError';
+}
 
 /** Where each value of a parsed sweep file is (1-based line), for the checks made after parsing. */
-const LINES = new WeakMap<SweepSpec, (path: readonly (string | number)[]) => number | undefined>();
+const LINES = new WeakMap<SweepSpec, { file: string; lineOf(path: readonly (string | number)[]): number | undefined }>();
 
 /** The keys a map at `path` of the schema allows (an unknown key's message lists them). */
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
@@ -208,7 +210,7 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
     throw new SweepSpecError(`${file}:${line}: ${where(path)}: ${missing ? 'missing (required)' : issue.message}`);
   }
-  LINES.set(r.data, (path) => lineOfNode(doc, lc, path));
+  LINES.set(r.data, { file, lineOf: (path) => lineOfNode(doc, lc, path) });
   return r.data;
 }
 
@@ -259,10 +261,10 @@ export interface PlanContext {
  * SweepSpecError naming the sweep file's line and the valid choices; nothing has called a model yet.
  */
 export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<PlannedSweep> {
-  const lineOf = LINES.get(spec);
+  const parsed = LINES.get(spec);
   const at = (path: (string | number)[]) => {
-    const line = lineOf?.(path);
-    return `${ctx.file}${line !== undefined ? `:${line}` : ''}`;
+    const line = parsed?.lineOf(path);
+    return `${parsed?.file ?? ctx.file}${line !== undefined ? `:${line}` : ''}`;
   };
   if (!ARCHITECTURES[spec.arch]) {
     const known = Object.keys(ARCHITECTURES).sort();

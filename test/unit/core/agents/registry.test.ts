@@ -70,7 +70,9 @@ test('limits given by name are checked against the declarations: unknown names a
   const m = ARCH_MANIFESTS.get('malmm')!;
   assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5 } });
   assert.deepEqual(resolveLimits(m, { maxTurns: '30' }), { ok: true, limits: { maxTurns: 30, maxConsecutiveErrors: 5 } });
-  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors" });
+  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, name: 'maxRounds', error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors" });
+  // A near miss names the declared limit it probably meant (a sweep file's `limits: {maxTurn: 10}`).
+  assert.deepEqual(resolveLimits(m, { maxTurn: 10 }), { ok: false, name: 'maxTurn', error: "unknown limit 'maxTurn' for malmm (did you mean 'maxTurns'?); its limits: maxTurns, maxConsecutiveErrors" });
   const r = resolveLimits(m, { maxTurns: '0' });
   assert.equal(r.ok, false);
   assert.match(!r.ok ? r.error : '', /limit maxTurns of malmm must be an integer >= 1; "0" is below the minimum 1/);

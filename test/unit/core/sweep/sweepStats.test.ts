@@ -116,16 +116,31 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
 const ctx = { io: nodeIO, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bad.yaml' };
 const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
 
-test('a sweep file with an unknown task, variant or ablation fails up front, naming it', async () => {
-  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /bad.yaml: unknown task 'stack_blockz' for malmm/);
-  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /unknown variant 'mystery'/);
-  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /unknown ablation 'coder.no_such_rule'/);
+test('a sweep file with an unknown task, variant or ablation fails up front, naming it, its line and the valid choices', async () => {
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:2: tasks\[0\]: unknown task 'stack_blockz' \(did you mean 'stack_blocks'\?\); malmm's tasks on waypoint-tabletop: stack_blocks, /);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /bad.yaml:3: variants\[1\]: unknown variant 'mystery'/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /bad.yaml:3: variants\[0\]: ablation 'coder.no_such_rule' is not in the prompts malmm\/malmm runs/);
+  // An ablation of a prompt the variant's topology does not run is refused as `waypoint run` refuses it.
+  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: sa, ablations: {coder.define_in_same_block: false}}]'), 'bad.yaml'), ctx), /variants\[0\]: ablation 'coder.define_in_same_block' is not in the prompts malmm\/sa runs/);
   // MALMM's code-level ablations (switched in the loop, not in a prompt) and the waypoint variant are known.
   const plan = await planSweep(parseSweepSpec(Y('[waypoint, {variant: malmm, name: header, ablations: {executor.state_header: true}}]'), 'ok.yaml'), ctx);
   assert.deepEqual(plan.cells.map((c) => c.name), ['waypoint', 'header']);
-  await assert.rejects(planSweep(parseSweepSpec('arch: nope\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /unknown architecture 'nope'/);
-  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: concurency: Unrecognized key/);
-  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: model.temprature: Unrecognized key/);
+  await assert.rejects(planSweep(parseSweepSpec('arch: mallm\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /bad.yaml:1: unknown architecture 'mallm' \(did you mean 'malmm'\?\)/);
+  // Limits by their declared names, with the line of the misspelt one (issue 22: `maxTurn` gave a 0 % matrix).
+  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits:\n  maxTurns: 10\n  maxTurn: 10\n', 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:7: limits.maxTurn: unknown limit 'maxTurn' for malmm \(did you mean 'maxTurns'\?\); its limits: maxTurns, maxConsecutiveErrors$/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits: {maxTurns: 0}\n', 'bad.yaml'), ctx), /bad.yaml:5: limits.maxTurns: limit maxTurns of malmm must be an integer >= 1/);
+  // Tasks of every architecture's simulator: LLaMAR's household tasks, and a tabletop task RoCo cannot run.
+  const llamar = await planSweep(parseSweepSpec('arch: llamar\ntasks: [put_bread_lettuce_tomato_fridge, put_bread_lettuce_tomato_fridge@apartment]\nvariants: [default]\nseeds: 1\n', 'l.yaml'), ctx);
+  assert.deepEqual(llamar.episodes.map((e) => e.task), ['put_bread_lettuce_tomato_fridge', 'put_bread_lettuce_tomato_fridge@apartment']);
+  assert.equal(llamar.simulator?.name, 'waypoint-household');
+  await assert.rejects(planSweep(parseSweepSpec('arch: llamar\ntasks: [stack_blocks]\nvariants: [default]\nseeds: 1\n', 'l.yaml'), ctx), /l.yaml:2: tasks\[0\]: unknown task 'stack_blocks'; llamar's tasks on waypoint-household: put_bread_lettuce_tomato_fridge, /);
+  await assert.rejects(planSweep(parseSweepSpec('arch: roco\ntasks: [sort_cubes, stack_blocks]\nvariants: [dialog]\nseeds: 1\n', 'r.yaml'), ctx), /r.yaml:2: tasks\[1\]: task 'stack_blocks' \(1 arm\) works with the robot API malmm, not roco's 'roco'; roco's tasks on waypoint-tabletop: sort_cubes, pack_grocery, make_sandwich, move_rope, sweep_floor, arrange_cabinet, handover$/);
+  // Unknown keys, anywhere: the key, its line, the valid keys and the near one.
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariant: [malmm]\nseeds: 2\n', 'bad.yaml'), /^SweepSpecError: bad.yaml:3: unknown key 'variant' \(did you mean 'variants'\?\); valid keys: name, arch, tasks, variants, seeds, repeats, model, limits, concurrency, cache, budget, rateLimit, prices, baseline$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: unknown key 'concurency' \(did you mean 'concurrency'\?\)/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: unknown key 'temprature' in model \(did you mean 'temperature'\?\); valid keys: name, baseUrl, apiKeyEnv, temperature, maxTokens, seed$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants:\n  - malmm\n  - {name: x, variantt: sa}\nseeds: 2\n', 'bad.yaml'), /bad.yaml:5: unknown key 'variantt' in variants\[1\] \(did you mean 'variant'\?\); valid keys: name, variant, ablations$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nseeds: 2\n', 'bad.yaml'), /bad.yaml:1: variants: missing \(required\)/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: -3\n', 'bad.yaml'), /bad.yaml:4: seeds/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks\n', 'bad.yaml'), /bad.yaml:\d+:/);
 });

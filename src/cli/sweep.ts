@@ -23,7 +23,7 @@ import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
 import type { FailureLabel } from '../core/sweep/failureLabels.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
-import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
+import { shutdownExitStatus, shutdownSignal, whileCleaningUp } from './lifecycle.js';
 import { displayPath } from './run.js';
 import { defineCommand, type OptionSpecs } from './options.js';
 
@@ -92,12 +92,22 @@ export function resumeCommand(file: string, a: SweepArgs, program = process.argv
   return `${program} ${words.map(shellWord).join(' ')}`;
 }
 
-/** The tasks (and name, version) of a protocol simulator, asked of it once before planning. */
+/**
+ * The tasks (and name, version) of a protocol simulator, asked of it once before planning. A server started beside
+ * the sweep (a Kubernetes sidecar's WebSocket) may take a moment to listen: it is asked again for up to 30 s.
+ */
 async function probeSimulator(spec: string, arch: string, cwd: string): Promise<{ spec: string; catalog: TaskCatalog } | undefined> {
   if (spec === 'embedded') return undefined;
-  const sim = await connectSimulator(spec, { cwd, family: ARCH_MANIFESTS.get(arch)?.simulator }).catch((err: unknown) => {
-    throw new SweepSpecError(`cannot reach the simulator '${spec}' to check the sweep's tasks: ${err instanceof Error ? err.message : String(err)}`);
-  });
+  let sim;
+  for (let waited = 0; ; waited += 1000) {
+    try {
+      sim = await connectSimulator(spec, { cwd, family: ARCH_MANIFESTS.get(arch)?.simulator });
+      break;
+    } catch (err) {
+      if (!/^wss?:/.test(spec) || waited >= 30_000 || shutdownSignal.aborted) throw new SweepSpecError(`cannot reach the simulator '${spec}' to check the sweep's tasks: ${err instanceof Error ? err.message : String(err)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
   try {
     return { spec, catalog: catalogOf(sim) };
   } finally {
@@ -253,7 +263,7 @@ export const sweepCmd = defineCommand({
   summary: 'tasks x variants x seeds from a sweep file, in worker processes; resumable, shardable; a Markdown matrix',
   positionals: [{ name: 'file.yaml', help: 'the sweep file (docs/sweeps.md)' }],
   options: SWEEP_OPTIONS,
-  exitStatus: '0 finished, 1 stopped before every episode ran, 2 bad input.',
+  exitStatus: '0 finished, 1 stopped before every episode ran (budget, a prompt edited mid-sweep), 2 bad input or an episode refused for its configuration, 130/143/129 interrupted (it prints the command that resumes).',
   run: ({ values, positionals }) => sweepCommand(positionals[0], values),
 });
 

@@ -237,10 +237,16 @@ export interface ResolvedCell {
  * The key's hash input: everything that makes two episodes the same episode (never the API key), including the
  * sweep (so two sweeps never share a run folder), the engine's behaviour version and the simulator.
  */
-export function episodeKey(parts: { sweep: string; arch: string; task: string; seed: number; repeat: number; cell: string; variant: string; resolved: ResolvedCell; model: ModelSpec; simulator: SimulatorIdentity | string }): string {
+export type EpisodeKeyParts = { sweep: string; arch: string; task: string; seed: number; repeat: number; cell: string; variant: string; resolved: ResolvedCell; model: ModelSpec; simulator: SimulatorIdentity | string };
+
+/** What the key hashes (the cell's name is only in the readable prefix). */
+export function episodeIdentity(parts: EpisodeKeyParts): Record<string, unknown> {
   const { apiKey: _k, ...model } = parts.model as ModelSpec & { apiKey?: string };
-  const input = { engine: ENGINE_BEHAVIOUR_VERSION, sweep: parts.sweep, arch: parts.arch, task: parts.task, seed: parts.seed, repeat: parts.repeat, variant: parts.variant, ...parts.resolved, model, simulator: parts.simulator };
-  const hash = createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 10);
+  return { engine: ENGINE_BEHAVIOUR_VERSION, sweep: parts.sweep, arch: parts.arch, task: parts.task, seed: parts.seed, repeat: parts.repeat, variant: parts.variant, ...parts.resolved, model, simulator: parts.simulator };
+}
+
+export function episodeKey(parts: EpisodeKeyParts): string {
+  const hash = createHash('sha256').update(canonicalJson(episodeIdentity(parts))).digest('hex').slice(0, 10);
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.]/g, '_');
   return `${safe(parts.sweep)}-${safe(parts.task)}-${safe(parts.cell)}-s${parts.seed}-r${parts.repeat}-${hash}`;
 }

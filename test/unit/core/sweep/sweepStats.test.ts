@@ -7,7 +7,9 @@ import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { classifyError, labelFailure } from '../../../../src/core/sweep/failureLabels.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
 import { recordFromTrace, type EpisodeRecord } from '../../../../src/core/sweep/record.js';
-import { parseShard, parseSweepSpec, planSweep, shardOf } from '../../../../src/core/sweep/spec.js';
+import { episodeIdentity, episodeKey, parseShard, parseSweepSpec, planSweep, shardOf, type EpisodeKeyParts } from '../../../../src/core/sweep/spec.js';
+import { ENGINE_BEHAVIOUR_VERSION } from '../../../../src/core/engine/behaviourVersion.js';
+import { canonicalJson } from '../../../../src/core/llm/cache.js';
 import { fisherExact, mcnemarExact, spread, wilson95 } from '../../../../src/core/sweep/stats.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -186,4 +188,39 @@ test('tokens and cost per role, per episode and per cell, by the price table', (
   close(roles.planner!.cost.mean!, r.callsByRole.planner!.cost! / 2, 1e-12);
   assert.equal(roles.coder!.tokens.mean, 5800);
   assert.match(matrixMarkdown(m), /\| t \/ c \| coder \| 2\.0 \| 5800 \| 0\.0025 \|/);
+});
+
+test('the episode key changes with each thing that makes an episode what it is, and never with the API key', () => {
+  const base: EpisodeKeyParts = {
+    sweep: 's',
+    arch: 'malmm',
+    task: 'stack_blocks',
+    seed: 0,
+    repeat: 0,
+    cell: 'sa',
+    variant: 'sa',
+    resolved: { prompt: { agent: 'sa', prompts: { agent: 'a'.repeat(64) }, ablations: {} }, limits: { maxTurns: 150, maxConsecutiveErrors: 5 } },
+    model: { kind: 'openai', model: 'm', baseUrl: 'http://x/v1', apiKey: 'secret-1' },
+    simulator: { spec: 'embedded', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.7' },
+  };
+  const k = episodeKey(base);
+  assert.equal(episodeIdentity(base).engine, ENGINE_BEHAVIOUR_VERSION);
+  assert.doesNotMatch(canonicalJson(episodeIdentity(base)), /secret-1/);
+  assert.equal(episodeKey({ ...base, model: { ...base.model, apiKey: 'secret-2' } as never }), k, 'the API key is not part of the episode');
+  const variations: Partial<EpisodeKeyParts>[] = [
+    { sweep: 't' },
+    { task: 'stack_blocks_2' },
+    { seed: 1 },
+    { repeat: 1 },
+    { variant: 'ma' },
+    { resolved: { ...base.resolved, prompt: { ...base.resolved.prompt, prompts: { agent: 'b'.repeat(64) } } } },
+    { resolved: { ...base.resolved, prompt: { ...base.resolved.prompt, ablations: { 'sa.step_feedback': false } } } },
+    { resolved: { ...base.resolved, limits: { maxTurns: 30, maxConsecutiveErrors: 5 } } },
+    { resolved: { ...base.resolved, agents: 3 } },
+    { model: { kind: 'openai', model: 'm', baseUrl: 'http://x/v1', temperature: 0.7 } },
+    { simulator: { spec: 'embedded', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.8' } },
+    { simulator: { spec: 'ws://127.0.0.1:8765', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.7' } },
+  ];
+  for (const v of variations) assert.notEqual(episodeKey({ ...base, ...v }).slice(-10), k.slice(-10), JSON.stringify(v));
+  assert.match(k, /^s-stack_blocks-sa-s0-r0-[0-9a-f]{10}$/);
 });

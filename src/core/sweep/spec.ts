@@ -7,7 +7,6 @@
 // task, seed and repeat); the key names the run folder, so a resumed sweep or a shard knows which episodes are done
 // without a coordinator, an edited prompt re-runs exactly the episodes that use it, and two sweeps never share one.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import * as z from 'zod';
 import { resolveLimits } from '../agents/limits.js';
@@ -135,10 +134,9 @@ const LINES = new WeakMap<SweepSpec, { file: string; lineOf(path: readonly (stri
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let t: z.ZodType | undefined = schema;
   const unwrap = (x: z.ZodType): z.ZodType => {
-    const def = (x as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; options?: z.ZodType[] } } })._zod.def;
-    if ((def.type === 'default' || def.type === 'optional' || def.type === 'nullable') && def.innerType) return unwrap(def.innerType);
+    if (x instanceof z.ZodDefault || x instanceof z.ZodOptional || x instanceof z.ZodNullable) return unwrap(x.unwrap() as z.ZodType);
     // A union of a scalar and a map (a variant entry, seeds): the map's keys.
-    if (def.type === 'union') return def.options?.find((o) => unwrap(o) instanceof z.ZodObject) ?? x;
+    if (x instanceof z.ZodUnion) return (x.options as z.ZodType[]).map(unwrap).find((o) => o instanceof z.ZodObject) ?? x;
     return x;
   };
   for (const step of path) {

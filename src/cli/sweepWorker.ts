@@ -7,6 +7,7 @@ import { connectSimulator } from '../core/sim/connect.js';
 import type { ChildToParent, ParentToChild } from '../core/sweep/childWorker.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { runJob } from '../core/sweep/workers.js';
+import { whileCleaningUp } from './lifecycle.js';
 import { defineCommand } from './options.js';
 
 export async function sweepWorkerCommand(): Promise<number> {
@@ -51,10 +52,15 @@ export async function sweepWorkerCommand(): Promise<number> {
       });
     }
   });
-  await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
-  await chain;
-  await warm.close();
-  return 0;
+  // Ctrl-C reaches this process too (the terminal signals the whole group): cancel the episode in flight, whose
+  // record then says 'cancelled' (the parent keeps no such record), and stay until the parent disconnects.
+  return whileCleaningUp(async (signal) => {
+    signal.addEventListener('abort', () => ac?.abort(), { once: true });
+    await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
+    await chain;
+    await warm.close();
+    return 0;
+  });
 }
 
 export const sweepWorkerCmd = defineCommand({

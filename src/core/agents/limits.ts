@@ -2,6 +2,7 @@
 // LLaMAR's maxSteps, ...). This module checks the declarations and resolves user-given values against them, so a
 // wrong name or type is one clear error before anything runs. The engine adds its own limits, the same for every
 // architecture (ENGINE_LIMITS): they are resolved, set and recorded like the architecture's.
+import { closestName } from '../closest.js';
 import type { ArchitectureManifest, LimitSpec, LimitValues } from './types.js';
 
 /**
@@ -84,7 +85,8 @@ function coerce(l: LimitSpec, raw: unknown): unknown {
   return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
 }
 
-export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string };
+/** `name`: the given limit at fault (a sweep file points at its line). */
+export type LimitsResult = { ok: true; limits: LimitValues } | { ok: false; error: string; name: string };
 
 /** Defaults (the architecture's and the engine's) overlaid with `given`; unknown names and wrong values are errors naming the limit and the choices. */
 export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<string, unknown>> = {}): LimitsResult {
@@ -95,12 +97,13 @@ export function resolveLimits(m: ArchitectureManifest, given: Readonly<Record<st
     if (raw === undefined) continue;
     const spec = all.find((l) => l.id === name);
     if (!spec) {
-      const known = all.map((l) => l.id).join(', ');
-      return { ok: false, error: `unknown limit '${name}' for ${m.id}; its limits: ${known}` };
+      const known = all.map((l) => l.id);
+      const near = closestName(name, known);
+      return { ok: false, name, error: `unknown limit '${name}' for ${m.id}${near ? ` (did you mean '${near}'?)` : ''}; its limits: ${known.join(', ') || '(none)'}` };
     }
     const v = coerce(spec, raw);
     const problem = valueProblem(spec, v);
-    if (problem) return { ok: false, error: `limit ${name} of ${m.id} must be ${describeType(spec)}; ${JSON.stringify(raw)} ${problem}` };
+    if (problem) return { ok: false, name, error: `limit ${name} of ${m.id} must be ${describeType(spec)}; ${JSON.stringify(raw)} ${problem}` };
     out[name] = v as number | boolean;
   }
   return { ok: true, limits: out };

@@ -6,7 +6,6 @@ import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js'
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';
 import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
-import { closestName } from '../closest.js';
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
@@ -19,6 +18,7 @@ import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
 import { JsonlTraceWriter } from '../trace/writer.js';
 import { preflightRun, StartError, type Preflight } from './preflight.js';
+import { catalogOf, taskProblem } from './taskCheck.js';
 import { resolvePromptPaths } from './promptPaths.js';
 import { newRunId, tracePath } from './runStore.js';
 
@@ -183,11 +183,9 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     } catch (err) {
       return await recordFailedStart(options, deps, runId, path, 'simulator_error', `cannot start the simulator: ${messageOf(err)}`);
     }
-    const tasks = sim.tasks().map((t) => t.id);
-    if (!tasks.includes(options.task)) {
-      const near = closestName(options.task, tasks);
-      return await recordFailedStart(options, deps, runId, path, 'invalid_input', `unknown task '${options.task}'${near ? ` (did you mean '${near}'?)` : ''}; ${sim.name} has: ${tasks.join(', ')}`);
-    }
+    // An unknown task, or one whose robot API is not the architecture's, is refused before the episode starts.
+    const taskRefusal = taskProblem(arch, options.task, catalogOf(sim));
+    if (taskRefusal) return await recordFailedStart(options, deps, runId, path, 'invalid_input', taskRefusal);
     options.onStart?.({ runId, tracePath: path, model: model.settings, arch });
     const result = await runEpisode(
       {

@@ -86,7 +86,8 @@ export function renderSweepReport(o: SweepReportInput): string {
     })
     .join('');
   const byKey = new Map(o.records.map((r) => [r.key, r]));
-  const head = `<tr><th>task</th>${m.cells.map((c) => `<th>${esc(c)}${c === m.baseline ? ' <span class="muted">(baseline)</span>' : ''}</th>`).join('')}</tr>`;
+  const version = (c: string) => (m.promptVersions?.[c] ? `<div class="prompts muted" title="prompt version: a hash of the prompt files this column's topology uses and its ablation switches">prompts ${esc(m.promptVersions[c])}</div>` : '');
+  const head = `<tr><th>task</th>${m.cells.map((c) => `<th>${esc(c)}${c === m.baseline ? ' <span class="muted">(baseline)</span>' : ''}${version(c)}</th>`).join('')}</tr>`;
   const rows = m.rows
     .map((row) => {
       const tds = row.map((c) => {
@@ -130,7 +131,7 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.muted{colo
 table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:6px 10px;text-align:left;vertical-align:top}
 td.cell{cursor:pointer;min-width:190px}td.cell:hover,td.cell.sel{outline:2px solid #0a64d8}
 .base{background:#f4f6fa}.ns{background:#fff}.better{background:#d9f2dc}.worse{background:#f9dcdc}
-.rate{font-weight:600;font-size:15px}.ci,.test,.means{font-size:12px;color:#555}
+.rate{font-weight:600;font-size:15px}.ci,.test,.means,.prompts{font-size:12px;color:#555}.prompts{font-weight:normal;font-family:ui-monospace,monospace}
 .legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ddd}
 li.fail{color:#8a1f1f}li.ok{color:#1f6a2a}.src{font-size:11px;padding:0 4px;border-radius:3px;background:#eee}.src.judge{background:#fde7c2}.src.manual{background:#d6e6ff}
 svg text{font-size:11px;fill:#333}.bar.base{fill:#8aa0c8}.bar.ns{fill:#b9c4d6}.bar.better{fill:#4caf50}.bar.worse{fill:#e05656}.err{stroke:#222;stroke-width:1.5}.grid{stroke:#eee}

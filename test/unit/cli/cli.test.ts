@@ -75,7 +75,7 @@ function refused(r: ReturnType<typeof run>, re: RegExp): void {
 
 test('bad input exits 2 with one line on stderr naming the cause and the valid choices; nothing looks like an episode', () => {
   refused(run('run', '--arch', 'voxposer'), /^waypoint run: unknown --arch 'voxposer'; valid: [a-z, ]*\bmalmm\b[a-z, ]*$/m);
-  refused(run('run', '--task', 'juggle'), /^waypoint run: unknown task 'juggle'; waypoint-tabletop has: stack_blocks, [a-z0-9_, ]*$/m);
+  refused(run('run', '--task', 'juggle'), /^waypoint run: unknown task 'juggle'; malmm's tasks on waypoint-tabletop: stack_blocks, [a-z0-9_, ]*$/m);
   refused(run('run', '--task', 'stack_block'), /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\)/);
   refused(run('run', '--variant', 'nope'), /^waypoint run: unknown variant 'nope'; known: default, ma, malmm, paper, sa, sa_nofeedback, waypoint$/m);
   refused(run('run', '--model', 'gpt-4'), /--model must be reference, reference-flawed or openai:<model-name>, got 'gpt-4'/);

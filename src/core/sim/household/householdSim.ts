@@ -31,6 +31,9 @@ function taskInfo(t: TaskDef, planId: string, id: string): TaskInfo {
 }
 
 /** Every task on its first plan (bare id), then every task on every plan ("task@plan"). */
+/** Reported as the simulator's version (a sweep's episode key includes it). */
+export const HOUSEHOLD_SIMULATOR_VERSION = '1';
+
 export function householdTasks(): TaskInfo[] {
   return [...TASKS.map((t) => taskInfo(t, t.plans[0]!, t.id)), ...TASKS.flatMap((t) => t.plans.map((p) => taskInfo(t, p, `${t.id}@${p}`)))];
 }
@@ -45,7 +48,7 @@ export function parseTaskId(id: string): { task: TaskDef; planId: string } | und
 
 export class HouseholdSimulator implements Simulator {
   readonly name = 'waypoint-household';
-  readonly version = '1';
+  readonly version = HOUSEHOLD_SIMULATOR_VERSION;
   readonly agentViews = true;
   private world: World | undefined;
   private readonly taskList = householdTasks();

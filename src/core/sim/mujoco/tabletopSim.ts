@@ -11,7 +11,7 @@ import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../..
 import { EpisodeRuntime } from './episodeRuntime.js';
 import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
-import { getTask, taskInfos } from './tasks/registry.js';
+import { getTask, TASKS, taskInfos } from './tasks/registry.js';
 import type { ObjectPlacement, TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
@@ -92,6 +92,11 @@ export class TabletopSimulator implements Simulator {
   tasks(): TaskInfo[] {
     const all = taskInfos();
     return this.options.taskIds ? all.filter((t) => this.options.taskIds!.includes(t.id)) : all;
+  }
+
+  taskApis(taskId: string): readonly string[] | undefined {
+    const t = TASKS.get(taskId);
+    return t ? [...(t.apis ?? [t.defaultApi])] : undefined;
   }
 
   async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<ResetOutcome> {

@@ -72,7 +72,9 @@ test('limits given by name are checked against the declarations: unknown names a
   const caps = { maxWallSecs: 3600, maxSimSecs: 3600 };
   assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5, ...caps } });
   assert.deepEqual(resolveLimits(m, { maxTurns: '30' }), { ok: true, limits: { maxTurns: 30, maxConsecutiveErrors: 5, ...caps } });
-  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs" });
+  assert.deepEqual(resolveLimits(m, { maxRounds: 3 }), { ok: false, name: 'maxRounds', error: "unknown limit 'maxRounds' for malmm; its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs" });
+  // A near miss names the declared limit it probably meant (a sweep file's `limits: {maxTurn: 10}`).
+  assert.deepEqual(resolveLimits(m, { maxTurn: 10 }), { ok: false, name: 'maxTurn', error: "unknown limit 'maxTurn' for malmm (did you mean 'maxTurns'?); its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs" });
   const r = resolveLimits(m, { maxTurns: '0' });
   assert.equal(r.ok, false);
   assert.match(!r.ok ? r.error : '', /limit maxTurns of malmm must be an integer >= 1; "0" is below the minimum 1/);

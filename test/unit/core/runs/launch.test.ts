@@ -87,7 +87,7 @@ test('an unknown architecture, variant or task leaves a trace saying why, marked
   // The task is checked against the simulator before the episode: no reset, no scene, no success check.
   const t = await launchRun(base({ task: 'stack_block' }), deps);
   assert.equal(t.reason, 'invalid_input');
-  assert.match(t.message ?? '', /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\); waypoint-tabletop has: stack_blocks, /);
+  assert.match(t.message ?? '', /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\); malmm's tasks on waypoint-tabletop: stack_blocks, /);
   assert.deepEqual(events(t.tracePath).events.map((e) => e.type), ['episode_start', 'error', 'episode_end']);
   const listed = (await listRuns(nodeIO, workspace)).find((x) => x.runId === t.runId);
   assert.equal(listed?.notStarted, true);

@@ -34,7 +34,7 @@ test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-fl
     const cells = plan.cells.map((c) => c.name);
     const m = buildMatrix(r.records, { tasks: ['stack_blocks'], cells, baseline: 'malmm' });
     for (const c of m.rows[0]!) assert.equal(c.n, 20, c.cell);
-    console.log(matrixMarkdown(m, `malmm-topologies (${((performance.now() - t0) / 1000).toFixed(0)} s)`));
+    console.log(matrixMarkdown(m, { title: `malmm-topologies (${((performance.now() - t0) / 1000).toFixed(0)} s)`, model: plan.spec.model }));
     // Every pair, both ways of testing it, from the records directly.
     let significant = 0;
     const bySeed = (cell: string) => new Map(r.records.filter((x) => x.cell === cell).map((x) => [x.seed, x.success]));

@@ -22,7 +22,10 @@ const tmp = () => (dirs.push(mkdtempSync(join(tmpdir(), 'waypoint-sweep-warm-'))
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const root = join(process.cwd(), 'prompts');
-const sweepFile = (seeds: number[]) => `arch: malmm
+// One sweep name for both workspaces: the key includes it (two sweeps never share run folders), and the warm and
+// cold runs must be the same episode.
+const sweepFile = (seeds: number[]) => `name: warm-vs-cold
+arch: malmm
 tasks: [stack_blocks_2]
 variants: [malmm]
 seeds: [${seeds.join(', ')}]

@@ -5,6 +5,7 @@
 // from the records afterwards (matrix.ts), never here.
 import { join } from 'node:path';
 import type { Clock, HostIO } from '../host.js';
+import { isInfrastructureEnd } from '../../protocol/trace.js';
 import type { RateLimiter } from './rateLimit.js';
 import { costOf, type EpisodeRecord, type PriceTable } from './record.js';
 import { shardOf, type PlannedSweep, type SweepEpisode } from './spec.js';
@@ -71,7 +72,8 @@ export const PLAN_FILE = 'plan.json';
  * the statistics lie, so the episode pauses and runs again; only past the patience is it recorded.
  */
 export function isInfrastructureFailure(r: { reason: string; message?: string }): boolean {
-  if (r.reason === 'model_error' || r.reason === 'simulator_error') return true;
+  if (isInfrastructureEnd(r.reason)) return true;
+  // Traces recorded before sandbox_error existed ended a sandbox that did not start as an engine_error.
   return r.reason === 'engine_error' && /failed to start|cannot start|start-up took longer/.test(r.message ?? '');
 }
 

@@ -66,6 +66,12 @@ test('the code sandbox cannot start (--host-python without a python3): exit 3, s
   assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
 });
 
+test('a task the architecture cannot run is bad input (exit 2), not a simulator failure', async () => {
+  const r = await run(['run', '--arch', 'roco', '--task', 'stack_blocks']);
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^waypoint run: reset: task 'stack_blocks' works with the robot API malmm, not 'roco'$/m);
+});
+
 test('--help states every exit status', async () => {
   const r = await run(['run', '--help']);
   assert.equal(r.status, 0);

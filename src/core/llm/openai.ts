@@ -47,8 +47,8 @@ export type EndpointIdentity =
   | { kind: 'reference'; models: string[] }
   /** Any other endpoint that answered (whatever the status). */
   | { kind: 'other' }
-  /** No HTTP answer: refused, unreachable, timed out. */
-  | { kind: 'no_answer'; message: string };
+  /** No HTTP answer: refused, unreachable, timed out (the run's first call then says why). */
+  | { kind: 'no_answer' };
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -150,8 +150,7 @@ export class OpenAICompatibleClient implements ModelClient {
       const body = (await res.json()) as { data?: { id?: unknown }[] };
       return { kind: 'reference', models: (body.data ?? []).map((d) => d.id).filter((id): id is string => typeof id === 'string') };
     } catch (e) {
-      if (e instanceof OpenAI.APIError && typeof e.status === 'number') return { kind: 'other' };
-      return { kind: 'no_answer', message: this.#redact(this.#classify(e).message) };
+      return e instanceof OpenAI.APIError && typeof e.status === 'number' ? { kind: 'other' } : { kind: 'no_answer' };
     }
   }
 

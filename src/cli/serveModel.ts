@@ -1,6 +1,7 @@
 // `waypoint serve-model`: serves the reference model (a scripted policy, not an LLM) on an OpenAI-compatible
 // endpoint, loopback only unless the caller names another host.
 import { registerAllPolicies } from '../core/llm/reference/policies/index.js';
+import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
 import { startReferenceServer } from '../core/llm/reference/server.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -18,6 +19,8 @@ export async function serveModel(args: { port?: number; host?: string }, out: (l
   });
   out(`reference model (scripted, not an LLM) listening on ${server.url}`);
   if (!LOOPBACK.has(host)) out(`warning: serving on ${host}, reachable from other machines; the server has no authentication`);
-  out('models: reference (GET /v1/models); use base URL above with model "reference"');
+  out(`models: ${REFERENCE_PROFILES.join(', ')} (GET /v1/models)`);
+  // Both spellings work: the client asks the endpoint what it is and sends the role headers only to this server.
+  out(`use it: waypoint run --model reference --base-url ${server.url}   (or --model openai:reference, the same)`);
   return { url: server.url, close: () => server.close() };
 }

@@ -41,7 +41,9 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     const path = join(ws, r.tracePath);
     if (!existsSync(path)) continue;
     const { events } = readTrace(await nodeIO.readText(path));
-    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
+    const start = events.find((e) => e.type === 'episode_start');
+    const arch = start?.type === 'episode_start' ? start.arch : undefined;
+    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false, arch }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
   }
   const target = resolve(a.out ?? join(dir, 'report.html'));
   const html = renderSweepReport({

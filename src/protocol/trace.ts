@@ -489,14 +489,28 @@ export const ENGINE_END_REASONS = [
   'wall_clock_cap',
   /** The engine's cap on simulated time in all (limit maxSimSecs) was reached. */
   'sim_time_cap',
+  /** The model endpoint failed (after the client's retries): unreachable, refused the credentials, errors. */
   'model_error',
   'prompt_error',
+  /** The simulator failed: could not start, died, disconnected, broke the protocol. */
   'simulator_error',
+  /** The code sandbox could not start. */
+  'sandbox_error',
   'cancelled',
   /** The run could not start: unknown architecture, task or variant, bad options. */
   'invalid_input',
   'engine_error',
 ] as const;
+/**
+ * End reasons that are failures of the machinery, not of the agent: the episode says nothing about the task.
+ * `waypoint run` exits 3 on them (1 is a failed task); sweeps pause and run such an episode again.
+ */
+export const INFRASTRUCTURE_END_REASONS = ['model_error', 'simulator_error', 'sandbox_error'] as const satisfies readonly (typeof ENGINE_END_REASONS)[number][];
+
+export function isInfrastructureEnd(reason: string): boolean {
+  return (INFRASTRUCTURE_END_REASONS as readonly string[]).includes(reason);
+}
+
 export const EpisodeEndReason = z.string().min(1);
 export type EpisodeEndReason = (typeof ENGINE_END_REASONS)[number] | (string & {});
 

@@ -326,7 +326,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       await untilAborted(warm, runSignal);
     } catch (err) {
       if (err instanceof CancelledWhileStarting) throw err;
-      throw new EpisodeAbort('engine_error', `code sandbox failed to start: ${messageOf(err)}`);
+      throw new EpisodeAbort('sandbox_error', `code sandbox failed to start: ${messageOf(err)}`);
     }
     if (runsCode) await deps.sandbox.resetNamespace();
 

@@ -10,7 +10,7 @@ import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
-import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
+import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
 import { registerAllPolicies } from '../llm/reference/policies/index.js';
 import { startReferenceServer } from '../llm/reference/server.js';
 import { timerSleep, withRetries } from '../llm/retry.js';
@@ -117,6 +117,29 @@ export interface LaunchResult extends EpisodeResult {
   tracePath: string;
 }
 
+/**
+ * The model spec as the endpoint answers it. `openai:<name>` at a URL where `waypoint serve-model` answers is the
+ * reference model: it runs as one (labelled scripted, not an LLM, in the trace) and is sent the role headers it
+ * answers by. Only an endpoint that says it is the reference server (REFERENCE_HEADER on GET /models) gets them,
+ * so a real model never does; `reference` with a base URL that answers as anything else is refused for the same
+ * reason. An endpoint that does not answer is left to the run, whose first call reports it.
+ */
+export async function resolveModelSpec(spec: ModelSpec, clock: Clock): Promise<ModelSpec> {
+  if (spec.kind === 'reference') {
+    if (!spec.baseUrl) return spec;
+    const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, clock }).identify();
+    if (id.kind === 'other') throw new StartError('invalid_input', `${spec.baseUrl} is not a Waypoint reference server (\`waypoint serve-model\`); for a model served there use --model openai:<name>`);
+    return spec;
+  }
+  // A provider behind a bridge of our own (the extension's VS Code chat models) is never the reference server.
+  if (spec.provider) return spec;
+  const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock, timeoutMs: spec.timeoutMs }).identify();
+  if (id.kind !== 'reference') return spec;
+  if (!id.models.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no model '${spec.model}'; it serves ${id.models.join(', ')}`);
+  if (!(REFERENCE_PROFILES as readonly string[]).includes(spec.model)) return spec;
+  return { kind: 'reference', baseUrl: spec.baseUrl, profile: spec.model as ReferenceProfile, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
+}
+
 async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number } = {}): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
@@ -170,8 +193,14 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   const { arch, variant, promptPaths } = checked;
 
   let model: Awaited<ReturnType<typeof makeModel>>;
+  let spec: ModelSpec;
   try {
-    model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
+    spec = await resolveModelSpec(options.model, deps.clock);
+  } catch (err) {
+    return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
+  }
+  try {
+    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }

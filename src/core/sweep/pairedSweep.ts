@@ -179,7 +179,7 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
 }
 
 /** End reasons that can mean "refused at the start". */
-const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'engine_error']);
+const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'sandbox_error', 'engine_error']);
 
 /**
  * The paired sweep as a scheduler plan: two columns (the ablation on and off over the same base variant), seeds

@@ -4,6 +4,7 @@
 // configuration. Records of older Waypoints (keys without the prompt version, the simulator or the engine's
 // behaviour version) have keys no current plan has, so they are simply not counted; they stay on disk.
 import { join } from 'node:path';
+import { isInfrastructureEnd } from '../../protocol/trace.js';
 import type { HostIO } from '../host.js';
 import type { EpisodeRecord } from './record.js';
 import type { SimulatorIdentity } from './spec.js';
@@ -35,7 +36,8 @@ export async function readPlanFile(io: HostIO, dir: string): Promise<PlanFile> {
  * the statistics lie, so the scheduler pauses and runs the episode again; only past its patience is it recorded.
  */
 export function isInfrastructureFailure(r: { reason: string; message?: string }): boolean {
-  if (r.reason === 'model_error' || r.reason === 'simulator_error') return true;
+  if (isInfrastructureEnd(r.reason)) return true;
+  // Traces recorded before sandbox_error existed ended a sandbox that did not start as an engine_error.
   return r.reason === 'engine_error' && /failed to start|cannot start|start-up took longer/.test(r.message ?? '');
 }
 

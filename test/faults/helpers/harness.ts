@@ -134,7 +134,7 @@ export function expectFailedEnd(run: Run, reason: string, message?: RegExp): Ext
   assert.equal(end.reason, reason, `episode_end.reason (message: ${end.message ?? ''})`);
   assert.equal(end.success, false);
   if (message) assert.match(end.message ?? '', message);
-  if (['model_error', 'simulator_error', 'prompt_error', 'engine_error', 'invalid_input'].includes(reason)) {
+  if (['model_error', 'simulator_error', 'sandbox_error', 'prompt_error', 'engine_error', 'invalid_input'].includes(reason)) {
     assert.ok(ofType(run.events, 'error').some((e) => e.kind === reason), `an error event of kind ${reason}`);
   }
   return end;

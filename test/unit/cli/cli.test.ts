@@ -118,7 +118,7 @@ test('silent fallbacks are errors naming what is wrong and the valid choices', (
   }
 });
 
-test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once', () => {
+test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once with exit 3 (infrastructure, not a failed task)', () => {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.OPENAI_API_KEY;
   delete env.WAYPOINT_TEST_KEY;
@@ -129,9 +129,11 @@ test('openai:<model>: a hint when the key variable is unset, a refusal when the 
   const started = Date.now();
   const local = spawnSync(process.execPath, [cli, 'run', '--model', 'openai:llama', '--base-url', `http://127.0.0.1:${port}/v1`], { cwd: ws, encoding: 'utf8', env });
   const secs = (Date.now() - started) / 1000;
-  assert.equal(local.status, 1, local.stderr);
+  assert.equal(local.status, 3, local.stderr);
   assert.match(local.stderr, /^note: \$OPENAI_API_KEY is not set; calling http:\/\/127\.0\.0\.1:\d+\/v1 without an API key/m);
   assert.match(local.stdout, /refused: nothing is listening on that port \(is the server running\?\)/);
+  assert.match(local.stdout, /^FAILURE · model_error \(.*\) · the model endpoint failed: an infrastructure failure, not a task failure$/m);
+  assert.match(local.stderr, /^waypoint run: infrastructure failure \(model_error\), not a task failure: /m);
   assert.doesNotMatch(local.stdout, /gave up after/);
   // One attempt, not five with backoff (which took about 8 s).
   assert.match(local.stdout, /1 model calls/);

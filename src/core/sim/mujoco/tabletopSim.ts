@@ -4,6 +4,7 @@ import { seededRng } from '../../host.js';
 import type { AgentAction, TrajectorySample, WorldState } from '../../../protocol/trace.js';
 import { formatMalmmState } from '../observationText.js';
 import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
+import { SimParamError } from '../simulator.js';
 import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
@@ -101,14 +102,15 @@ export class TabletopSimulator implements Simulator {
 
   async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<ResetOutcome> {
     this.assertOpen();
+    // Parameters this simulator cannot take are the caller's input (SimParamError), not a broken simulator.
     if (this.options.taskIds && !this.options.taskIds.includes(taskId)) {
-      throw new Error(`unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
+      throw new SimParamError('task', `unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
     }
     const task = getTask(taskId);
     const api = getRobotApi(options.api ?? task.defaultApi);
     const fits = task.apis ?? [task.defaultApi];
-    if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
-    if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
+    if (!fits.includes(api.id as never)) throw new SimParamError('api', `reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
+    if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
     // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
     // unless a grasp model is chosen explicitly.

@@ -121,7 +121,7 @@ export function endedBeforeStart(end: { reason: string; metrics: { modelCalls: n
 }
 
 /** End reasons that can mean "refused at the start" (a limit or a cancel before the first call is not a refusal). */
-const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'engine_error']);
+const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'sandbox_error', 'engine_error']);
 
 export class RunSummaryBuilder {
   private header: RunHeader | undefined;

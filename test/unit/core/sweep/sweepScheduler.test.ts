@@ -159,6 +159,7 @@ test('an endpoint failing pauses every worker and retries; no finished episode i
 test('a sandbox or simulator that cannot start is the machinery failing, not the variant: retried, never counted', () => {
   assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'code sandbox failed to start: sandbox worker failed to start: start-up took longer than 60 s' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'simulator_error', message: 'cannot start the simulator: x' }), true);
+  assert.equal(isInfrastructureFailure({ reason: 'sandbox_error', message: 'code sandbox failed to start: cannot start python3: spawn python3 ENOENT' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'model_error' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'TypeError in the loop' }), false);
   assert.equal(isInfrastructureFailure({ reason: 'turn_cap' }), false);

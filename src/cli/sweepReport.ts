@@ -9,6 +9,7 @@ import { readJudgeFile } from '../core/sweep/judge.js';
 import { renderSweepReport } from '../core/sweep/reportHtml.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { readTrace } from '../core/trace/reader.js';
+import type { ReportTheme } from '../core/trace/reportThemes.js';
 import { formatEvent } from './transcript.js';
 import { writeMatrix } from './sweep.js';
 
@@ -18,7 +19,7 @@ export function sweepDirFor(target: string, workspace: string): string | undefin
   return undefined;
 }
 
-export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string; theme?: ReportTheme }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const { matrix, records } = await writeMatrix(dir);
   const plan = JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as { name: string; spec: { arch: string; model: { name: string } }; episodes: unknown[] };
   const ws = resolve(dir, '..', '..', '..');
@@ -51,6 +52,7 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     nonce: randomBytes(18).toString('base64'),
     judge: await readJudgeFile(nodeIO, dir),
     linkOf: (r) => relative(resolve(target, '..'), join(ws, r.tracePath)),
+    ...(a.theme ? { theme: a.theme } : {}),
   });
   await nodeIO.writeText(target, html);
   out.write(`report: ${target}\n`);

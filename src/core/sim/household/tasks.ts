@@ -71,11 +71,19 @@ export interface SceneSetup extends SceneQuery {
 
 // --- checker builders -------------------------------------------------------------------------------------------
 
-const one = (q: SceneQuery, id: string) => `${q.typeOf(id)}${sameTypeSuffix(q, id)}`;
-/** " #2" when a task has several instances of the type, so subtask texts stay distinct. */
-function sameTypeSuffix(q: SceneQuery, id: string): string {
-  const all = q.ids(q.typeOf(id));
-  return all.length > 1 ? ` #${all.indexOf(id) + 1}` : '';
+/**
+ * One object in a subtask's text, as a reference the checker names when it reports (`subtaskText`): with the
+ * label the agents use for it (`Drawer_1`), which exists only once the team has seen it. A numbering of its own
+ * ("Drawer #1") would name a drawer the agents may call Drawer_2.
+ */
+const one = (_q: SceneQuery, id: string) => `{{${id}}}`;
+
+/**
+ * A subtask's text with its object references named: the team's label, else (never seen) the type when the scene
+ * has one object of it, else the object id (AI2-THOR's `Type|x|y|z`), which no agent label can be confused with.
+ */
+export function subtaskText(template: string, nameOf: (id: string) => string): string {
+  return template.replace(/\{\{([^{}]+)\}\}/g, (_, id: string) => nameOf(id));
 }
 
 /** NavigateTo(X), PickupObject(X), NavigateTo(R, X), PutObject(R, X) for each object; R any of `recTypes`. */

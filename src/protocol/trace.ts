@@ -418,6 +418,11 @@ export const ActionEvent = event({
   actions: z.array(AgentAction),
   /** Several agents acting in the same simulator steps (RoCo's joint motion, LLaMAR's parallel agents). */
   joint: z.boolean(),
+  /**
+   * 'loop': a move the architecture's loop makes on its own, which no model wrote (TrajGen's return to the start
+   * pose between attempts); absent when the action comes from a model's answer.
+   */
+  origin: z.literal('loop').optional(),
 });
 
 export const AgentActionResult = z.object({

@@ -11,6 +11,7 @@ import {
 import { decimateMinMax, decimatePath } from '../../src/core/trace/projections/decimate.js';
 import type { TrajectorySeriesBuilder } from '../../src/core/trace/projections/trajectorySeries.js';
 import type { TrajectoryWindowMessage } from '../../src/protocol/webview.js';
+import { readableValueAxis } from '../common/chartAxis.js';
 import { h } from '../common/dom.js';
 
 Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, Tooltip, Legend);
@@ -298,6 +299,8 @@ export class Plots {
     const axis = (title: string, r?: { min: number; max: number }) => ({
       type: 'linear' as const, title: { display: true, text: title, color: col.fg }, ticks: { color: col.fg, maxTicksLimit: 8, includeBounds: false }, grid: { color: col.grid }, ...(r ?? {}),
     });
+    // A value over time that stays flat up to noise (a gripper that never moves) gets a readable axis.
+    const valueAxis = (title: string) => ({ ...axis(title), ...readableValueAxis({ color: col.fg, maxTicksLimit: 8, includeBounds: false }) });
     const chart = new Chart(canvas, {
       type: timeAxis ? 'line' : 'scatter',
       data: { datasets: datasets as never },
@@ -310,7 +313,7 @@ export class Plots {
         interaction: timeAxis ? { mode: 'nearest', intersect: false, axis: 'x' } : { mode: 'nearest', intersect: false },
         scales: {
           x: axis(timeAxis ? 'sim time (s)' : 'x (m)', range?.[0]),
-          y: axis(timeAxis ? (name === 'gripper' ? 'width (m)' : 'position (m)') : 'y (m)', range?.[1]),
+          y: timeAxis ? valueAxis(name === 'gripper' ? 'width (m)' : 'position (m)') : axis('y (m)', range?.[1]),
         },
         plugins: {
           legend: { labels: { color: col.fg, boxWidth: 12 } },

@@ -121,6 +121,12 @@ export const TrajectorySample = z.object({
   grasped: z.string().nullable(),
   bodies: z.array(z.number()).optional(),
   contacts: z.array(z.tuple([z.string(), z.string()])).optional(),
+  /**
+   * Scenes with several arms: every arm's tool point and gripper, 5 numbers per arm in the simulator's robot order
+   * (`WorldState.robots`): x, y, z (m), yaw (rad), finger width (m; 0 for a suction cup). `ee` and `gripperWidth`
+   * repeat the first arm's.
+   */
+  arms: z.array(z.number()).optional(),
 });
 export type TrajectorySample = z.infer<typeof TrajectorySample>;
 

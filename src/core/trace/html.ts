@@ -115,7 +115,7 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
     const columns = [];
     for (const e of msg.events) {
       if (e.type !== 'trajectory_packed') continue;
-      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies']) {
+      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies', 'arms']) {
         const ref = e[k];
         if (!ref || typeof ref.$bin !== 'number') continue;
         columns.push(gunzip('bin' + ref.$bin).arrayBuffer().then((buf) => {

@@ -20,7 +20,8 @@
 //   /engine           foxglove.Log              simulator snapshots and restores (the sim clock may jump back)
 // Chunks are LZ4-compressed (MCAP's 'lz4', the LZ4 frame format; every MCAP reader decodes it): JSON transforms
 // shrink several times. Time: simulated time from the episode's start (simClock.ts; a household's step clock). A
-// metadata record 'waypoint.run' says so and carries the run's header and result. Event types this file does not know are skipped (counted in `skipped`).
+// metadata record 'waypoint.run' says so and carries the run's header and result. Event types this file does not
+// know are skipped (counted in `skipped`).
 import { McapWriter, type IWritable } from '@mcap/core';
 import { compress as lz4 } from 'lz4js';
 import { FrameTransforms, Log, SceneUpdate } from '@foxglove/schemas/jsonschema.js';
@@ -100,7 +101,7 @@ function frameNamer(): (body: string) => string {
 const argList = (xs: readonly unknown[]) => xs.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ');
 
 /** What a role was asked: its last user message (the system prompt is the prompt file's, the same every call). */
-function asked(messages: readonly ChatMessage[]): string {
+function promptOf(messages: readonly ChatMessage[]): string {
   return [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 }
 
@@ -217,7 +218,7 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
         log('/transcript', t, LEVEL.INFO, e.speaker, e.content);
         break;
       case 'role_call':
-        if (!conversation) log('/transcript', t, LEVEL.INFO, e.agent ?? e.role, `prompt (turn ${e.turn}):\n${asked(e.messages)}`);
+        if (!conversation) log('/transcript', t, LEVEL.INFO, e.agent ?? e.role, `prompt (turn ${e.turn}):\n${promptOf(e.messages)}`);
         break;
       case 'model_response': {
         const text = e.ok ? (e.text ?? '') : `${e.error?.kind ?? 'error'}: ${e.error?.message ?? 'model call failed'}`;

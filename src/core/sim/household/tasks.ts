@@ -76,7 +76,7 @@ export interface SceneSetup extends SceneQuery {
  * label the agents use for it (`Drawer_1`), which exists only once the team has seen it. A numbering of its own
  * ("Drawer #1") would name a drawer the agents may call Drawer_2.
  */
-const one = (_q: SceneQuery, id: string) => `{{${id}}}`;
+const one = (id: string) => `{{${id}}}`;
 
 /**
  * A subtask's text with its object references named: the team's label, else (never seen) the type when the scene
@@ -90,7 +90,7 @@ export function subtaskText(template: string, nameOf: (id: string) => string): s
 function transport(q: SceneQuery, ids: readonly string[], recTypes: readonly string[], recName = recTypes[0]!): SubtaskSpec[] {
   const out: SubtaskSpec[] = [];
   for (const id of ids) {
-    const name = one(q, id);
+    const name = one(id);
     out.push(
       { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${name})` },
       { kind: 'act', act: 'Pickup', obj: { id }, text: `PickupObject(${name})` },
@@ -104,8 +104,8 @@ function transport(q: SceneQuery, ids: readonly string[], recTypes: readonly str
 function actOn(q: SceneQuery, act: 'Open' | 'Slice' | 'Clean' | 'ToggleOn' | 'ToggleOff', ids: readonly string[]): SubtaskSpec[] {
   const verb = { Open: 'OpenObject', Slice: 'SliceObject', Clean: 'CleanObject', ToggleOn: 'ToggleObjectOn', ToggleOff: 'ToggleObjectOff' }[act];
   return ids.flatMap((id): SubtaskSpec[] => [
-    { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${one(q, id)})` },
-    { kind: 'act', act, obj: { id }, text: `${verb}(${one(q, id)})` },
+    { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${one(id)})` },
+    { kind: 'act', act, obj: { id }, text: `${verb}(${one(id)})` },
   ]);
 }
 

@@ -1,7 +1,8 @@
 // Chart.js plots of the trajectory projection: end-effector x/y/z vs time with turn boundaries, the top-down
 // x-y path with object positions, and gripper width; with several arms (RoCo), every robot's, each named (one
-// line style per robot in the time plots, one colour per robot on the path and the gripper plot). Each series is decimated to the canvas width (min/max per
-// pixel bucket) before it reaches Chart.js, so a 100k-sample run draws a few thousand points. Hovering a point
+// line style per robot in the time plots, one colour per robot on the path and the gripper plot). Each series is
+// decimated to the canvas width (min/max per pixel bucket) before it reaches Chart.js, so a 100k-sample run draws
+// a few thousand points. Hovering a point
 // highlights its turn in the timeline; clicking selects it. Dragging across a time plot zooms both time plots to
 // that span (double-click or "Reset zoom" goes back); for a run sent as an overview the full samples of the span
 // come from the host (WindowSource), and until they arrive the overview's samples of the span are drawn.
@@ -268,7 +269,7 @@ export class Plots {
       this.set('position', pos.map((p) => p.ds), pos.map((p) => p.turns), col, true, [tRange]);
       const grip = src.arms.map((a, k) => ts(a.width, a.name, armColors[k % armColors.length]!));
       this.set('gripper', grip.map((g) => g.ds), grip.map((g) => g.turns), col, true, [tRange]);
-      const styles = src.arms.map((a, k) => `${a.name} ${['solid', 'dashed', 'dotted', 'dash-dot', 'long dashes'][k % ARM_DASH.length]}`).join(', ');
+      const styles = src.arms.map((a, k) => `${a.name} ${['solid', 'dashed', 'dotted', 'dash-dot', 'even dashes'][k % ARM_DASH.length]}`).join(', ');
       this.captions.position.textContent = `End-effector position (m) of each robot vs sim time (s): ${styles}; turn boundaries in grey`;
       this.captions.gripper.textContent = 'Gripper width (m) of each robot vs sim time (s); 0 for a suction cup';
       this.captions.path.textContent = "Top-down path of each robot's end effector (x-y, m) with objects: ○ start, ■ latest";

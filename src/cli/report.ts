@@ -59,7 +59,7 @@ export const reportCmd = defineCommand({
   exitStatus: '0, 2 no such run or bad input.',
   run: ({ values, positionals }) => {
     const sweepDir = positionals[0] ? sweepDirFor(positionals[0], resolve(values.workspace ?? process.cwd())) : undefined;
-    if (sweepDir) return sweepReportCommand(sweepDir, values);
+    if (sweepDir) return sweepReportCommand(sweepDir, { ...values, theme: values.theme as ReportTheme });
     return reportCommand(positionals[0], { ...values, theme: values.theme as ReportTheme });
   },
 });

@@ -11,6 +11,7 @@ import { readPlanFile } from '../core/sweep/planFile.js';
 import { renderSweepReport } from '../core/sweep/reportHtml.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { readTrace } from '../core/trace/reader.js';
+import type { ReportTheme } from '../core/trace/reportThemes.js';
 import { formatEvent } from './transcript.js';
 import { writeMatrix } from './sweep.js';
 
@@ -20,7 +21,7 @@ export function sweepDirFor(target: string, workspace: string): string | undefin
   return undefined;
 }
 
-export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string; theme?: ReportTheme }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const { matrix, records } = await writeMatrix(dir);
   const plan = await readPlanFile(nodeIO, dir);
   const ws = resolve(dir, '..', '..', '..');
@@ -55,6 +56,7 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     nonce: randomBytes(18).toString('base64'),
     judge: await readJudgeFile(nodeIO, dir),
     linkOf: (r) => relative(resolve(target, '..'), join(ws, r.tracePath)),
+    ...(a.theme ? { theme: a.theme } : {}),
   });
   await nodeIO.writeText(target, html);
   out.write(`report: ${target}\n`);

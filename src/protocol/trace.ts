@@ -121,6 +121,12 @@ export const TrajectorySample = z.object({
   grasped: z.string().nullable(),
   bodies: z.array(z.number()).optional(),
   contacts: z.array(z.tuple([z.string(), z.string()])).optional(),
+  /**
+   * Scenes with several arms: every arm's tool point and gripper, 5 numbers per arm in the simulator's robot order
+   * (`WorldState.robots`): x, y, z (m), yaw (rad), finger width (m; 0 for a suction cup). `ee` and `gripperWidth`
+   * repeat the first arm's.
+   */
+  arms: z.array(z.number()).optional(),
 });
 export type TrajectorySample = z.infer<typeof TrajectorySample>;
 
@@ -418,6 +424,11 @@ export const ActionEvent = event({
   actions: z.array(AgentAction),
   /** Several agents acting in the same simulator steps (RoCo's joint motion, LLaMAR's parallel agents). */
   joint: z.boolean(),
+  /**
+   * 'loop': a move the architecture's loop makes on its own, which no model wrote (TrajGen's return to the start
+   * pose between attempts); absent when the action comes from a model's answer.
+   */
+  origin: z.literal('loop').optional(),
 });
 
 export const AgentActionResult = z.object({

@@ -78,7 +78,10 @@ test('selecting the fixed Coder turn shows the retry diff with both sides in Mon
   assert.ok(boxes[1].x > boxes[0].x + boxes[0].w - 5, 'modified side is to the right of the original');
   assert.match(boxes[1].text.replace(/\u00a0/g, ' '), /position_above_container = /);
   const detail = await page.textContent('.detail');
-  assert.match(detail!, /Retry diff: turn 12 \(failed\) → turn 16 \(fixed\)/);
+  // One numbering: header and panes name the Coder turns that wrote each block (12 and 16), not the Executor
+  // turns that ran them (14 and 18).
+  assert.match(detail!, /Retry diff: Coder turn 12 \(failed\) → Coder turn 16 \(fixed\)/);
+  assert.deepEqual(await page.$$eval('.retry .diff-labels span', (els) => els.map((e) => e.textContent)), ['before · Coder turn 12', 'after · Coder turn 16']);
   assert.match(detail!, /NameError: name 'position_above_container' is not defined/);
   assert.match(detail!, /prompts\/malmm\/coder\.prompt/);
   assert.match(detail!, /cache miss/);

@@ -9,6 +9,7 @@ import {
   type ActiveElement, type ChartEvent,
 } from 'chart.js';
 import type { AcAttemptRow, AcStepRow, ActctxPlanBuilder } from '../../src/core/trace/projections/actctxPlan.js';
+import { readableValueAxis } from '../common/chartAxis.js';
 import { h } from '../common/dom.js';
 import type { PlotHandlers } from './plots.js';
 
@@ -137,7 +138,7 @@ export class ActctxPlanTab {
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { type: 'category', title: { display: true, text: 'plan execution', color: col.fg }, ticks: { color: col.fg }, grid: { color: col.grid } },
-          y: { type: 'linear', position: 'left', title: { display: true, text: 'Q (mean M_T)', color: col.fg }, ticks: { color: col.fg }, grid: { color: col.grid } },
+          y: { type: 'linear', position: 'left', title: { display: true, text: 'Q (mean M_T)', color: col.fg }, grid: { color: col.grid }, ...readableValueAxis({ color: col.fg }) },
           y1: { type: 'linear', position: 'right', beginAtZero: true, title: { display: true, text: 'trials', color: col.fg }, ticks: { color: col.fg, precision: 0 }, grid: { drawOnChartArea: false } },
         },
         plugins: { legend: { labels: { color: col.fg, boxWidth: 12 } } },

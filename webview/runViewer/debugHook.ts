@@ -7,6 +7,7 @@ import type { FloorPlanData } from './household/floorPlanTab.js';
 import type { StepsData } from './household/stepsTab.js';
 import type { PerceptionTabData } from './perception/perceptionTab.js';
 import type { RunViewer } from './viewer.js';
+import { Chart } from 'chart.js';
 
 export interface ViewerDebugHook {
   readonly ready: boolean;
@@ -42,6 +43,8 @@ export interface ViewerDebugHook {
   showStep(n: number): void;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
   diffLineChanges(): Promise<number>;
+  /** A drawn chart's axis as laid out: its range and tick labels (`canvas` is a CSS selector of the chart's canvas). */
+  axis(canvas: string, axis: string): { min: number; max: number; labels: string[] } | undefined;
   flush(): void;
 }
 
@@ -77,6 +80,11 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     showStep: (n) => viewer.extras.floorPlan.showStep(n),
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,
+    axis: (canvas, axis) => {
+      const el = document.querySelector<HTMLCanvasElement>(canvas);
+      const scale = el ? Chart.getChart(el)?.scales[axis] : undefined;
+      return scale ? { min: scale.min, max: scale.max, labels: scale.ticks.map((t) => String(t.label)) } : undefined;
+    },
     flush: () => viewer.render(),
   };
   Object.defineProperty(window, '__waypointViewer', { value: Object.freeze(hook), writable: false, configurable: false });

@@ -1,7 +1,7 @@
 // Rounds tab (RoCo and other round-based runs): each round's dialog as lanes, one column per robot, every plan
 // attempt with its turns (PROCEED / EXECUTE, typed by a person), the plan, the five checks' verdicts with the
 // failed check's feedback, and what the executed plan did. A projection of the trace (rocoRounds).
-import { rocoRounds, type RoundAttempt, type RoundsView } from '../../src/core/trace/projections/rocoRounds.js';
+import { isRoundsEvent, rocoRounds, type RoundAttempt, type RoundsView } from '../../src/core/trace/projections/rocoRounds.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import type { ViewEvent } from '../../src/protocol/webview.js';
 import { h } from '../common/dom.js';
@@ -9,7 +9,7 @@ import { h } from '../common/dom.js';
 export class RoundsTab {
   readonly root = h('div', { class: 'rounds-pane' });
   private events: TraceEvent[] = [];
-  /** Whether any event carries a round counter (RoCo's); the viewer hides the tab's header otherwise. */
+  /** Whether the run has dialog rounds (RoCo's, not Action Contextualization's plan executions); else the tab is hidden. */
   hasRounds = false;
   private visible = false;
   private stale = true;
@@ -28,7 +28,7 @@ export class RoundsTab {
     for (const e of events) {
       if (e.type === 'trajectory_packed') continue;
       this.events.push(e);
-      if (typeof (e as { round?: unknown }).round === 'number') this.hasRounds = true;
+      if (isRoundsEvent(e)) this.hasRounds = true;
     }
     this.invalidate();
   }
@@ -57,7 +57,7 @@ export class RoundsTab {
   }
 }
 
-const OUTCOME: Record<RoundAttempt['outcome'], string> = { executed: '✔ executed', rejected: '✖ rejected by a check', unparsed: '✖ no valid plan', open: '… in progress' };
+const OUTCOME: Record<RoundAttempt['outcome'], string> = { executed: '✔ executed', rejected: '✖ rejected by a check', unparsed: '✖ no valid plan', ended: '■ ended before its plan ran', open: '… in progress' };
 
 export function renderRounds(v: RoundsView, selectTurn: (turn: number) => void): HTMLElement {
   if (v.rounds.length === 0) return h('p', { class: 'muted' }, 'This run has no rounds (its architecture does not count rounds).');

@@ -298,7 +298,7 @@ export class RunViewer {
 
   /** Shows the tabs the run has what for, and redraws the one in view (the others redraw when opened). */
   private renderExtras(): void {
-    // The symbolic household has no poses or trajectories to plot or replay; only RoCo's events carry rounds.
+    // The symbolic household has no poses or trajectories to plot or replay; only RoCo has dialog rounds.
     const household = this.proj.household.active;
     const core: [Tab, boolean][] = [['plots', !household], ['3d', !household], ['rounds', this.rounds.hasRounds]];
     for (const [tab, on] of core) for (const el of this.optionalCore.get(tab) ?? []) el.classList.toggle('hidden', !on);

@@ -124,6 +124,11 @@ export interface CodeRunOutcome {
   failed: boolean;
 }
 
+export interface ActOptions {
+  /** 'loop': the architecture's own move (recorded on the action event), not a model's. */
+  origin?: 'loop';
+}
+
 export interface JointActionOutcome {
   /** One result per requested action, in the same order. */
   results: AgentActionResult[];
@@ -188,10 +193,13 @@ export interface EpisodeContext {
 
   /** Runs a code block in the sandbox against the simulator; records api_call, code_execution, trajectory, observation. */
   executeCode(role: string, code: string): Promise<CodeRunOutcome>;
-  /** One structured action for one agent (an API function or a named action of the simulator). */
-  act(agent: string, action: { name: string; args: unknown[] }): Promise<AgentActionResult>;
+  /**
+   * One structured action for one agent (an API function or a named action of the simulator). `origin: 'loop'`
+   * marks a move the loop makes itself, which no model wrote (views that show what a model did leave it out).
+   */
+  act(agent: string, action: { name: string; args: unknown[] }, options?: ActOptions): Promise<AgentActionResult>;
   /** Structured actions for several agents in the same simulator steps; each agent gets its own result. */
-  actJointly(actions: AgentAction[]): Promise<JointActionOutcome>;
+  actJointly(actions: AgentAction[], options?: ActOptions): Promise<JointActionOutcome>;
 
   /** The scene as `agent` sees it (partial views), or the whole scene; traced as an observation. */
   observe(agent?: string): Promise<Observation>;

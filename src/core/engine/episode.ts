@@ -4,7 +4,7 @@
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ForkInfo, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
 import { ENGINE_END_REASONS, TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
 import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../agents/limits.js';
-import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
+import type { ActOptions, ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
 import type { PromptRole } from '../prompt/analyze.js';
@@ -751,14 +751,14 @@ function makeContext(p: ContextParts): EpisodeContext {
       return { result, observation, completed, failed };
     },
 
-    async act(agentName, action) {
-      const out = await ctx.actJointly([{ agent: agentName, name: action.name, args: action.args }]);
+    async act(agentName, action, options) {
+      const out = await ctx.actJointly([{ agent: agentName, name: action.name, args: action.args }], options);
       return out.results[0]!;
     },
 
-    async actJointly(actions: AgentAction[]): Promise<JointActionOutcome> {
+    async actJointly(actions: AgentAction[], options?: ActOptions): Promise<JointActionOutcome> {
       const actionId = `a${++actionCounter}`;
-      await emit({ type: 'action', turn, actionId, actions, joint: actions.length > 1 });
+      await emit({ type: 'action', turn, actionId, actions, joint: actions.length > 1, ...(options?.origin ? { origin: options.origin } : {}) });
       const t = deps.clock.nowMs();
       // Bad requests (an agent that does not exist, a joint step the simulator cannot take) fail the action with
       // a message; the architecture decides what the agents hear about it.

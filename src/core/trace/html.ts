@@ -126,6 +126,7 @@ function withColumnRefs(e: PackedTrajectory, bins: Uint8Array[]): unknown {
     ee: columnRef(e.ee, 4, TRAJECTORY_DIGITS.ee, bins),
     gripperWidth: columnRef(e.gripperWidth, 1, TRAJECTORY_DIGITS.gripperWidth, bins),
     ...(e.bodies ? { bodies: columnRef(e.bodies, e.bodiesWidth ?? 7, TRAJECTORY_DIGITS.bodies, bins) } : {}),
+    ...(e.arms ? { arms: columnRef(e.arms, e.armsWidth ?? 5, TRAJECTORY_DIGITS.arms, bins) } : {}),
   };
 }
 
@@ -181,7 +182,7 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
     for (const e of msg.events) {
       if (e.type !== 'trajectory_packed') continue;
       if (Array.isArray(e.qpos)) e.qpos = new Float64Array(e.qpos);
-      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies']) {
+      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies', 'arms']) {
         const ref = e[k];
         if (!ref || typeof ref.$bin !== 'number') continue;
         columns.push(gunzip('bin' + ref.$bin).arrayBuffer().then((buf) => {

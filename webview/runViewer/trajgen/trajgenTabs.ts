@@ -4,6 +4,7 @@
 // (position per axis and yaw per sample) and its answer. Both draw from src/core/trace/projections/trajgenViews.ts.
 import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import type { DetectorVerdictView, PoseSeries } from '../../../src/core/trace/projections/trajgenViews.js';
+import { readableValueAxis } from '../../common/chartAxis.js';
 import { clear, h } from '../../common/dom.js';
 import './trajgen.css';
 
@@ -11,7 +12,7 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, 
 
 const COLORS = ['#3b82f6', '#ef4444', '#10b981', '#f59e0b', '#8b5cf6', '#ec4899'];
 
-function lineChart(canvas: HTMLCanvasElement, title: string, series: { label: string; data: { x: number; y: number }[]; stepped?: boolean }[], xLabel: string): Chart {
+function lineChart(canvas: HTMLCanvasElement, title: string, series: { label: string; data: { x: number; y: number }[]; stepped?: boolean }[], xLabel: string, y: Record<string, unknown> = readableValueAxis()): Chart {
   return new Chart(canvas, {
     type: 'line',
     data: {
@@ -23,7 +24,7 @@ function lineChart(canvas: HTMLCanvasElement, title: string, series: { label: st
       maintainAspectRatio: false,
       parsing: false,
       plugins: { legend: { display: series.length > 1 }, title: { display: false } },
-      scales: { x: { type: 'linear', title: { display: true, text: xLabel } }, y: { type: 'linear', title: { display: true, text: title } } },
+      scales: { x: { type: 'linear', title: { display: true, text: xLabel } }, y: { type: 'linear', title: { display: true, text: title }, ...y } },
     },
   });
 }
@@ -61,7 +62,13 @@ export class PosesTab {
     }
     const canvas = h('canvas', { 'data-axis': 'gripper' }) as HTMLCanvasElement;
     this.root.append(h('div', { class: 'tg-chart tg-gripper' }, canvas));
-    this.charts.push(lineChart(canvas, 'gripper (1 open)', [{ label: 'gripper', data: s.gripper.map((y, x) => ({ x, y })), stepped: true }], 'pose index'));
+    // Two states, labelled as such (a 0-1 number axis said neither, and its title did not fit).
+    const states = {
+      min: -0.15, max: 1.15,
+      afterBuildTicks: (scale: { ticks: { value: number }[] }) => void (scale.ticks = [{ value: 0 }, { value: 1 }]),
+      ticks: { callback: (v: number | string) => (Number(v) === 1 ? 'open' : 'closed') },
+    };
+    this.charts.push(lineChart(canvas, 'gripper', [{ label: 'gripper', data: s.gripper.map((y, x) => ({ x, y })), stepped: true }], 'pose index', states));
   }
 }
 

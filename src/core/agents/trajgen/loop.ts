@@ -260,12 +260,12 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
 /** The arm back to its start pose with the gripper open (the authors reset the robot, not the objects). */
 async function returnToStart(ctx: EpisodeContext, pos: readonly number[]): Promise<void> {
   const agent = ctx.agents[0] ?? 'robot';
-  await ctx.act(agent, { name: 'open_gripper', args: [] });
+  await ctx.act(agent, { name: 'open_gripper', args: [] }, { origin: 'loop' });
   const here = (await ctx.observe()).state.ee;
   const from = [...here.pos, here.yawRad];
   const to = [pos[0]!, pos[1]!, pos[2]!, 0];
   // Up first, so the way back does not sweep across the objects.
   const up = [from[0]!, from[1]!, Math.max(from[2]!, to[2]!), from[3]!];
   const line = (a: number[], b: number[], n: number) => Array.from({ length: n }, (_, i) => a.map((v, k) => v + ((b[k]! - v) * (i + 1)) / n));
-  await ctx.act(agent, { name: 'execute_trajectory', args: [[...line(from, up, 40), ...line(up, to, 60)]] });
+  await ctx.act(agent, { name: 'execute_trajectory', args: [[...line(from, up, 40), ...line(up, to, 60)]] }, { origin: 'loop' });
 }

@@ -5,7 +5,7 @@
 // that were the target of a successful action (the paper's "successful interactions"; the released code counts
 // any mention). Each completed subtask is credited to the agent whose action completed it (Balance).
 import type { CheckerState } from '../../../protocol/household.js';
-import type { Selector, SubtaskSpec } from './tasks.js';
+import { subtaskText, type Selector, type SubtaskSpec } from './tasks.js';
 import type { World } from './world.js';
 
 export interface CheckedAction {
@@ -58,10 +58,18 @@ export function checkAction(world: World, a: CheckedAction): void {
   if (c.spec.coverage.includes(a.target) && !c.coverageDone.includes(a.target)) c.coverageDone.push(a.target);
 }
 
+/** How the checker names an object in its subtasks now: the team's label once seen (see `subtaskText`). */
+function checkerName(world: World, id: string): string {
+  const label = world.labelOf(id);
+  if (label) return label;
+  const type = world.obj(id)?.type;
+  return type && world.data.objects.filter((o) => o.type === type).length === 1 ? type : id;
+}
+
 export function checkerState(world: World): CheckerState {
   const c = world.data.checker;
   return {
-    subtasks: c.state.map((s) => ({ ...s })),
+    subtasks: c.state.map((s, i) => ({ ...s, text: subtaskText(c.spec.subtasks[i]?.text ?? s.text, (id) => checkerName(world, id)) })),
     coverageTotal: [...c.spec.coverage],
     coverageDone: [...c.coverageDone],
     success: c.state.length > 0 && c.state.every((s) => s.done),

@@ -2,7 +2,7 @@
 // seed, 1 to 5 agents, per-agent partial views, LLaMAR's actions run jointly. Task ids are "<task>" (its first
 // floor plan) or "<task>@<plan>".
 import type { AgentAction, ObjectState, RobotState, WorldState } from '../../../protocol/trace.js';
-import type { HouseholdExtra, HouseholdObjectProps } from '../../../protocol/household.js';
+import { HOUSEHOLD_STEP_SECS, type HouseholdExtra, type HouseholdObjectProps } from '../../../protocol/household.js';
 import { LLAMAR_API } from '../../apis/llamar.js';
 import type { ApiCallResult, JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
 import { runJointStep } from './actions.js';
@@ -158,9 +158,9 @@ export class HouseholdSimulator implements Simulator {
     return { bodies, geoms };
   }
 
-  /** One second per high-level step (the household is symbolic; there is no continuous time). */
+  /** A nominal duration per high-level step (the household is symbolic; there is no continuous time). */
   simTimeSecs(): number {
-    return this.world?.data.step ?? 0;
+    return (this.world?.data.step ?? 0) * HOUSEHOLD_STEP_SECS;
   }
 
   async snapshot(): Promise<SimSnapshot> {

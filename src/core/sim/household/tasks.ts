@@ -71,18 +71,26 @@ export interface SceneSetup extends SceneQuery {
 
 // --- checker builders -------------------------------------------------------------------------------------------
 
-const one = (q: SceneQuery, id: string) => `${q.typeOf(id)}${sameTypeSuffix(q, id)}`;
-/** " #2" when a task has several instances of the type, so subtask texts stay distinct. */
-function sameTypeSuffix(q: SceneQuery, id: string): string {
-  const all = q.ids(q.typeOf(id));
-  return all.length > 1 ? ` #${all.indexOf(id) + 1}` : '';
+/**
+ * One object in a subtask's text, as a reference the checker names when it reports (`subtaskText`): with the
+ * label the agents use for it (`Drawer_1`), which exists only once the team has seen it. A numbering of its own
+ * ("Drawer #1") would name a drawer the agents may call Drawer_2.
+ */
+const one = (id: string) => `{{${id}}}`;
+
+/**
+ * A subtask's text with its object references named: the team's label, else (never seen) the type when the scene
+ * has one object of it, else the object id (AI2-THOR's `Type|x|y|z`), which no agent label can be confused with.
+ */
+export function subtaskText(template: string, nameOf: (id: string) => string): string {
+  return template.replace(/\{\{([^{}]+)\}\}/g, (_, id: string) => nameOf(id));
 }
 
 /** NavigateTo(X), PickupObject(X), NavigateTo(R, X), PutObject(R, X) for each object; R any of `recTypes`. */
 function transport(q: SceneQuery, ids: readonly string[], recTypes: readonly string[], recName = recTypes[0]!): SubtaskSpec[] {
   const out: SubtaskSpec[] = [];
   for (const id of ids) {
-    const name = one(q, id);
+    const name = one(id);
     out.push(
       { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${name})` },
       { kind: 'act', act: 'Pickup', obj: { id }, text: `PickupObject(${name})` },
@@ -96,8 +104,8 @@ function transport(q: SceneQuery, ids: readonly string[], recTypes: readonly str
 function actOn(q: SceneQuery, act: 'Open' | 'Slice' | 'Clean' | 'ToggleOn' | 'ToggleOff', ids: readonly string[]): SubtaskSpec[] {
   const verb = { Open: 'OpenObject', Slice: 'SliceObject', Clean: 'CleanObject', ToggleOn: 'ToggleObjectOn', ToggleOff: 'ToggleObjectOff' }[act];
   return ids.flatMap((id): SubtaskSpec[] => [
-    { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${one(q, id)})` },
-    { kind: 'act', act, obj: { id }, text: `${verb}(${one(q, id)})` },
+    { kind: 'act', act: 'NavigateTo', obj: { id }, text: `NavigateTo(${one(id)})` },
+    { kind: 'act', act, obj: { id }, text: `${verb}(${one(id)})` },
   ]);
 }
 

@@ -1,7 +1,8 @@
 // RoCo's rounds as lanes (a view model for the run viewer's Rounds tab): per round, each plan attempt's dialog
 // turns by robot (what each said, PROCEED / EXECUTE, typed by a person or not), the plan the dialog ended with,
 // the five checks' verdicts with the failed check's feedback text, and what the executed plan did. Works for
-// any architecture whose events carry rounds and agents; empty for a run without rounds.
+// any architecture whose rounds hold a dialog or checked plans (`isRoundsEvent`); other round counters (Action
+// Contextualization's plan executions, which its Plan tab shows) are not dialog rounds.
 import type { TraceEvent } from '../../../protocol/trace.js';
 
 export interface LaneTurn {
@@ -25,8 +26,11 @@ export interface RoundAttempt {
   /** The plan lines the dialog ended with (parsed), if it parsed. */
   plan?: string[];
   checks: AttemptCheck[];
-  /** 'executed' (passed and moved), 'rejected' (a check failed), 'unparsed' (no valid EXECUTE block), or still open. */
-  outcome: 'executed' | 'rejected' | 'unparsed' | 'open';
+  /**
+   * 'executed' (passed and moved), 'rejected' (a check failed), 'unparsed' (no valid EXECUTE block), 'ended' (the
+   * episode ended before its plan ran), or still open (the run is going on).
+   */
+  outcome: 'executed' | 'rejected' | 'unparsed' | 'ended' | 'open';
   /** The simulator's report of the executed plan, or the first failure's text. */
   result?: string;
 }
@@ -56,6 +60,13 @@ function planLine(a: { agent?: unknown; name?: unknown; args?: unknown }): strin
   return `NAME ${String(a.agent)} ACTION ${String(a.name)}${args ? ` ${args}` : ''}`;
 }
 
+/** An event of a dialog round: a robot's dialog turn, a plan, or one of the plan's checks, with a round counter. */
+export function isRoundsEvent(e: { type: string; round?: unknown; kind?: unknown; name?: unknown }): boolean {
+  if (typeof e.round !== 'number') return false;
+  if (e.type === 'parsed_output') return e.kind === 'dialog' || e.kind === 'plan';
+  return e.type === 'check' && typeof e.name === 'string' && e.name.startsWith('plan: ');
+}
+
 export function rocoRounds(events: readonly TraceEvent[]): RoundsView {
   const view: RoundsView = { agents: [], humans: [], rounds: [] };
   let round: RoundLanes | undefined;
@@ -73,6 +84,15 @@ export function rocoRounds(events: readonly TraceEvent[]): RoundsView {
       view.agents = [...(e.agents ?? [])];
       const humans = (e as { humans?: unknown }).humans;
       view.humans = Array.isArray(humans) ? humans.map(String) : [];
+      continue;
+    }
+    if (e.type === 'episode_end') {
+      // Nothing is in progress once the episode has ended: an attempt still open never ran its plan.
+      for (const a of view.rounds.flatMap((x) => x.attempts)) {
+        if (a.outcome !== 'open') continue;
+        a.outcome = 'ended';
+        a.result = `the episode ended (${e.reason}) before this attempt's plan ran`;
+      }
       continue;
     }
     const r = (e as { round?: number }).round;

@@ -1,5 +1,6 @@
 // LM Trajectory Generators' views, projected from the trace: every pose the model sent to execute_trajectory
-// (from its api_call events, or the numeric mode's actions) as per-axis series against the pose index, with the
+// (from its api_call events, or the numeric mode's actions; not the loop's own return to the start pose between
+// attempts, an action with origin 'loop') as per-axis series against the pose index, with the
 // gripper state each pose ran under (open_gripper / close_gripper calls between lists, or a pose's fifth element),
 // and each success-detector verdict beside the object tracks it read (the `success_detection` check carries them)
 // and its answer text. Pure; no I/O.
@@ -57,7 +58,7 @@ export class TrajgenViewBuilder {
 
   add(e: TraceEvent | ViewEvent): void {
     if (e.type === 'api_call') this.call(e.fn, e.args, e.turn);
-    else if (e.type === 'action') for (const a of e.actions) this.call(a.name, a.args, e.turn);
+    else if (e.type === 'action') for (const a of e.actions) this.call(a.name, a.args, e.turn, e.origin === 'loop');
     else if (e.type === 'model_response' && e.role === 'detector' && e.text) this.answers.set(e.callId, e.text);
     else if (e.type === 'check' && e.name === 'success_detection') {
       const x = e as typeof e & { attempt?: number; verdict?: string; tracks?: DetectorTrackView[]; callId?: string };
@@ -73,10 +74,11 @@ export class TrajgenViewBuilder {
     }
   }
 
-  private call(fn: string, args: readonly unknown[], turn: number): void {
+  /** `byLoop`: the loop's own move; its gripper calls still set the state later poses run under. */
+  private call(fn: string, args: readonly unknown[], turn: number, byLoop = false): void {
     if (fn === 'open_gripper') this.gripperOpen = 1;
     else if (fn === 'close_gripper') this.gripperOpen = 0;
-    if (fn !== 'execute_trajectory' || !Array.isArray(args[0])) return;
+    if (byLoop || fn !== 'execute_trajectory' || !Array.isArray(args[0])) return;
     const s = this.series;
     const start = s.x.length;
     for (const p of args[0] as unknown[]) {

@@ -46,6 +46,32 @@ test('wilson95 and spread', () => {
 const startEv = { seq: 0, tMs: 0, type: 'episode_start' } as unknown as TraceEvent;
 const endEv = (over: Record<string, unknown>) => ({ seq: 99, tMs: 9, type: 'episode_end', success: false, reason: 'turn_cap', agentClaimedDone: false, metrics: {}, ...over }) as unknown as TraceEvent;
 
+test('premature completion points at the role turn that claimed it: the block calling task_completed(), not its Executor turn', () => {
+  const ev = (o: Record<string, unknown>) => o as unknown as TraceEvent;
+  // MALMM: the Coder writes task_completed() in turn 21, the Supervisor routes in 22, the Executor runs it in 23.
+  const malmm = [
+    startEv,
+    ev({ seq: 10, tMs: 1, type: 'model_response', turn: 19, role: 'coder', callId: 'c1', ok: true, text: 'x' }),
+    ev({ seq: 11, tMs: 1, type: 'parsed_output', turn: 19, role: 'coder', callId: 'c1', ok: true, kind: 'code', value: 'open_gripper()' }),
+    ev({ seq: 12, tMs: 1, type: 'code_execution', turn: 20, role: 'coder', ok: true, apiCalls: [{ fn: 'open_gripper', args: [], ok: true }] }),
+    ev({ seq: 20, tMs: 1, type: 'model_response', turn: 21, role: 'coder', callId: 'c2', ok: true, text: 'task_completed()' }),
+    ev({ seq: 21, tMs: 1, type: 'parsed_output', turn: 21, role: 'coder', callId: 'c2', ok: true, kind: 'code', value: 'task_completed()' }),
+    ev({ seq: 22, tMs: 1, type: 'model_response', turn: 22, role: 'supervisor', callId: 'c3', ok: true, text: 'Executor' }),
+    ev({ seq: 23, tMs: 1, type: 'code_execution', turn: 23, role: 'coder', ok: true, apiCalls: [{ fn: 'task_completed', args: [], ok: true }] }),
+    ev({ seq: 24, tMs: 1, type: 'check', turn: 23, name: 'task_success', ok: false, message: 'not stacked' }),
+    endEv({ agentClaimedDone: true, reason: 'task_completed' }),
+  ];
+  assert.deepEqual(labelFailure(malmm).find((l) => l.label === 'premature_completion')?.turn, 21);
+  // Without code (LLaMAR's Verifier closing the last subtask): the last role turn, not a later environment turn.
+  const llamar = [
+    startEv,
+    ev({ seq: 30, tMs: 1, type: 'model_response', turn: 40, role: 'verifier', callId: 'v', ok: true, text: '{}' }),
+    ev({ seq: 31, tMs: 1, type: 'observation', turn: 41, text: '', state: { objects: [] } }),
+    endEv({ agentClaimedDone: true, reason: 'subtasks_done' }),
+  ];
+  assert.deepEqual(labelFailure(llamar).find((l) => l.label === 'premature_completion')?.turn, 40);
+});
+
 test('failure labels come from trace events, with the turn where the evidence begins', () => {
   const events = [
     startEv,

@@ -2,7 +2,7 @@
 // verdicts with the feedback text, the executed plan and the round's success check.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rocoRounds } from '../../../../src/core/trace/projections/rocoRounds.js';
+import { isRoundsEvent, rocoRounds } from '../../../../src/core/trace/projections/rocoRounds.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
 let seq = 0;
@@ -56,4 +56,29 @@ test('rocoRounds: a rejected attempt and an executed re-plan in one round, lanes
 
 test('rocoRounds: a run without rounds has no lanes', () => {
   assert.deepEqual(rocoRounds([start, ev({ type: 'chat_message', turn: 1, speaker: 'Coder', content: 'x' })]).rounds, []);
+});
+
+test('rocoRounds: once the episode has ended no attempt is in progress; one cut short says it ended before its plan ran', () => {
+  const events = [
+    start,
+    ev({ type: 'chat_message', round: 1, agent: 'Alice', turn: 1, speaker: 'Alice', content: 'I lift. PROCEED' }),
+    ev({ type: 'parsed_output', round: 1, agent: 'Alice', turn: 1, callId: 'c1', role: 'dialog', ok: true, kind: 'dialog', value: { decision: 'PROCEED' } }),
+  ];
+  assert.equal(rocoRounds(events).rounds[0]!.attempts[0]!.outcome, 'open', 'a live run: the dialog goes on');
+  const ended = rocoRounds([...events, ev({ type: 'episode_end', success: false, reason: 'round_cap', agentClaimedDone: false, metrics: {} })]);
+  const a = ended.rounds[0]!.attempts[0]!;
+  assert.equal(a.outcome, 'ended');
+  assert.match(a.result ?? '', /episode ended \(round_cap\) before this attempt's plan ran/);
+});
+
+test("isRoundsEvent: RoCo's dialog turns, plans and plan checks are; Action Contextualization's round counters are not", () => {
+  assert.equal(isRoundsEvent({ type: 'parsed_output', round: 1, kind: 'dialog' }), true);
+  assert.equal(isRoundsEvent({ type: 'parsed_output', round: 1, kind: 'plan' }), true);
+  assert.equal(isRoundsEvent({ type: 'check', round: 2, name: 'plan: IK' }), true);
+  assert.equal(isRoundsEvent({ type: 'parsed_output', kind: 'dialog' }), false, 'no round counter');
+  // actctx: each plan execution is a round; its retunes and checks are not a dialog.
+  assert.equal(isRoundsEvent({ type: 'chat_message', round: 1 }), false);
+  assert.equal(isRoundsEvent({ type: 'parsed_output', round: 1, kind: 'retune' }), false);
+  assert.equal(isRoundsEvent({ type: 'check', round: 1, name: 'holding' }), false);
+  assert.equal(isRoundsEvent({ type: 'action_result', round: 1 }), false);
 });

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { HouseholdExtra } from '../../../../../src/protocol/household.js';
 import { WorldState } from '../../../../../src/protocol/trace.js';
 import { runJointStep } from '../../../../../src/core/sim/household/actions.js';
+import { checkerState } from '../../../../../src/core/sim/household/checker.js';
 import { planById } from '../../../../../src/core/sim/household/floorPlans.js';
 import { buildScene } from '../../../../../src/core/sim/household/scene.js';
 import { taskById, TASKS } from '../../../../../src/core/sim/household/tasks.js';
@@ -241,4 +242,34 @@ test('the checker credits subtasks to the acting agent, also the NavigateTo befo
   }
   runJointStep(w, [{ agent: 'Alice', name: 'Close', args: [f] }]);
   assert.ok(w.data.checker.state.every((s) => s.done && s.by === 'Alice'), JSON.stringify(w.data.checker.state.filter((s) => !s.done)));
+});
+
+test("the checker names objects as the agents do: a drawer they call Drawer_1 is Drawer_1, an unseen one its object id", () => {
+  const plan = planById('kitchen');
+  const w = new World(plan, buildScene(plan, taskById('open_all_drawers')!, 0, 2).data);
+  const drawers = w.data.objects.filter((o) => o.type === 'Drawer').map((o) => o.id);
+  assert.ok(drawers.length >= 2, 'several drawers: a numbering of its own would be ambiguous');
+  const texts = () => checkerState(w).subtasks.map((s) => s.text);
+  assert.ok(texts().every((t) => !/#\d/.test(t)), texts().join(', '));
+  // Whatever the team has not seen is named by its object id; what it has seen, by the label it uses.
+  for (const id of drawers) {
+    const label = w.labelOf(id);
+    assert.ok(texts().includes(`OpenObject(${label ?? id})`), `${label ?? id} in ${texts().join(', ')}`);
+  }
+  // Explore until the team has labelled drawers (in its discovery order, which need not be the scene's).
+  for (let i = 0; i < 12 && drawers.some((id) => !w.labelOf(id)); i++) runJointStep(w, [{ agent: 'Alice', name: 'Explore', args: [] }, { agent: 'Bob', name: 'Explore', args: [] }]);
+  const seen = drawers.filter((id) => w.labelOf(id));
+  assert.ok(seen.length > 0, 'exploring finds drawers');
+  for (const id of seen) {
+    const label = w.labelOf(id)!;
+    assert.ok(texts().includes(`OpenObject(${label})`) && texts().includes(`NavigateTo(${label})`), `${label}: ${texts().join(', ')}`);
+  }
+  // Opening the drawer the agents call by a label completes the subtask that names that label.
+  const d = seen[0]!;
+  const label = w.labelOf(d)!;
+  const nav = runJointStep(w, [{ agent: 'Alice', name: 'NavigateTo', args: [label] }])[0]!;
+  const open = runJointStep(w, [{ agent: 'Alice', name: 'Open', args: [label] }])[0]!;
+  assert.ok(nav.ok && open.ok, `${nav.detail} / ${open.detail}`);
+  const done = checkerState(w).subtasks.filter((s) => s.done).map((s) => s.text);
+  assert.ok(done.includes(`OpenObject(${label})`), `done: ${done.join(', ')}`);
 });

@@ -35,3 +35,17 @@ test('trajgen views: pose series follow the gripper calls and the fifth element;
   assert.deepEqual(v[0]!.tracks, tracks);
   assert.match(v[0]!.answer!, /task_failed\(\)/);
 });
+
+test("trajgen views: the loop's return to the start pose between attempts is not a pose the model wrote", () => {
+  const b = new TrajgenViewBuilder();
+  b.add(ev({ type: 'api_call', turn: 2, role: 'main', index: 0, fn: 'close_gripper', args: [] }));
+  b.add(ev({ type: 'api_call', turn: 2, role: 'main', index: 1, fn: 'execute_trajectory', args: [[[0, 0, 1, 0], [0.1, 0, 0.9, 0]]] }));
+  // After a failed verdict and the summary, the loop opens the gripper and moves back (origin 'loop').
+  b.add(ev({ type: 'action', turn: 4, actionId: 'a1', joint: false, origin: 'loop', actions: [{ agent: 'robot', name: 'open_gripper', args: [] }] }));
+  b.add(ev({ type: 'action', turn: 4, actionId: 'a2', joint: false, origin: 'loop', actions: [{ agent: 'robot', name: 'execute_trajectory', args: [[[0.1, 0, 1, 0], [0.3, 0, 1, 0], [0.3, 0, 1.1, 0]]] }] }));
+  b.add(ev({ type: 'api_call', turn: 5, role: 'main', index: 0, fn: 'execute_trajectory', args: [[[0.2, 0, 1, 0]]] }));
+  const s = b.poses();
+  assert.deepEqual(s.x, [0, 0.1, 0.2], 'three poses the model wrote, not the loop\'s three');
+  assert.deepEqual(s.segments.map((g) => [g.turn, g.call, g.count]), [[2, 1, 2], [5, 2, 1]]);
+  assert.deepEqual(s.gripper, [0, 0, 1], "the loop's open_gripper still opens it for the next attempt");
+});

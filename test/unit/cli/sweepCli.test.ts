@@ -87,7 +87,7 @@ test('a misspelt limit, an unknown key or a task the architecture cannot run exi
   writeFileSync(join(ws, 'limit.yaml'), 'arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 1\nlimits: {maxTurn: 10}\n');
   const l = run(ws, 'sweep', 'limit.yaml');
   assert.equal(l.status, 2);
-  assert.equal(l.stderr, "waypoint sweep: limit.yaml:5: limits.maxTurn: unknown limit 'maxTurn' for malmm (did you mean 'maxTurns'?); its limits: maxTurns, maxConsecutiveErrors\n");
+  assert.equal(l.stderr, "waypoint sweep: limit.yaml:5: limits.maxTurn: unknown limit 'maxTurn' for malmm (did you mean 'maxTurns'?); its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs\n");
   writeFileSync(join(ws, 'key.yaml'), 'arch: malmm\ntasks: [stack_blocks_2]\nvariant: [sa]\nseeds: 1\n');
   const k = run(ws, 'sweep', 'key.yaml');
   assert.equal(k.status, 2);

@@ -157,7 +157,7 @@ test('a sweep file with an unknown task, variant or ablation fails up front, nam
   assert.deepEqual(plan.cells.map((c) => c.name), ['waypoint', 'header']);
   await assert.rejects(planSweep(parseSweepSpec('arch: mallm\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /bad.yaml:1: unknown architecture 'mallm' \(did you mean 'malmm'\?\)/);
   // Limits by their declared names, with the line of the misspelt one (issue 22: `maxTurn` gave a 0 % matrix).
-  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits:\n  maxTurns: 10\n  maxTurn: 10\n', 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:7: limits.maxTurn: unknown limit 'maxTurn' for malmm \(did you mean 'maxTurns'\?\); its limits: maxTurns, maxConsecutiveErrors$/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits:\n  maxTurns: 10\n  maxTurn: 10\n', 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:7: limits.maxTurn: unknown limit 'maxTurn' for malmm \(did you mean 'maxTurns'\?\); its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs$/);
   await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits: {maxTurns: 0}\n', 'bad.yaml'), ctx), /bad.yaml:5: limits.maxTurns: limit maxTurns of malmm must be an integer >= 1/);
   // Tasks of every architecture's simulator: LLaMAR's household tasks, and a tabletop task RoCo cannot run.
   const llamar = await planSweep(parseSweepSpec('arch: llamar\ntasks: [put_bread_lettuce_tomato_fridge, put_bread_lettuce_tomato_fridge@apartment]\nvariants: [default]\nseeds: 1\n', 'l.yaml'), ctx);

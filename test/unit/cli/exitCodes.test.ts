@@ -69,7 +69,9 @@ test('the code sandbox cannot start (--host-python without a python3): exit 3, s
 test('a task the architecture cannot run is bad input (exit 2), not a simulator failure', async () => {
   const r = await run(['run', '--arch', 'roco', '--task', 'stack_blocks']);
   assert.equal(r.status, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /^waypoint run: reset: task 'stack_blocks' works with the robot API malmm, not 'roco'$/m);
+  // Refused before the episode starts (the preflight compares the task's robot API with the architecture's), with
+  // that architecture's tasks as the valid choices.
+  assert.match(r.stderr, /^waypoint run: task 'stack_blocks' \(1 arm\) works with the robot API malmm, not roco's 'roco'; roco's tasks on waypoint-tabletop: sort_cubes, /m);
 });
 
 test('--help states every exit status', async () => {

@@ -40,7 +40,7 @@ test('the CI matrix recipe shards by the matrix index and merges every shard', (
 });
 
 // The README's and the docs' sweep commands name files that exist and pass every check a sweep makes before it runs
-// (the README once pointed at a sweeps/topologies.yaml that did not exist).
+// (the README once pointed at a topologies sweep file under sweeps/ that did not exist).
 test('every sweep file the README, the docs and the recipes name exists and plans', async () => {
   const docs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f)), ...readdirSync('docs/recipes').map((f) => join('docs/recipes', f))];
   const named = new Set<string>();

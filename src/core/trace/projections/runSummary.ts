@@ -290,7 +290,10 @@ export class RunSummaryBuilder {
 
   /** The last error not recovered from; of the errors of its turn, the first (a failed check before the plan's verdict). */
   private deciding(): FirstError | undefined {
-    const last = this.open[this.open.length - 1]?.error;
+    let last = this.open[this.open.length - 1]?.error;
+    // The engine's own error event carries no turn: it reports what an earlier event of a turn did (a model call
+    // that failed, a simulator that died), so the turn that holds that event is where the failure is shown.
+    if (last && last.turn === undefined) last = [...this.open].reverse().find((o) => o.error.turn !== undefined)?.error ?? last;
     if (!last || last.turn === undefined) return last;
     return this.open.find((o) => o.error.turn === last.turn)!.error;
   }

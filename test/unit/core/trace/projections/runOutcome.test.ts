@@ -44,6 +44,18 @@ test('a success has no deciding error: the error before the retry that worked is
   assert.equal(s.unrecovered.count, 0);
 });
 
+test('an engine error event without a turn points the deciding error at the turn whose event it reports', () => {
+  const s = projectRunSummary(trace(
+    { type: 'model_response', turn: 1, callId: 'c1', role: 'supervisor', ok: false, error: { kind: 'network', message: 'refused' }, latencyMs: 1, cached: false, attempts: 1 } as PendingEvent,
+    { type: 'error', kind: 'model_error', message: 'model m failed for role supervisor (network)' } as PendingEvent,
+    end(false, 'model_error'),
+  ));
+  assert.deepEqual([s.decidingError?.turn, s.decidingError?.kind], [1, 'model_error']);
+  // With no turn anywhere (refused before the loop), the error itself is still named.
+  const bare = projectRunSummary(trace({ type: 'error', kind: 'invalid_input', message: 'bad' } as PendingEvent, end(false, 'invalid_input')));
+  assert.deepEqual([bare.decidingError?.turn, bare.decidingError?.kind], [undefined, 'engine_error']);
+});
+
 test('a failure: the last error nothing recovered from decides, the first of its turn; recovered ones and "not done yet" checks never do', () => {
   const s = projectRunSummary(trace(
     check(1, 'task_success', false, 'not done yet'),

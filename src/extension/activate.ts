@@ -20,6 +20,8 @@ import { SimulatorTreeProvider } from './views/simulatorTree.js';
 export interface WaypointApi {
   /** Activation timings, also printed to the "Waypoint" output channel. */
   readonly activation: ActivationTimes | undefined;
+  /** The Testing view's tests as plain data (`snapshot()`), and `discover()` to read the tests files again. */
+  readonly testing: { snapshot(): unknown[]; discover(): Promise<void> } | undefined;
 }
 
 export async function activateWaypoint(
@@ -124,6 +126,12 @@ export async function activateWaypoint(
       void runs.updateContextKey();
       void status.update();
       // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
+      // The Testing view's controller: its tests are read when the view first asks for them, not now.
+      if (c.workspaceRoot()) {
+        import('./testing/controller.js')
+          .then((m) => (c.testing = m.registerTesting(c, bridge)))
+          .catch((err: unknown) => c.output.warn(`the Testing view's controller did not start: ${err instanceof Error ? err.message : String(err)}`));
+      }
       if (context.globalState.get(RESUME_WALKTHROUGH_KEY)) void import('./commands/example.js').then((m) => m.resumeWalkthrough(c)).catch((err: unknown) => c.output.warn(`could not reopen the walkthrough: ${String(err)}`));
     }, 0);
 
@@ -131,6 +139,9 @@ export async function activateWaypoint(
       api: {
         get activation() {
           return c.activation;
+        },
+        get testing() {
+          return c.testing;
         },
       },
       deactivate: async () => {

@@ -159,8 +159,9 @@ export async function activateWaypoint(
 /** After a prompt is saved while a finished run that used it is open: offer the same run again. */
 async function offerRerun(ctx: Ctx, doc: vscode.TextDocument): Promise<void> {
   if (!isWaypointPrompt(doc) || doc.uri.scheme !== 'file' || !ctx.trusted) return;
-  // While debugging, an edit is for Restart Frame (or the next turn), not for a re-run.
-  if (vscode.debug.activeDebugSession?.type === 'waypoint') return;
+  // While debugging, an edit is for Restart Frame (or the next turn), not for a re-run; a continuous test run
+  // re-runs by itself.
+  if (vscode.debug.activeDebugSession?.type === 'waypoint' || ctx.testing?.watching) return;
   const { RunViewerPanel } = await import('./panels/runViewerPanel.js');
   const panel = RunViewerPanel.usingPrompt(doc.uri.fsPath).find((p) => !p.isLive);
   const start = panel?.start;

@@ -31,7 +31,7 @@ export class Ctx implements vscode.Disposable {
   runProcesses: RunProcesses | undefined;
   activation: ActivationTimes | undefined;
   /** The Testing view's controller (testing/controller.ts), created after activation for a window with a folder. */
-  testing: { snapshot(): unknown[]; discover(): Promise<void> } | undefined;
+  testing: { snapshot(): unknown[]; discover(): Promise<void>; readonly watching: boolean } | undefined;
 
   private readonly runsChanged = new vscode.EventEmitter<void>();
   /** Fired when runs appear, end or are deleted. */

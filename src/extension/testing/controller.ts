@@ -30,9 +30,19 @@ export interface TestSnapshot {
   label: string;
   description?: string;
   error?: string;
+  /** The outcome of the test's last run in this window. */
+  state?: { status: string; reason: string; message?: string };
   file?: string;
   line?: number;
   children: TestSnapshot[];
+}
+
+/** "14:05" today, "28 Nov 14:05" before. */
+export function whenText(iso: string, now: Date): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const hm = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return d.toDateString() === now.toDateString() ? hm : `${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${hm}`;
 }
 
 export class WaypointTesting implements vscode.Disposable, RunnerHost {
@@ -48,6 +58,8 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
   private writeChain: Promise<void> = Promise.resolve();
   private rediscoverTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly runProfile: vscode.TestRunProfile;
+  /** What each test's last run in this window reported (the snapshot's `state`). */
+  private readonly session = new Map<string, { status: string; reason: string; message?: string }>();
 
   constructor(
     readonly ctx: Ctx,
@@ -173,10 +185,10 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
     return item;
   }
 
-  /** The item's description: its last recorded outcome. */
+  /** The item's description: its last recorded outcome and when (after a reload VS Code shows only a muted state). */
   private describe(item: vscode.TestItem): void {
     const r = this.results?.get(item.id);
-    item.description = r ? `last: ${outcomeSummary(r)}` : undefined;
+    item.description = r ? `${outcomeSummary(r, false)} · ${whenText(r.finishedAt, new Date())}` : undefined;
   }
 
   private async loadResults(root: string): Promise<void> {
@@ -206,8 +218,11 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
   }
 
   async record(c: TestCase, o: TestOutcome): Promise<void> {
+    this.session.set(c.id, { status: o.status, reason: o.reason, ...(o.message ? { message: o.message } : {}) });
     const root = this.ctx.workspaceRoot();
-    if (!root) return;
+    // A cancelled run (or a debug session stopped midway) says nothing about the test: the last outcome stays. An
+    // untrusted workspace ran nothing and gets nothing written.
+    if (!root || o.status === 'skipped' || !this.ctx.trusted) return;
     await this.loadResults(root);
     this.results!.set(c.id, toStored(o, new Date().toISOString(), root));
     const item = this.items.get(c.id);
@@ -262,6 +277,11 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
   }
 
   private readonly promptListeners = new Set<(path: string) => void>();
+
+  /** A continuous run is on: saving a prompt re-runs tests. */
+  get watching(): boolean {
+    return this.promptListeners.size > 0;
+  }
 
   private async promptSaved(doc: vscode.TextDocument): Promise<void> {
     if (!isWaypointPrompt(doc) || doc.uri.scheme !== 'file' || !this.discovery) return;
@@ -326,6 +346,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
         label: item.label,
         ...(item.description ? { description: item.description } : {}),
         ...(item.error ? { error: typeof item.error === 'string' ? item.error : item.error.value } : {}),
+        ...(this.session.has(item.id) ? { state: this.session.get(item.id)! } : {}),
         ...(item.uri ? { file: item.uri.fsPath } : {}),
         ...(item.range ? { line: item.range.start.line + 1 } : {}),
         children,

@@ -95,9 +95,9 @@ export function labelDescription(label: string): string | undefined {
   return (FAILURE_LABELS as Record<string, string>)[label];
 }
 
-/** One line for the tree item's description: the last outcome. */
-export function outcomeSummary(o: Pick<TestOutcome, 'status' | 'label' | 'turn' | 'reason' | 'durationMs'>): string {
-  const secs = o.durationMs !== undefined ? ` · ${(o.durationMs / 1000).toFixed(1)} s` : '';
+/** One line for the output and (without the duration, which VS Code shows) the tree item's description. */
+export function outcomeSummary(o: Pick<TestOutcome, 'status' | 'label' | 'turn' | 'reason' | 'durationMs'>, withDuration = true): string {
+  const secs = withDuration && o.durationMs !== undefined ? ` · ${(o.durationMs / 1000).toFixed(1)} s` : '';
   switch (o.status) {
     case 'passed':
       return `✔ passed${secs}`;
@@ -115,7 +115,8 @@ export function outcomeSummary(o: Pick<TestOutcome, 'status' | 'label' | 'turn' 
  * labels, and a link that opens the run viewer at the turn (`openUri`, a command URI the host builds).
  */
 export function failureMarkdown(o: TestOutcome, openUri?: string): string {
-  const esc = (s: string) => s.replace(/([\\`*_[\]<>])/g, '\\$1');
+  // Not `_`: intraword underscores are no emphasis, and the Test Results tree shows the message's text unrendered.
+  const esc = (s: string) => s.replace(/([\\`*[\]<>])/g, '\\$1');
   const lines: string[] = [];
   if (o.status === 'errored' || !o.label) lines.push(`**${esc(o.reason)}**${o.message ? `: ${esc(o.message)}` : ''}`);
   else {

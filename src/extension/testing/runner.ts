@@ -4,7 +4,7 @@
 // viewer at the turn) located at the prompt of the role whose turn it was.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { ARCH_MANIFESTS } from '../../core/agents/manifests.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
@@ -28,7 +28,7 @@ export interface RunnerHost {
   ctx: Ctx;
   bridge: LmBridge;
   item(id: string): vscode.TestItem | undefined;
-  /** Keeps the outcome (results file, the item's description). */
+  /** Keeps the outcome (this session's state; the results file and the item's description when it says something about the test). */
   record(c: TestCase, o: TestOutcome): Promise<void>;
 }
 
@@ -149,6 +149,7 @@ async function runOne(host: RunnerHost, root: string, c: TestCase, run: vscode.T
 }
 
 const RESTRICTED = 'Restricted Mode: Waypoint runs no episodes (no generated code, no simulator) in an untrusted workspace. Trust the workspace to run tests.';
+const NO_FOLDER = 'Tests need an open folder (runs are written to its .waypoint/runs/).';
 
 /** Runs the tests one after another (the warm process serves them in turn); a cancelled run skips the rest. */
 export async function runEpisodes(host: RunnerHost, run: vscode.TestRun, cases: readonly TestCase[], token: vscode.CancellationToken): Promise<void> {
@@ -161,7 +162,9 @@ export async function runEpisodes(host: RunnerHost, run: vscode.TestRun, cases: 
       continue;
     }
     if (!host.ctx.trusted || !root) {
-      run.errored(item, new vscode.TestMessage(root ? RESTRICTED : 'Tests need an open folder (runs are written to its .waypoint/runs/).'));
+      const o: TestOutcome = { status: 'errored', reason: root ? 'restricted_mode' : 'no_folder', message: root ? RESTRICTED : NO_FOLDER };
+      await report(run, item, c, o);
+      await host.record(c, o);
       continue;
     }
     run.started(item);
@@ -188,7 +191,9 @@ export async function debugEpisodes(host: RunnerHost, run: vscode.TestRun, cases
       continue;
     }
     if (!ctx.trusted || !root) {
-      run.errored(item, new vscode.TestMessage(root ? RESTRICTED : 'Tests need an open folder.'));
+      const o: TestOutcome = { status: 'errored', reason: root ? 'restricted_mode' : 'no_folder', message: root ? RESTRICTED : NO_FOLDER };
+      await report(run, item, c, o);
+      await host.record(c, o);
       continue;
     }
     if (c.ablations && Object.keys(c.ablations).length > 0) {
@@ -240,7 +245,7 @@ export async function debugEpisodes(host: RunnerHost, run: vscode.TestRun, cases
     else {
       const events = readTrace(await readFile(tracePath, 'utf8')).events;
       o = outcomeFromTrace(events, { tracePath, wallMs: performance.now() - t0, reason: 'cancelled', message: 'the debug session stopped before the episode ended' });
-      if (o.status === 'skipped') o.message = `stopped in the debugger (${basename(tracePath, '.jsonl')})`;
+      if (o.status === 'skipped') o.message = `stopped in the debugger (${basename(dirname(tracePath))})`;
     }
     await report(run, item, c, o);
     await host.record(c, o);

@@ -26,6 +26,7 @@ test('a successful episode passes, with its duration and the success check', () 
   assert.equal(o.runId, '2026-03-14T10-22-05-malmm-pick_place-s7');
   assert.equal(o.label, undefined);
   assert.match(outcomeSummary(o), /^✔ passed · \d+\.\d s$/);
+  assert.equal(outcomeSummary(o, false), '✔ passed');
 });
 
 test('a failed episode: the first label by evidence, its turn, the role whose turn it was and that role’s prompt, the check’s detail', () => {
@@ -42,10 +43,10 @@ test('a failed episode: the first label by evidence, its turn, the role whose tu
   assert.deepEqual(o.labels!.map((l) => l.label), ['name_error', 'failed_check', 'premature_completion']);
   assert.equal(outcomeSummary(o).split(' · ')[0], '✖ name_error at turn 14');
   const md = failureMarkdown(o, 'command:waypoint.openRunAtTurn?x');
-  assert.match(md, /^\*\*name\\_error\*\* \(NameError/);
+  assert.match(md, /^\*\*name_error\*\* \(NameError/);
   assert.match(md, /`task_success`: red block is 0\.1200 m \(xy\) from the yellow container/);
-  assert.match(md, /Also: failed\\_check \(turn 18\), premature\\_completion \(turn 28\)/);
-  assert.match(md, /Failure began at turn 14 · coder; ended task\\_completed after \d+ turns\. \[Open the run at turn 14\]\(command:waypoint\.openRunAtTurn\?x\)$/);
+  assert.match(md, /Also: failed_check \(turn 18\), premature_completion \(turn 28\)/);
+  assert.match(md, /Failure began at turn 14 · coder; ended task_completed after \d+ turns\. \[Open the run at turn 14\]\(command:waypoint\.openRunAtTurn\?x\)$/);
 });
 
 test('a premature claim with nothing else wrong: the label is at the last turn, on the role whose code ran then', () => {
@@ -63,7 +64,7 @@ test('errored, skipped and unfinished episodes', () => {
   for (const reason of ['model_error', 'prompt_error', 'simulator_error', 'invalid_input', 'engine_error']) {
     const o = outcomeFromTrace(withEnd(reason));
     assert.equal(o.status, 'errored', reason);
-    assert.match(failureMarkdown(o), new RegExp(`^\\*\\*${reason.replace('_', '\\\\_')}\\*\\*: ${reason.replace('_', '\\\\_')} happened`));
+    assert.ok(failureMarkdown(o).startsWith(`**${reason}**: ${reason} happened`), reason);
   }
   assert.equal(outcomeFromTrace(withEnd('turn_cap')).status, 'failed');
   assert.equal(outcomeFromTrace(withEnd('cancelled')).status, 'skipped');

@@ -22,7 +22,8 @@ import type { FileProblem } from './testsFile.js';
 import { TESTS_FILE } from './testsFile.js';
 
 export const TEST_CONTROLLER_ID = 'waypoint';
-const SWEEP_GLOB = '**/*.sweep.{yaml,yml}';
+/** Sweep files: `*.sweep.yaml` anywhere (docs/recipes/ names them so) and the YAML files of a top-level sweeps/ folder. */
+const SWEEP_GLOB = '{**/*.sweep.yaml,**/*.sweep.yml,sweeps/*.yaml,sweeps/*.yml}';
 
 /** A plain copy of the tree as VS Code has it (for tests and scripts: the extension's exports). */
 export interface TestSnapshot {

@@ -66,10 +66,9 @@ const testRow = (page: Page, text: string) => explorerRows(page).filter({ hasTex
 /** Shows the Testing view (its activity bar item toggles the side bar, so only when it is not showing). */
 async function showTesting(page: Page): Promise<void> {
   if (await page.locator('.test-explorer').isVisible().catch(() => false)) return;
-  // After a reload the item is drawn from the last session before the extension registers the view again, and
-  // takes no click until then: the click waits for activation.
-  const item = page.locator('.activitybar .action-item a[aria-label^="Testing"]');
-  await item.click({ timeout: 90_000 });
+  // The item, not its label: with failed tests a badge covers the label and takes the click.
+  const item = page.locator('.activitybar .action-item:has(> a[aria-label^="Testing"])');
+  await item.click({ timeout: 60_000 });
   await explorerRows(page).first().waitFor({ timeout: 30_000 });
 }
 

@@ -128,8 +128,12 @@ export async function activateWaypoint(
       // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
       // The Testing view's controller: its tests are read when the view first asks for them, not now.
       if (c.workspaceRoot()) {
+        const t0 = performance.now();
         import('./testing/controller.js')
-          .then((m) => (c.testing = m.registerTesting(c, bridge)))
+          .then((m) => {
+            c.testing = m.registerTesting(c, bridge);
+            c.output.info(`Testing view: controller ready ${(performance.now() - t0).toFixed(1)} ms after activation (tests are read when the view asks for them)`);
+          })
           .catch((err: unknown) => c.output.warn(`the Testing view's controller did not start: ${err instanceof Error ? err.message : String(err)}`));
       }
       if (context.globalState.get(RESUME_WALKTHROUGH_KEY)) void import('./commands/example.js').then((m) => m.resumeWalkthrough(c)).catch((err: unknown) => c.output.warn(`could not reopen the walkthrough: ${String(err)}`));

@@ -33,6 +33,7 @@ const RUN_TIMEOUT_MS = 240_000;
 export const TREE = 'Testing view: the tests of .waypoint/tests.yaml, architecture → task → seed';
 const PASS = 'Testing view: ▷ on malmm › stack_blocks › seed 0 runs the episode; it passes';
 const FAIL = 'Testing view: the reference-flawed test fails with its label at the Coder prompt; its link opens the run viewer at the turn';
+const GUTTER = 'Testing view: .waypoint/tests.yaml shows each test’s state in its gutter, on the entry’s line';
 const DEBUG = 'Testing view: the debug action stops at a breakpoint in coder.prompt';
 const CONTINUOUS = 'Testing view: continuous run re-runs the MALMM tests when coder.prompt is saved, not the RoCo one';
 export const RELOAD = 'Testing view: after a reload the tree shows the last outcomes (.waypoint/test-results.json)';
@@ -160,6 +161,16 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
     await page.waitForTimeout(1000);
     await shots.take(page, '18-testing-failure-viewer');
     return `${r.label} at turn ${r.turn}; peek in ${activeTab}; the viewer selects turn ${r.turn}`;
+  });
+
+  await step(GUTTER, [PASS, FAIL], 60_000, async () => {
+    await quickOpen(page, 'tests.yaml', '.waypoint');
+    const glyph = (state: string) => page.locator(`.editor-instance .cgmr.testing-run-glyph.codicon-testing-${state}-icon`);
+    await glyph('passed').first().waitFor({ timeout: 20_000 });
+    await glyph('failed').first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await shots.take(page, '18b-testing-tests-yaml-gutter');
+    return `${await page.locator('.editor-instance .cgmr.testing-run-glyph').count()} gutter buttons in tests.yaml`;
   });
 
   await step(DEBUG, [TREE], 240_000, async () => {

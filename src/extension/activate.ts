@@ -125,7 +125,6 @@ export async function activateWaypoint(
       for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
       void runs.updateContextKey();
       void status.update();
-      // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
       // The Testing view's controller: its tests are read when the view first asks for them, not now.
       if (c.workspaceRoot()) {
         const t0 = performance.now();
@@ -136,6 +135,7 @@ export async function activateWaypoint(
           })
           .catch((err: unknown) => c.output.warn(`the Testing view's controller did not start: ${err instanceof Error ? err.message : String(err)}`));
       }
+      // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
       if (context.globalState.get(RESUME_WALKTHROUGH_KEY)) void import('./commands/example.js').then((m) => m.resumeWalkthrough(c)).catch((err: unknown) => c.output.warn(`could not reopen the walkthrough: ${String(err)}`));
     }, 0);
 

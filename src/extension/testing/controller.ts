@@ -13,11 +13,10 @@ import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
 import type { LmBridge } from '../lm/lmBridge.js';
 import { isWaypointPrompt } from '../promptLanguage.js';
-import { testCatalog } from './catalog.js';
 import { buildTree, casesUsingPrompt, discoverTests, selectCases, type SweepLike, type TestCase, type TreeNode } from './discovery.js';
 import { outcomeSummary, type TestOutcome } from './results.js';
 import { fromStored, parseResults, serializeResults, TEST_RESULTS_FILE, toStored, type StoredOutcome } from './resultsStore.js';
-import { debugEpisodes, report, runEpisodes, type RunnerHost } from './runner.js';
+import type { RunnerHost } from './runner.js';
 import type { FileProblem } from './testsFile.js';
 import { TESTS_FILE } from './testsFile.js';
 
@@ -131,6 +130,8 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
       // The variants file's own errors show in the prompt views; here only: its variants are unknown.
       this.ctx.output.warn(`tests: the variants file does not load (${err instanceof Error ? err.message : String(err)}); only built-in variants are known`);
     }
+    // The task catalogs and the runner load with the first discovery, not with the controller.
+    const { testCatalog } = await import('./catalog.js');
     const d = discoverTests({ catalog: testCatalog(), ...(testsText !== undefined ? { testsFile: { path: testsPath, text: testsText } } : {}), sweeps, ...(parseSweep ? { parseSweep } : {}), workspaceVariants });
     const problems = d.problems;
     this.tree = buildTree(d.cases, testCatalog());
@@ -214,6 +215,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
     const request = new vscode.TestRunRequest(stored.map(([id]) => this.items.get(id)!), undefined, this.runProfile, false, true);
     const newest = stored.map(([, r]) => r.finishedAt).sort().pop() ?? '';
     const run = this.controller.createTestRun(request, `Last results (${TEST_RESULTS_FILE}, ${newest.slice(0, 16).replace('T', ' ')})`, false);
+    const { report } = await import('./runner.js');
     for (const [id, r] of stored) await report(run, this.items.get(id)!, this.cases.get(id)!, fromStored(r, root));
     run.end();
   }
@@ -247,6 +249,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     await this.ensureDiscovered();
     if (request.continuous) return this.watch(request, token);
+    const { runEpisodes } = await import('./runner.js');
     const run = this.controller.createTestRun(request);
     try {
       await runEpisodes(this, run, this.casesOf(request), token);
@@ -257,6 +260,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
 
   private async debug(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     await this.ensureDiscovered();
+    const { debugEpisodes } = await import('./runner.js');
     const run = this.controller.createTestRun(request);
     try {
       await debugEpisodes(this, run, this.casesOf(request), token);
@@ -317,6 +321,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
       const items = cases.map((c) => this.items.get(c.id)).filter((i): i is vscode.TestItem => i !== undefined);
       const run = this.controller.createTestRun(new vscode.TestRunRequest(items, undefined, request.profile, true, true), `${paths.map((p) => basename(p)).join(', ')} saved`);
       this.ctx.output.info(`tests (continuous): ${paths.map((p) => basename(p)).join(', ')} saved: re-running ${cases.length} test(s)`);
+      const { runEpisodes } = await import('./runner.js');
       try {
         await runEpisodes(this, run, cases, mine.token);
       } finally {

@@ -188,7 +188,11 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
 
   await step(DEBUG, [TREE], 240_000, async () => {
     if (!original) throw new Error('no coder.prompt in the workspace');
-    await quickOpen(page, 'coder.prompt', 'malmm');
+    // Open since the failure's peek: its tab (Quick Open's Enter on an open, inactive file did not always switch).
+    const tab = page.locator('.tabs-container .tab', { hasText: 'coder.prompt' }).first();
+    if ((await tab.count()) > 0) await tab.click();
+    else await quickOpen(page, 'coder.prompt', 'malmm');
+    await page.keyboard.press('Escape'); // the failure's peek, if it is still open
     const line = original.split('\n').findIndex((l) => l.startsWith('AVAILABLE FUNCTIONS:')) + 1;
     if (line < 1) throw new Error('coder.prompt has no "AVAILABLE FUNCTIONS:" line');
     await goToLine(page, line);

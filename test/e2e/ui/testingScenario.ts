@@ -155,8 +155,11 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
     await testRow(page, 'seed 1').locator('.codicon-testing-failed-icon').waitFor({ timeout: 20_000 });
     // The test (seed 1's variant): its description says what failed where, as the results file does.
     const row = await childRow(page, 'seed 1');
-    const text = (await row.textContent()) ?? '';
-    if (!text.includes(`✖ ${r.label} at turn ${r.turn}`)) throw new Error(`the row reads '${text}'`);
+    // The state arrives with the run's report, the description a moment later with the record.
+    const described = `✖ ${r.label} at turn ${r.turn}`;
+    await row.filter({ hasText: described }).waitFor({ timeout: 10_000 }).catch(async () => {
+      throw new Error(`the row reads '${(await row.textContent()) ?? ''}', not '${described} …'`);
+    });
     // Double-click: the failure's peek, at the prompt of the role whose turn it was.
     await row.dblclick();
     const peek = page.locator('.editor-group-container .peekview-widget', { hasText: r.label }).first();

@@ -30,6 +30,8 @@ export class Ctx implements vscode.Disposable {
   /** The warm live-run process (created with the first live run or prompt opened; commands/live.ts). */
   runProcesses: RunProcesses | undefined;
   activation: ActivationTimes | undefined;
+  /** The Testing view's controller (testing/controller.ts), created after activation for a window with a folder. */
+  testing: { snapshot(): unknown[]; discover(): Promise<void>; readonly watching: boolean } | undefined;
 
   private readonly runsChanged = new vscode.EventEmitter<void>();
   /** Fired when runs appear, end or are deleted. */

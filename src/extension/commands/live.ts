@@ -56,7 +56,7 @@ async function checkPrompts(paths: string[]): Promise<{ message: string; file: s
 }
 
 /** The live-run processes, one of them kept warm between runs (`waypoint.run.keepWarm`). */
-function runProcesses(ctx: Ctx): RunProcesses {
+export function runProcesses(ctx: Ctx): RunProcesses {
   if (!ctx.runProcesses) {
     const processes = new RunProcesses({ modulePath: ctx.asset('dist', 'runWorker.js'), keepWarm: () => ctx.config.settings.run.keepWarm, log: (l) => ctx.output.info(l) });
     ctx.runProcesses = processes;
@@ -65,7 +65,7 @@ function runProcesses(ctx: Ctx): RunProcesses {
   return ctx.runProcesses;
 }
 
-function simulatorWire(ctx: Ctx): SimulatorWire {
+export function simulatorWire(ctx: Ctx): SimulatorWire {
   const s = ctx.config.settings.simulator;
   return s.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'protocol', endpoint: s.endpoint };
 }

@@ -76,6 +76,7 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
         task: launch.task,
         seed: launch.seed,
         variant: launch.variant,
+        ...(launch.ablations && Object.keys(launch.ablations).length ? { ablations: launch.ablations } : {}),
         builtInPromptRoot: launch.builtInPromptRoot,
         model: launch.model as ModelSpec,
         options: launch.options,

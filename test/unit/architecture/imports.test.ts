@@ -98,3 +98,16 @@ test('zod is imported as a namespace (import * as z): the named import keeps eve
   }
   assert.deepEqual(problems, []);
 });
+
+test('the Testing view’s discovery and result mapping import no vscode (unit-tested in plain Node)', () => {
+  const pure = ['testsFile', 'catalog', 'discovery', 'results', 'resultsStore'];
+  const problems: string[] = [];
+  for (const name of pure) {
+    const f = join(root, 'src/extension/testing', `${name}.ts`);
+    for (const spec of imports(f)) {
+      if (spec === 'vscode') problems.push(`${relative(root, f)} imports vscode`);
+      if (spec.startsWith('.') && /^src\/extension\/testing\/(controller|runner|openRun)(\.js)?$/.test(relative(root, resolve(dirname(f), spec)))) problems.push(`${relative(root, f)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});

@@ -67,6 +67,20 @@ test('cancel ends the run and the trace with episode_end cancelled', async () =>
   assert.equal(run.events.at(-1)?.seq, end?.seq, 'the host saw the end event too');
 });
 
+test('ablations in the launch (a sweep cell run from the Testing view) are laid over the variant', async () => {
+  const run = LiveRun.start({ ...base({ variant: 'ma', ablations: { 'coder.step_by_step': false } }), cancelGraceMs: 700 });
+  run.onEvents((events) => {
+    if (events.some((e) => e.type === 'episode_start')) run.cancel();
+  });
+  const result = await run.done;
+  const start = readTrace(readFileSync(result.tracePath!, 'utf8')).events[0];
+  assert.equal(start?.type, 'episode_start');
+  if (start?.type === 'episode_start') {
+    assert.equal(start.variant, 'ma');
+    assert.equal(start.ablations['coder.step_by_step'], false);
+  }
+});
+
 test('an API key handed to a run never reaches the trace', async () => {
   // A model that answers nonsense: the run ends quickly on format errors, after real calls with the key.
   const nonsense: ModelClient = { id: 'nonsense', complete: async () => ({ ok: true, text: 'no idea', latencyMs: 1, cached: false, attempts: 1 }) };

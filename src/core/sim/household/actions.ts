@@ -12,7 +12,8 @@ import { exploreAction } from './explore.js';
 import { HEADING_STEP, HEADINGS, key, type Cell } from './grid.js';
 import { accepts, sizeOf, typeSpec } from './objectTypes.js';
 import { actText, type NavFailure } from './text.js';
-import { HORIZON_MAX, HORIZON_MIN, INTERACT_RANGE_M, type AgentData, type ObjData, type World } from './world.js';
+import { CELL_M } from './floorPlans.js';
+import { CAMERA_HEIGHT_M, HORIZON_MAX, HORIZON_MIN, INTERACT_RANGE_M, type AgentData, type ObjData, type World } from './world.js';
 
 export const ACTION_NAMES = ['Move', 'Rotate', 'LookUp', 'LookDown', 'NavigateTo', 'Pickup', 'Put', 'Open', 'Close', 'Slice', 'Clean', 'ToggleOn', 'ToggleOff', 'Explore', 'Idle', 'Done'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -387,9 +388,13 @@ function facePose(w: World, cell: Cell, o: ObjData): { heading: number; horizonD
   const deg = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
   const heading = Math.round(deg / 90) % 4;
   const [lo, hi] = w.extentOf(o);
-  const d = w.grid.distM(cell, t);
-  for (const h of [0, 30, -30, 60]) if (w.verticallyVisible(h, lo, hi, d)) return { heading, horizonDeg: h };
-  return { heading, horizonDeg: 0 };
+  const d = Math.max(w.grid.distM(cell, t), CELL_M / 2);
+  // The pitch (in 30° steps) that brings the object's middle closest to the centre of the view, as the released
+  // code's navigation turns the camera to face the object.
+  const mid = (Math.atan2((lo + hi) / 2 - CAMERA_HEIGHT_M, d) * 180) / Math.PI;
+  const pitches = [0, 30, -30, 60].filter((h) => w.verticallyVisible(h, lo, hi, d));
+  const best = pitches.sort((a, b) => Math.abs(mid + a) - Math.abs(mid + b) || Math.abs(a) - Math.abs(b))[0];
+  return { heading, horizonDeg: best ?? 0 };
 }
 
 /**

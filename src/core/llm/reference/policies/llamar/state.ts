@@ -99,7 +99,7 @@ export function picture(input: RequestInput): Picture | undefined {
 
   // What the robots see now.
   const newlySeen: string[] = [];
-  for (const a of input.agents) for (const id of [...a.observation, ...a.view.keys()]) if (!notes.seen.includes(id)) {
+  for (const a of input.agents) for (const id of [...a.observation, ...a.view.keys(), ...(a.holding ? [a.holding] : [])]) if (!notes.seen.includes(id)) {
     notes.seen.push(id);
     newlySeen.push(id);
   }
@@ -229,7 +229,9 @@ export function picture(input: RequestInput): Picture | undefined {
   jobs.push(...ready);
   // Close what was opened to put things in, once nothing more goes in.
   for (const r of notes.open) {
-    const stillNeeded = jobs.some((j) => j.kind === 'transport' && j.dest === r) || Object.values(holding).some((h) => h && jobs.some((j) => j.kind === 'transport' && j.item === h && j.dest === r));
+    // Still needed: something goes in now, or an item the task names (not found yet) will go in later.
+    const awaited = missing.length > 0 && goals.some((g) => g.kind === 'transport' && !g.all && g.dest.includes(typeOf(r)));
+    const stillNeeded = awaited || jobs.some((j) => j.kind === 'transport' && j.dest === r) || Object.values(holding).some((h) => h && jobs.some((j) => j.kind === 'transport' && j.item === h && j.dest === r));
     if (!stillNeeded && OPENABLE.has(typeOf(r)) && (destsUsed.has(r) || notes.done.some((d) => d.endsWith(`>${r}`)))) jobs.push({ kind: 'close', target: r });
   }
   // Stop looking after four rounds of exploring that found nothing new (or many explorations in all).

@@ -93,6 +93,11 @@ export function picture(input: RequestInput): Picture | undefined {
     }
   }
   for (const [id, bits] of views) {
+    // A burner (toaster, coffee machine) with something on it takes nothing more: remember it.
+    for (const b of bits) {
+      const m = /^(?:on|in) ([A-Z][A-Za-z]*_\d+)$/.exec(b);
+      if (m && HOLDS_ONE.has(typeOf(m[1]!))) add(notes.full, m[1]!);
+    }
     if (bits.includes('closed')) notes.open = notes.open.filter((x) => x !== id);
     if (bits.includes('open') && OPENABLE.has(typeOf(id)) && notes.done.some((d) => d.startsWith(`Put `) && d.endsWith(`>${id}`))) add(notes.open, id);
   }

@@ -20,8 +20,8 @@ export const INTERACT_RANGE_M = 1.5;
 /** Camera pitch limits (degrees, positive down), as AI2-THOR's horizon. */
 export const HORIZON_MIN = -30;
 export const HORIZON_MAX = 60;
-/** A robot's body is bigger than one 0.25 m cell: it covers the 8 cells around its own (the released code blocks
- *  that 3 × 3 enclosure around the other agents when it plans a path). Up to this height it hides what is behind. */
+/** Up to this height a robot standing in a cell hides what is behind it. (For walking its body is bigger than the
+ *  cell: the 3 × 3 enclosure the released code blocks around the other agents when it plans a path.) */
 export const AGENT_BODY_TOP_M = 1.5;
 /** Ray-cast step along the line of sight (m). */
 const RAY_STEP_M = 0.05;

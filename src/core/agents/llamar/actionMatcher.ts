@@ -10,16 +10,16 @@
 const RECEPTACLES = new Set([
   'Fridge', 'CounterTop', 'Sink', 'StoveBurner', 'Cabinet', 'Drawer', 'Microwave', 'Toaster', 'CoffeeMachine', 'GarbageCan', 'DiningTable',
   'Sofa', 'ArmChair', 'CoffeeTable', 'SideTable', 'TVStand', 'Shelf', 'Desk', 'Dresser', 'Bed', 'Toilet', 'Bathtub', 'TowelHolder', 'Bowl', 'Plate',
-  'Pot', 'Pan', 'Box',
+  'Pot', 'Pan', 'Box', 'Floor',
 ]);
 const OPENABLE = new Set(['Fridge', 'Cabinet', 'Drawer', 'Microwave', 'Box', 'Laptop']);
 const TOGGLEABLE = new Set(['Faucet', 'StoveKnob', 'Microwave', 'Toaster', 'CoffeeMachine', 'Television', 'LightSwitch', 'FloorLamp', 'DeskLamp', 'Laptop']);
 const SLICEABLE = new Set(['Apple', 'Tomato', 'Bread', 'Lettuce', 'Potato', 'Egg']);
-const CLEANABLE = new Set(['Bowl', 'Plate', 'Mug', 'Cup', 'Pot', 'Pan']);
+const CLEANABLE = new Set(['Bowl', 'Plate', 'Mug', 'Cup', 'Pot', 'Pan', 'Apple', 'Tomato']);
 const FIXED = new Set([
   'Fridge', 'CounterTop', 'Sink', 'Faucet', 'StoveBurner', 'StoveKnob', 'Cabinet', 'Drawer', 'Microwave', 'Toaster', 'CoffeeMachine', 'GarbageCan',
   'DiningTable', 'Sofa', 'ArmChair', 'CoffeeTable', 'SideTable', 'TVStand', 'Television', 'Shelf', 'Desk', 'Dresser', 'Bed', 'Toilet', 'Bathtub',
-  'TowelHolder', 'LightSwitch', 'FloorLamp', 'DeskLamp',
+  'TowelHolder', 'LightSwitch', 'FloorLamp', 'Floor', 'Doorway',
 ]);
 
 export interface AdmissibleAction {

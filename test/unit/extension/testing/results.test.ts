@@ -45,15 +45,15 @@ test('a failed episode: the first label by evidence, its turn, the role whose tu
   const md = failureMarkdown(o, 'command:waypoint.openRunAtTurn?x');
   assert.match(md, /^\*\*name_error\*\* \(NameError/);
   assert.match(md, /`task_success`: red block is 0\.1200 m \(xy\) from the yellow container/);
-  assert.match(md, /Also: failed_check \(turn 18\), premature_completion \(turn 28\)/);
+  assert.match(md, /Also: failed_check \(turn 18\), premature_completion \(turn 26\)/);
   assert.match(md, /Failure began at turn 14 · coder; ended task_completed after \d+ turns\. \[Open the run at turn 14\]\(command:waypoint\.openRunAtTurn\?x\)$/);
 });
 
-test('a premature claim with nothing else wrong: the label is at the last turn, on the role whose code ran then', () => {
+test('a premature claim with nothing else wrong: the label is at the turn that wrote the claim (the Coder\'s turn 26, run at 28), on that role', () => {
   const events = failedTrace().filter((e) => !(e.type === 'code_execution' && !e.ok) && !(e.type === 'check' && e.name === 'collision'));
   const o = outcomeFromTrace(events);
   assert.equal(o.label, 'premature_completion');
-  assert.equal(o.turn, 28);
+  assert.equal(o.turn, 26);
   assert.equal(o.role, 'coder');
   assert.equal(o.promptPath, 'prompts/malmm/coder.prompt');
 });

@@ -80,8 +80,8 @@ test("the Corrector's exchange: an out-of-range Pickup fails, the Corrector prop
     target = /Alice's observation: \[[^\]]*'((?:Bread|Tomato|Lettuce)_\d+)'/.exec(dict)?.[1] ?? '';
     return JSON.stringify({ 'failure reason': 'None', memory: '', reason: `Alice picks up ${target}`, subtask: 'transport', "Alice's action": `pick up object ${target}` });
   });
-  // Seed 6 with one robot: Alice starts 2.5 m from the tomato she sees (checked below).
-  const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 1, seed: 6, model });
+  // Seed 1 with one robot: Alice starts 2 m from the tomato she sees (checked below).
+  const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 1, seed: 1, model });
   assert.ok(target, 'Alice sees an item of the task at the start');
   const results = of(events, 'action_result');
   const first = results[0]!.results[0]!;
@@ -147,8 +147,8 @@ test('an unusable answer followed by a good one: the episode goes on and the cou
 });
 
 test('reference-flawed makes the reported mistakes; with the Corrector they are corrected, without it they repeat', async () => {
-  const withC = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 0, model: policyClient('reference-flawed') });
-  const withoutC = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 0, variant: 'pav', model: policyClient('reference-flawed') });
+  const withC = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 1, model: policyClient('reference-flawed') });
+  const withoutC = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 1, variant: 'pav', model: policyClient('reference-flawed') });
   const a = withC.result.end.archMetrics!;
   const b = withoutC.result.end.archMetrics!;
   assert.ok(a.failedActions! >= 1, 'the flawed Actor makes mistakes');
@@ -159,7 +159,7 @@ test('reference-flawed makes the reported mistakes; with the Corrector they are 
   assert.deepEqual([...roles].sort(), ['actor', 'planner', 'verifier']);
   // The paper's reported mistakes, each seen: out of range, a closed fridge, Done too early (the Verifier keeps the
   // episode going, so the run still succeeds), and (without the Corrector) the same failed action again.
-  const seed1 = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 1, model: policyClient('reference-flawed') });
+  const seed1 = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, seed: 10, model: policyClient('reference-flawed') });
   const failures = (r: typeof withC) => of(r.events, 'action_result').flatMap((e) => e.results.filter((x) => !x.ok).map((x) => `${x.name}: ${String(x.value)}`));
   assert.ok(failures(withC).some((f) => /^Pickup: \w+_\d+ is \d\.\d\d m away; the interaction range is 1\.5 m$/.test(f)), failures(withC).join('; '));
   assert.ok(failures(seed1).some((f) => f === 'Put: Fridge_1 is closed'), failures(seed1).join('; '));

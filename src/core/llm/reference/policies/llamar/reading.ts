@@ -10,6 +10,8 @@ export interface AgentInput {
   view: Map<string, string[]>;
   holding: string | null;
   facing?: string;
+  /** Position from the state line "I am at co-ordinates: (x, y) ...". */
+  xy?: [number, number];
   previous: string;
   failures: string;
 }
@@ -62,6 +64,7 @@ export function readInput(messages: readonly ChatMessage[]): RequestInput | unde
       view: viewOf(fields.get(`${name}'s view`) ?? ''),
       holding: holding === 'nothing' ? null : holding,
       facing: /facing (\w+)/.exec(state)?.[1],
+      ...(xyOf(state) ? { xy: xyOf(state)! } : {}),
       previous: fields.get(`${name}'s previous action`) ?? '',
       failures: fields.get(`${name}'s previous failures`) ?? 'None',
     };
@@ -79,6 +82,11 @@ export function readInput(messages: readonly ChatMessage[]): RequestInput | unde
     history: fields.get("Robots' history") ?? '',
     retry: last?.role === 'user' && last !== dictMsg,
   };
+}
+
+function xyOf(state: string): [number, number] | undefined {
+  const m = /co-ordinates: \((-?[\d.]+), (-?[\d.]+)\)/.exec(state);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
 /** "['A_1', 'B_2']" -> ["A_1", "B_2"]; "None" -> []. */
@@ -116,7 +124,8 @@ export interface Outcome {
   verb: 'navigate' | 'pickup' | 'put' | 'open' | 'close' | 'slice' | 'clean' | 'on' | 'off' | 'move' | 'rotate' | 'look' | 'explore' | 'idle' | 'done' | 'declared' | 'none';
   target?: string;
   held?: string;
-  navFailure?: 'unknown' | 'blocked' | 'no_path';
+  /** 'interrupted': the plain "but was unsuccessful" (the walk was cut short; the object may still be in reach). */
+  navFailure?: 'unknown' | 'blocked' | 'no_path' | 'interrupted';
 }
 
 export function outcomeOf(line: string): Outcome {
@@ -124,7 +133,7 @@ export function outcomeOf(line: string): Outcome {
   const id = '([A-Z][A-Za-z]*_\\d+)';
   let m: RegExpExecArray | null;
   if ((m = new RegExp(`navigate(?:d)? to ${id}`).exec(line))) {
-    const navFailure = /doesn't exist/.test(line) ? 'unknown' : /blockage/.test(line) ? 'blocked' : /clear path/.test(line) ? 'no_path' : undefined;
+    const navFailure = /doesn't exist/.test(line) ? 'unknown' : /blockage/.test(line) ? 'blocked' : /clear path/.test(line) ? 'no_path' : ok ? undefined : 'interrupted';
     return { ok, verb: 'navigate', target: m[1], ...(navFailure ? { navFailure } : {}) };
   }
   if ((m = new RegExp(`put the (\\S+) in my hand on ${id}`).exec(line))) return { ok, verb: 'put', target: m[2], held: m[1] };
@@ -170,6 +179,8 @@ export interface Notes {
   searchDone: boolean;
   /** Failed NavigateTo attempts per target since the last success there (blocked or no path). */
   stuck: Record<string, number>;
+  /** Receptacles that took nothing more when a robot standing at them tried to put something in. */
+  full: string[];
 }
 
 export function readNotes(memory: string): Notes {
@@ -188,6 +199,7 @@ export function readNotes(memory: string): Notes {
     quiet: Number(/(\d+) without new objects/.exec(search)?.[1] ?? 0),
     searchDone: /finished/.test(search),
     stuck: Object.fromEntries(Object.entries(pairs('Stuck')).map(([k, v]) => [k, Number(v) || 0])),
+    full: list('Full'),
   };
 }
 
@@ -202,6 +214,7 @@ export function writeNotes(n: Notes): string {
     `Targets: ${n.targets.join(', ') || '-'}`,
     `Search: ${n.explores} explorations, ${n.quiet} without new objects${n.searchDone ? ', finished' : ''}`,
     `Stuck: ${pairs(Object.fromEntries(Object.entries(n.stuck).map(([k, v]) => [k, String(v)])))}`,
+    `Full: ${n.full.join(', ') || '-'}`,
   ].join(' | ');
 }
 

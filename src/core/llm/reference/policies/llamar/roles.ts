@@ -227,10 +227,17 @@ export function correctorPolicy(messages: ChatMessage[]): string {
   const p = picture(input);
   const reasons: string[] = [];
   const fixes: Record<string, string> = {};
+  /** Robots asked to step aside for another one (a door that could not swing open through them). */
+  const stepAside: string[] = [];
+  const nearestOther = (a: (typeof input.agents)[number]) =>
+    input.agents
+      .filter((x) => x.name !== a.name && x.xy && a.xy)
+      .map((x) => ({ x, d: Math.hypot(x.xy![0] - a.xy![0], x.xy![1] - a.xy![1]) }))
+      .sort((u, v) => u.d - v.d)[0];
   for (const a of input.agents) {
     const o = outcomeOf(a.previous);
     if (o.ok || o.verb === 'none' || o.verb === 'declared') {
-      fixes[a.name] = 'None';
+      fixes[a.name] ??= 'None';
       continue;
     }
     const t = o.target;
@@ -247,17 +254,28 @@ export function correctorPolicy(messages: ChatMessage[]): string {
         break;
       case 'put':
         if (t && /^(Fridge|Cabinet|Drawer|Microwave)_/.test(t) && !state.includes('open') && !p?.notes.open.includes(t)) [fix, why] = [`open object ${t}`, `${t} is closed; it must be opened before putting ${o.held} in`];
-        else [fix, why] = [`navigate to object ${t}`, `${t} is out of reach; ${a.name} must go to it first`];
+        else if (t && at === t) {
+          const alt = p?.alternative(t);
+          [fix, why] = alt ? [`navigate to object ${alt}`, `${a.name} stood at ${t} and could not put ${o.held} there: it must be full; ${alt} is another place for it`] : ['explore', `${t} must be full and no other place like it has been seen; look for one`];
+        } else [fix, why] = [`navigate to object ${t}`, `${t} is out of reach; ${a.name} must go to it first`];
         break;
       case 'open':
       case 'close':
         if (state.includes(o.verb === 'open' ? 'open' : 'closed')) [fix, why] = ['None', `${t} is already ${o.verb === 'open' ? 'open' : 'closed'} (perhaps another robot did it in the same step)`];
         else if (at !== t) [fix, why] = [`navigate to object ${t}`, `${t} is out of reach`];
-        else [fix, why] = ['stay idle', `another robot was using ${t} in the same step`];
+        else if (o.verb === 'open') {
+          // At the object and it stays shut: something stands where its door swings. The nearest robot steps aside.
+          const n = nearestOther(a);
+          if (n && n.d <= 1.5) {
+            [fix, why] = ['stay idle', `${t}'s door cannot swing open: ${n.x.name} is probably standing in front of it and should step back`];
+            stepAside.push(n.x.name);
+          } else [fix, why] = ['move in Back direction', `${t}'s door cannot swing open with ${a.name} standing in its way`];
+        } else [fix, why] = ['stay idle', `another robot was using ${t} in the same step`];
         break;
       case 'navigate':
-        if (o.navFailure === 'unknown') [fix, why] = ['explore', `${t} has not been seen; the robots must look for it`];
+        if (o.navFailure === 'unknown') [fix, why] = ['explore', `${t} has not been seen or no longer exists; the robots must look around`];
         else if (o.navFailure === 'blocked') [fix, why] = ['stay idle', `another robot is standing where ${a.name} needs to be to reach ${t}; wait for it to move`];
+        else if (o.navFailure === 'interrupted') [fix, why] = [`navigate to object ${t}`, `${a.name} was stopped on the way to ${t} (another robot or an open door stepped into the path); go again`];
         else [fix, why] = ['rotate in Right direction', `there is no clear path to ${t}; turn and try another way`];
         break;
       case 'on':
@@ -279,6 +297,7 @@ export function correctorPolicy(messages: ChatMessage[]): string {
     fixes[a.name] = fix;
     reasons.push(`${a.name}: ${why}.`);
   }
+  for (const name of stepAside) if (!fixes[name] || fixes[name] === 'None') fixes[name] = 'move in Back direction';
   return dict([
     ['failure reason', reasons.length > 0 ? reasons.join(' ') : 'None'],
     ['corrective actions', fixes],

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ReferenceProfile } from '../../src/core/llm/reference/policy.js';
 import { listAblationIds } from '../../src/core/prompt/render.js';
-import { MALMM_WAYPOINT_ADDITIONS } from '../../src/core/agents/malmm/manifest.js';
+import { MALMM_WAYPOINT_ADDITIONS } from '../../src/architectures/malmm/manifest.js';
 import { wilson95 } from '../../src/core/sweep/stats.js';
 import { InProcessRunner, type EpisodeRequest } from '../unit/core/llm/reference/helpers/inProcess.js';
 import { assertDistFresh } from '../helpers/dist.js';

@@ -4,7 +4,7 @@ import { getApiFamily } from '../apis/catalog.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 import { ACTCTX_MANIFEST } from './actctx/manifest.js';
 import { LLAMAR_MANIFEST } from './llamar/manifest.js';
-import { MALMM_MANIFEST } from './malmm/manifest.js';
+import { MALMM_MANIFEST } from '../../architectures/malmm/manifest.js';
 import { ROCO_MANIFEST } from './roco/manifest.js';
 import { TRAJGEN_MANIFEST } from './trajgen/manifest.js';
 import type { ArchitectureManifest } from './types.js';

@@ -4,7 +4,7 @@
 import { manifestProblems } from './limits.js';
 import { actctx } from './actctx/index.js';
 import { llamar } from './llamar/index.js';
-import { malmm } from './malmm/index.js';
+import { malmm } from '../../architectures/malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import { roco } from './roco/index.js';
 import { trajgen } from './trajgen/index.js';

@@ -2,7 +2,7 @@
 import { registerActctxPolicies } from './actctx/index.js';
 import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
-import { registerMalmmPolicies } from './malmm/index.js';
+import { registerMalmmPolicies } from '../../../../architectures/malmm/reference/index.js';
 import { registerRocoPolicies } from './roco/index.js';
 import { registerTrajgenPolicies } from './trajgen/index.js';
 

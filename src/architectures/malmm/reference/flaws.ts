@@ -5,8 +5,8 @@
 // prompt is left out of the hash on purpose: switching an ablation changes behaviour through the rule it removes,
 // not through a reshuffle of every draw. Rates and mechanics: docs/reference-model.md.
 import { createHash } from 'node:crypto';
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 
 /** Per-opportunity probabilities of each mistake under `reference-flawed` (docs/reference-model.md). */
 export const FLAW_RATES = {

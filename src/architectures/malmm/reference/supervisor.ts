@@ -1,8 +1,8 @@
 // The Supervisor: reads the chat and names the next speaker. With the prompt's routing hints it sends a failed
 // block back to the Coder and calls the Planner after an object is released; without them it follows the team
 // description alone and hands every Executor report to the Planner, who judges results.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { latestPlan, pythonBlock, stepsDoneAfter } from './chat.js';
 import { understand } from './understand.js';
 

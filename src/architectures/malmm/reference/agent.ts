@@ -2,8 +2,8 @@
 // from each new state and writes the code for the next step; without it, it never reads a new state: its first
 // answer plans every goal from the first state, and later answers carry that plan out (SA without feedback gets
 // only the first answer, with all the code in one block).
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { failureStreak, latestPlan, stepsDoneAfter } from './chat.js';
 import { chooseSteps, fenced, writeBlock } from './coder.js';
 import { checkText, describeScene, writePlan } from './planning.js';

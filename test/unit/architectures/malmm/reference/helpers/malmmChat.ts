@@ -1,8 +1,8 @@
 // MALMM requests as the loop builds them (rendered role prompt + the shared chat seen from one role), for probing
 // the reference policies without a simulator. States are hand-made WorldStates printed in MALMM's format.
 import { join } from 'node:path';
-import { historyFor, openingMessage } from '../../../../../../src/core/agents/malmm/loop.js';
-import { executorReply } from '../../../../../../src/core/agents/malmm/parse.js';
+import { historyFor, openingMessage } from '../../../../../../src/architectures/malmm/loop.js';
+import { executorReply } from '../../../../../../src/architectures/malmm/parse.js';
 import type { EpisodeContext } from '../../../../../../src/core/agents/types.js';
 import { MALMM_API } from '../../../../../../src/core/apis/malmm.js';
 import { registerAllPolicies } from '../../../../../../src/core/llm/reference/policies/index.js';

@@ -14,8 +14,8 @@ import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
-import { FakeSim } from './helpers/fakeSim.js';
-import { MemoryHost } from '../llm/helpers/memoryHost.js';
+import { FakeSim } from '../../core/engine/helpers/fakeSim.js';
+import { MemoryHost } from '../../core/llm/helpers/memoryHost.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-21T00:00:00.000Z' };
 const arch = getArchitecture('malmm');

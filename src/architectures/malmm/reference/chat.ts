@@ -1,6 +1,6 @@
 // Reading the conversation a MALMM role receives: the task sentence, the environment states in order, who said
 // what, which code blocks ran and how they ended. Only the messages are read; nothing else is known.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
 import { parseStateText, type Scene } from './scene.js';
 import { assignments, parseSteps, robotCalls, type Step } from './steps.js';
 

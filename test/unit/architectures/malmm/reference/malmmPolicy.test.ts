@@ -2,9 +2,9 @@
 // rules from reworded prompts without crashing, and the flawed profile's seeded, repeatable mistakes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FLAW_RATES } from '../../../../../src/core/llm/reference/policies/malmm/flaws.js';
-import { readRules } from '../../../../../src/core/llm/reference/policies/malmm/rules.js';
-import { findObject, parseStateText } from '../../../../../src/core/llm/reference/policies/malmm/scene.js';
+import { FLAW_RATES } from '../../../../../src/architectures/malmm/reference/flaws.js';
+import { readRules } from '../../../../../src/architectures/malmm/reference/rules.js';
+import { findObject, parseStateText } from '../../../../../src/architectures/malmm/reference/scene.js';
 import { defaultRolePolicies } from '../../../../../src/core/llm/reference/policy.js';
 import { box, codeOf, MalmmChat, planMoves, world } from './helpers/malmmChat.js';
 

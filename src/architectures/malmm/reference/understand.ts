@@ -1,7 +1,7 @@
 // What every MALMM role policy reads first: the rules of its system prompt, the conversation, the task and the
 // states, and the dice of the flawed profile.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { readConversation, type Conversation } from './chat.js';
 import { Flaws } from './flaws.js';
 import { imagine, motionFrom, type Motion } from './motion.js';

@@ -2,7 +2,7 @@
 // ablation that removes a rule is noticed by the rule's absence. Each detector looks for the rule's meaning in a
 // few phrasings (case-insensitive) so that a user's rewording keeps working; when nothing matches, the rule counts
 // as absent and the policy behaves as docs/reference-model.md says it does without it, never crashes.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
 
 export interface Workspace {
   tableZ?: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { executorReply, withoutSimNotes, extractPythonBlock, parseRoute } from '../../../../../src/core/agents/malmm/parse.js';
+import { executorReply, withoutSimNotes, extractPythonBlock, parseRoute } from '../../../../src/architectures/malmm/parse.js';
 
 test('route parsing: explicit, bare, code executor, and a clear error otherwise', () => {
   assert.deepEqual(parseRoute('Next speaker: Coder'), { ok: true, value: 'Coder' });

@@ -1,8 +1,8 @@
 // The Planner: describes the scene, checks what the last plan did against the new state, and plans the next goal
 // (or every remaining goal) as numbered steps with exact waypoints. Without the re-plan check it never reads a new
 // state: it plans from the first state and the effects it expects its earlier plans to have had.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { latestPlan, stepsDoneAfter } from './chat.js';
 import { checkText, COMPLETE_LINE, describeScene, goalLabels, plannedLabels, writePlan } from './planning.js';
 import { formatSteps } from './steps.js';

@@ -2,9 +2,9 @@
 // and checks steps; the Coder writes one Python block per step; the Executor runs it and reports the new state.
 // The paper's baselines run through the same loop: MA (fixed Planner -> Coder -> Executor cycle), SA (one agent
 // that plans and codes, with feedback) and SA without feedback (one pass, no revision).
-import type { ChatMessage } from '../../../protocol/trace.js';
-import { limitNumber } from '../limits.js';
-import type { ArchOutcome, EpisodeContext } from '../types.js';
+import type { ChatMessage } from '../../protocol/trace.js';
+import { limitNumber } from '../../core/agents/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
 import { waypointAddition } from './manifest.js';
 import { executorReply, extractPythonBlock, parseRoute, withoutSimNotes, type MalmmSpeaker } from './parse.js';
 

@@ -2,7 +2,7 @@
 // its request only (the rendered system prompt, the task sentence, the state texts and the chat), as a model
 // would. They share no code with the simulator. Layout: readers (scene, chat, rules), what to do (tasks/ per task
 // family, motion, planning), the roles (supervisor, planner, coder, agent) and the flawed profile's dice (flaws).
-import { registerPolicy } from '../../policy.js';
+import { registerPolicy } from '../../../core/llm/reference/policy.js';
 import { agentAnswer } from './agent.js';
 import { coderAnswer } from './coder.js';
 import { plannerAnswer } from './planner.js';

@@ -1,7 +1,7 @@
 // The Coder: turns the next step(s) of the Planner's latest plan into one Python block, retries a block that
 // failed, and follows (or, when a rule is missing, does not follow) the prompt's code rules.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { earlierDefinitions, failureStreak, latestPlan, stepsDoneAfter, type Conversation } from './chat.js';
 import type { Flaws } from './flaws.js';
 import type { PromptRules } from './rules.js';

@@ -1,5 +1,5 @@
-import type { ArchitectureDefinition } from '../types.js';
-import { formatMalmmState } from '../../sim/observationText.js';
+import type { ArchitectureDefinition } from '../../core/agents/types.js';
+import { formatMalmmState } from '../../core/sim/observationText.js';
 import { runMalmm } from './loop.js';
 import { MALMM_MANIFEST, waypointAddition } from './manifest.js';
 

@@ -13,7 +13,7 @@ import type { LaunchOptions } from '../../../../../src/core/runs/launch.js';
 import { runPairedSweep } from '../../../../../src/core/sweep/pairedSweep.js';
 import { projectRetryDiffs } from '../../../../../src/core/trace/projections/retryDiffs.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
-import { InProcessRunner } from './helpers/inProcess.js';
+import { InProcessRunner } from '../../../core/llm/reference/helpers/inProcess.js';
 
 let runner: InProcessRunner;
 before(async () => {

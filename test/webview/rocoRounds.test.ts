@@ -13,7 +13,7 @@ import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
 import { launchRun } from '../../src/core/runs/launch.js';
 import { createPyodideSandbox } from '../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
-import { rocoRounds } from '../../src/core/trace/projections/rocoRounds.js';
+import { rocoRounds } from '../../src/architectures/roco/view/rocoRounds.js';
 import { readTrace } from '../../src/core/trace/reader.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { chromiumMissing, launch, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';

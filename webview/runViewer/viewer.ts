@@ -13,7 +13,7 @@ import { renderHeader, renderWarnings } from './header.js';
 import { MotionChart } from './motionChart.js';
 import { Plots } from './plots.js';
 import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
-import { RoundsTab } from './roundsTab.js';
+import { RoundsTab } from '../../src/architectures/roco/view/roundsTab.js';
 import { createExtraViews, type ExtraViews } from './extraTabs.js';
 import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';

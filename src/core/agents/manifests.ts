@@ -5,7 +5,7 @@ import type { ApiFunctionSpec } from '../sim/simulator.js';
 import { ACTCTX_MANIFEST } from './actctx/manifest.js';
 import { LLAMAR_MANIFEST } from './llamar/manifest.js';
 import { MALMM_MANIFEST } from '../../architectures/malmm/manifest.js';
-import { ROCO_MANIFEST } from './roco/manifest.js';
+import { ROCO_MANIFEST } from '../../architectures/roco/manifest.js';
 import { TRAJGEN_MANIFEST } from './trajgen/manifest.js';
 import type { ArchitectureManifest } from './types.js';
 

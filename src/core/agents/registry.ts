@@ -6,7 +6,7 @@ import { actctx } from './actctx/index.js';
 import { llamar } from './llamar/index.js';
 import { malmm } from '../../architectures/malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
-import { roco } from './roco/index.js';
+import { roco } from '../../architectures/roco/index.js';
 import { trajgen } from './trajgen/index.js';
 import type { ArchitectureDefinition } from './types.js';
 

@@ -11,4 +11,4 @@ export * from './scene3d.js';
 export * from './stateDiffs.js';
 export * from './trajectorySeries.js';
 export * from './turns.js';
-export * from './rocoRounds.js';
+export * from '../../../architectures/roco/view/rocoRounds.js';

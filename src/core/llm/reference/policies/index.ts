@@ -3,7 +3,7 @@ import { registerActctxPolicies } from './actctx/index.js';
 import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from '../../../../architectures/malmm/reference/index.js';
-import { registerRocoPolicies } from './roco/index.js';
+import { registerRocoPolicies } from '../../../../architectures/roco/reference/index.js';
 import { registerTrajgenPolicies } from './trajgen/index.js';
 
 export function registerAllPolicies(): void {

@@ -2,8 +2,8 @@
 // verdicts with the feedback text, the executed plan and the round's success check.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isRoundsEvent, rocoRounds } from '../../../../src/core/trace/projections/rocoRounds.js';
-import type { TraceEvent } from '../../../../src/protocol/trace.js';
+import { isRoundsEvent, rocoRounds } from '../../../../../src/architectures/roco/view/rocoRounds.js';
+import type { TraceEvent } from '../../../../../src/protocol/trace.js';
 
 let seq = 0;
 // Events as the viewer receives them (already validated); only the fields the projection reads matter here.

@@ -4,17 +4,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../../src/core/engine/episode.js';
-import type { ModelClient, ModelRequest } from '../../../../../src/core/llm/client.js';
-import { ReplayClient } from '../../../../../src/core/llm/replay.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
-import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
-import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
-import type { Simulator } from '../../../../../src/core/sim/simulator.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import type { AgentAction, TraceEvent } from '../../../../../src/protocol/trace.js';
+import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
+import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
+import { ReplayClient } from '../../../../src/core/llm/replay.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import type { AgentAction, TraceEvent } from '../../../../src/protocol/trace.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('roco');

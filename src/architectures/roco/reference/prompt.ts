@@ -1,7 +1,7 @@
 // Reads a RoCo prompt the way a model would: who am I, what is the task, what do I see, what did the others say,
 // what feedback came back. The reference policies decide from this only (they share no code with the simulator
 // or the architecture), so a prompt edit that hides something from the agents hides it from them too.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
 
 export type V3 = [number, number, number];
 

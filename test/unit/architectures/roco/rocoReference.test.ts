@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { nodeClock, nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { launchRun } from '../../../../../src/core/runs/launch.js';
-import { createPyodideSandbox } from '../../../../../src/core/sandbox/index.js';
-import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
-import { readTrace } from '../../../../../src/core/trace/reader.js';
+import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { launchRun } from '../../../../src/core/runs/launch.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import { readTrace } from '../../../../src/core/trace/reader.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));

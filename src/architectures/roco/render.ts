@@ -2,8 +2,8 @@
 // multi-robot simulators): the current observation (RoCo's description function f^n), each robot's capability,
 // the action options and the task's rules. A simulator without that structure still works: the observation falls
 // back to its own text and the capability to the robot's name.
-import type { ObjectState, RobotState, WorldState } from '../../../protocol/trace.js';
-import type { Observation } from '../../sim/simulator.js';
+import type { ObjectState, RobotState, WorldState } from '../../protocol/trace.js';
+import type { Observation } from '../../core/sim/simulator.js';
 
 export interface RobotInfo {
   name: string;

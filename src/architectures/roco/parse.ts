@@ -6,7 +6,7 @@
 // This module reads that text into structured actions (the engine's AgentAction) the way RoCo's response parser
 // does, and words its failures as RoCo's feedback. A line may also be written on one line with the EXECUTE
 // (a person typing in an input box): "EXECUTE NAME Alice ACTION WAIT NAME Bob ACTION PICK cup".
-import type { AgentAction } from '../../../protocol/trace.js';
+import type { AgentAction } from '../../protocol/trace.js';
 
 export type Decision = 'EXECUTE' | 'PROCEED' | 'none';
 

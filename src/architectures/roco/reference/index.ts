@@ -4,8 +4,8 @@
 // the EXECUTE block. The central planner decides for every robot at once. With feedback in the prompt the agent
 // re-decides (the decisions read the feedback too). The `reference-flawed` profile makes RoCo's reported
 // mistakes on a plan's first attempt (flawed.ts), so the checks and the feedback loop have something to catch.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import { registerPolicy, type PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import { registerPolicy, type PolicyContext } from '../../../core/llm/reference/policy.js';
 import { flaw, flawFormat } from './flawed.js';
 import { proposals, readSituation, type Situation } from './prompt.js';
 import { taskPolicyFor } from './tasks.js';

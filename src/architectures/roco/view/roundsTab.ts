@@ -1,10 +1,10 @@
 // Rounds tab (RoCo and other round-based runs): each round's dialog as lanes, one column per robot, every plan
 // attempt with its turns (PROCEED / EXECUTE, typed by a person), the plan, the five checks' verdicts with the
 // failed check's feedback, and what the executed plan did. A projection of the trace (rocoRounds).
-import { isRoundsEvent, rocoRounds, type RoundAttempt, type RoundsView } from '../../src/core/trace/projections/rocoRounds.js';
-import type { TraceEvent } from '../../src/protocol/trace.js';
-import type { ViewEvent } from '../../src/protocol/webview.js';
-import { h } from '../common/dom.js';
+import { isRoundsEvent, rocoRounds, type RoundAttempt, type RoundsView } from './rocoRounds.js';
+import type { TraceEvent } from '../../../protocol/trace.js';
+import type { ViewEvent } from '../../../protocol/webview.js';
+import { h } from '../../../../webview/common/dom.js';
 
 export class RoundsTab {
   readonly root = h('div', { class: 'rounds-pane' });

@@ -2,8 +2,8 @@
 // layout: a giver does not take back what it handed over, and a re-plan that quotes parse feedback still hands on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decisionOf } from '../../../../../src/core/agents/roco/parse.js';
-import { rocoDialog } from '../../../../../src/core/llm/reference/policies/roco/index.js';
+import { decisionOf } from '../../../../../src/architectures/roco/parse.js';
+import { rocoDialog } from '../../../../../src/architectures/roco/reference/index.js';
 import type { ChatMessage } from '../../../../../src/protocol/trace.js';
 
 const TASK = 'Put the wrench into the toolbox. Alice reaches x < 0.05, Bob reaches x > -0.05: hand it over in the middle.';

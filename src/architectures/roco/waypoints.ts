@@ -4,8 +4,8 @@
 // as many points: their last point is the agents' goal (a free spot in the bin), and an action without a PATH keeps
 // none, since tasks give some verbs their own motions (a tool brought to a cube, a door swung open) that a generic
 // path to "above the object" would contradict.
-import type { AgentAction, ObjectState } from '../../../protocol/trace.js';
-import type { Observation } from '../../sim/simulator.js';
+import type { AgentAction, ObjectState } from '../../protocol/trace.js';
+import type { Observation } from '../../core/sim/simulator.js';
 
 export type PathSource = 'agents' | 'linear' | 'topdown' | 'none';
 

@@ -2,8 +2,8 @@
 // topologies and variants, the loop's limits by the code's names (T = --tsteps, K = --num_replans,
 // M = max_calls_per_round, defaults 10 / 5 / 10), end reasons and metrics (Table 2: success, environment steps,
 // re-plans; plus dialog turns and tokens).
-import type { Picoschema } from '../../prompt/schema.js';
-import type { ArchitectureManifest } from '../types.js';
+import type { Picoschema } from '../../core/prompt/schema.js';
+import type { ArchitectureManifest } from '../../core/agents/types.js';
 
 /** What every call of either role gets (loop.ts `shared`). */
 const SHARED_VARS: Picoschema = {

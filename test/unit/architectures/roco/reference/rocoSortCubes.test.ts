@@ -5,8 +5,8 @@
 // the same cube.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Situation, Thing } from '../../../../../src/core/llm/reference/policies/roco/prompt.js';
-import { taskPolicyFor } from '../../../../../src/core/llm/reference/policies/roco/tasks.js';
+import type { Situation, Thing } from '../../../../../src/architectures/roco/reference/prompt.js';
+import { taskPolicyFor } from '../../../../../src/architectures/roco/reference/tasks.js';
 
 const TASK = 'Sort the cubes: blue_square goes on panel2, pink_polygon on panel4, yellow_trapezoid on panel6. Alice reaches panel1-3, Bob panel3-5, Chad panel5-7.';
 const CUBES = ['blue_square', 'pink_polygon', 'yellow_trapezoid'];

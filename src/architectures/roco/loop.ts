@@ -7,10 +7,10 @@
 // reward is checked; a positive reward ends the episode. The round's dialog and action join the history.
 // Baselines through the same loop: Central Plan (one call plans for all), w/o feedback (one attempt per round,
 // twice the rounds), w/o history (a prompt ablation), and the waypoint sources of the paper's Fig. 4.
-import type { AgentAction, PendingEvent } from '../../../protocol/trace.js';
-import type { Observation } from '../../sim/simulator.js';
-import { limitNumber } from '../limits.js';
-import type { ArchOutcome, EpisodeContext } from '../types.js';
+import type { AgentAction, PendingEvent } from '../../protocol/trace.js';
+import type { Observation } from '../../core/sim/simulator.js';
+import { limitNumber } from '../../core/agents/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
 import { decisionOf, parseExecute, parseFeedback, planLines, type PlanFormat } from './parse.js';
 import { actionOptions, capabilityText, exampleBlock, multiArmOf, othersText, renderScene } from './render.js';
 import { replacePaths, type PathSource } from './waypoints.js';

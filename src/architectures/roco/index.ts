@@ -1,4 +1,4 @@
-import type { ArchitectureDefinition } from '../types.js';
+import type { ArchitectureDefinition } from '../../core/agents/types.js';
 import { runRoco } from './loop.js';
 import { ROCO_MANIFEST } from './manifest.js';
 import { renderScene } from './render.js';

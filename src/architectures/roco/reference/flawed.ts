@@ -3,7 +3,7 @@
 // (waypoint planning weakness), a wrong target name, and a final plan in the wrong format. Each is made only on a
 // plan's first attempt (no feedback yet), at a rate seeded from a hash of the conversation and the request seed,
 // so the same run makes the same mistakes and the feedback loop can correct them. A fixture, not a finding.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
 import { dist, pathText, type Situation, type V3 } from './prompt.js';
 
 /** Share of first attempts with a mistake. */

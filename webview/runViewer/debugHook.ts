@@ -1,6 +1,6 @@
 // Read-only inspection hook for tests and benchmarks (window.__waypointViewer). It returns copies, so a page
 // script cannot change the viewer through it; `flush` only renders what is already pending.
-import type { ActctxChartData } from './actctxPlanTab.js';
+import type { ActctxChartData } from '../../src/architectures/actctx/view/actctxPlanTab.js';
 import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
 import type { FloorPlanData } from './household/floorPlanTab.js';

@@ -6,7 +6,7 @@ import type { RunViewerUiState, ViewerWarning, ViewMessage } from '../../src/pro
 import type { Channel } from '../common/rpc.js';
 import type { WebviewApi } from '../common/vscode.js';
 import { h } from '../common/dom.js';
-import { ActctxPlanTab } from './actctxPlanTab.js';
+import { ActctxPlanTab } from '../../src/architectures/actctx/view/actctxPlanTab.js';
 import { renderDetail } from './detail.js';
 import { CodeDiffView } from './diff.js';
 import { renderHeader, renderWarnings } from './header.js';

@@ -2,7 +2,7 @@
 // need (roles, topologies, API family, limits, end reasons). Light enough for the LSP bundle.
 import { getApiFamily } from '../apis/catalog.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
-import { ACTCTX_MANIFEST } from './actctx/manifest.js';
+import { ACTCTX_MANIFEST } from '../../architectures/actctx/manifest.js';
 import { LLAMAR_MANIFEST } from './llamar/manifest.js';
 import { MALMM_MANIFEST } from '../../architectures/malmm/manifest.js';
 import { ROCO_MANIFEST } from '../../architectures/roco/manifest.js';

@@ -2,7 +2,7 @@
 // every registered architecture has its prompts, its API family in the catalog and the simulator, and a reference
 // policy for every role.
 import { manifestProblems } from './limits.js';
-import { actctx } from './actctx/index.js';
+import { actctx } from '../../architectures/actctx/index.js';
 import { llamar } from './llamar/index.js';
 import { malmm } from '../../architectures/malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { formatEvent } from '../../../src/cli/transcript.js';
 import { ARCH_MANIFESTS } from '../../../src/core/agents/manifests.js';
 import { ENGINE_END_REASONS, isInfrastructureEnd } from '../../../src/protocol/trace.js';
-import { projectActctxPlan } from '../../../src/core/trace/projections/actctxPlan.js';
-import { evalPlan, of, plan, retuneExchange, run, spec } from '../core/agents/actctx/scripted.js';
+import { projectActctxPlan } from '../../../src/architectures/actctx/view/actctxPlan.js';
+import { evalPlan, of, plan, retuneExchange, run, spec } from '../architectures/actctx/scripted.js';
 
 const line = (e: Parameters<typeof formatEvent>[0]) => formatEvent(e, { color: false, verbose: false }) ?? '';
 

@@ -1,5 +1,5 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
-export * from './actctxPlan.js';
+export * from '../../../architectures/actctx/view/actctxPlan.js';
 export * from './decimate.js';
 export * from './householdMetrics.js';
 export * from './householdSteps.js';

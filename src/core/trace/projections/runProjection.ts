@@ -2,7 +2,7 @@
 // The run viewer, the CLI transcript and the HTML report read their view models from here.
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
-import { ActctxPlanBuilder } from './actctxPlan.js';
+import { ActctxPlanBuilder } from '../../../architectures/actctx/view/actctxPlan.js';
 import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { PerceptionBuilder } from './perception.js';

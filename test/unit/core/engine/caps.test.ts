@@ -14,8 +14,8 @@ import { defaultReferenceModels } from '../../../../src/core/llm/reference/polic
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
-import { FakeClearingSim } from '../agents/actctx/fakeClearingSim.js';
-import { runWith, spec } from '../agents/actctx/scripted.js';
+import { FakeClearingSim } from '../../architectures/actctx/fakeClearingSim.js';
+import { runWith, spec } from '../../architectures/actctx/scripted.js';
 
 registerAllPolicies();
 

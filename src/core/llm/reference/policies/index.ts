@@ -1,5 +1,5 @@
 // Every architecture's scripted policies for the reference model.
-import { registerActctxPolicies } from './actctx/index.js';
+import { registerActctxPolicies } from '../../../../architectures/actctx/reference/index.js';
 import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from './llamar/index.js';
 import { registerMalmmPolicies } from '../../../../architectures/malmm/reference/index.js';

@@ -18,7 +18,7 @@ import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/inde
 import { projectRunSummary } from '../../../../../src/core/trace/projections/runSummary.js';
 import { readTrace } from '../../../../../src/core/trace/reader.js';
 import type { PendingEvent, TraceEvent } from '../../../../../src/protocol/trace.js';
-import { runWith, spec } from '../../agents/actctx/scripted.js';
+import { runWith, spec } from '../../../architectures/actctx/scripted.js';
 
 registerAllPolicies();
 

@@ -2,9 +2,9 @@
 // simple rules (a pick faster than 0.8 lets the full glass slip, so holding() fails; a drop or place puts the held
 // object at the location), motion metrics per skill that fall with speed, and snapshots. Mocks live in tests only;
 // the product runs the MuJoCo tabletop (its runs are exercised in test/unit/core/runs and the CLI).
-import { ACTCTX_API } from '../../../../../src/core/apis/actctx.js';
-import type { ApiCallResult, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../../../../../src/core/sim/simulator.js';
-import type { ActionMetrics, WorldState } from '../../../../../src/protocol/trace.js';
+import { ACTCTX_API } from '../../../../src/core/apis/actctx.js';
+import type { ApiCallResult, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../../../../src/core/sim/simulator.js';
+import type { ActionMetrics, WorldState } from '../../../../src/protocol/trace.js';
 
 const TASK: TaskInfo = { id: 'fake_clear', description: 'fake', instruction: "Put away the 'glass with yellowish liquid' and the 'crumpled paper ball'.", suite: 'test', arms: 1, imitates: 'none' };
 export const GLASS = 'glass with yellowish liquid';

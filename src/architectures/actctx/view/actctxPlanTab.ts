@@ -8,10 +8,10 @@ import {
   BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
   type ActiveElement, type ChartEvent,
 } from 'chart.js';
-import type { AcAttemptRow, AcStepRow, ActctxPlanBuilder } from '../../src/core/trace/projections/actctxPlan.js';
-import { readableValueAxis } from '../common/chartAxis.js';
-import { h } from '../common/dom.js';
-import type { PlotHandlers } from './plots.js';
+import type { AcAttemptRow, AcStepRow, ActctxPlanBuilder } from './actctxPlan.js';
+import { readableValueAxis } from '../../../../webview/common/chartAxis.js';
+import { h } from '../../../../webview/common/dom.js';
+import type { PlotHandlers } from '../../../../webview/runViewer/plots.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
 

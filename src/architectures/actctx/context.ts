@@ -3,7 +3,7 @@
 // experiments; here the description is rendered from the simulator's structured state, in words and without
 // coordinates (the paper gives the planner "no explicit spatial information"): where each thing is on the table,
 // what it stands next to, what lies behind what as the robot sees it, what hangs over what.
-import type { ObjectState, WorldState } from '../../../protocol/trace.js';
+import type { ObjectState, WorldState } from '../../protocol/trace.js';
 
 export interface SceneContext {
   description: string;

@@ -3,8 +3,8 @@
 // so, and feedback without scores carries none in its history lines either.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MANDATORY_CHECKS_ABLATION, parseEvaluationPlan, parseTaskPlan } from '../../../../../src/core/agents/actctx/plan.js';
-import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
+import { MANDATORY_CHECKS_ABLATION, parseEvaluationPlan, parseTaskPlan } from '../../../../src/architectures/actctx/plan.js';
+import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { BALL, BIN, GLASS, SINK } from './fakeClearingSim.js';
 import { evalPlan, of, plan, py, run, spec } from './scripted.js';
 

@@ -4,8 +4,8 @@
 // the way running them would fail: the paper's syntax check-and-repair loop (Sec. IV-E, V-B) sends these messages
 // back. Positional arguments follow the paper's signatures (Table I); the catalog (src/core/apis/actctx.ts) is the
 // one definition of them.
-import { ACTCTX_API } from '../../apis/actctx.js';
-import type { ApiFunctionSpec } from '../../sim/simulator.js';
+import { ACTCTX_API } from '../../core/apis/actctx.js';
+import type { ApiFunctionSpec } from '../../core/sim/simulator.js';
 import { describe, parseAssignments, pyRepr, PySyntaxError, type Py, type PyAssignment } from './pyLiteral.js';
 
 export const SKILLS = ['approach', 'pick', 'place', 'drop'] as const;

@@ -3,8 +3,8 @@
 // its format failure, and the multi-run selection.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTaskPlan } from '../../../../../src/core/agents/actctx/plan.js';
-import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
+import { parseTaskPlan } from '../../../../src/architectures/actctx/plan.js';
+import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { BALL, BIN, GLASS, SINK } from './fakeClearingSim.js';
 import { evalPlan, of, plan, py, retuneExchange, run, spec } from './scripted.js';
 

@@ -1,4 +1,4 @@
-import type { ArchitectureDefinition } from '../types.js';
+import type { ArchitectureDefinition } from '../../core/agents/types.js';
 import { sceneContext } from './context.js';
 import { runActctx } from './loop.js';
 import { ACTCTX_MANIFEST } from './manifest.js';

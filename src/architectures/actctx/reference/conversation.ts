@@ -1,8 +1,8 @@
 // Reading the Action Contextualization conversation as a model would: the first request (Prompt 1) holds the scene
 // description, the label lists and the task; the model's own earlier answers hold the plans it wrote; the latest
 // request holds the failure report. Nothing here knows the simulator.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import { parseAssignments, type Py } from '../../../../agents/actctx/pyLiteral.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import { parseAssignments, type Py } from '../pyLiteral.js';
 
 export interface Scene {
   description: string;

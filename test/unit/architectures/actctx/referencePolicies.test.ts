@@ -4,13 +4,13 @@
 // paper's Fig. 7 slip), holding() fails, and its retune slows the pick down.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ModelClient, ModelRequest, ModelResult } from '../../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
-import { defaultReferenceModels } from '../../../../../src/core/llm/reference/policy.js';
-import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
+import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
+import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
+import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { GLASS } from './fakeClearingSim.js';
 import { of, runWith, spec } from './scripted.js';
-import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 
 registerAllPolicies();
 

@@ -8,8 +8,8 @@
 // the evaluation plan one check per tuple (Mistral's slip, which the repair loop catches). Which values it picks is
 // drawn from a hash of the conversation and the seed.
 import { createHash } from 'node:crypto';
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import { registerPolicy, type PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import { registerPolicy, type PolicyContext } from '../../../core/llm/reference/policy.js';
 import { currentPlan, readFailure, readScene, requestBeforeRepairs, taskTargets, type Action } from './conversation.js';
 import { improveAnswer, inTheWay, retuneAnswer, workedSettings } from './feedback.js';
 import { planCode, planFor, py, type PlanSlips } from './planner.js';

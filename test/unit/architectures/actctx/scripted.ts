@@ -1,17 +1,17 @@
 // The Action Contextualization loop through the engine with scripted answers and the fake clearing world, shared
 // by the loop tests and the Plan tab's browser test.
 import { join } from 'node:path';
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
-import { EpisodeController } from '../../../../../src/core/engine/controller.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../../src/core/engine/episode.js';
-import type { ModelClient } from '../../../../../src/core/llm/client.js';
-import { ReplayClient } from '../../../../../src/core/llm/replay.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
-import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import type { TraceEvent } from '../../../../../src/protocol/trace.js';
-import type { Simulator } from '../../../../../src/core/sim/simulator.js';
+import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { EpisodeController } from '../../../../src/core/engine/controller.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../src/core/engine/episode.js';
+import type { ModelClient } from '../../../../src/core/llm/client.js';
+import { ReplayClient } from '../../../../src/core/llm/replay.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import type { TraceEvent } from '../../../../src/protocol/trace.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };

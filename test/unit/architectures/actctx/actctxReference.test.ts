@@ -7,12 +7,12 @@
 // first; the apple under the lamp is taken from the side; every check passes on the first execution.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ModelClient, ModelRequest, ModelResult } from '../../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
-import { defaultReferenceModels } from '../../../../../src/core/llm/reference/policy.js';
-import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
-import type { Simulator } from '../../../../../src/core/sim/simulator.js';
-import { projectActctxPlan } from '../../../../../src/core/trace/projections/actctxPlan.js';
+import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
+import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
+import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { runWith, spec } from './scripted.js';
 
 registerAllPolicies();

@@ -13,7 +13,7 @@ import { listenWebSocket, serveSimulator, type WebSocketSimServer } from '../../
 import { MemoryTraceSink } from '../../src/core/trace/writer.js';
 import { HouseholdExtra } from '../../src/protocol/household.js';
 import { SimErrorCode } from '../../src/protocol/simulator.js';
-import { noSandbox, policyClient } from '../unit/core/agents/llamar/helpers.js';
+import { noSandbox, policyClient } from '../unit/architectures/llamar/helpers.js';
 import { FakeTabletop } from './fakeSimulator.js';
 import { conformanceSuite, rejectsWithCode } from './suite.js';
 import { skipWithout } from '../helpers/prereqs.js';

@@ -3,8 +3,8 @@
 import type { ActctxChartData } from '../../src/architectures/actctx/view/actctxPlanTab.js';
 import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
-import type { FloorPlanData } from './household/floorPlanTab.js';
-import type { StepsData } from './household/stepsTab.js';
+import type { FloorPlanData } from '../../src/architectures/llamar/view/floorPlanTab.js';
+import type { StepsData } from '../../src/architectures/llamar/view/stepsTab.js';
 import type { PerceptionTabData } from './perception/perceptionTab.js';
 import type { RunViewer } from './viewer.js';
 import { Chart } from 'chart.js';

@@ -2,11 +2,11 @@
 // shows them when the run's events call for them: one line per view.
 import type { RunProjection } from '../../src/core/trace/projections/runProjection.js';
 import type { RunViewerUiState } from '../../src/protocol/webview.js';
-import { FloorPlanTab } from './household/floorPlanTab.js';
-import { householdSummary } from './household/summarySection.js';
-import { StepsTab } from './household/stepsTab.js';
+import { FloorPlanTab } from '../../src/architectures/llamar/view/floorPlanTab.js';
+import { householdSummary } from '../../src/architectures/llamar/view/summarySection.js';
+import { StepsTab } from '../../src/architectures/llamar/view/stepsTab.js';
 import { ReachZonesTab } from './reachZonesTab.js';
-import './household/household.css';
+import '../../src/architectures/llamar/view/household.css';
 import { PerceptionTab } from './perception/perceptionTab.js';
 import './perception/perception.css';
 import { DetectorTab, PosesTab } from './trajgen/trajgenTabs.js';

@@ -3,7 +3,7 @@
 import { getApiFamily } from '../apis/catalog.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
 import { ACTCTX_MANIFEST } from '../../architectures/actctx/manifest.js';
-import { LLAMAR_MANIFEST } from './llamar/manifest.js';
+import { LLAMAR_MANIFEST } from '../../architectures/llamar/manifest.js';
 import { MALMM_MANIFEST } from '../../architectures/malmm/manifest.js';
 import { ROCO_MANIFEST } from '../../architectures/roco/manifest.js';
 import { TRAJGEN_MANIFEST } from './trajgen/manifest.js';

@@ -3,7 +3,7 @@
 // policy for every role.
 import { manifestProblems } from './limits.js';
 import { actctx } from '../../architectures/actctx/index.js';
-import { llamar } from './llamar/index.js';
+import { llamar } from '../../architectures/llamar/index.js';
 import { malmm } from '../../architectures/malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import { roco } from '../../architectures/roco/index.js';

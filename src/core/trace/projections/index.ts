@@ -1,8 +1,8 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
 export * from '../../../architectures/actctx/view/actctxPlan.js';
 export * from './decimate.js';
-export * from './householdMetrics.js';
-export * from './householdSteps.js';
+export * from '../../../architectures/llamar/view/householdMetrics.js';
+export * from '../../../architectures/llamar/view/householdSteps.js';
 export * from './motionScores.js';
 export * from './retryDiffs.js';
 export * from './runProjection.js';

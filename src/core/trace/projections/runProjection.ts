@@ -3,7 +3,7 @@
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
 import { ActctxPlanBuilder } from '../../../architectures/actctx/view/actctxPlan.js';
-import { HouseholdStepsBuilder } from './householdSteps.js';
+import { HouseholdStepsBuilder } from '../../../architectures/llamar/view/householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { PerceptionBuilder } from './perception.js';
 import { ReachZonesBuilder } from './reachZones.js';

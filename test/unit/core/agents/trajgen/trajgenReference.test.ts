@@ -15,7 +15,7 @@ import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import { policyClient } from '../llamar/helpers.js';
+import { policyClient } from '../../../architectures/llamar/helpers.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('trajgen');

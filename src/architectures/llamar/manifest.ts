@@ -1,8 +1,8 @@
 // LLaMAR's declarations (Nayak et al.): the four modules, the paper's module ablations (Table 4) and baselines as
 // topologies, team sizes and the exploration ablation as built-in variants, the step cap T = 30, end reasons and
 // the paper's metrics.
-import type { Picoschema } from '../../prompt/schema.js';
-import type { ArchitectureManifest } from '../types.js';
+import type { Picoschema } from '../../core/prompt/schema.js';
+import type { ArchitectureManifest } from '../../core/agents/types.js';
 
 /** Every module gets the team and its input dict (loop.ts `baseVars` plus `input`). */
 const VARS: Picoschema = { agent_count: 'string', agent_names: 'string', 'agents(array)': 'string', robot_word: 'string', input: 'string' };

@@ -1,7 +1,7 @@
 // How LLaMAR's reference policies (scripted, NOT an LLM) read a request: the input dict in the last user message
 // ("{Task: ..., Alice's observation: [...], ...}"), the view lines, the previous-action lines and the policy's own
 // memory notes. They share no code with the simulator: everything comes from the text a model would see.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
 
 export interface AgentInput {
   name: string;

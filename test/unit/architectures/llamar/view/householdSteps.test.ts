@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { clopperPearson, meanInterval } from '../../../../../src/core/metrics/clopperPearson.js';
-import { aggregateHouseholdRuns, householdMetricsOf } from '../../../../../src/core/trace/projections/householdMetrics.js';
-import { projectHouseholdSteps } from '../../../../../src/core/trace/projections/householdSteps.js';
+import { aggregateHouseholdRuns, householdMetricsOf } from '../../../../../src/architectures/llamar/view/householdMetrics.js';
+import { projectHouseholdSteps } from '../../../../../src/architectures/llamar/view/householdSteps.js';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
 import type { EventOf, TraceEvent } from '../../../../../src/protocol/trace.js';
-import { policyClient, runLlamar, type LlamarRun } from '../../agents/llamar/helpers.js';
+import { policyClient, runLlamar, type LlamarRun } from '../helpers.js';
 
 let run: LlamarRun;
 before(async () => {

@@ -1,16 +1,16 @@
 // Runs LLaMAR episodes in-process for tests: the household simulator, the reference policies called directly (the
 // role comes from the request metadata, as the reference server reads it), and optional scripted answers per role.
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../../src/core/engine/episode.js';
-import type { ModelClient, ModelRequest } from '../../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
-import { defaultRolePolicies, roleDispatchPolicy, type ReferenceProfile } from '../../../../../src/core/llm/reference/policy.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
-import { createHouseholdSimulator } from '../../../../../src/core/sim/household/index.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import type { TraceEvent } from '../../../../../src/protocol/trace.js';
+import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
+import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
+import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { defaultRolePolicies, roleDispatchPolicy, type ReferenceProfile } from '../../../../src/core/llm/reference/policy.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import { createHouseholdSimulator } from '../../../../src/core/sim/household/index.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
 export const noSandbox: CodeSandbox = {
   warmUp: async () => {

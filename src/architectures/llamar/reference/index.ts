@@ -1,5 +1,5 @@
 // LLaMAR's roles for the reference model (scripted, NOT an LLM): see roles.ts.
-import { registerPolicy } from '../../policy.js';
+import { registerPolicy } from '../../../core/llm/reference/policy.js';
 import { actorPolicy, correctorPolicy, plannerPolicy, verifierPolicy } from './roles.js';
 
 let registered = false;

@@ -4,7 +4,7 @@
 // interval, the others as means with a normal-approximation 95 % interval).
 import type { CheckerState } from '../../../protocol/household.js';
 import type { EventOf } from '../../../protocol/trace.js';
-import { clopperPearson, meanInterval } from '../../metrics/clopperPearson.js';
+import { clopperPearson, meanInterval } from '../../../core/metrics/clopperPearson.js';
 
 export interface Proportion {
   k: number;

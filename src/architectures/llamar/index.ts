@@ -1,4 +1,4 @@
-import type { ArchitectureDefinition } from '../types.js';
+import type { ArchitectureDefinition } from '../../core/agents/types.js';
 import { runLlamar } from './loop.js';
 import { LLAMAR_MANIFEST } from './manifest.js';
 import { renderHouseholdObservation } from './render.js';

@@ -3,8 +3,8 @@
 // I am at co-ordinates: (1.25, 2.5) facing north and I am holding nothing", and the input dict
 // "{Task: ..., Alice's observation: ..., ..., Robots' combined memory: ...}". Any simulator that reports this
 // structure (the embedded household, an AI2-THOR adapter) works with LLaMAR's prompts.
-import { householdOf, type HouseholdExtra, type HouseholdObjectProps } from '../../../protocol/household.js';
-import type { Observation } from '../../sim/simulator.js';
+import { householdOf, type HouseholdExtra, type HouseholdObjectProps } from '../../protocol/household.js';
+import type { Observation } from '../../core/sim/simulator.js';
 
 export const labelList = (labels: readonly string[]): string => `[${labels.map((l) => `'${l}'`).join(', ')}]`;
 

@@ -4,8 +4,8 @@
 // seeded from a hash of the conversation and the request seed: picking up out of reach (skipping NavigateTo),
 // putting into a closed fridge (skipping Open), declaring Done too early, and repeating a failed action when no
 // correction is offered.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { coin, outcomeOf, readInput, typeOf, writeNotes } from './reading.js';
 import { jobKey, nextAction, picture, plannedSubtasks, type Job } from './state.js';
 

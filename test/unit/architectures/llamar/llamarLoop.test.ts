@@ -4,8 +4,8 @@
 // object), each fed back, counted and, at the limit, ending the episode as a format failure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HouseholdExtra } from '../../../../../src/protocol/household.js';
-import type { EventOf, TraceEvent } from '../../../../../src/protocol/trace.js';
+import { HouseholdExtra } from '../../../../src/protocol/household.js';
+import type { EventOf, TraceEvent } from '../../../../src/protocol/trace.js';
 import { runLlamar, policyClient } from './helpers.js';
 
 const of = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);

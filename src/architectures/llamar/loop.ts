@@ -4,12 +4,12 @@
 // and the Verifier moves finished subtasks to the completed list. The episode ends when no subtask is open, at
 // the step cap T, or (without a Verifier) when every robot says Done. The released code runs the Planner once
 // before the loop and merges Actor and Corrector; this follows the paper.
-import type { ChatMessage } from '../../../protocol/trace.js';
-import { HouseholdExtra } from '../../../protocol/household.js';
-import { checkerMetrics } from '../../metrics/householdMetrics.js';
-import type { Observation } from '../../sim/simulator.js';
-import { limitFlag, limitNumber } from '../limits.js';
-import type { ArchOutcome, EpisodeContext } from '../types.js';
+import type { ChatMessage } from '../../protocol/trace.js';
+import { HouseholdExtra } from '../../protocol/household.js';
+import { checkerMetrics } from '../../core/metrics/householdMetrics.js';
+import type { Observation } from '../../core/sim/simulator.js';
+import { limitFlag, limitNumber } from '../../core/agents/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
 import type { MatcherOptions } from './actionMatcher.js';
 import { parseActor, parseCorrector, parsePlanner, parseVerifier, type ActorAnswer, type MatchedAction, type Parsed } from './parse.js';
 import { household, inputDict, listOrNone, observationList, stateLine, viewDescription } from './render.js';

@@ -2,8 +2,8 @@
 // the small objects as they are at the chosen step (filled: the team has seen it and knows its label; hollow and
 // dashed: no robot has seen it yet), each robot where it stands with its heading, the cells it walked in that step
 // (bold) and before (faint). A slider picks the step; below, what each robot did in it.
-import type { HouseholdAgentStep, HouseholdObjectView, HouseholdRunView } from '../../../src/core/trace/projections/householdSteps.js';
-import { clear, h } from '../../common/dom.js';
+import type { HouseholdAgentStep, HouseholdObjectView, HouseholdRunView } from './householdSteps.js';
+import { clear, h } from '../../../../webview/common/dom.js';
 import { typeColor } from './colors.js';
 
 const SVG = 'http://www.w3.org/2000/svg';

@@ -2,8 +2,8 @@
 // admissible action it became), whether it worked (the robots' feedback line and the simulator's reason), the
 // Corrector's proposal, and the subtask lists as they evolve: added by the Planner, closed by the Verifier, and the
 // checker's ground truth beside them (a Verifier closing more than the checker saw is marked).
-import type { HouseholdRunView, HouseholdStep } from '../../../src/core/trace/projections/householdSteps.js';
-import { clear, h } from '../../common/dom.js';
+import type { HouseholdRunView, HouseholdStep } from './householdSteps.js';
+import { clear, h } from '../../../../webview/common/dom.js';
 
 export interface StepsData {
   rows: { step: number; actions: string[]; ok: (boolean | undefined)[]; open: number; completed: number; checker?: string }[];

@@ -2,9 +2,9 @@
 // TextSimilarityActionMatcher that stands in for the paper's fine-tuned SentenceBERT.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { admissibleActions, matchAction, similarity } from '../../../../../src/core/agents/llamar/actionMatcher.js';
-import { readDictAnswer } from '../../../../../src/core/agents/llamar/dictAnswer.js';
-import { parseActor, parseCorrector, parsePlanner, parseVerifier } from '../../../../../src/core/agents/llamar/parse.js';
+import { admissibleActions, matchAction, similarity } from '../../../../src/architectures/llamar/actionMatcher.js';
+import { readDictAnswer } from '../../../../src/architectures/llamar/dictAnswer.js';
+import { parseActor, parseCorrector, parsePlanner, parseVerifier } from '../../../../src/architectures/llamar/parse.js';
 
 test('a dict answer: JSON, a Python literal, or one fenced block; anything else is an error saying where', () => {
   assert.deepEqual(readDictAnswer('{"plan": ["a", "b"], "reason": "r"}'), { ok: true, value: { plan: ['a', 'b'], reason: 'r' } });

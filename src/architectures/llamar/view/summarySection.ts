@@ -1,9 +1,9 @@
 // Summary tab section for household runs: the paper's metrics of this episode (success, transport rate and
 // coverage with the counts and a Clopper-Pearson 95 % interval, balance with each robot's share, steps against
 // the cap, why it ended) and the counts that explain them.
-import { householdMetricsOf } from '../../../src/core/trace/projections/householdMetrics.js';
-import type { RunProjection } from '../../../src/core/trace/projections/runProjection.js';
-import { h } from '../../common/dom.js';
+import { householdMetricsOf } from './householdMetrics.js';
+import type { RunProjection } from '../../../core/trace/projections/runProjection.js';
+import { h } from '../../../../webview/common/dom.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 

@@ -9,10 +9,10 @@ import { ReachZonesTab } from './reachZonesTab.js';
 import '../../src/architectures/llamar/view/household.css';
 import { PerceptionTab } from './perception/perceptionTab.js';
 import './perception/perception.css';
-import { DetectorTab, PosesTab } from './trajgen/trajgenTabs.js';
-import { DetectionsTab } from './trajgen/detectionsTab.js';
-import { PathsTab } from './trajgen/pathsTab.js';
-import './trajgen/paths.css';
+import { DetectorTab, PosesTab } from '../../src/architectures/trajgen/view/trajgenTabs.js';
+import { DetectionsTab } from '../../src/architectures/trajgen/view/detectionsTab.js';
+import { PathsTab } from '../../src/architectures/trajgen/view/pathsTab.js';
+import '../../src/architectures/trajgen/view/paths.css';
 
 export interface ExtraTab {
   /** One of RunViewerUiState's tab ids (src/protocol/webview.ts), so the panel can restore it. */

@@ -6,7 +6,7 @@ import { ACTCTX_MANIFEST } from '../../architectures/actctx/manifest.js';
 import { LLAMAR_MANIFEST } from '../../architectures/llamar/manifest.js';
 import { MALMM_MANIFEST } from '../../architectures/malmm/manifest.js';
 import { ROCO_MANIFEST } from '../../architectures/roco/manifest.js';
-import { TRAJGEN_MANIFEST } from './trajgen/manifest.js';
+import { TRAJGEN_MANIFEST } from '../../architectures/trajgen/manifest.js';
 import type { ArchitectureManifest } from './types.js';
 
 export const ARCH_MANIFESTS: ReadonlyMap<string, ArchitectureManifest> = new Map([MALMM_MANIFEST, ROCO_MANIFEST, ACTCTX_MANIFEST, LLAMAR_MANIFEST, TRAJGEN_MANIFEST].map((m) => [m.id, m]));

@@ -7,7 +7,7 @@ import { llamar } from '../../architectures/llamar/index.js';
 import { malmm } from '../../architectures/malmm/index.js';
 import { ARCH_MANIFESTS } from './manifests.js';
 import { roco } from '../../architectures/roco/index.js';
-import { trajgen } from './trajgen/index.js';
+import { trajgen } from '../../architectures/trajgen/index.js';
 import type { ArchitectureDefinition } from './types.js';
 
 export const ARCHITECTURES: Record<string, ArchitectureDefinition> = {

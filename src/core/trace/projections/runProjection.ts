@@ -11,8 +11,8 @@ import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
-import { TrajgenViewBuilder } from './trajgenViews.js';
-import { TrajgenPathsBuilder } from './trajgenPaths.js';
+import { TrajgenViewBuilder } from '../../../architectures/trajgen/view/trajgenViews.js';
+import { TrajgenPathsBuilder } from '../../../architectures/trajgen/view/trajgenPaths.js';
 import { TurnTimelineBuilder } from './turns.js';
 
 export class RunProjection {

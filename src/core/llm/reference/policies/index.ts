@@ -4,7 +4,7 @@ import { registerJudgePolicy } from './judge/index.js';
 import { registerLlamarPolicies } from '../../../../architectures/llamar/reference/index.js';
 import { registerMalmmPolicies } from '../../../../architectures/malmm/reference/index.js';
 import { registerRocoPolicies } from '../../../../architectures/roco/reference/index.js';
-import { registerTrajgenPolicies } from './trajgen/index.js';
+import { registerTrajgenPolicies } from '../../../../architectures/trajgen/reference/index.js';
 
 export function registerAllPolicies(): void {
   registerMalmmPolicies();

@@ -4,8 +4,8 @@
 import type { ArchitectureDefinition } from '../../../../../src/core/agents/types.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../../src/core/llm/client.js';
-import { solutionFor } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/index.js';
-import { Readout } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/readout.js';
+import { solutionFor } from '../../../../../src/architectures/trajgen/reference/solutions/index.js';
+import { Readout } from '../../../../../src/architectures/trajgen/reference/solutions/readout.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
 import { createPyodideSandbox } from '../../../../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';

@@ -1,8 +1,8 @@
 // The reference model's task summary (scripted, NOT an LLM): from the main conversation it lists the key poses
 // of the code it ran (the waypoints of each numbered trajectory and the gripper calls between them), the latest
 // detections, and carries over the summaries of earlier failed attempts from the system prompt.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 import { Readout } from './solutions/readout.js';
 
 export function trajgenSummary(messages: ChatMessage[], _ctx: PolicyContext): string {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatDetection } from '../../../../../src/core/sim/mujoco/apis/objectLookup.js';
-import { parseDetections, Readout } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/readout.js';
+import { parseDetections, Readout } from '../../../../../src/architectures/trajgen/reference/solutions/readout.js';
 
 test('parseDetections reads back what formatDetection prints, sides swapped when y is longer', () => {
   const text = [

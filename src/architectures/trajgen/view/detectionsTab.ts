@@ -2,8 +2,8 @@
 // estimate) beside the ground truth: centres, sizes, yaw, the errors and a failed part segmentation (whole object,
 // wrong extent, neighbouring region), and top-down the truth (solid) under the estimate (dashed). With ground-truth
 // perception the two coincide and the tab says so. View model: src/core/trace/projections/trajgenPaths.ts.
-import type { DetectionRow, TrajgenPaths } from '../../../src/core/trace/projections/trajgenPaths.js';
-import { clear, h } from '../../common/dom.js';
+import type { DetectionRow, TrajgenPaths } from './trajgenPaths.js';
+import { clear, h } from '../../../../webview/common/dom.js';
 import { s, stepColor } from './svg.js';
 
 const v3 = (p: readonly number[]) => `[${p.map((x) => x.toFixed(3)).join(', ')}]`;

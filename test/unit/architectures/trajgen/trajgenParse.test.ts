@@ -2,8 +2,8 @@
 // and trajectories, verdicts, quarter-turn yaw unwrapping and the authors' track format.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectTags, parseNumericTrajectory, parseVerdict, pythonBlocks } from '../../../../../src/core/agents/trajgen/parse.js';
-import { formatDetectorTracks, objectOfLabel, subsample, unwrapQuarterTurns } from '../../../../../src/core/agents/trajgen/tracks.js';
+import { detectTags, parseNumericTrajectory, parseVerdict, pythonBlocks } from '../../../../src/architectures/trajgen/parse.js';
+import { formatDetectorTracks, objectOfLabel, subsample, unwrapQuarterTurns } from '../../../../src/architectures/trajgen/tracks.js';
 
 test('trajgen parse: python blocks in order, numeric tags, verdicts', () => {
   assert.deepEqual(pythonBlocks('a\n```python\nx = 1\n```\nb\n```py\ny = 2\n```'), ['x = 1\n', 'y = 2\n']);

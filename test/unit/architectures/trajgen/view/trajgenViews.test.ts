@@ -3,7 +3,7 @@
 // and answer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TrajgenViewBuilder } from '../../../../../src/core/trace/projections/trajgenViews.js';
+import { TrajgenViewBuilder } from '../../../../../src/architectures/trajgen/view/trajgenViews.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
 
 let seq = 0;

@@ -5,17 +5,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../../src/core/engine/episode.js';
-import { TRAJGEN_SOLUTIONS } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/index.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
-import { createPyodideSandbox } from '../../../../../src/core/sandbox/index.js';
-import type { CodeSandbox } from '../../../../../src/core/sandbox/sandbox.js';
-import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
-import type { Simulator } from '../../../../../src/core/sim/simulator.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import { policyClient } from '../../../architectures/llamar/helpers.js';
+import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../src/core/engine/episode.js';
+import { TRAJGEN_SOLUTIONS } from '../../../../src/architectures/trajgen/reference/solutions/index.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import { policyClient } from '../llamar/helpers.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = getArchitecture('trajgen');

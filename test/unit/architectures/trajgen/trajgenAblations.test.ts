@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { listAblationIds, parsePromptFile, renderPrompt } from '../../../../../src/core/prompt/render.js';
+import { listAblationIds, parsePromptFile, renderPrompt } from '../../../../src/core/prompt/render.js';
 
 const path = join(process.cwd(), 'prompts', 'trajgen', 'main.prompt');
 const file = parsePromptFile(path, readFileSync(path, 'utf8'));

@@ -3,14 +3,14 @@
 // against the embedded simulator. Seed 0: the task succeeds; with each of its flaws: the task fails or the code errors.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pyPose, START_POSE } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/pyTrajectory.js';
+import { pyPose, START_POSE } from '../../../../../src/architectures/trajgen/reference/solutions/pyTrajectory.js';
 import { createPyodideSandbox } from '../../../../../src/core/sandbox/index.js';
 import type { CodeSandbox, RunCodeResult } from '../../../../../src/core/sandbox/sandbox.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { ApiFunctionSpec, Simulator } from '../../../../../src/core/sim/simulator.js';
-import { solutionFor, TRAJGEN_SOLUTIONS } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/index.js';
-import { Readout } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/readout.js';
-import type { TrajgenFlaw, TrajgenSolution } from '../../../../../src/core/llm/reference/policies/trajgen/solutions/types.js';
+import { solutionFor, TRAJGEN_SOLUTIONS } from '../../../../../src/architectures/trajgen/reference/solutions/index.js';
+import { Readout } from '../../../../../src/architectures/trajgen/reference/solutions/readout.js';
+import type { TrajgenFlaw, TrajgenSolution } from '../../../../../src/architectures/trajgen/reference/solutions/types.js';
 
 let sim: Simulator;
 let sandbox: CodeSandbox;

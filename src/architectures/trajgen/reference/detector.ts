@@ -3,8 +3,8 @@
 // a knocked-over object's height drops, a pushed object slides without lifting, a shaken one moves up and down,
 // a wiping tool sweeps over the plate, a drawing tool goes round a figure near the table. It never sees the
 // simulator's own success check. Both profiles judge alike (the flawed profile's mistakes are in the main policy).
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
 
 export interface TrackRead {
   query: string;

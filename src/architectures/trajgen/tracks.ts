@@ -1,7 +1,7 @@
 // The success detector's input in the authors' format (digest 4.4): for every detected object, its positions and
 // yaw over the attempt, subsampled, three decimals, each yaw taken among its four quarter-turn equivalents nearest
 // the previous one (a box's yaw is only known up to a quarter turn).
-import type { ObjectTrack } from '../../sim/simulator.js';
+import type { ObjectTrack } from '../../core/sim/simulator.js';
 
 export interface DetectorTrack {
   /** The query text the model detected the object with (what the authors print). */

@@ -3,8 +3,8 @@
 // in order, in a 3D view (orthographic, seen from the front right and above) and top-down; gripper calls as rings
 // (open) and dots (close) where the arm was. The step list gives each step's point count and how far the arm
 // strayed from its poses; clicking a step selects its turn. View model: src/core/trace/projections/trajgenPaths.ts.
-import type { PathStep, TrajgenPaths, Vec3 } from '../../../src/core/trace/projections/trajgenPaths.js';
-import { clear, h } from '../../common/dom.js';
+import type { PathStep, TrajgenPaths, Vec3 } from './trajgenPaths.js';
+import { clear, h } from '../../../../webview/common/dom.js';
 import { s, stepColor } from './svg.js';
 
 const AZ = (-35 * Math.PI) / 180;

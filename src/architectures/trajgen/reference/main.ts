@@ -5,9 +5,9 @@
 // makes, on a first attempt only (no failure summary yet), one of the paper's failure kinds (a wrong grasp height,
 // closing before lowering, a hard-coded height in a function, ...) seeded from a hash of the conversation up to the first
 // print-out (the prompt and the detections, which differ with the scene) and the seed, and sometimes a code error (a pose of length 3) the error feedback then corrects.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import type { PolicyContext } from '../../policy.js';
-import { conversationHash } from '../../../../../architectures/roco/reference/flawed.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import type { PolicyContext } from '../../../core/llm/reference/policy.js';
+import { conversationHash } from '../../roco/reference/flawed.js';
 import { Readout } from './solutions/readout.js';
 import { solutionFor } from './solutions/index.js';
 import type { TrajgenFlaw } from './solutions/types.js';

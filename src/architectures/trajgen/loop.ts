@@ -5,9 +5,9 @@
 // calls task_completed(), a fresh success-detector call reads the detected objects' pose tracks and answers
 // task_completed() or task_failed(); on failure the main conversation summarises the attempt, the arm returns to
 // its start (objects stay where they are, as in the authors' code) and a new instance re-plans with the summary.
-import type { ChatMessage, PendingEvent } from '../../../protocol/trace.js';
-import { limitFlag, limitNumber } from '../limits.js';
-import type { ArchOutcome, EpisodeContext } from '../types.js';
+import type { ChatMessage, PendingEvent } from '../../protocol/trace.js';
+import { limitFlag, limitNumber } from '../../core/agents/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
 import {
   claimsCompleted,
   detectTags,

@@ -1,4 +1,4 @@
-import type { ArchitectureDefinition } from '../types.js';
+import type { ArchitectureDefinition } from '../../core/agents/types.js';
 import { runTrajgen } from './loop.js';
 import { TRAJGEN_MANIFEST } from './manifest.js';
 

@@ -3,9 +3,9 @@
 // (click one to select its turn); "Detector" shows each success-detector verdict beside the object tracks it read
 // (position per axis and yaw per sample) and its answer. Both draw from src/core/trace/projections/trajgenViews.ts.
 import { Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
-import type { DetectorVerdictView, PoseSeries } from '../../../src/core/trace/projections/trajgenViews.js';
-import { readableValueAxis } from '../../common/chartAxis.js';
-import { clear, h } from '../../common/dom.js';
+import type { DetectorVerdictView, PoseSeries } from './trajgenViews.js';
+import { readableValueAxis } from '../../../../webview/common/chartAxis.js';
+import { clear, h } from '../../../../webview/common/dom.js';
 import './trajgen.css';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);

@@ -3,7 +3,7 @@
 // it, gripper marks between them, and each detect_object estimate beside its truth with the errors.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { projectTrajgenPaths, type TrajgenPaths } from '../../../../../src/core/trace/projections/trajgenPaths.js';
+import { projectTrajgenPaths, type TrajgenPaths } from '../../../../../src/architectures/trajgen/view/trajgenPaths.js';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
 import { packTrajectory } from '../../../../../src/protocol/webview.js';
 import type { EventOf, TraceEvent } from '../../../../../src/protocol/trace.js';

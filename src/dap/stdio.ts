@@ -3,6 +3,7 @@
 // runtime) is sent to stderr, which a DAP client shows or ignores.
 import { Writable } from 'node:stream';
 import { resolve } from 'node:path';
+import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { findPackageRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
@@ -25,6 +26,7 @@ export function runAdapterOverStdio(): WaypointDebugSession {
   const session = new WaypointDebugSession({
     io: nodeIO,
     clock: nodeClock,
+    architectures,
     builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
     createSimulator: (spec, family) => connectSimulator(spec, { cwd, client: 'waypoint-debug-adapter', family }),
     createSandbox: () => createPyodideSandbox(),

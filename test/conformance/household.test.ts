@@ -3,7 +3,7 @@
 // joint actions with one result per agent, and a whole LLaMAR episode run through the protocol.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getArchitecture } from '../../src/core/agents/registry.js';
+import { architectures } from '../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../src/core/engine/episode.js';
 import { nodeIO } from '../../src/core/node/nodeHost.js';
 import { resolveVariant } from '../../src/core/prompt/variants.js';
@@ -72,7 +72,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('a whole LLaMAR episode runs through the protocol, with the same result as in-process', async () => {
-    const arch = getArchitecture('llamar');
+    const arch = architectures.get('llamar');
     const go = async (sim: Awaited<ReturnType<typeof inProcess>> | ReturnType<typeof createHouseholdSimulator>) => {
       const sink = new MemoryTraceSink();
       const result = await runEpisode(
@@ -100,7 +100,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', { skip: noPython }, async () => {
-    const arch = getArchitecture('llamar');
+    const arch = architectures.get('llamar');
     const sim = await RemoteSimulator.connect(THOR);
     try {
       const sink = new MemoryTraceSink();
@@ -132,7 +132,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
     serveSimulator(new FakeTabletop(), server);
     const sim = await RemoteSimulator.over(client);
     try {
-      const arch = getArchitecture('malmm');
+      const arch = architectures.get('malmm');
       const result = await runEpisode(
         {
           runId: 'fixed-team',

@@ -1,7 +1,8 @@
-import type { ArchitectureDefinition } from '../../core/agents/types.js';
+import type { ArchitectureDefinition } from '../../core/architecture/types.js';
 import { sceneContext } from './context.js';
 import { runActctx } from './loop.js';
 import { ACTCTX_MANIFEST } from './manifest.js';
+import { registerActctxPolicies } from './reference/index.js';
 
 export const actctx: ArchitectureDefinition = {
   ...ACTCTX_MANIFEST,
@@ -11,4 +12,5 @@ export const actctx: ArchitectureDefinition = {
     return `${c.description}\nobjects = [${c.objects.map((o) => `'${o}'`).join(', ')}]\nlocations = [${c.locations.map((o) => `'${o}'`).join(', ')}]`;
   },
   run: runActctx,
+  registerReferencePolicies: registerActctxPolicies,
 };

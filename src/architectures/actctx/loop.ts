@@ -10,8 +10,8 @@
 // Departures from the authors' code (on purpose): the parameter history also records the executions after a
 // replan (their code skips them, Sec. 4.5 of the digest), and Prompt 2 names the label lists it means.
 import type { ChatMessage } from '../../protocol/trace.js';
-import { limitFlag, limitNumber } from '../../core/agents/limits.js';
-import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
+import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
 import { labelList, sceneContext, type SceneContext } from './context.js';
 import { floatRepr, pyRepr, strRepr } from './pyLiteral.js';
 import {

@@ -1,7 +1,7 @@
 // Action Contextualization's declarations (Gupta, Yao et al.): one conversation with a task planner, an
 // evaluation-plan writer, retunes and replans; limits by the paper's (and the authors' code's) budgets.
 import type { Picoschema } from '../../core/prompt/schema.js';
-import type { ArchitectureManifest } from '../../core/agents/types.js';
+import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
 const FUNCTIONS = { signature: 'string', doc: 'string' };
 /** The failed action's report (loop.ts failureOf) and the tried parameter sets, for a retune or a replan. */

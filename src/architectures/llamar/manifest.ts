@@ -2,7 +2,7 @@
 // topologies, team sizes and the exploration ablation as built-in variants, the step cap T = 30, end reasons and
 // the paper's metrics.
 import type { Picoschema } from '../../core/prompt/schema.js';
-import type { ArchitectureManifest } from '../../core/agents/types.js';
+import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
 /** Every module gets the team and its input dict (loop.ts `baseVars` plus `input`). */
 const VARS: Picoschema = { agent_count: 'string', agent_names: 'string', 'agents(array)': 'string', robot_word: 'string', input: 'string' };

@@ -1,7 +1,8 @@
-import type { ArchitectureDefinition } from '../../core/agents/types.js';
+import type { ArchitectureDefinition } from '../../core/architecture/types.js';
 import { formatMalmmState } from '../../core/sim/observationText.js';
 import { runMalmm } from './loop.js';
 import { MALMM_MANIFEST, waypointAddition } from './manifest.js';
+import { registerMalmmPolicies } from './reference/index.js';
 
 export const malmm: ArchitectureDefinition = {
   ...MALMM_MANIFEST,
@@ -10,4 +11,5 @@ export const malmm: ArchitectureDefinition = {
   renderObservation: (observation, _agent, ablations = {}) =>
     formatMalmmState(observation.state, { eeDetails: waypointAddition(ablations, 'state.ee_details') }),
   run: runMalmm,
+  registerReferencePolicies: registerMalmmPolicies,
 };

@@ -3,8 +3,8 @@
 // The paper's baselines run through the same loop: MA (fixed Planner -> Coder -> Executor cycle), SA (one agent
 // that plans and codes, with feedback) and SA without feedback (one pass, no revision).
 import type { ChatMessage } from '../../protocol/trace.js';
-import { limitNumber } from '../../core/agents/limits.js';
-import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
+import { limitNumber } from '../../core/architecture/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
 import { waypointAddition } from './manifest.js';
 import { executorReply, extractPythonBlock, parseRoute, withoutSimNotes, type MalmmSpeaker } from './parse.js';
 

@@ -1,6 +1,6 @@
 // MALMM's declarations (Singh et al.): roles, the paper's topologies (Table II), limits and end reasons.
 import type { Picoschema } from '../../core/prompt/schema.js';
-import type { ArchitectureManifest } from '../../core/agents/types.js';
+import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
 // What the loop passes each role's prompt (loop.ts builds them once per episode); SA gets all of them.
 const SUPERVISOR_VARS: Picoschema = { task: 'string', ee_position: 'string', ee_yaw: 'string', state: 'string' };

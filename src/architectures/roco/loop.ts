@@ -9,8 +9,8 @@
 // twice the rounds), w/o history (a prompt ablation), and the waypoint sources of the paper's Fig. 4.
 import type { AgentAction, PendingEvent } from '../../protocol/trace.js';
 import type { Observation } from '../../core/sim/simulator.js';
-import { limitNumber } from '../../core/agents/limits.js';
-import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
+import { limitNumber } from '../../core/architecture/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
 import { decisionOf, parseExecute, parseFeedback, planLines, type PlanFormat } from './parse.js';
 import { actionOptions, capabilityText, exampleBlock, multiArmOf, othersText, renderScene } from './render.js';
 import { replacePaths, type PathSource } from './waypoints.js';

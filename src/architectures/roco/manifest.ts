@@ -3,7 +3,7 @@
 // M = max_calls_per_round, defaults 10 / 5 / 10), end reasons and metrics (Table 2: success, environment steps,
 // re-plans; plus dialog turns and tokens).
 import type { Picoschema } from '../../core/prompt/schema.js';
-import type { ArchitectureManifest } from '../../core/agents/types.js';
+import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
 /** What every call of either role gets (loop.ts `shared`). */
 const SHARED_VARS: Picoschema = {

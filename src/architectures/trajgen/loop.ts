@@ -6,8 +6,8 @@
 // task_completed() or task_failed(); on failure the main conversation summarises the attempt, the arm returns to
 // its start (objects stay where they are, as in the authors' code) and a new instance re-plans with the summary.
 import type { ChatMessage, PendingEvent } from '../../protocol/trace.js';
-import { limitFlag, limitNumber } from '../../core/agents/limits.js';
-import type { ArchOutcome, EpisodeContext } from '../../core/agents/types.js';
+import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
+import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
 import {
   claimsCompleted,
   detectTags,

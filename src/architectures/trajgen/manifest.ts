@@ -2,7 +2,7 @@
 // building dense [x, y, z, yaw] pose lists, a success detector over object-pose tracks, a task summary and a
 // re-plan by a new instance. Topologies are the paper's output formats (code, numbers in <trajectory> tags, a
 // binary gripper state as the fifth pose element, section 7.2 of the digest).
-import type { ArchitectureManifest } from '../../core/agents/types.js';
+import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
 export const TRAJGEN_MANIFEST: ArchitectureManifest = {
   id: 'trajgen',

@@ -1,7 +1,7 @@
 // Which .prompt file each role of an architecture uses: the workspace's prompts/<arch>/ overrides the built-in
 // one of the same name. Kept apart from launch.ts so editors can ask without loading the model stack.
 import { join } from 'node:path';
-import type { ArchitectureDefinition } from '../agents/types.js';
+import type { ArchitectureDefinition } from '../architecture/types.js';
 import type { HostIO } from '../host.js';
 
 export async function resolvePromptPaths(io: HostIO, arch: ArchitectureDefinition, options: { workspace: string; promptDir?: string; builtInPromptRoot: string }): Promise<Record<string, string>> {

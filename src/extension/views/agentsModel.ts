@@ -1,7 +1,7 @@
 // The Agents tree as plain data (pure): architecture -> Topologies (roles each calls), Prompts (the role's file:
 // the workspace's prompts/<arch>/<file> when present, else the built-in one, as launchRun resolves them) and
 // Variants (default, built-in, workspace; the active one marked).
-import type { ArchitectureDefinition } from '../../core/agents/types.js';
+import type { ArchitectureDefinition } from '../../core/architecture/types.js';
 import type { VariantSet } from '../../core/prompt/variants.js';
 import { variantChoices } from '../prompt/variantChoices.js';
 

@@ -2,7 +2,7 @@
 // and why, and the flags to pass. Pure: the needs come from each architecture's manifest (modelNeeds) and its role
 // prompts (output limits, temperatures), read by loadArchNeeds.
 import { join } from 'node:path';
-import type { ArchitectureManifest, ModelNeeds } from '../../agents/types.js';
+import type { ArchitectureManifest, ModelNeeds } from '../../architecture/types.js';
 import type { HostIO } from '../../host.js';
 import { loadPromptFile } from '../../prompt/render.js';
 import type { Audience, Findings, Mark } from './probes.js';
@@ -18,9 +18,9 @@ export interface ArchNeeds {
 }
 
 /** Each architecture's needs: its manifest's modelNeeds and its built-in role prompts' configs (under promptRoot/<arch>/). */
-export async function loadArchNeeds(io: HostIO, promptRoot: string, manifests: ReadonlyMap<string, ArchitectureManifest>): Promise<ArchNeeds[]> {
+export async function loadArchNeeds(io: HostIO, promptRoot: string, manifests: readonly ArchitectureManifest[]): Promise<ArchNeeds[]> {
   const out: ArchNeeds[] = [];
-  for (const m of manifests.values()) {
+  for (const m of manifests) {
     let maxOutput: ArchNeeds['maxOutput'];
     const temps = new Set<number>();
     for (const role of m.roles) {

@@ -1,8 +1,5 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
-export * from '../../../architectures/actctx/view/actctxPlan.js';
 export * from './decimate.js';
-export * from '../../../architectures/llamar/view/householdMetrics.js';
-export * from '../../../architectures/llamar/view/householdSteps.js';
 export * from './motionScores.js';
 export * from './retryDiffs.js';
 export * from './runProjection.js';
@@ -11,4 +8,3 @@ export * from './scene3d.js';
 export * from './stateDiffs.js';
 export * from './trajectorySeries.js';
 export * from './turns.js';
-export * from '../../../architectures/roco/view/rocoRounds.js';

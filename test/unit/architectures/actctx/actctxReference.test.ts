@@ -8,14 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { runWith, spec } from './scripted.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 const reference: ModelClient = (() => {
   const policy = defaultReferenceModels().get('reference')!;

@@ -5,14 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
 import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { GLASS } from './fakeClearingSim.js';
 import { of, runWith, spec } from './scripted.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 function inProcess(profile: 'reference' | 'reference-flawed'): ModelClient {
   const policy = defaultReferenceModels().get(profile)!;

@@ -1,7 +1,7 @@
 // The Action Contextualization loop through the engine with scripted answers and the fake clearing world, shared
 // by the loop tests and the Plan tab's browser test.
 import { join } from 'node:path';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { EpisodeController } from '../../../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
@@ -15,7 +15,7 @@ import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
-const arch = getArchitecture('actctx');
+const arch = architectures.get('actctx');
 const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'actctx', r.promptFile)]));
 // The loop never runs Python (plans are read as literals with a parser), so the sandbox is one that refuses to.
 const sandbox: CodeSandbox = {

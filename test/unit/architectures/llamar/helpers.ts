@@ -1,9 +1,9 @@
 // Runs LLaMAR episodes in-process for tests: the household simulator, the reference policies called directly (the
 // role comes from the request metadata, as the reference server reads it), and optional scripted answers per role.
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
 import { defaultRolePolicies, roleDispatchPolicy, type ReferenceProfile } from '../../../../src/core/llm/reference/policy.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
@@ -25,7 +25,7 @@ export const noSandbox: CodeSandbox = {
 
 /** Answers with the reference policy, unless `script` returns a text for the request (role, call index). */
 export function policyClient(profile: ReferenceProfile = 'reference', script?: (role: string, nth: number, request: ModelRequest) => string | undefined): ModelClient & { requests: ModelRequest[] } {
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const policy = roleDispatchPolicy(defaultRolePolicies, profile);
   const count = new Map<string, number>();
   const requests: ModelRequest[] = [];
@@ -56,7 +56,7 @@ export async function runLlamar(o: {
   limits?: Record<string, unknown>;
   model?: ModelClient;
 }): Promise<LlamarRun> {
-  const arch = getArchitecture('llamar');
+  const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
   const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/llamar/${r.promptFile}`]));
   const result = await runEpisode(

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { EpisodeController } from '../../../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeSpec } from '../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
@@ -18,7 +18,7 @@ import { FakeSim } from '../../core/engine/helpers/fakeSim.js';
 import { MemoryHost } from '../../core/llm/helpers/memoryHost.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-21T00:00:00.000Z' };
-const arch = getArchitecture('malmm');
+const arch = architectures.get('malmm');
 const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'malmm', r.promptFile)]));
 let sandbox: CodeSandbox;
 

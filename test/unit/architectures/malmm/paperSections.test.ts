@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { MALMM_API } from '../../../../src/core/apis/malmm.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { loadPromptFile, renderPrompt } from '../../../../src/core/prompt/render.js';
 import { resolveVariant } from '../../../../src/core/prompt/variants.js';
 
-const arch = getArchitecture('malmm');
+const arch = architectures.get('malmm');
 const FILE: Record<string, string> = { supervisor: 'supervisor.prompt', planner: 'planner.prompt', coder: 'coder.prompt', agent: 'sa.prompt' };
 const vars = {
   task: 'stack the red block on the green block',

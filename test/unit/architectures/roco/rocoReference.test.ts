@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { launchRun } from '../../../../src/core/runs/launch.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
@@ -16,7 +17,7 @@ import { readTrace } from '../../../../src/core/trace/reader.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
 /** RoCoBench's six tasks, and handover (passing an object between two reach zones). */
 const TASKS = ['sort_cubes', 'pack_grocery', 'make_sandwich', 'sweep_floor', 'move_rope', 'arrange_cabinet', 'handover'];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
 import { ReplayClient } from '../../../../src/core/llm/replay.js';
@@ -21,7 +21,7 @@ import { projectReachZones } from '../../../../src/core/trace/projections/reachZ
 import { replacePaths } from '../../../../src/architectures/roco/waypoints.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
-const arch = getArchitecture('roco');
+const arch = architectures.get('roco');
 const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'roco', r.promptFile)]));
 const noSandbox: CodeSandbox = { warmUp: async () => {}, resetNamespace: async () => {}, close: async () => {}, run: async () => assert.fail('RoCo runs no code') };
 let sim: Simulator;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../src/core/engine/episode.js';
 import { TRAJGEN_SOLUTIONS } from '../../../../src/architectures/trajgen/reference/solutions/index.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -18,7 +18,7 @@ import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import { policyClient } from '../llamar/helpers.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
-const arch = getArchitecture('trajgen');
+const arch = architectures.get('trajgen');
 const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'trajgen', r.promptFile)]));
 let sim: Simulator;
 let sandbox: CodeSandbox;

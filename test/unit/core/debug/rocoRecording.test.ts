@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { EPISODE_THREAD, type FrameInfo } from '../../../../src/core/debug/frames.js';
 import { EngineRuntime, type EngineRuntimeEvent } from '../../../../src/core/debug/runtime.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -24,7 +25,7 @@ let calls: EventOf<'role_call'>[];
 before(async () => {
   run = await launchRun(
     { workspace, arch: 'roco', task: 'sort_cubes', seed: 0, builtInPromptRoot, model: { kind: 'reference', profile: 'reference' } },
-    { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+    { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
   );
   calls = readTrace(readFileSync(run.tracePath, 'utf8')).events.filter((e): e is EventOf<'role_call'> => e.type === 'role_call');
 });
@@ -37,6 +38,7 @@ async function replay(): Promise<{ rt: EngineRuntime; act: (f: () => void | Prom
   const rt = new EngineRuntime({
     io: nodeIO,
     clock: nodeClock,
+    architectures,
     builtInPromptRoot,
     createSimulator: () => assert.fail('replaying a recording builds no simulator'),
     createSandbox: () => assert.fail('replaying a recording needs no sandbox'),

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
 import { analyzePrompt, type PromptDiagnostic, type PromptRole } from '../../../../src/core/prompt/analyze.js';
 import { checkRoleVariables, parsePromptFile, PromptError, renderPrompt } from '../../../../src/core/prompt/render.js';
 
@@ -13,7 +13,7 @@ const PROMPTS = join(process.cwd(), 'prompts');
 const VARIABLE_CODES = ['undefined-variable', 'optional-variable', 'never-passed', 'unknown-variable'];
 const variableDiags = (ds: PromptDiagnostic[]) => ds.filter((d) => VARIABLE_CODES.includes(d.code));
 const roleOf = (arch: string, id: string): PromptRole => {
-  const r = ARCH_MANIFESTS.get(arch)!.roles.find((x) => x.id === id)!;
+  const r = architectureManifests.find(arch)!.roles.find((x) => x.id === id)!;
   return { arch, id, variables: r.variables };
 };
 const head = (arch: string, role: string, schema: string) => `---\ninput:\n  schema:\n${schema}waypoint.arch: ${arch}\nwaypoint.role: ${role}\n---\n{{role "user"}}\n`;
@@ -36,7 +36,7 @@ test("{{axess}} in MALMM's planner is an error on the variable, naming the names
 
 test('every built-in prompt passes the variable check of the role it serves, with no error in the editor', () => {
   const found: string[] = [];
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     for (const r of m.roles) {
       const path = join(PROMPTS, m.id, r.promptFile);
       const text = readFileSync(path, 'utf8');

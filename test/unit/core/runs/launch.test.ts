@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { launchRun, type LaunchOptions } from '../../../../src/core/runs/launch.js';
 import { listRuns } from '../../../../src/core/runs/runStore.js';
@@ -18,7 +19,7 @@ import type { TraceEvent } from '../../../../src/protocol/trace.js';
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-launch-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 const base = (o: Partial<LaunchOptions> = {}): LaunchOptions => ({
   workspace,
   arch: 'malmm',

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { architectures } from '../../../../../src/architectures/registry.js';
 import { formatComparison } from '../../../../../src/cli/compare.js';
 import { FLAWED_DEMO } from '../../../../../src/cli/demo.js';
 import { nodeClock, nodeIO } from '../../../../../src/core/node/nodeHost.js';
@@ -72,7 +73,7 @@ test('compare coder.define_in_same_block with reference-flawed: the rule off cos
     const unused = () => Promise.reject(new Error('not used: episodes run in process'));
     const { file } = await runPairedSweep(
       { workspace: ws, arch: 'malmm', task: 'stack_blocks', ablation: 'coder.define_in_same_block', seeds: 3, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } },
-      { io: nodeIO, clock: nodeClock, createSimulator: unused, createSandbox: unused as never, launch },
+      { io: nodeIO, clock: nodeClock, architectures, createSimulator: unused, createSandbox: unused as never, launch },
     );
     const c = file.comparison;
     const table = formatComparison(file);

@@ -1,7 +1,7 @@
 // A real trace of LMTG-API code run by the engine: a probe architecture (no model) runs a reference solution's
 // detection block, then the Python it writes from the print-out, through the Pyodide sandbox against the embedded
 // simulator (detections estimated by the seeded detector model unless told otherwise).
-import type { ArchitectureDefinition } from '../../../../../src/core/agents/types.js';
+import type { ArchitectureDefinition } from '../../../../../src/core/architecture/types.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../../src/core/llm/client.js';
 import { solutionFor } from '../../../../../src/architectures/trajgen/reference/solutions/index.js';

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { formatEvent } from '../../../../../src/cli/transcript.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../../src/architectures/registry.js';
 import { defaultReferenceModels } from '../../../../../src/core/llm/reference/policy.js';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../../src/core/llm/client.js';
 import { nodeClock, nodeIO } from '../../../../../src/core/node/nodeHost.js';
@@ -20,7 +21,7 @@ import { readTrace } from '../../../../../src/core/trace/reader.js';
 import type { PendingEvent, TraceEvent } from '../../../../../src/protocol/trace.js';
 import { runWith, spec } from '../../../architectures/actctx/scripted.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 /** Events numbered as the writer numbers them. */
 function trace(...events: PendingEvent[]): TraceEvent[] {
@@ -80,7 +81,7 @@ test("the simulated time in all, from the events of a run still going: the clock
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-outcome-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
 async function roco(limits: Record<string, number>) {
   const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);

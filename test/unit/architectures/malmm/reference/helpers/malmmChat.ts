@@ -3,16 +3,17 @@
 import { join } from 'node:path';
 import { historyFor, openingMessage } from '../../../../../../src/architectures/malmm/loop.js';
 import { executorReply } from '../../../../../../src/architectures/malmm/parse.js';
-import type { EpisodeContext } from '../../../../../../src/core/agents/types.js';
+import type { EpisodeContext } from '../../../../../../src/core/architecture/types.js';
 import { MALMM_API } from '../../../../../../src/core/apis/malmm.js';
-import { registerAllPolicies } from '../../../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../../../src/architectures/registry.js';
 import { defaultRolePolicies, type ReferenceProfile } from '../../../../../../src/core/llm/reference/policy.js';
 import { nodeIO } from '../../../../../../src/core/node/nodeHost.js';
 import { loadPromptFile, renderPrompt } from '../../../../../../src/core/prompt/render.js';
 import { formatMalmmState } from '../../../../../../src/core/sim/observationText.js';
 import type { ChatMessage, ObjectState, WorldState } from '../../../../../../src/protocol/trace.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 export type Speaker = 'Supervisor' | 'Planner' | 'Coder' | 'Executor' | 'Agent';
 /** Ablation ids to switch off, or explicit switches (to turn on a default="off" addition). */

@@ -2,8 +2,8 @@
 // transcript in the user message, as a model would, finds the first turn that shows trouble and names a label from
 // the list in the system prompt by a few keyword rules. It exists so the judge path runs offline end to end; its
 // proposals are a fixture, never an assessment.
-import type { ChatMessage } from '../../../../../protocol/trace.js';
-import { registerPolicy } from '../../policy.js';
+import type { ChatMessage } from '../../../protocol/trace.js';
+import { registerPolicy } from './policy.js';
 
 const RULES: [RegExp, string][] = [
   [/is not defined|nameerror/i, 'name_error'],

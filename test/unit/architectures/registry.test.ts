@@ -2,22 +2,22 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { API_CATALOG } from '../../../../src/core/apis/catalog.js';
-import { manifestProblems, resolveLimits } from '../../../../src/core/agents/limits.js';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
-import { ARCHITECTURES, CANONICAL_ARCHITECTURE_IDS, getArchitecture, registryMismatches } from '../../../../src/core/agents/registry.js';
-import type { ArchitectureManifest } from '../../../../src/core/agents/types.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
-import { defaultRolePolicies } from '../../../../src/core/llm/reference/policy.js';
-import { nodeIO } from '../../../../src/core/node/nodeHost.js';
-import { preflightRun } from '../../../../src/core/runs/preflight.js';
-import { ROBOT_APIS } from '../../../../src/core/sim/mujoco/apis/registry.js';
+import { API_CATALOG } from '../../../src/core/apis/catalog.js';
+import { manifestProblems, resolveLimits } from '../../../src/core/architecture/limits.js';
+import { architectureManifests } from '../../../src/architectures/manifests.js';
+import { architectures, CANONICAL_ARCHITECTURE_IDS, registryMismatches } from '../../../src/architectures/registry.js';
+import type { ArchitectureManifest } from '../../../src/core/architecture/types.js';
+import { registerReferencePolicies } from '../../../src/core/llm/reference/policies.js';
+import { defaultRolePolicies } from '../../../src/core/llm/reference/policy.js';
+import { nodeIO } from '../../../src/core/node/nodeHost.js';
+import { preflightRun } from '../../../src/core/runs/preflight.js';
+import { ROBOT_APIS } from '../../../src/core/sim/mujoco/apis/registry.js';
 
 test('every registered architecture has its prompts, its API family in the catalog and the simulator, and a reference policy per role', () => {
-  assert.deepEqual(Object.keys(ARCHITECTURES).sort(), [...CANONICAL_ARCHITECTURE_IDS].sort());
+  assert.deepEqual(architectures.ids().sort(), [...CANONICAL_ARCHITECTURE_IDS].sort());
   assert.deepEqual(registryMismatches(), []);
-  registerAllPolicies();
-  for (const arch of Object.values(ARCHITECTURES)) {
+  registerReferencePolicies(architectures);
+  for (const arch of architectures.list()) {
     assert.deepEqual(manifestProblems(arch), [], arch.id);
     assert.ok(arch.description.length > 10 && arch.paper.length > 10, arch.id);
     assert.ok(API_CATALOG.has(arch.api), `${arch.id}: API ${arch.api} is in the catalog`);
@@ -31,29 +31,29 @@ test('every registered architecture has its prompts, its API family in the catal
       assert.ok(defaultRolePolicies.get(arch.id, role.id), `reference policy for ${arch.id}/${role.id}`);
     }
     for (const [name, v] of Object.entries(arch.builtInVariants)) if (v.agent) assert.ok(arch.topologies[v.agent], `${arch.id}: variant ${name} names a topology`);
-    assert.deepEqual(ARCH_MANIFESTS.get(arch.id)?.limits, arch.limits, `${arch.id}: manifest and definition agree`);
+    assert.deepEqual(architectureManifests.find(arch.id)?.limits, arch.limits, `${arch.id}: manifest and definition agree`);
   }
-  assert.throws(() => getArchitecture('nope'), /unknown architecture 'nope'; known: .*\bmalmm\b/);
+  assert.throws(() => architectures.get('nope'), /unknown architecture 'nope'; known: .*\bmalmm\b/);
 });
 
 test('every built-in variant of every architecture starts with the built-in prompts (each ablation it switches is in the prompts its topology runs, or declared in code)', async () => {
   const refused: string[] = [];
-  for (const arch of Object.values(ARCHITECTURES)) {
+  for (const arch of architectures.list()) {
     for (const name of Object.keys(arch.builtInVariants)) {
-      await preflightRun(nodeIO, { workspace: process.cwd(), arch: arch.id, variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${arch.id}/${name}: ${err instanceof Error ? err.message : String(err)}`));
+      await preflightRun(nodeIO, { architectures, workspace: process.cwd(), arch: arch.id, variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${arch.id}/${name}: ${err instanceof Error ? err.message : String(err)}`));
     }
   }
   assert.deepEqual(refused, []);
 });
 
 test("MALMM offers the paper's four configurations (Table II) and declares its two limits", () => {
-  const m = getArchitecture('malmm');
+  const m = architectures.get('malmm');
   assert.deepEqual(Object.keys(m.topologies).sort(), ['ma', 'malmm', 'sa', 'sa_nofeedback']);
   assert.deepEqual(m.limits.map((l) => [l.id, l.default]), [['maxTurns', 150], ['maxConsecutiveErrors', 5]]);
 });
 
 const base: ArchitectureManifest = {
-  ...ARCH_MANIFESTS.get('malmm')!,
+  ...architectureManifests.find('malmm')!,
   id: 'demo',
 };
 
@@ -67,7 +67,7 @@ test('a limit declared with a default of the wrong type is a problem naming the 
 });
 
 test('limits given by name are checked against the declarations: unknown names and bad values name the choices', () => {
-  const m = ARCH_MANIFESTS.get('malmm')!;
+  const m = architectureManifests.find('malmm')!;
   // The architecture's own limits, then the engine's caps every architecture has.
   const caps = { maxWallSecs: 3600, maxSimSecs: 3600 };
   assert.deepEqual(resolveLimits(m, {}), { ok: true, limits: { maxTurns: 150, maxConsecutiveErrors: 5, ...caps } });

@@ -233,4 +233,9 @@ export interface ArchitectureDefinition extends ArchitectureManifest {
    */
   renderObservation?(observation: Observation, agent?: string, ablations?: Readonly<Record<string, boolean>>): string;
   run(ctx: EpisodeContext): Promise<ArchOutcome>;
+  /**
+   * Registers the reference model's scripted policies for this architecture's roles (`registerPolicy`,
+   * src/core/llm/reference/policy.ts); idempotent. Absent: the reference model answers its roles with an explanation.
+   */
+  registerReferencePolicies?(): void;
 }

@@ -6,8 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { architectureManifests } from '../../../../src/architectures/manifests.js';
-import { analyzePrompt, type PromptDiagnostic, type PromptRole } from '../../../../src/core/prompt/analyze.js';
+import { analyzePrompt as analyze, type PromptDiagnostic, type PromptRole } from '../../../../src/core/prompt/analyze.js';
 import { checkRoleVariables, parsePromptFile, PromptError, renderPrompt } from '../../../../src/core/prompt/render.js';
+
+// The host's part: the analysis knows the architectures it is given, here the built-in ones.
+const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
 
 const PROMPTS = join(process.cwd(), 'prompts');
 const VARIABLE_CODES = ['undefined-variable', 'optional-variable', 'never-passed', 'unknown-variable'];

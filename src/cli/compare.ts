@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { StartError } from '../core/runs/preflight.js';
 import { WarmPool } from '../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
@@ -78,7 +78,7 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
           variant: a.variant,
           ablation: a.ablation!,
           seeds: a.seeds,
-          builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
+          builtInPromptRoot: builtInPromptRoot(),
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
           model,
           options: episodeOptionsFromArgs(a),

@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { architectures } from '../architectures/registry.js';
 import { EpisodeController } from '../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launch.js';
 import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } from '../core/sandbox/index.js';
 import { architectureManifests } from '../architectures/manifests.js';
@@ -174,7 +174,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           seed: a.seed,
           variant: a.variant,
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
-          builtInPromptRoot: resolve(root, 'prompts'),
+          builtInPromptRoot: builtInPromptRoot(root),
           model: spec,
           options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
           limits: limitsFromArgs(a),

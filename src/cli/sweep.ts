@@ -6,7 +6,7 @@ import { cp, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { architectureManifests } from '../architectures/manifests.js';
 import { architectures } from '../architectures/registry.js';
@@ -139,7 +139,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       spec.concurrency = Number(a.concurrency);
     }
     const simulator = architectures.find(spec.arch) ? await probeSimulator(sim, spec.arch, workspace) : undefined;
-    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: join(root, 'prompts'), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
+    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
     shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);
@@ -164,7 +164,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
         io: nodeIO,
         clock: nodeClock,
         workspace,
-        builtInPromptRoot: join(root, 'prompts'),
+        builtInPromptRoot: builtInPromptRoot(root),
         promptDir: a.prompts ? resolve(a.prompts) : undefined,
         sim,
         shard,

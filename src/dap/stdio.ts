@@ -2,10 +2,9 @@
 // carries only the protocol: everything else that would print there (libraries, the simulator's WebAssembly
 // runtime) is sent to stderr, which a DAP client shows or ignores.
 import { Writable } from 'node:stream';
-import { resolve } from 'node:path';
 import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import { WaypointDebugSession } from './session.js';
@@ -27,7 +26,7 @@ export function runAdapterOverStdio(): WaypointDebugSession {
     io: nodeIO,
     clock: nodeClock,
     architectures,
-    builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
+    builtInPromptRoot: builtInPromptRoot(),
     createSimulator: (spec, family) => connectSimulator(spec, { cwd, client: 'waypoint-debug-adapter', family }),
     createSandbox: () => createPyodideSandbox(),
     env: process.env,

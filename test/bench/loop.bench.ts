@@ -29,7 +29,7 @@ import { assertDistFresh } from '../helpers/dist.js';
 assertDistFresh('dist/sandboxWorker.mjs');
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-loop-'));
-const promptRoot = join(process.cwd(), 'prompts');
+const promptRoot = join(process.cwd(), 'src', 'architectures');
 
 /** Executes nothing; reports the API calls the code names, and task_completed, instantly. */
 class InstantSandbox implements CodeSandbox {

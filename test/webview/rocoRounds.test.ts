@@ -29,7 +29,7 @@ let events: TraceEvent[];
 before(async () => {
   if (skip) return;
   const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
-  const r = await launchRun({ workspace, arch: 'roco', task: 'pack_grocery', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
+  const r = await launchRun({ workspace, arch: 'roco', task: 'pack_grocery', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
   assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);
   events = readTrace(readFileSync(r.tracePath, 'utf8')).events;
   browser = await launch();

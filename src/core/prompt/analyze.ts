@@ -1,6 +1,7 @@
 // Static analysis of a Waypoint `.prompt` file (Dotprompt: YAML front matter + Handlebars body): diagnostics,
 // outline, folding, completion and hover. Pure: text in, plain data out (no I/O, no LSP types), so the language
 // server only wires it and tests run it on strings. Positions are 0-based lines and UTF-16 columns.
+import { promptFileOf } from '../architecture/promptFiles.js';
 import type { Architectures } from '../architecture/registry.js';
 import type { ArchitectureManifest } from '../architecture/types.js';
 import { PROMPT_HELPERS } from './helpers.js';
@@ -175,11 +176,11 @@ export function findAblations(text: string): AblationInfo[] {
   return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
 }
 
-/** The role whose prompt lives at `path`: `.../prompts/<arch>/<prompt file>` (a workspace override or a built-in). */
+/** The role whose prompt lives at `path`: a workspace's `prompts/<arch>/<file>` or a built-in `<arch>/prompts/<file>`. */
 export function rolePromptAt(path: string, architectures: Architectures<ArchitectureManifest>): PromptRole | undefined {
-  const m = /(?:^|[\\/])prompts[\\/]([^\\/]+)[\\/]([^\\/]+)$/.exec(path);
-  const spec = m ? architectures.find(m[1]!)?.roles.find((r) => r.promptFile === m[2]) : undefined;
-  return spec && { arch: m![1]!, id: spec.id, variables: spec.variables };
+  const at = promptFileOf(path);
+  const spec = at ? architectures.find(at.arch)?.roles.find((r) => r.promptFile === at.file) : undefined;
+  return spec && { arch: at!.arch, id: spec.id, variables: spec.variables };
 }
 
 /** The manifest's role the front matter names, if both the architecture and the role exist. */

@@ -15,7 +15,7 @@ export type AgentNode =
 export interface PromptLocations {
   /** <workspace>/prompts, or undefined without a folder. */
   workspacePromptRoot?: string;
-  /** The extension's built-in prompts/ folder. */
+  /** The root of the built-in prompts (`<root>/<arch>/prompts/<file>`). */
   builtInPromptRoot: string;
   /** Workspace files present, as "<arch>/<file>". */
   overrides: ReadonlySet<string>;
@@ -34,7 +34,7 @@ export function buildAgentsTree(archs: readonly ArchMeta[], where: PromptLocatio
     }));
     const prompts: AgentNode[] = a.roles.map((r) => {
       const override = where.workspacePromptRoot !== undefined && where.overrides.has(`${a.id}/${r.promptFile}`);
-      const path = `${override ? where.workspacePromptRoot : where.builtInPromptRoot}/${a.id}/${r.promptFile}`;
+      const path = override ? `${where.workspacePromptRoot}/${a.id}/${r.promptFile}` : `${where.builtInPromptRoot}/${a.id}/prompts/${r.promptFile}`;
       return {
         kind: 'prompt',
         id: `${a.id}/prompt/${r.id}`,

@@ -27,7 +27,7 @@ test('every registered architecture has its prompts, its API family in the catal
       assert.deepEqual(served.functions, API_CATALOG.get(arch.api)!.functions, `${arch.id}: the simulator serves the catalog's functions`);
     }
     for (const role of arch.roles) {
-      assert.ok(existsSync(join(process.cwd(), 'prompts', arch.id, role.promptFile)), `${arch.id}/${role.promptFile}`);
+      assert.ok(existsSync(join(process.cwd(), 'src', 'architectures', arch.id, 'prompts', role.promptFile)), `${arch.id}/${role.promptFile}`);
       assert.ok(defaultRolePolicies.get(arch.id, role.id), `reference policy for ${arch.id}/${role.id}`);
     }
     for (const [name, v] of Object.entries(arch.builtInVariants)) if (v.agent) assert.ok(arch.topologies[v.agent], `${arch.id}: variant ${name} names a topology`);
@@ -40,7 +40,7 @@ test('every built-in variant of every architecture starts with the built-in prom
   const refused: string[] = [];
   for (const arch of architectures.list()) {
     for (const name of Object.keys(arch.builtInVariants)) {
-      await preflightRun(nodeIO, { architectures, workspace: process.cwd(), arch: arch.id, variant: name, builtInPromptRoot: join(process.cwd(), 'prompts') }).catch((err: unknown) => refused.push(`${arch.id}/${name}: ${err instanceof Error ? err.message : String(err)}`));
+      await preflightRun(nodeIO, { architectures, workspace: process.cwd(), arch: arch.id, variant: name, builtInPromptRoot: join(process.cwd(), 'src', 'architectures') }).catch((err: unknown) => refused.push(`${arch.id}/${name}: ${err instanceof Error ? err.message : String(err)}`));
     }
   }
   assert.deepEqual(refused, []);

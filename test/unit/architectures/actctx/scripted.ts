@@ -16,7 +16,7 @@ import { BALL, BIN, FakeClearingSim, GLASS, SINK } from './fakeClearingSim.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = architectures.get('actctx');
-const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'actctx', r.promptFile)]));
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'actctx', 'prompts', r.promptFile)]));
 // The loop never runs Python (plans are read as literals with a parser), so the sandbox is one that refuses to.
 const sandbox: CodeSandbox = {
   // The engine does not start it for an architecture that runs no code (a failing start-up would end the run).

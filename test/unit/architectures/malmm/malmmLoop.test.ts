@@ -19,7 +19,7 @@ import { MemoryHost } from '../../core/llm/helpers/memoryHost.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-21T00:00:00.000Z' };
 const arch = architectures.get('malmm');
-const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'malmm', r.promptFile)]));
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', r.promptFile)]));
 let sandbox: CodeSandbox;
 
 before(async () => {

@@ -26,7 +26,7 @@ const vars = {
 };
 
 async function systemText(role: string, variant: string): Promise<string> {
-  const file = await loadPromptFile(nodeIO, join(process.cwd(), 'prompts', 'malmm', FILE[role]!));
+  const file = await loadPromptFile(nodeIO, join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', FILE[role]!));
   const v = resolveVariant(variant, { active: 'default', variants: {} }, arch.builtInVariants);
   const r = await renderPrompt(file, { variables: vars, history: [], ablations: v.ablations });
   return r.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');

@@ -30,7 +30,7 @@ const cases: Case[] = all
 
 for (const [task, profile, variant, seed = 0] of cases) {
   test(`RoCo ${variant ?? 'dialog'} with the ${profile} model solves ${task} (seed ${seed})`, async () => {
-    const r = await launchRun({ workspace, arch: 'roco', task, seed, variant, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile } }, deps);
+    const r = await launchRun({ workspace, arch: 'roco', task, seed, variant, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile } }, deps);
     assert.equal(r.reason, 'reward_positive', `${task}: ${r.reason} ${r.message ?? ''}`);
     assert.equal(r.success, true);
     const { events, warnings } = readTrace(readFileSync(r.tracePath, 'utf8'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { listAblationIds, parsePromptFile, renderPrompt } from '../../../../src/core/prompt/render.js';
 
-const path = join(process.cwd(), 'prompts', 'trajgen', 'main.prompt');
+const path = join(process.cwd(), 'src', 'architectures', 'trajgen', 'prompts', 'main.prompt');
 const file = parsePromptFile(path, readFileSync(path, 'utf8'));
 const variables = { task: "Wipe the plate with the sponge.", ee_position: "[0.000, 0.000, 1.100]" };
 const render = async (ablations: Record<string, boolean> = {}) => (await renderPrompt(file, { variables, ablations })).messages[0]!.content;

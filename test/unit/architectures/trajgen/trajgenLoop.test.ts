@@ -22,7 +22,7 @@ import type { ChatMessage, TraceEvent } from '../../../../src/protocol/trace.js'
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = architectures.get('trajgen');
-const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'trajgen', r.promptFile)]));
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'trajgen', 'prompts', r.promptFile)]));
 let sim: Simulator;
 let sandbox: CodeSandbox;
 before(async () => {

@@ -19,7 +19,7 @@ import { policyClient } from '../llamar/helpers.js';
 
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = architectures.get('trajgen');
-const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'trajgen', r.promptFile)]));
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'trajgen', 'prompts', r.promptFile)]));
 let sim: Simulator;
 let sandbox: CodeSandbox;
 before(async () => {

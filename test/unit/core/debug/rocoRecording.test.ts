@@ -18,7 +18,7 @@ import { readTrace } from '../../../../src/core/trace/reader.js';
 import type { EventOf } from '../../../../src/protocol/trace.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-debug-'));
-const builtInPromptRoot = join(process.cwd(), 'prompts');
+const builtInPromptRoot = join(process.cwd(), 'src', 'architectures');
 let run: LaunchResult;
 let calls: EventOf<'role_call'>[];
 
@@ -100,7 +100,7 @@ test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), e
   assert.deepEqual(shape(bob), ['turn: Robot dialog agent · turn 5', 'step: step 1', 'round: round 2', 'episode: episode roco · sort_cubes · seed 0']);
   const turn = bob[0]!;
   assert.equal(turn.canRestart, true, 'a dialog turn is a Restart Frame target');
-  assert.ok(turn.source?.kind === 'prompt' && turn.source.path.endsWith(join('prompts', 'roco', 'dialog.prompt')), JSON.stringify(turn.source));
+  assert.ok(turn.source?.kind === 'prompt' && turn.source.path.endsWith(join('roco', 'prompts', 'dialog.prompt')), JSON.stringify(turn.source));
   // The turn's scopes are Bob's call: his prompt, his agent name.
   const messages = rt.scopes(turn).find((s) => s.name === 'Messages')!.value;
   assert.match(Object.values(messages).join('\n'), /^You are robot Bob, and you work together with Alice and Chad/);

@@ -12,7 +12,7 @@ import { checkRoleVariables, parsePromptFile, PromptError, renderPrompt } from '
 // The host's part: the analysis knows the architectures it is given, here the built-in ones.
 const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
 
-const PROMPTS = join(process.cwd(), 'prompts');
+const PROMPTS = join(process.cwd(), 'src', 'architectures');
 const VARIABLE_CODES = ['undefined-variable', 'optional-variable', 'never-passed', 'unknown-variable'];
 const variableDiags = (ds: PromptDiagnostic[]) => ds.filter((d) => VARIABLE_CODES.includes(d.code));
 const roleOf = (arch: string, id: string): PromptRole => {
@@ -22,7 +22,7 @@ const roleOf = (arch: string, id: string): PromptRole => {
 const head = (arch: string, role: string, schema: string) => `---\ninput:\n  schema:\n${schema}waypoint.arch: ${arch}\nwaypoint.role: ${role}\n---\n{{role "user"}}\n`;
 
 test("{{axess}} in MALMM's planner is an error on the variable, naming the names the planner is given and the near one", () => {
-  const text = readFileSync(join(PROMPTS, 'malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+  const text = readFileSync(join(PROMPTS, 'malmm/prompts/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
   const ds = variableDiags(analyzePrompt(text).diagnostics);
   assert.equal(ds.length, 1);
   const line = text.split('\n').findIndex((l) => l.includes('{{axess}}'));
@@ -41,7 +41,7 @@ test('every built-in prompt passes the variable check of the role it serves, wit
   const found: string[] = [];
   for (const m of architectureManifests.list()) {
     for (const r of m.roles) {
-      const path = join(PROMPTS, m.id, r.promptFile);
+      const path = join(PROMPTS, m.id, 'prompts', r.promptFile);
       const text = readFileSync(path, 'utf8');
       // Not only the variable check: the editor must show no error at all in a prompt we ship (an error also
       // stops the extension's live run of that prompt).

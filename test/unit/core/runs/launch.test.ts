@@ -25,7 +25,7 @@ const base = (o: Partial<LaunchOptions> = {}): LaunchOptions => ({
   arch: 'malmm',
   task: 'stack_blocks',
   seed: 0,
-  builtInPromptRoot: join(process.cwd(), 'prompts'),
+  builtInPromptRoot: join(process.cwd(), 'src', 'architectures'),
   model: { kind: 'reference' },
   ...o,
 });
@@ -143,7 +143,7 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-badprompt-'));
   try {
     mkdirSync(join(ws, 'prompts'), { recursive: true });
-    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), join(ws, 'prompts', 'malmm'), { recursive: true });
     const coder = join(ws, 'prompts', 'malmm', 'coder.prompt');
     writeFileSync(coder, readFileSync(coder, 'utf8').replace('{{/ablation}}\n\nCODE GENERATION:', '\nCODE GENERATION:'));
     const r = await launchRun(base({ workspace: ws }), deps);
@@ -165,7 +165,7 @@ test('a workspace prompt override (prompts/malmm/) with a misspelt variable is r
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-typoprompt-'));
   try {
     mkdirSync(join(ws, 'prompts'), { recursive: true });
-    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), join(ws, 'prompts', 'malmm'), { recursive: true });
     const planner = join(ws, 'prompts', 'malmm', 'planner.prompt');
     // The role comes from the file the run uses for it, not from the front matter: drop the waypoint keys.
     const text = readFileSync(planner, 'utf8').replace('{{axes}}', '{{axess}}').replace(/^waypoint\.(arch|role): .*\n/gm, '');

@@ -18,7 +18,7 @@ import { readTrace } from '../../../../src/core/trace/reader.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-refendpoint-'));
 const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
-const base = (model: LaunchOptions['model']): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks_2', seed: 1, builtInPromptRoot: join(process.cwd(), 'prompts'), model });
+const base = (model: LaunchOptions['model']): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks_2', seed: 1, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model });
 
 let reference: ReferenceServer;
 /** A stand-in for a real OpenAI-compatible endpoint (Ollama, vLLM): it lists a model and records every request's headers. */

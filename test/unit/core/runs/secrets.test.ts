@@ -58,7 +58,7 @@ test('the API key is sent to the endpoint and never written to the trace or the 
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-secret-'));
   try {
     const r = await launchRun(
-      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'openai', model: 'reference', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY } },
+      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'openai', model: 'reference', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY } },
       { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
     );
     assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);

@@ -143,7 +143,7 @@ describe('WarmPool on the product path (Pyodide, MuJoCo, the reference model)', 
     await pool.close();
     rmSync(workspace, { recursive: true, force: true });
   });
-  const options = (seed: number): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks', seed, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' } });
+  const options = (seed: number): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks', seed, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' } });
   // What differs between two runs of the same episode by nature: times, ids, the reference server's port.
   const VOLATILE = new Set(['tMs', 'durationMs', 'latencyMs', 'startedAt', 'runId', 'baseUrl', 'loadMs']);
   const comparable = (path: string): unknown =>

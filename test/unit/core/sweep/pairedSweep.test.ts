@@ -26,7 +26,7 @@ const opts = (o: Partial<PairedSweepOptions> = {}): PairedSweepOptions => ({
   task: 'stack_blocks_2',
   ablation: ABL,
   seeds: 2,
-  builtInPromptRoot: join(process.cwd(), 'prompts'),
+  builtInPromptRoot: join(process.cwd(), 'src', 'architectures'),
   model: { kind: 'reference' },
   ...o,
 });

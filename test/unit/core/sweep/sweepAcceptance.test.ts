@@ -25,10 +25,10 @@ const CLI = freshCli();
 test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { timeout: 20 * 60_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-acceptance-'));
   try {
-    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: FILE });
+    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: FILE });
     const workers = Array.from({ length: plan.spec.concurrency }, () => new ChildProcessWorker(CLI));
     const t0 = performance.now();
-    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers });
+    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers });
     await Promise.all(workers.map((w) => w.close()));
     assert.equal(r.status, 'complete');
     assert.equal(r.records.length, 80);

@@ -33,9 +33,9 @@ limits: {maxTurns: 12}
 `,
     'cache.yaml',
   );
-  const plan = await planSweep(spec, { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'cache.yaml' });
+  const plan = await planSweep(spec, { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'cache.yaml' });
   const worker = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() }));
-  const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers: [worker] });
+  const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers: [worker] });
   assert.equal(r.status, 'complete');
   const calls = (cell: string) => {
     const rec = r.records.find((x) => x.cell === cell)!;

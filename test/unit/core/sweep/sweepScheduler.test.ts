@@ -26,7 +26,7 @@ const newWs = () => {
   roots.push(d);
   return d;
 };
-const builtInPromptRoot = join(process.cwd(), 'prompts');
+const builtInPromptRoot = join(process.cwd(), 'src', 'architectures');
 
 const YAML = `
 arch: malmm
@@ -223,7 +223,7 @@ test('a prompt edit re-runs exactly the episodes whose prompts changed, and only
   const ws = newWs();
   const own = join(ws, 'prompts', 'malmm');
   mkdirSync(own, { recursive: true });
-  for (const f of ['sa.prompt', 'coder.prompt']) writeFileSync(join(own, f), readFileSync(join(builtInPromptRoot, 'malmm', f), 'utf8'));
+  for (const f of ['sa.prompt', 'coder.prompt']) writeFileSync(join(own, f), readFileSync(join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
   const first = await runSweep({ ...base(ws, await plan(ws)), workers: workers(1, fakeLaunch([])) });
   assert.equal(first.status, 'complete');
   // Edit the single agent's prompt: only the sa column (6 episodes) runs again; MALMM's columns never read it.
@@ -245,7 +245,7 @@ test('a prompt edit re-runs exactly the episodes whose prompts changed, and only
   // The same text from another folder (--prompts) is the same episode: nothing runs.
   const copy = join(ws, 'copy');
   mkdirSync(copy);
-  for (const f of ['sa.prompt', 'coder.prompt', 'planner.prompt', 'supervisor.prompt']) writeFileSync(join(copy, f), readFileSync(existsSync(join(own, f)) ? join(own, f) : join(builtInPromptRoot, 'malmm', f), 'utf8'));
+  for (const f of ['sa.prompt', 'coder.prompt', 'planner.prompt', 'supervisor.prompt']) writeFileSync(join(copy, f), readFileSync(existsSync(join(own, f)) ? join(own, f) : join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
   const viaFolder = await planSweep(parseSweepSpec(YAML, 'test.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot, promptDir: copy, file: 'test.yaml' });
   const calls4: LaunchOptions[] = [];
   const fourth = await runSweep({ ...base(ws, viaFolder), promptDir: copy, workers: workers(1, fakeLaunch(calls4)) });

@@ -144,7 +144,7 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.equal(m2.labelTotals.name_error!.a, 1);
 });
 
-const ctx = { io: nodeIO, architectures, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bad.yaml' };
+const ctx = { io: nodeIO, architectures, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'bad.yaml' };
 const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
 
 test('a sweep file with an unknown task, variant or ablation fails up front, naming it, its line and the valid choices', async () => {

@@ -22,7 +22,7 @@ const dirs: string[] = [];
 const tmp = () => (dirs.push(mkdtempSync(join(tmpdir(), 'waypoint-sweep-warm-'))), dirs.at(-1)!);
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const root = join(process.cwd(), 'prompts');
+const root = join(process.cwd(), 'src', 'architectures');
 // One sweep name for both workspaces: the key includes it (two sweeps never share run folders), and the warm and
 // cold runs must be the same episode.
 const sweepFile = (seeds: number[]) => `name: warm-vs-cold

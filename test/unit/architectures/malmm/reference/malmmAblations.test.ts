@@ -223,7 +223,7 @@ const PROBES: Record<string, () => Promise<void>> = {
 };
 
 function promptAblationIds(): string[] {
-  const dir = join(process.cwd(), 'prompts', 'malmm');
+  const dir = join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.prompt'))
     .flatMap((f) => listAblationIds(readFileSync(join(dir, f), 'utf8')))

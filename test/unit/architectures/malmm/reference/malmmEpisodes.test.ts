@@ -72,7 +72,7 @@ test('compare coder.define_in_same_block with reference-flawed: the rule off cos
     };
     const unused = () => Promise.reject(new Error('not used: episodes run in process'));
     const { file } = await runPairedSweep(
-      { workspace: ws, arch: 'malmm', task: 'stack_blocks', ablation: 'coder.define_in_same_block', seeds: 3, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } },
+      { workspace: ws, arch: 'malmm', task: 'stack_blocks', ablation: 'coder.define_in_same_block', seeds: 3, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } },
       { io: nodeIO, clock: nodeClock, architectures, createSimulator: unused, createSandbox: unused as never, launch },
     );
     const c = file.comparison;

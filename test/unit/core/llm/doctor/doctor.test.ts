@@ -19,7 +19,7 @@ import { answer, azureFake, htmlFake, KEY, limitIgnoringFake, llamaCppFake, lmSt
 
 let archs: ArchNeeds[];
 before(async () => {
-  archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'prompts'), architectureManifests.list());
+  archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'src', 'architectures'), architectureManifests.list());
 });
 
 let clockMs = 0;

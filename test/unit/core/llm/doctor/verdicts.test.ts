@@ -8,7 +8,7 @@ import type { Findings } from '../../../../../src/core/llm/doctor/probes.js';
 import { archVerdicts, contextNeed, LLM_GROWTH, loadArchNeeds, runAdvice, type AdviceContext, type ArchNeeds } from '../../../../../src/core/llm/doctor/verdicts.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
 
-const promptRoot = join(process.cwd(), 'prompts');
+const promptRoot = join(process.cwd(), 'src', 'architectures');
 let needs: ArchNeeds[];
 before(async () => {
   needs = await loadArchNeeds(nodeIO, promptRoot, architectureManifests.list());
@@ -27,7 +27,7 @@ test('needs come from the role prompts: the largest maxOutputTokens and every te
   for (const n of needs) {
     const m = architectureManifests.find(n.id)!;
     const configs = m.roles.map((r) => {
-      const src = readFileSync(join(promptRoot, n.id, r.promptFile), 'utf8');
+      const src = readFileSync(join(promptRoot, n.id, 'prompts', r.promptFile), 'utf8');
       return { file: `${n.id}/${r.promptFile}`, max: Number(/maxOutputTokens:\s*(\d+)/.exec(src)?.[1]), temp: Number(/temperature:\s*([\d.]+)/.exec(src)?.[1]) };
     });
     const largest = Math.max(...configs.map((c) => c.max));

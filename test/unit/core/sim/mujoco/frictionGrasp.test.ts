@@ -57,7 +57,7 @@ async function poorGraspEpisode(grasp: 'friction' | 'weld') {
         task: 'stack_blocks',
         seed: 0,
         variant: resolveVariant('sa_nofeedback', { active: 'default', variants: {} }, arch.builtInVariants),
-        promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'malmm', r.promptFile)])),
+        promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', r.promptFile)])),
         options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
         model: { provider: 'replay', model: 'replay', label: 'replay' },
       },

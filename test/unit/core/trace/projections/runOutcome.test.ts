@@ -84,7 +84,7 @@ after(() => rmSync(workspace, { recursive: true, force: true }));
 const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
 async function roco(limits: Record<string, number>) {
-  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
+  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
   return { r, events: readTrace(readFileSync(r.tracePath, 'utf8')).events };
 }
 

@@ -62,7 +62,7 @@ export class MalmmChat {
 
   /** The messages `role` receives, with the given ablations off (a list), or switched as given (a record). */
   async request(role: Role, off: Switches = []): Promise<ChatMessage[]> {
-    const file = await loadPromptFile(nodeIO, join(process.cwd(), 'prompts', 'malmm', FILE[role]));
+    const file = await loadPromptFile(nodeIO, join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', FILE[role]));
     const ee = this.initial.ee;
     const f4 = (x: number) => (Math.abs(x) < 5e-5 ? 0 : x).toFixed(4);
     const base = { task: this.task, ee_position: `[${ee.pos.map(f4).join(' ')}]`, ee_yaw: f4(ee.yawRad), state: formatMalmmState(this.initial) };

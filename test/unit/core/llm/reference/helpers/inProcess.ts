@@ -44,7 +44,7 @@ export class InProcessRunner {
     private readonly promptRoot: string,
   ) {}
 
-  static async start(promptRoot = join(process.cwd(), 'prompts')): Promise<InProcessRunner> {
+  static async start(promptRoot = join(process.cwd(), 'src', 'architectures')): Promise<InProcessRunner> {
     registerReferencePolicies(architectures);
     const sandbox = createPyodideSandbox();
     const [sim, server] = await Promise.all([createTabletopSimulator(), startReferenceServer({ port: 0 }), sandbox.warmUp()]);
@@ -71,7 +71,7 @@ export class InProcessRunner {
         task: r.task,
         seed: r.seed,
         variant,
-        promptPaths: Object.fromEntries(arch.roles.map((role) => [role.id, join(this.promptRoot, 'malmm', role.promptFile)])),
+        promptPaths: Object.fromEntries(arch.roles.map((role) => [role.id, join(this.promptRoot, 'malmm', 'prompts', role.promptFile)])),
         options: { ...DEFAULT_EPISODE_OPTIONS, limits: r.limits ?? {} },
         model: { provider: 'reference', model: profile, label: referenceLabel(profile), temperature: 0 },
       },

@@ -198,3 +198,6 @@ export function projectActctxPlan(events: readonly (TraceEvent | ViewEvent)[]): 
   for (const e of events) b.add(e);
   return b;
 }
+
+/** The plan projection as a run projection of its own (src/core/trace/projections/runProjection.ts). */
+export const PLAN_PROJECTION = { id: 'actctx.plan', create: () => new ActctxPlanBuilder() };

@@ -243,3 +243,6 @@ export function projectHouseholdSteps(events: readonly AnyEvent[]): HouseholdRun
   for (const e of events) b.add(e);
   return b.result();
 }
+
+/** The steps projection as a run projection of its own (src/core/trace/projections/runProjection.ts). */
+export const HOUSEHOLD_PROJECTION = { id: 'llamar.household', create: () => new HouseholdStepsBuilder() };

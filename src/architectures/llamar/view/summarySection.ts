@@ -2,14 +2,14 @@
 // coverage with the counts and a Clopper-Pearson 95 % interval, balance with each robot's share, steps against
 // the cap, why it ended) and the counts that explain them.
 import { householdMetricsOf } from './householdMetrics.js';
-import type { RunProjection } from '../../../core/trace/projections/runProjection.js';
+import type { HouseholdStepsBuilder } from './householdSteps.js';
 import { h } from '../../../../webview/common/dom.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 
-export function householdSummary(proj: RunProjection): HTMLElement | undefined {
-  if (!proj.household.active) return undefined;
-  const view = proj.household.result();
+export function householdSummary(household: HouseholdStepsBuilder): HTMLElement | undefined {
+  if (!household.active) return undefined;
+  const view = household.result();
   const m = householdMetricsOf(view.end, view.checker, view.maxSteps);
   const sec = h('section', { class: 'household-summary' }, h('h3', null, 'LLaMAR metrics'));
   if (!m) {

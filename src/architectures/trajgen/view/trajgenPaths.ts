@@ -151,3 +151,6 @@ export function projectTrajgenPaths(events: readonly (TraceEvent | ViewEvent)[])
   for (const e of events) b.add(e);
   return b.result();
 }
+
+/** The paths projection as a run projection of its own (src/core/trace/projections/runProjection.ts). */
+export const PATHS_PROJECTION = { id: 'trajgen.paths', create: () => new TrajgenPathsBuilder() };

@@ -102,3 +102,6 @@ export class TrajgenViewBuilder {
     return this.verdicts;
   }
 }
+
+/** Poses and verdicts as a run projection of its own (src/core/trace/projections/runProjection.ts). */
+export const POSES_PROJECTION = { id: 'trajgen.poses', create: () => new TrajgenViewBuilder() };

@@ -58,7 +58,7 @@ export async function runLlamar(o: {
 }): Promise<LlamarRun> {
   const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
-  const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/llamar/${r.promptFile}`]));
+  const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`]));
   const result = await runEpisode(
     {
       runId: 'llamar-test',

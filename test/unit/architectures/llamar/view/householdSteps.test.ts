@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { clopperPearson, meanInterval } from '../../../../../src/core/metrics/clopperPearson.js';
 import { aggregateHouseholdRuns, householdMetricsOf } from '../../../../../src/architectures/llamar/view/householdMetrics.js';
-import { projectHouseholdSteps } from '../../../../../src/architectures/llamar/view/householdSteps.js';
+import { HOUSEHOLD_PROJECTION, projectHouseholdSteps } from '../../../../../src/architectures/llamar/view/householdSteps.js';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
 import type { EventOf, TraceEvent } from '../../../../../src/protocol/trace.js';
 import { policyClient, runLlamar, type LlamarRun } from '../helpers.js';
@@ -58,7 +58,7 @@ test('floor plan, the scene at reset and the objects as the team knows them', ()
   assert.ok(fridge.seenBy.length >= 1 && fridge.fixed);
   assert.ok(fridge.states.includes('closed'));
   // The run projection has it too (the viewer reads it there).
-  assert.equal(projectRun(run.events).household.active, true);
+  assert.equal(projectRun(run.events, { projections: [HOUSEHOLD_PROJECTION] }).of(HOUSEHOLD_PROJECTION).active, true);
 });
 
 test('episode metrics with the checker counts and Clopper-Pearson intervals; aggregates over episodes', () => {

@@ -3,7 +3,7 @@
 // it, gripper marks between them, and each detect_object estimate beside its truth with the errors.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { projectTrajgenPaths, type TrajgenPaths } from '../../../../../src/architectures/trajgen/view/trajgenPaths.js';
+import { PATHS_PROJECTION, projectTrajgenPaths, type TrajgenPaths } from '../../../../../src/architectures/trajgen/view/trajgenPaths.js';
 import { projectRun } from '../../../../../src/core/trace/projections/runProjection.js';
 import { packTrajectory } from '../../../../../src/protocol/webview.js';
 import type { EventOf, TraceEvent } from '../../../../../src/protocol/trace.js';
@@ -45,6 +45,6 @@ test('each detect_object box: the printed estimate beside the truth, with errors
 
 test('the run projection carries the view, and packed trajectories give the same paths as trace events', () => {
   const packed = events.map((e) => (e.type === 'trajectory' ? packTrajectory(e) ?? e : e));
-  const p = projectRun(packed);
-  assert.deepEqual(p.trajgenPaths.result().steps.map((s) => s.executed), view.steps.map((s) => s.executed));
+  const p = projectRun(packed, { projections: [PATHS_PROJECTION] });
+  assert.deepEqual(p.of(PATHS_PROJECTION).result().steps.map((s) => s.executed), view.steps.map((s) => s.executed));
 });

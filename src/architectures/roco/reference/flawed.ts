@@ -4,21 +4,11 @@
 // plan's first attempt (no feedback yet), at a rate seeded from a hash of the conversation and the request seed,
 // so the same run makes the same mistakes and the feedback loop can correct them. A fixture, not a finding.
 import type { ChatMessage } from '../../../protocol/trace.js';
+import { conversationHash } from '../../../core/llm/reference/conversationHash.js';
 import { dist, pathText, type Situation, type V3 } from './prompt.js';
 
 /** Share of first attempts with a mistake. */
 export const FLAW_RATE = 0.35;
-
-/** FNV-1a over the conversation and the seed, mapped to [0, 1). */
-export function conversationHash(messages: ChatMessage[], seed = 0, salt = ''): number {
-  let h = 0x811c9dc5 ^ (seed >>> 0);
-  const text = `${salt}\u0000${messages.map((m) => `${m.role}:${m.content}`).join('\u0001')}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h / 0x100000000;
-}
 
 const round3 = (p: V3): V3 => p.map((v) => Math.round(v * 1000) / 1000) as V3;
 

@@ -7,7 +7,7 @@
 // print-out (the prompt and the detections, which differ with the scene) and the seed, and sometimes a code error (a pose of length 3) the error feedback then corrects.
 import type { ChatMessage } from '../../../protocol/trace.js';
 import type { PolicyContext } from '../../../core/llm/reference/policy.js';
-import { conversationHash } from '../../roco/reference/flawed.js';
+import { conversationHash } from '../../../core/llm/reference/conversationHash.js';
 import { Readout } from './solutions/readout.js';
 import { solutionFor } from './solutions/index.js';
 import type { TrajgenFlaw } from './solutions/types.js';

@@ -44,7 +44,7 @@ for (const [taskId, solve] of Object.entries(MALMM_TASK_SOLUTIONS)) {
 }
 
 test('basketball_in_hoop is judged from the ball\'s track: a ball that ends under the ring without passing fails, a drop beside the ring fails', async () => {
-  const { basketballInHoopTask, RIM_HEIGHT_M } = await import('../../../../../src/core/sim/mujoco/tasks/malmm/basketballInHoop.js');
+  const { basketballInHoopTask, RIM_HEIGHT_M } = await import('../../../../../src/core/sim/mujoco/tasks/rlbench/basketballInHoop.js');
   const task = basketballInHoopTask();
   const ringZ = 0.75 + RIM_HEIGHT_M;
   const view = (ball: [number, number, number], monitor?: unknown): TaskView => ({

@@ -14,7 +14,7 @@ import { RUN_EXIT_HELP, RUN_OPTIONS, runCmd, runCommand } from './run.js';
  * `waypoint demo --flawed`: the reference-flawed profile on an episode where the Coder's block fails with a NameError
  * and its retry fixes it, so the run viewer's retry diff has something to show from a live run; the episode still
  * succeeds. The plain demo stays on the competent profile: its trace is the baseline the benchmarks measure.
- * test/unit/core/llm/reference/malmmEpisodes.test.ts checks that this episode keeps showing a fixed retry.
+ * test/unit/architectures/malmm/reference/malmmEpisodes.test.ts checks that this episode keeps showing a fixed retry.
  */
 export const FLAWED_DEMO = { task: 'stack_blocks', seed: 4, model: 'reference-flawed' } as const;
 const PLAIN_DEMO = { task: 'stack_blocks', seed: 0, model: 'reference' } as const;

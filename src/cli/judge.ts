@@ -5,7 +5,8 @@
 import { join, resolve } from 'node:path';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { referenceLabel, REFERENCE_MODEL_NAME } from '../core/llm/reference/policy.js';
-import { registerAllPolicies } from '../core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../core/llm/reference/policies.js';
+import { architectures } from '../architectures/registry.js';
 import { startReferenceServer } from '../core/llm/reference/server.js';
 import { OpenAICompatibleClient } from '../core/llm/openai.js';
 import { timerSleep, withRetries } from '../core/llm/retry.js';
@@ -48,7 +49,7 @@ export async function judgeCommand(target: string | undefined, a: JudgeArgs, out
   if (spec.kind === 'reference') {
     let url = spec.baseUrl;
     if (!url) {
-      registerAllPolicies();
+      registerReferencePolicies(architectures);
       const server = await startReferenceServer({ port: 0 });
       close = () => server.close();
       url = server.url;

@@ -3,12 +3,13 @@
 // kept, marked not started (`waypoint runs` says so). A failure of the machinery (endpoint, simulator, sandbox)
 // exits 3, never 1: scripts must not count it as the task failing.
 import { isAbsolute, relative, resolve } from 'node:path';
+import { architectures } from '../architectures/registry.js';
 import { EpisodeController } from '../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launch.js';
 import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } from '../core/sandbox/index.js';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
 import { connectSimulator } from '../core/sim/connect.js';
@@ -173,7 +174,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           seed: a.seed,
           variant: a.variant,
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
-          builtInPromptRoot: resolve(root, 'prompts'),
+          builtInPromptRoot: builtInPromptRoot(root),
           model: spec,
           options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
           limits: limitsFromArgs(a),
@@ -188,7 +189,8 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
+          architectures,
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
           createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );

@@ -1,6 +1,7 @@
 // `waypoint serve-model`: serves the reference model (a scripted policy, not an LLM) on an OpenAI-compatible
 // endpoint, loopback only unless the caller names another host.
-import { registerAllPolicies } from '../core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../core/llm/reference/policies.js';
+import { architectures } from '../architectures/registry.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
 import { startReferenceServer } from '../core/llm/reference/server.js';
 
@@ -11,7 +12,7 @@ export async function serveModel(args: { port?: number; host?: string }, out: (l
   if (args.port !== undefined && (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)) {
     throw new Error(`serve-model: --port must be an integer in 0..65535, got ${args.port}`);
   }
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const server = await startReferenceServer({
     port: args.port ?? 0,
     host,

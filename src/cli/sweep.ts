@@ -6,10 +6,10 @@ import { cp, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
-import { ARCHITECTURES } from '../core/agents/registry.js';
+import { architectureManifests } from '../architectures/manifests.js';
+import { architectures } from '../architectures/registry.js';
 import { catalogOf, type TaskCatalog } from '../core/runs/taskCheck.js';
 import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
 import { ChildProcessWorker } from '../core/sweep/childWorker.js';
@@ -101,7 +101,7 @@ async function probeSimulator(spec: string, arch: string, cwd: string): Promise<
   let sim;
   for (let waited = 0; ; waited += 1000) {
     try {
-      sim = await connectSimulator(spec, { cwd, family: ARCH_MANIFESTS.get(arch)?.simulator });
+      sim = await connectSimulator(spec, { cwd, family: architectureManifests.find(arch)?.simulator });
       break;
     } catch (err) {
       if (!/^wss?:/.test(spec) || waited >= 30_000 || shutdownSignal.aborted) throw new SweepSpecError(`cannot reach the simulator '${spec}' to check the sweep's tasks: ${err instanceof Error ? err.message : String(err)}`);
@@ -138,8 +138,8 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       if (!/^\d+$/.test(a.concurrency) || Number(a.concurrency) < 1) throw new SweepSpecError(`--concurrency must be a positive integer, got '${a.concurrency}'`);
       spec.concurrency = Number(a.concurrency);
     }
-    const simulator = ARCHITECTURES[spec.arch] ? await probeSimulator(sim, spec.arch, workspace) : undefined;
-    plan = await planSweep(spec, { io: nodeIO, workspace, builtInPromptRoot: join(root, 'prompts'), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
+    const simulator = architectures.find(spec.arch) ? await probeSimulator(sim, spec.arch, workspace) : undefined;
+    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
     shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);
@@ -150,7 +150,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
   const workers: EpisodeWorker[] = Array.from({ length: n }, () =>
     a['in-process']
-      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
+      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
       : new ChildProcessWorker(cli),
   );
   const tty = Boolean(process.stderr.isTTY);
@@ -164,7 +164,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
         io: nodeIO,
         clock: nodeClock,
         workspace,
-        builtInPromptRoot: join(root, 'prompts'),
+        builtInPromptRoot: builtInPromptRoot(root),
         promptDir: a.prompts ? resolve(a.prompts) : undefined,
         sim,
         shard,

@@ -1,6 +1,7 @@
 // `waypoint sweep-worker`: the child side of src/core/sweep/childWorker.ts (started by `waypoint sweep` with an IPC
 // channel; not for people). It runs jobs one at a time until the channel closes, keeping its sandbox and simulator
 // warm between episodes (WarmWorkerResources: the sandbox reset between episodes, the embedded simulator kept).
+import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { connectSimulator } from '../core/sim/connect.js';
@@ -23,7 +24,7 @@ export async function sweepWorkerCommand(): Promise<number> {
   const grants = new Map<number, () => void>();
   let ac: AbortController | undefined;
   const warm = new WarmWorkerResources(
-    { io: nodeIO, clock: nodeClock },
+    { io: nodeIO, clock: nodeClock, architectures },
     { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o), log: (line) => process.stderr.write(`sweep worker ${process.pid}: ${line}\n`) },
   );
   const meter = {

@@ -1,7 +1,7 @@
 // The CLI's readable transcript: one block per trace event (turn, role, message, code, result), printed as the
 // events arrive. It reads only trace events, so `waypoint show` prints a finished run the same way.
 import { isAbsolute, relative } from 'node:path';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 import { endReasonText } from '../core/trace/endReasons.js';
 import type { TraceEvent } from '../protocol/trace.js';
 import { formatArchMetrics, formatStructuredEvent } from './transcriptSteps.js';
@@ -16,7 +16,7 @@ export interface TranscriptOptions {
 
 /** The closing line's account of what ended the episode; the claim flag alone for a reason nobody describes. */
 export function endedBy(e: Extract<TraceEvent, { type: 'episode_end' }>, arch: string | undefined): string {
-  return endReasonText(e.reason, arch ? ARCH_MANIFESTS.get(arch)?.endReasons : undefined) ?? `agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`;
+  return endReasonText(e.reason, arch ? architectureManifests.find(arch)?.endReasons : undefined) ?? `agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`;
 }
 
 const ROLE_COLOR: Record<string, number> = { supervisor: 35, planner: 34, coder: 32, agent: 36, Executor: 33, executor: 33 };

@@ -3,6 +3,7 @@
 // which are features of their own).
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import type { GateState } from './commandGate.js';
 import { Config } from './config.js';
 import type { LiveRun } from './live/liveRun.js';
@@ -60,7 +61,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   get builtInPromptRoot(): string {
-    return this.asset('prompts');
+    return builtInPromptRoot(this.extensionPath);
   }
 
   /** The folder that holds .waypoint/ for a file (its workspace folder), else the first local folder. */

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { clopperPearson, meanInterval } from '../../src/core/metrics/clopperPearson.js';
 import type { ReferenceProfile } from '../../src/core/llm/reference/policy.js';
 import { TASKS } from '../../src/core/sim/household/tasks.js';
-import { policyClient, runLlamar } from '../unit/core/agents/llamar/helpers.js';
+import { policyClient, runLlamar } from '../unit/architectures/llamar/helpers.js';
 
 const { values } = parseArgs({
   options: {

@@ -112,7 +112,7 @@ describe('language server over stdio', () => {
   });
 
   test("a misspelt variable ({{axess}}) is an error on its range naming the role's variables; a copy under prompts/malmm/ without waypoint keys too; an edit clears it", T, async () => {
-    const text = readFileSync(join(REPO, 'prompts/malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+    const text = readFileSync(join(REPO, 'src/architectures/malmm/prompts/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
     const line = lineOf(text, '{{axess}}');
     const col = text.split('\n')[line]!.indexOf('axess');
     const want = { start: { line, character: col }, end: { line, character: col + 5 } };

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { projectActctxPlan } from '../../src/core/trace/projections/actctxPlan.js';
+import { projectActctxPlan } from '../../src/architectures/actctx/view/actctxPlan.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
-import { retuneExchange } from '../unit/core/agents/actctx/scripted.js';
+import { retuneExchange } from '../unit/architectures/actctx/scripted.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
 import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { architectures } from '../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
 import { launchRun } from '../../src/core/runs/launch.js';
 import { createPyodideSandbox } from '../../src/core/sandbox/index.js';
 import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
-import { rocoRounds } from '../../src/core/trace/projections/rocoRounds.js';
+import { rocoRounds } from '../../src/architectures/roco/view/rocoRounds.js';
 import { readTrace } from '../../src/core/trace/reader.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { chromiumMissing, launch, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
@@ -27,8 +28,8 @@ let events: TraceEvent[];
 
 before(async () => {
   if (skip) return;
-  const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
-  const r = await launchRun({ workspace, arch: 'roco', task: 'pack_grocery', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
+  const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+  const r = await launchRun({ workspace, arch: 'roco', task: 'pack_grocery', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
   assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);
   events = readTrace(readFileSync(r.tracePath, 'utf8')).events;
   browser = await launch();

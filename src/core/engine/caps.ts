@@ -1,4 +1,4 @@
-// The engine's caps on one episode (limits maxWallSecs and maxSimSecs, ENGINE_LIMITS in agents/limits.ts): the
+// The engine's caps on one episode (limits maxWallSecs and maxSimSecs, ENGINE_LIMITS in src/core/architecture/limits.ts): the
 // wall-clock time the episode has been running, stops in a debugger and a person's turns left out, and the
 // simulated time in all (retries and restores add up). The engine asks `reached()` after every trace event; a timer
 // also cancels a model call that is still in flight at the wall-clock cap (`signal`).

@@ -3,8 +3,8 @@
 // Every event is written to the trace, then shown to the controller, before the engine acts on it.
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ForkInfo, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
 import { ENGINE_END_REASONS, TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
-import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../agents/limits.js';
-import type { ActOptions, ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
+import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../architecture/limits.js';
+import type { ActOptions, ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../architecture/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
 import type { PromptRole } from '../prompt/analyze.js';

@@ -2,7 +2,8 @@
 // runs the episode and tears down. The CLI, the extension and tests all start runs through here.
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type ForkInfo, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
-import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
+import type { Architectures } from '../architecture/registry.js';
+import type { ArchitectureDefinition, EpisodeOptions } from '../architecture/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';
 import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
@@ -11,7 +12,7 @@ import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
 import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
-import { registerAllPolicies } from '../llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../llm/reference/policies.js';
 import { startReferenceServer } from '../llm/reference/server.js';
 import { timerSleep, withRetries } from '../llm/retry.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
@@ -104,6 +105,8 @@ export interface LaunchOptions {
 export interface LaunchDeps {
   io: HostIO;
   clock: Clock;
+  /** The architectures a run may name (the host's registry; their reference policies serve the reference model). */
+  architectures: Architectures;
   /** `family`: which embedded simulator the architecture needs (its manifest's `simulator`). */
   createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
   /** `codeRunner`: the run's choice (EpisodeOptions); a host that offers no host-python runner ignores it. */
@@ -147,7 +150,7 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   if (spec.kind === 'reference') {
     let url = spec.baseUrl;
     if (!url) {
-      registerAllPolicies();
+      registerReferencePolicies(deps.architectures);
       const server = await startReferenceServer({ port: 0 });
       close = () => server.close();
       url = server.url;
@@ -182,7 +185,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   // Bad input is refused here, before the model, the simulator or the sandbox start (StartError names the cause).
   let checked: Preflight;
   try {
-    checked = await preflightRun(deps.io, options);
+    checked = await preflightRun(deps.io, { ...options, architectures: deps.architectures });
     // A debugger fork may switch ablations and point roles at edited copies of their prompts.
     if (options.ablations) checked = { ...checked, variant: { ...checked.variant, ablations: { ...checked.variant.ablations, ...options.ablations } } };
     if (options.promptPaths) checked = { ...checked, promptPaths: { ...checked.promptPaths, ...options.promptPaths } };

@@ -8,8 +8,8 @@
 // the only one).
 import { join } from 'node:path';
 import { SWEEP_SCHEMA_VERSION, SweepFile, type SweepOutcome, type SweepPair } from '../../protocol/sweep.js';
-import { resolveLimits } from '../agents/limits.js';
-import type { EpisodeOptions } from '../agents/types.js';
+import { resolveLimits } from '../architecture/limits.js';
+import type { EpisodeOptions } from '../architecture/types.js';
 import { ABLATION_ID } from '../prompt/render.js';
 import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
@@ -81,7 +81,7 @@ async function checkInput(o: PairedSweepOptions, deps: LaunchDeps): Promise<{ va
   if (!ABLATION_ID.test(o.ablation)) throw new Error(`invalid ablation id '${o.ablation}' (lower-case letters, digits, '_', '.', '-')`);
   // The same checks a run makes before it starts, with the ablation switched: a misspelt id, or one the variant's
   // prompts do not have, would make both sides identical and the comparison silently meaningless.
-  const checked = await preflightRun(deps.io, { ...o, ablations: { [o.ablation]: true } });
+  const checked = await preflightRun(deps.io, { ...o, architectures: deps.architectures, ablations: { [o.ablation]: true } });
   const limits = resolveLimits(checked.arch, { ...(checked.variant.limits ?? {}), ...(o.limits ?? {}) });
   const on = await promptIdentityOf(deps.io, checked);
   const side = (value: boolean): ResolvedCell => ({ prompt: { ...on, ablations: { ...on.ablations, [o.ablation]: value } }, limits: limits.ok ? limits.limits : {}, ...(checked.variant.agents !== undefined ? { agents: checked.variant.agents } : {}) });

@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import * as z from 'zod';
-import { resolveLimits } from '../agents/limits.js';
-import { ARCHITECTURES, getArchitecture } from '../agents/registry.js';
+import { resolveLimits } from '../architecture/limits.js';
+import type { Architectures } from '../architecture/registry.js';
 import { closestName } from '../closest.js';
 import { ENGINE_BEHAVIOUR_VERSION } from '../engine/behaviourVersion.js';
 import type { HostIO } from '../host.js';
@@ -253,6 +253,8 @@ export function episodeKey(parts: EpisodeKeyParts): string {
 
 export interface PlanContext {
   io: HostIO;
+  /** The architectures the host registered; the sweep's `arch` names one of them. */
+  architectures: Architectures;
   workspace: string;
   builtInPromptRoot: string;
   promptDir?: string;
@@ -272,12 +274,12 @@ export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<Plan
     const line = parsed?.lineOf(path);
     return `${parsed?.file ?? ctx.file}${line !== undefined ? `:${line}` : ''}`;
   };
-  if (!ARCHITECTURES[spec.arch]) {
-    const known = Object.keys(ARCHITECTURES).sort();
+  if (!ctx.architectures.find(spec.arch)) {
+    const known = ctx.architectures.ids().sort();
     const near = closestName(spec.arch, known);
     throw new SweepSpecError(`${at(['arch'])}: unknown architecture '${spec.arch}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`);
   }
-  const arch = getArchitecture(spec.arch);
+  const arch = ctx.architectures.get(spec.arch);
   // Limits by their declared names, as `run --limit` takes them (a variant's own limits are checked per cell).
   const limits = resolveLimits(arch, spec.limits ?? {});
   if (!limits.ok) throw new SweepSpecError(`${at(['limits', limits.name])}: limits.${limits.name}: ${limits.error}`);
@@ -293,7 +295,7 @@ export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<Plan
     let pre;
     try {
       // The checks a run makes before it starts: variant, topology, prompt folder and files, ablation ids, limits.
-      pre = await preflightRun(ctx.io, { workspace: ctx.workspace, arch: spec.arch, variant: entry.variant, ablations: entry.ablations, promptDir: ctx.promptDir, builtInPromptRoot: ctx.builtInPromptRoot, limits: spec.limits });
+      pre = await preflightRun(ctx.io, { architectures: ctx.architectures, workspace: ctx.workspace, arch: spec.arch, variant: entry.variant, ablations: entry.ablations, promptDir: ctx.promptDir, builtInPromptRoot: ctx.builtInPromptRoot, limits: spec.limits });
     } catch (err) {
       if (!(err instanceof StartError)) throw err;
       const cause = err.file ? ` (${err.file}${err.line !== undefined ? `:${err.line}` : ''})` : '';

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { isWaypointPrompt } from '../promptLanguage.js';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
@@ -95,7 +95,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     header = promptHeader(doc.getText());
   }
   const archId = request.arch ?? header.arch ?? s.run.architecture;
-  const arch = getArchitecture(archId);
+  const arch = architectures.get(archId);
 
   // Runs read prompts from disk: save the edited ones first, so "saved prompts" is what the user sees.
   for (const d of vscode.workspace.textDocuments) if (isWaypointPrompt(d) && d.isDirty && d.uri.scheme === 'file') await d.save();

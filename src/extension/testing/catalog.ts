@@ -1,6 +1,6 @@
 // What discovery checks a tests file against: the architectures (from the manifests, not the loops), each one's
 // tasks, default task, variants and limits. Built once from the registries; tests hand in a small literal one.
-import { ARCH_MANIFESTS } from '../../core/agents/manifests.js';
+import { architectureManifests } from '../../architectures/manifests.js';
 import { householdTasks } from '../../core/sim/household/index.js';
 import { taskCatalog } from '../../core/sim/mujoco/tasks/registry.js';
 
@@ -34,7 +34,7 @@ export function testCatalog(): TestCatalog {
   const tabletop = taskCatalog();
   const household = householdTasks().map((t) => t.id);
   const archs = new Map<string, ArchEntry>();
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     const tasks = m.simulator === 'household' ? household : [...tabletop.filter((t) => t.defaultApi === m.api), ...tabletop.filter((t) => t.defaultApi !== m.api && t.apis.includes(m.api))].map((t) => t.id);
     archs.set(m.id, {
       id: m.id,

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import { ARCH_MANIFESTS } from '../../core/agents/manifests.js';
+import { architectureManifests } from '../../architectures/manifests.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { loadVariants, VARIANTS_FILE } from '../../core/prompt/variants.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
@@ -275,7 +275,7 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
     const out = new Map<string, string[]>();
     if (!root) return out;
     for (const id of archs) {
-      const m = ARCH_MANIFESTS.get(id);
+      const m = architectureManifests.find(id);
       if (m) out.set(id, Object.values(await resolvePromptPaths(nodeIO, m, { workspace: root, builtInPromptRoot: this.ctx.builtInPromptRoot })));
     }
     return out;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { ARCH_MANIFESTS } from '../../core/agents/manifests.js';
+import { architectureManifests } from '../../architectures/manifests.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import { readTrace } from '../../core/trace/reader.js';
@@ -86,7 +86,7 @@ export async function report(run: vscode.TestRun, item: vscode.TestItem, c: Test
 
 /** The first prompt error among the architecture's prompt files, as an errored outcome at its line. */
 async function promptProblem(ctx: Ctx, root: string, c: TestCase): Promise<TestOutcome | undefined> {
-  const manifest = ARCH_MANIFESTS.get(c.arch);
+  const manifest = architectureManifests.find(c.arch);
   if (!manifest) return { status: 'errored', reason: 'invalid_input', message: `unknown architecture '${c.arch}'` };
   for (const path of Object.values(await resolvePromptPaths(nodeIO, manifest, { workspace: root, builtInPromptRoot: ctx.builtInPromptRoot }))) {
     const text = await textOf(path);

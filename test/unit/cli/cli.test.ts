@@ -142,7 +142,7 @@ test('openai:<model>: a hint when the key variable is unset, a refusal when the 
 
 test('a broken prompt folder: exit 2, one line naming the file and line once, no model call', () => {
   const dir = join(ws, 'myprompts');
-  cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
+  cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
   writeFileSync(join(dir, 'planner.prompt'), readFileSync(join(dir, 'planner.prompt'), 'utf8').replace('  temperature: 0', '  temperature: 0\n  temperature: 1'));
   const r = run('run', '--prompts', dir);
   refused(r, /^waypoint run: prompt error: invalid YAML front matter: .* \(myprompts\/planner\.prompt:4\)$/m);
@@ -151,7 +151,7 @@ test('a broken prompt folder: exit 2, one line naming the file and line once, no
 
 test('a misspelt template variable ({{axess}} for {{axes}}): exit 2 before any model call, naming file:line, the names given and the near one', () => {
   const dir = join(ws, 'typo-prompts');
-  cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
+  cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
   const text = readFileSync(join(dir, 'planner.prompt'), 'utf8');
   writeFileSync(join(dir, 'planner.prompt'), text.replace('{{axes}}', '{{axess}}'));
   const line = text.split('\n').findIndex((l) => l.includes('{{axes}}')) + 1;

@@ -66,7 +66,7 @@ test('a prompt edit re-runs exactly the episodes that use the edited file; anoth
   assert.equal(before.length, 4);
   // The workspace's own copy of the central prompt, edited: only the `central` column reads it.
   mkdirSync(join(ws, 'prompts', 'llamar'), { recursive: true });
-  writeFileSync(join(ws, 'prompts', 'llamar', 'central.prompt'), readFileSync(join(process.cwd(), 'prompts', 'llamar', 'central.prompt'), 'utf8') + '\nPrefer the closest robot.\n');
+  writeFileSync(join(ws, 'prompts', 'llamar', 'central.prompt'), readFileSync(join(process.cwd(), 'src', 'architectures', 'llamar', 'prompts', 'central.prompt'), 'utf8') + '\nPrefer the closest robot.\n');
   const again = run(ws, 'sweep', 'a.yaml', '--quiet');
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stdout, /complete: 4 episodes in this sweep \(2 run now, 2 already finished\)/);

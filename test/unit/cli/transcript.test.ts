@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatEvent } from '../../../src/cli/transcript.js';
-import { ARCH_MANIFESTS } from '../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../src/architectures/manifests.js';
 import { ENGINE_END_REASONS, isInfrastructureEnd } from '../../../src/protocol/trace.js';
-import { projectActctxPlan } from '../../../src/core/trace/projections/actctxPlan.js';
-import { evalPlan, of, plan, retuneExchange, run, spec } from '../core/agents/actctx/scripted.js';
+import { projectActctxPlan } from '../../../src/architectures/actctx/view/actctxPlan.js';
+import { evalPlan, of, plan, retuneExchange, run, spec } from '../architectures/actctx/scripted.js';
 
 const line = (e: Parameters<typeof formatEvent>[0]) => formatEvent(e, { color: false, verbose: false }) ?? '';
 
@@ -40,7 +40,8 @@ test('the closing line says what ended the episode, in the words each architectu
   const tail = (reason: string, arch: string | undefined, claimed = true) => (formatEvent(end(reason, claimed), { color: false, verbose: false, arch }) ?? '').split('\n')[0]!.split(' · ').at(-1)!;
   const GENERIC = /^agent (claimed|did not claim) completion$/;
   let declared = 0;
-  for (const [arch, m] of ARCH_MANIFESTS) {
+  for (const m of architectureManifests.list()) {
+    const arch = m.id;
     for (const [reason, description] of Object.entries(m.endReasons)) {
       declared++;
       const said = tail(reason, arch);

@@ -4,20 +4,20 @@
 // capped in all, so retries from a snapshot (each rewinding the clock) cannot add up past it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { getArchitecture } from '../../../../src/core/agents/registry.js';
-import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../../../../src/core/agents/limits.js';
+import { architectures } from '../../../../src/architectures/registry.js';
+import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../../../../src/core/architecture/limits.js';
 import { EpisodeController } from '../../../../src/core/engine/controller.js';
 import { runEpisode } from '../../../../src/core/engine/episode.js';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
 import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
-import { FakeClearingSim } from '../agents/actctx/fakeClearingSim.js';
-import { runWith, spec } from '../agents/actctx/scripted.js';
+import { FakeClearingSim } from '../../architectures/actctx/fakeClearingSim.js';
+import { runWith, spec } from '../../architectures/actctx/scripted.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 function reference(profile: 'reference' | 'reference-flawed'): ModelClient {
   const policy = defaultReferenceModels().get(profile)!;
@@ -43,7 +43,7 @@ const hanging: ModelClient = {
 };
 
 test('every architecture resolves the engine limits, settable like its own, and an architecture cannot redeclare one', () => {
-  const arch = getArchitecture('malmm');
+  const arch = architectures.get('malmm');
   const r = resolveLimits(arch, { maxWallSecs: '90', maxSimSecs: 120 });
   assert.ok(r.ok);
   assert.deepEqual([r.limits.maxWallSecs, r.limits.maxSimSecs, r.limits.maxTurns], [90, 120, 150]);

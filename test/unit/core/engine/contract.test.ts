@@ -3,8 +3,8 @@
 // the bad requests (an agent that does not exist, an unknown snapshot, a mistyped limit) recorded, not crashed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
-import type { ArchitectureDefinition, EpisodeContext } from '../../../../src/core/agents/types.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import type { ArchitectureDefinition, EpisodeContext } from '../../../../src/core/architecture/types.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -224,5 +224,5 @@ test('an end reason the architecture did not declare is recorded as an engine er
 });
 
 test('MALMM declares its limits in the manifest the CLI and the language server read', () => {
-  assert.deepEqual(ARCH_MANIFESTS.get('malmm')!.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
+  assert.deepEqual(architectureManifests.find('malmm')!.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
 });

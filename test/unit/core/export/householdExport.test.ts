@@ -14,7 +14,7 @@ import { exportMcap } from '../../../../src/core/export/mcap/mcapExport.js';
 import { toInspectLog } from '../../../../src/core/export/inspect/inspectLog.js';
 import { HOUSEHOLD_STEP_SECS, householdOf } from '../../../../src/protocol/household.js';
 import type { EventOf, TraceEvent } from '../../../../src/protocol/trace.js';
-import { policyClient, runLlamar } from '../agents/llamar/helpers.js';
+import { policyClient, runLlamar } from '../../architectures/llamar/helpers.js';
 
 let events: TraceEvent[];
 let steps: number;

@@ -7,7 +7,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { startReferenceServer, type ReferenceServer } from '../../../../src/core/llm/reference/server.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { launchRun, resolveModelSpec, type LaunchOptions } from '../../../../src/core/runs/launch.js';
@@ -16,8 +17,8 @@ import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.j
 import { readTrace } from '../../../../src/core/trace/reader.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-refendpoint-'));
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
-const base = (model: LaunchOptions['model']): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks_2', seed: 1, builtInPromptRoot: join(process.cwd(), 'prompts'), model });
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const base = (model: LaunchOptions['model']): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks_2', seed: 1, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model });
 
 let reference: ReferenceServer;
 /** A stand-in for a real OpenAI-compatible endpoint (Ollama, vLLM): it lists a model and records every request's headers. */
@@ -34,7 +35,7 @@ const real = createServer((req, res) => {
 let realUrl = '';
 
 before(async () => {
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   reference = await startReferenceServer({ port: 0 });
   await new Promise<void>((r) => real.listen(0, '127.0.0.1', () => r()));
   realUrl = `http://127.0.0.1:${(real.address() as { port: number }).port}/v1`;

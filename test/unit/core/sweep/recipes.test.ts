@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { parse } from 'yaml';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { parseShard, parseSweepSpec, planSweep } from '../../../../src/core/sweep/spec.js';
 
@@ -50,7 +51,7 @@ test('every sweep file the README, the docs and the recipes name exists and plan
   try {
     for (const file of named) {
       assert.ok(existsSync(file), `${file} is named in the docs but does not exist`);
-      const plan = await planSweep(parseSweepSpec(readFileSync(file, 'utf8'), file), { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file });
+      const plan = await planSweep(parseSweepSpec(readFileSync(file, 'utf8'), file), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file });
       assert.ok(plan.episodes.length > 0, file);
     }
   } finally {

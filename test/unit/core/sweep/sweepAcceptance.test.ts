@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { ChildProcessWorker } from '../../../../src/core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
@@ -24,10 +25,10 @@ const CLI = freshCli();
 test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { timeout: 20 * 60_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-acceptance-'));
   try {
-    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: FILE });
+    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: FILE });
     const workers = Array.from({ length: plan.spec.concurrency }, () => new ChildProcessWorker(CLI));
     const t0 = performance.now();
-    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers });
+    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers });
     await Promise.all(workers.map((w) => w.close()));
     assert.equal(r.status, 'complete');
     assert.equal(r.records.length, 80);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createHash } from 'node:crypto';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { LaunchDeps, LaunchOptions, LaunchResult } from '../../../../src/core/runs/launch.js';
 import { tracePath } from '../../../../src/core/runs/runStore.js';
@@ -25,7 +26,7 @@ const newWs = () => {
   roots.push(d);
   return d;
 };
-const builtInPromptRoot = join(process.cwd(), 'prompts');
+const builtInPromptRoot = join(process.cwd(), 'src', 'architectures');
 
 const YAML = `
 arch: malmm
@@ -39,7 +40,7 @@ model: {name: reference-flawed}
 `;
 
 async function plan(ws: string, extra = ''): Promise<PlannedSweep> {
-  return planSweep(parseSweepSpec(YAML + extra, 'test.yaml'), { io: nodeIO, workspace: ws, builtInPromptRoot, file: 'test.yaml' });
+  return planSweep(parseSweepSpec(YAML + extra, 'test.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot, file: 'test.yaml' });
 }
 
 /** Deterministic outcome per (seed, variant, ablations): what a real sweep's determinism gives. */
@@ -47,7 +48,7 @@ const outcome = (o: LaunchOptions) => createHash('sha256').update(JSON.stringify
 
 /** episode_start's prompt fields as a real run writes them: the files the topology uses, with the ablations in effect. */
 async function promptFields(o: LaunchOptions, deps: LaunchDeps, edit?: (sha: string) => string) {
-  const pre = await preflightRun(deps.io, o);
+  const pre = await preflightRun(deps.io, { ...o, architectures: deps.architectures });
   const id = await promptIdentityOf(deps.io, pre);
   return { agentVariant: id.agent, ablations: id.ablations, prompts: Object.entries(id.prompts).map(([role, sha]) => ({ role, path: pre.promptPaths[role], sha256: edit ? edit(sha) : sha })) };
 }
@@ -74,7 +75,7 @@ function fakeLaunch(calls: LaunchOptions[], failFirst: Map<string, number> = new
   };
 }
 
-const workers = (n: number, launch: ReturnType<typeof fakeLaunch>) => Array.from({ length: n }, () => new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch));
+const workers = (n: number, launch: ReturnType<typeof fakeLaunch>) => Array.from({ length: n }, () => new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch));
 const base = (ws: string, p: PlannedSweep) => ({ plan: p, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot, sim: 'embedded' });
 const sorted = <T extends { key: string }>(rs: T[]) => [...rs].sort((a, b) => (a.key < b.key ? -1 : 1));
 
@@ -222,7 +223,7 @@ test('a prompt edit re-runs exactly the episodes whose prompts changed, and only
   const ws = newWs();
   const own = join(ws, 'prompts', 'malmm');
   mkdirSync(own, { recursive: true });
-  for (const f of ['sa.prompt', 'coder.prompt']) writeFileSync(join(own, f), readFileSync(join(builtInPromptRoot, 'malmm', f), 'utf8'));
+  for (const f of ['sa.prompt', 'coder.prompt']) writeFileSync(join(own, f), readFileSync(join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
   const first = await runSweep({ ...base(ws, await plan(ws)), workers: workers(1, fakeLaunch([])) });
   assert.equal(first.status, 'complete');
   // Edit the single agent's prompt: only the sa column (6 episodes) runs again; MALMM's columns never read it.
@@ -244,8 +245,8 @@ test('a prompt edit re-runs exactly the episodes whose prompts changed, and only
   // The same text from another folder (--prompts) is the same episode: nothing runs.
   const copy = join(ws, 'copy');
   mkdirSync(copy);
-  for (const f of ['sa.prompt', 'coder.prompt', 'planner.prompt', 'supervisor.prompt']) writeFileSync(join(copy, f), readFileSync(existsSync(join(own, f)) ? join(own, f) : join(builtInPromptRoot, 'malmm', f), 'utf8'));
-  const viaFolder = await planSweep(parseSweepSpec(YAML, 'test.yaml'), { io: nodeIO, workspace: ws, builtInPromptRoot, promptDir: copy, file: 'test.yaml' });
+  for (const f of ['sa.prompt', 'coder.prompt', 'planner.prompt', 'supervisor.prompt']) writeFileSync(join(copy, f), readFileSync(existsSync(join(own, f)) ? join(own, f) : join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
+  const viaFolder = await planSweep(parseSweepSpec(YAML, 'test.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot, promptDir: copy, file: 'test.yaml' });
   const calls4: LaunchOptions[] = [];
   const fourth = await runSweep({ ...base(ws, viaFolder), promptDir: copy, workers: workers(1, fakeLaunch(calls4)) });
   assert.equal(calls4.length, 0);

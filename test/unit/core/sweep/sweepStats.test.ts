@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { classifyError, labelFailure } from '../../../../src/core/sweep/failureLabels.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
@@ -143,7 +144,7 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.equal(m2.labelTotals.name_error!.a, 1);
 });
 
-const ctx = { io: nodeIO, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bad.yaml' };
+const ctx = { io: nodeIO, architectures, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'bad.yaml' };
 const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
 
 test('a sweep file with an unknown task, variant or ablation fails up front, naming it, its line and the valid choices', async () => {

@@ -18,7 +18,7 @@ after(() => rmSync(ws, { recursive: true, force: true }));
 const base = (o: Partial<LiveRunOptions['launch']> = {}): LiveRunOptions => ({
   modulePath: join(process.cwd(), 'src/extension/live/workerEntry.ts'),
   execArgv: ['--import', 'tsx'],
-  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
+  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
   simulator: { kind: 'embedded' },
 });
 
@@ -101,7 +101,7 @@ test('warm start: a run arriving while the process loads takes it; later runs ar
   try {
     // Loading (and possibly its warm-up episode) is under way when the first run arrives: that run takes the
     // process, the warm-up episode gives way, and the run is complete.
-    const warming = processes.prewarm({ kind: 'embedded' }, 'stack_blocks', { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'prompts') });
+    const warming = processes.prewarm({ kind: 'embedded' }, 'stack_blocks', { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'src', 'architectures') });
     for (const seed of [0, 1]) {
       const run = LiveRun.start({ ...base({ seed }), processes });
       if (seed > 0) assert.equal(run.warm, true, `run ${seed} went to the warm process`);

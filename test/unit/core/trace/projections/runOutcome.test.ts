@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { formatEvent } from '../../../../../src/cli/transcript.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../../src/architectures/registry.js';
 import { defaultReferenceModels } from '../../../../../src/core/llm/reference/policy.js';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../../src/core/llm/client.js';
 import { nodeClock, nodeIO } from '../../../../../src/core/node/nodeHost.js';
@@ -18,9 +19,9 @@ import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/inde
 import { projectRunSummary } from '../../../../../src/core/trace/projections/runSummary.js';
 import { readTrace } from '../../../../../src/core/trace/reader.js';
 import type { PendingEvent, TraceEvent } from '../../../../../src/protocol/trace.js';
-import { runWith, spec } from '../../agents/actctx/scripted.js';
+import { runWith, spec } from '../../../architectures/actctx/scripted.js';
 
-registerAllPolicies();
+registerReferencePolicies(architectures);
 
 /** Events numbered as the writer numbers them. */
 function trace(...events: PendingEvent[]): TraceEvent[] {
@@ -92,10 +93,10 @@ test("the simulated time in all, from the events of a run still going: the clock
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-outcome-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
 async function roco(limits: Record<string, number>) {
-  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
+  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
   return { r, events: readTrace(readFileSync(r.tracePath, 'utf8')).events };
 }
 

@@ -50,7 +50,7 @@ test('Testing view: a failure message’s menus run the command its link runs, f
 test('.vscodeignore is a whitelist naming every file the manifest and runtime need', () => {
   const lines = readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   assert.equal(lines[0], '**');
-  for (const need of ['!dist/extension.mjs', '!dist/ext/*.mjs', '!dist/runWorker.js', '!dist/languageClient.js', '!dist/exporter.js', '!dist/lsp.js', '!dist/package.json', '!dist/sandboxWorker.mjs', '!media/**', '!prompts/**', '!node_modules/mujoco-js/dist/mujoco_wasm.js', '!node_modules/pyodide/pyodide.asm.wasm', '!node_modules/pyodide/python_stdlib.zip']) {
+  for (const need of ['!dist/extension.mjs', '!dist/ext/*.mjs', '!dist/runWorker.js', '!dist/languageClient.js', '!dist/exporter.js', '!dist/lsp.js', '!dist/package.json', '!dist/sandboxWorker.mjs', '!media/**', '!src/architectures/*/prompts/*.prompt', '!node_modules/mujoco-js/dist/mujoco_wasm.js', '!node_modules/pyodide/pyodide.asm.wasm', '!node_modules/pyodide/python_stdlib.zip']) {
     assert.ok(lines.includes(need), need);
   }
 });

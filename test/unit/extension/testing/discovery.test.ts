@@ -47,7 +47,7 @@ test('a tests file expands to architecture -> task -> seed (-> variant), with id
 test('without a tests file or a sweep file: each architecture’s default task, seed 0, the reference model', () => {
   const d = discoverTests(input(undefined));
   assert.equal(d.isDefaultSet, true);
-  assert.deepEqual(d.cases.map((c) => c.id), ['malmm/stack_blocks/s0', 'roco/sort_cubes/s0', 'actctx/clear_table_bin/s0', 'llamar/put_bread_lettuce_tomato_fridge/s0', 'trajgen/draw_shape/s0']);
+  assert.deepEqual(d.cases.map((c) => c.id), ['malmm/stack_blocks/s0', 'roco/sort_cubes/s0', 'actctx/clear_table_bin/s0', 'llamar/1_put_bread_lettuce_tomato_fridge/s0', 'trajgen/draw_shape/s0']);
   assert.ok(d.cases.every((c) => c.model === 'reference' && c.source === undefined && c.variant === undefined));
   assert.deepEqual(defaultCases(catalog), d.cases);
 });

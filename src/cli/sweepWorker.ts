@@ -10,7 +10,7 @@ import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { runJob } from '../core/sweep/workers.js';
 import { whileCleaningUp } from './lifecycle.js';
 import { defineCommand } from './options.js';
-import { registerWorkspaceArchitectures } from './workspaceArchs.js';
+import { registerWorkspaceArchitectures } from '../architectures/workspace.js';
 
 export async function sweepWorkerCommand(): Promise<number> {
   if (!process.send) {

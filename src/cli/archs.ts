@@ -4,11 +4,12 @@ import { ENGINE_END_REASONS } from '../protocol/trace.js';
 import { architectureManifests } from '../architectures/manifests.js';
 import { describeType, ENGINE_LIMITS } from '../core/architecture/limits.js';
 import { defineCommand } from './options.js';
+import { displayPath } from './run.js';
 
 export function formatArchitectures(): string {
   const out: string[] = [];
   for (const m of architectureManifests.list()) {
-    out.push(`${m.id} — ${m.label}: ${m.description}`);
+    out.push(`${m.id} — ${m.label}: ${m.description}${m.folder ? ` [workspace: ${displayPath(m.folder)}]` : ''}`);
     out.push(`  paper: ${m.paper}`);
     out.push(`  robot API: ${m.api} · embedded simulator: ${m.simulator}`);
     out.push(`  roles: ${m.roles.map((r) => `${r.id} (${r.promptFile})`).join(', ')}`);

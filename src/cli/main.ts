@@ -5,6 +5,10 @@ import { closestName } from '../core/closest.js';
 import { COMMANDS } from './commands.js';
 import { installProcessHandlers, shutdownExitStatus } from './lifecycle.js';
 import { formatCommandHelp, HELP_FLAGS, parseCommandArgs, UsageError } from './options.js';
+import { prepareArchitectures } from './workspaceArchs.js';
+
+/** Commands that name an architecture (by --arch or in a sweep file) and so see the workspace's own. */
+const TAKES_ARCHITECTURES = new Set(['archs', 'sweep']);
 
 function usage(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -42,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ''}; commands: ${COMMANDS.filter((c) => !c.hidden).map((c) => c.name).join(', ')}`);
   }
   current = cmd.name;
+  if ('arch' in cmd.options || TAKES_ARCHITECTURES.has(cmd.name)) await prepareArchitectures(rest);
   const parsed = parseCommandArgs(cmd, rest);
   if (parsed.help) {
     process.stdout.write(formatCommandHelp(cmd) + '\n');

@@ -10,6 +10,7 @@ import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { runJob } from '../core/sweep/workers.js';
 import { whileCleaningUp } from './lifecycle.js';
 import { defineCommand } from './options.js';
+import { registerWorkspaceArchitectures } from '../architectures/workspace.js';
 
 export async function sweepWorkerCommand(): Promise<number> {
   if (!process.send) {
@@ -46,6 +47,8 @@ export async function sweepWorkerCommand(): Promise<number> {
       chain = chain.then(async () => {
         ac = new AbortController();
         try {
+          // The sweep's architecture may be one its workspace brings (loaded once per workspace).
+          await registerWorkspaceArchitectures(m.job.workspace);
           send({ type: 'result', record: await runJob(m.job, warm.depsFor(m.job), meter, undefined, ac.signal) });
         } catch (err) {
           send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });

@@ -21,6 +21,11 @@ export interface SessionHost extends RuntimeDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Working folder: the default workspace. */
   cwd: string;
+  /**
+   * Loads and registers the architectures the workspace brings (.waypoint/architectures/<id>/); returns the refused
+   * ones as `file:line: ...` lines by id. Absent: the registry's architectures only.
+   */
+  workspaceArchitectures?(workspace: string): Promise<{ id: string; line: string }[]>;
 }
 
 /** A value shown in Variables: an object or list to expand. */
@@ -146,6 +151,11 @@ export class WaypointDebugSession extends DebugSession {
     const a = parsed.data;
     try {
       const workspace = resolve(this.host.cwd, a.workspace ?? '.');
+      // A workspace architecture that failed to load is the launch's error when it is the one launched, else a note.
+      for (const r of (await this.host.workspaceArchitectures?.(workspace)) ?? []) {
+        if (!a.trace && r.id === (a.architecture ?? 'malmm')) throw new Error(r.line);
+        this.sendEvent(new OutputEvent(`warning: ${r.line}\n`, 'console'));
+      }
       const simulator = a.simulator ?? 'embedded';
       const simProblem = simulatorSpecProblem(simulator);
       if (simProblem) throw new Error(simProblem);

@@ -3,6 +3,8 @@
 // runtime) is sent to stderr, which a DAP client shows or ignores.
 import { Writable } from 'node:stream';
 import { architectures } from '../architectures/registry.js';
+import { registerWorkspaceArchitectures } from '../architectures/workspace.js';
+import { refusalLine } from '../core/architecture/workspace.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
@@ -31,6 +33,7 @@ export function runAdapterOverStdio(): WaypointDebugSession {
     createSandbox: () => createPyodideSandbox(),
     env: process.env,
     cwd,
+    workspaceArchitectures: async (workspace) => (await registerWorkspaceArchitectures(workspace)).map((r) => ({ id: r.id, line: refusalLine(r) })),
   });
   process.on('SIGTERM', () => session.shutdown());
   session.start(process.stdin, protocolOut);

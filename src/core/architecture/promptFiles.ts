@@ -2,10 +2,16 @@
 // <file>` (the host names the root, src/architectures of the package); a workspace overrides them with
 // `prompts/<arch>/<file>`. Pure path arithmetic, shared by runs, the debugger, the language server and the views.
 import { join } from 'node:path';
+import type { ArchitectureManifest } from './types.js';
 
 /** The folder holding an architecture's built-in prompt files. */
 export function builtInPromptDir(root: string, arch: string): string {
   return join(root, arch, 'prompts');
+}
+
+/** Where an architecture's own prompts are: its workspace folder's prompts/ (one a workspace brings), else the built-in folder. */
+export function ownPromptDir(arch: Pick<ArchitectureManifest, 'id' | 'folder'>, root: string): string {
+  return arch.folder ? join(arch.folder, 'prompts') : builtInPromptDir(root, arch.id);
 }
 
 /** The architecture and prompt file a path names: a workspace's `prompts/<arch>/<file>` or a built-in `<arch>/prompts/<file>`. */

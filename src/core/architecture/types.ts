@@ -93,6 +93,11 @@ export interface ArchitectureManifest {
   metrics: Record<string, string>;
   /** What it asks of a model (context, images, embeddings), for `waypoint doctor`; every built-in one declares it. */
   modelNeeds?: ModelNeeds;
+  /**
+   * Set by the loader for an architecture a workspace brings (src/core/architecture/workspace.ts): its folder, whose
+   * `prompts/` holds its prompt files. Absent for the built-in ones, whose prompts are under the host's prompt root.
+   */
+  folder?: string;
 }
 
 /** Engine options of one episode. `limits` holds the architecture's validated limits. */

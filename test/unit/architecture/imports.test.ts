@@ -193,3 +193,28 @@ test('the Testing view’s discovery and result mapping import no vscode (unit-t
   }
   assert.deepEqual(problems, []);
 });
+
+/** An architecture outside src (examples/architectures/<id>/) sees the public module, Node's built-ins and its own folder only. */
+function outsideImportProblems(from: string, spec: string): string | undefined {
+  if (spec === 'waypoint/architecture' || spec.startsWith('node:')) return undefined;
+  const own = /^(examples\/architectures\/[^/]+)\//.exec(from)?.[1];
+  if (spec.startsWith('.') && own && relative(root, resolve(root, dirname(from), spec)).startsWith(own + '/')) return undefined;
+  return `${from} imports ${spec} (only 'waypoint/architecture', node: built-ins and its own folder)`;
+}
+
+test('example architectures import only the public module waypoint/architecture and their own folder', () => {
+  const problems: string[] = [];
+  for (const f of files(join(root, 'examples/architectures'))) {
+    for (const spec of imports(f)) {
+      const p = outsideImportProblems(relative(root, f), spec);
+      if (p) problems.push(p);
+    }
+  }
+  assert.deepEqual(problems, []);
+  // The rule refuses reaching into the engine or a sibling example, and allows the sanctioned imports.
+  assert.ok(outsideImportProblems('examples/architectures/cap/loop.ts', '../../../src/core/architecture/types.js'));
+  assert.ok(outsideImportProblems('examples/architectures/cap/loop.ts', '../other/loop.js'));
+  assert.ok(outsideImportProblems('examples/architectures/cap/loop.ts', 'dotprompt'));
+  assert.equal(outsideImportProblems('examples/architectures/cap/reference/policy.ts', '../loop.js'), undefined);
+  assert.equal(outsideImportProblems('examples/architectures/cap/index.ts', 'waypoint/architecture'), undefined);
+});

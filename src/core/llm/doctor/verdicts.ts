@@ -2,7 +2,7 @@
 // and why, and the flags to pass. Pure: the needs come from each architecture's manifest (modelNeeds) and its role
 // prompts (output limits, temperatures), read by loadArchNeeds.
 import { join } from 'node:path';
-import { builtInPromptDir } from '../../architecture/promptFiles.js';
+import { ownPromptDir } from '../../architecture/promptFiles.js';
 import type { ArchitectureManifest, ModelNeeds } from '../../architecture/types.js';
 import type { HostIO } from '../../host.js';
 import { loadPromptFile } from '../../prompt/render.js';
@@ -25,7 +25,7 @@ export async function loadArchNeeds(io: HostIO, promptRoot: string, manifests: r
     let maxOutput: ArchNeeds['maxOutput'];
     const temps = new Set<number>();
     for (const role of m.roles) {
-      const file = await loadPromptFile(io, join(builtInPromptDir(promptRoot, m.id), role.promptFile)).catch(() => undefined);
+      const file = await loadPromptFile(io, join(ownPromptDir(m, promptRoot), role.promptFile)).catch(() => undefined);
       if (!file) continue;
       const t = file.config.maxOutputTokens;
       if (t !== undefined && (!maxOutput || t > maxOutput.tokens)) maxOutput = { tokens: t, prompt: `${m.id}/${role.promptFile}` };

@@ -179,7 +179,8 @@ function values(args: Py[]): (string | number)[] {
 
 /** One `(index, 'action', (args))` tuple. */
 function step(v: Py, labels: Labels, where: string): Parsed<PlanStep> {
-  if (v.t !== 'tuple' || v.items.length !== 3) return { ok: false, error: ranError(`ValueError: ${where} must be a tuple (action number, action function name, (arguments)), got ${pyRepr(v)} (line ${v.line})`) };
+  // A row written as a list ([0, "approach", [...]], the JSON habit) means the same tuple.
+  if ((v.t !== 'tuple' && v.t !== 'list') || v.items.length !== 3) return { ok: false, error: ranError(`ValueError: ${where} must be a tuple (action number, action function name, (arguments)), got ${pyRepr(v)} (line ${v.line})`) };
   const [i, a, argv] = v.items as [Py, Py, Py];
   if (i.t !== 'int') return { ok: false, error: `The plan has a non-integer action number ${pyRepr(i)} (line ${i.line}). Action numbers are integers from 0.` };
   if (a.t !== 'str') return { ok: false, error: ranError(`TypeError: the action name of action ${i.v} must be a string, got ${pyRepr(a)} (line ${a.line})`) };
@@ -253,7 +254,7 @@ export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], l
   // whatever its first tuple lacks, not for what is wrong with it.
   const rows: { i: number; d: Extract<Py, { t: 'dict' }>; exp: Py; line: number }[] = [];
   for (const item of v.items) {
-    if (item.t !== 'tuple' || item.items.length !== 3) return { ok: false, error: ranError(`ValueError: each element of evaluation_plan must be a tuple (action number, {check: (arguments)}, (expected outputs)), got ${pyRepr(item)} (line ${item.line})`) };
+    if ((item.t !== 'tuple' && item.t !== 'list') || item.items.length !== 3) return { ok: false, error: ranError(`ValueError: each element of evaluation_plan must be a tuple (action number, {check: (arguments)}, (expected outputs)), got ${pyRepr(item)} (line ${item.line})`) };
     const [i, d, exp] = item.items as [Py, Py, Py];
     if (i.t !== 'int') return { ok: false, error: `The evaluation plan has a non-integer action number ${pyRepr(i)} (line ${i.line}).` };
     if (d.t !== 'dict') return { ok: false, error: ranError(`TypeError: the checks of action ${i.v} must be a dictionary {check_name: (arguments)}, got ${describe(d)} (line ${d.line})`) };

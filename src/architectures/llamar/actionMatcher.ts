@@ -173,16 +173,18 @@ export function similarity(a: string, b: string): number {
 /** The verbs whose object decides the action, by the token tokens() leaves for them. */
 const VERB_ACTION: Record<string, string> = { pick: 'Pickup', put: 'Put', open: 'Open', close: 'Close', slice: 'Slice', clean: 'Clean', navigate: 'NavigateTo', toggle: 'Toggle' };
 
+const an = (t: string) => `${/^[AEIOU]/.test(t) ? 'an' : 'a'} ${t}`;
+
 /** Why a type refuses a verb (the feedback), by action name. */
 const CANNOT: Record<string, (t: string) => string> = {
-  Pickup: (t) => `cannot be picked up (a ${t} is fixed in place)`,
-  Put: (t) => `cannot have things put on it (a ${t} is not a receptacle)`,
-  Open: (t) => `cannot be opened (a ${t} does not open)`,
-  Close: (t) => `cannot be closed (a ${t} does not open or close)`,
-  Slice: (t) => `cannot be sliced (a ${t} is not sliceable)`,
-  Clean: (t) => `cannot be cleaned (a ${t} is not cleanable)`,
-  ToggleOn: (t) => `cannot be switched on (a ${t} has no switch)`,
-  ToggleOff: (t) => `cannot be switched off (a ${t} has no switch)`,
+  Pickup: (t) => `cannot be picked up (${an(t)} is fixed in place)`,
+  Put: (t) => `cannot have things put on it (${an(t)} is not a receptacle)`,
+  Open: (t) => `cannot be opened (${an(t)} does not open)`,
+  Close: (t) => `cannot be closed (${an(t)} does not open or close)`,
+  Slice: (t) => `cannot be sliced (${an(t)} is not sliceable)`,
+  Clean: (t) => `cannot be cleaned (${an(t)} is not cleanable)`,
+  ToggleOn: (t) => `cannot be switched on (${an(t)} has no switch)`,
+  ToggleOff: (t) => `cannot be switched off (${an(t)} has no switch)`,
 };
 
 /** Everyday names for AI2-THOR types (a type's own words, "counter top" or "countertop", always count). */

@@ -18,8 +18,9 @@ export type Decision = 'EXECUTE' | 'PROCEED' | 'none';
 export function decisionOf(text: string): Decision {
   const lines = executeLines(text);
   if (lines && lines.length > 0) return 'EXECUTE';
-  if (/\bPROCEED\b/.test(text)) return 'PROCEED';
-  if (/\bEXECUTE\b/.test(text)) return 'EXECUTE';
+  const plain = plainText(text);
+  if (/\bPROCEED\b/.test(plain)) return 'PROCEED';
+  if (/\bEXECUTE\b/.test(plain)) return 'EXECUTE';
   return 'none';
 }
 
@@ -48,7 +49,7 @@ function plainRow(row: string): string {
   return row
     .replace(/^\s*(?:>\s*)*(?:#{1,6}\s+)?(?:(?:[-*+\u2022]|\d+[.)])\s+)?/, '')
     .replace(/[*`]/g, '')
-    .replace(/\bname\s*:?\s+([A-Za-z][\w-]*)[,;:]?\s+action\b\s*:?/gi, 'NAME $1 ACTION')
+    .replace(/\bname\s*:?\s+([A-Za-z][\w-]*)[,;:]?\s+action\b\s*:?/gi, 'NAME $1 ACTION ')
     .trim();
 }
 

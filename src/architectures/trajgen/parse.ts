@@ -15,12 +15,18 @@ export function pythonBlocks(text: string): string[] {
     .filter((b) => b.trim() !== '');
 }
 
+/** The blocks to run, or the refusal the trace records when there are none. */
+export function parseCodeBlocks(text: string): Parse<string[]> {
+  const blocks = pythonBlocks(text);
+  return blocks.length > 0 ? { ok: true, value: blocks } : { ok: false, error: 'the answer has no ```python code block, so nothing was run' };
+}
+
 export type Verdict = 'completed' | 'failed';
 
 /** The detector's answer: the last task_completed() / task_failed() inside a ```python block (or bare, as a fallback). */
 export function parseVerdict(text: string): Parse<Verdict> {
   const inBlocks = pythonBlocks(text).join('\n');
-  const source = inBlocks.trim() !== '' ? inBlocks : text;
+  const source = inBlocks.trim() !== '' ? inBlocks : plainText(text);
   const calls = [...source.matchAll(/\b(task_completed|task_failed)\s*\(\s*\)/g)].map((m) => m[1]);
   if (calls.length === 0) return { ok: false, error: 'the answer calls neither task_completed() nor task_failed(); end it with a ```python block holding one of them' };
   if (new Set(calls).size > 1) return { ok: false, error: 'the answer calls both task_completed() and task_failed(); call only the one that is your verdict' };
@@ -62,8 +68,8 @@ export function parseNumericTrajectory(body: string): Parse<Pose5[]> {
   try {
     v = JSON.parse(src);
   } catch {
-    const bad = /[^\d\s.,+\-eE[\]]/.exec(src);
-    return { ok: false, error: `the <trajectory> block is not a list of numbers${bad ? ` (found ${JSON.stringify(src.slice(bad.index, bad.index + 20))})` : ''}` };
+    const bad = /[^\d\s.,+\-eE[\]]/.exec(src) ?? /[\d.]\s*[-+*/]\s*[\d.]/.exec(src.replace(/\d[eE][-+]\d/g, '000'));
+    return { ok: false, error: `the <trajectory> block is not a list of numbers${bad ? ` (found ${JSON.stringify(src.slice(bad.index, bad.index + 20))}; write each value as a plain number)` : ''}` };
   }
   if (!Array.isArray(v)) return { ok: false, error: `the <trajectory> block must be a list of poses, got ${typeof v === 'number' ? 'a number' : typeof v}` };
   if (v.length === 0) return { ok: false, error: 'the <trajectory> block is an empty list' };

@@ -20,12 +20,13 @@ export function isPythonTag(lang: string): boolean {
 }
 
 /**
- * Line endings to \n, no-break and zero-width spaces to plain ones, and typographic quotes to ASCII. An apostrophe
+ * A reasoning model's thinking (<think>…</think>, <thinking>…</thinking>) is not its answer and is dropped;
+ * line endings become \n, no-break and zero-width spaces plain ones, and typographic quotes ASCII. An apostrophe
  * between two letters ("robot’s") is kept as it is when `keepWordApostrophes` is set, so that a Python string
  * 'the robot’s cup' stays one string; elsewhere it becomes '.
  */
 export function plainText(text: string, options: { keepWordApostrophes?: boolean } = {}): string {
-  let s = text.replace(/\r\n?/g, '\n').replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/[\u200b\u200c\u200d\ufeff]/g, '');
+  let s = text.replace(/<(think|thinking)>[\s\S]*?<\/\1>/gi, '').replace(/\r\n?/g, '\n').replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/[\u200b\u200c\u200d\ufeff]/g, '');
   s = s.replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"');
   s = options.keepWordApostrophes
     ? s.replace(/[\u2018\u2019\u201a\u201b\u2032]/g, (q, at: number) => (/\p{L}/u.test(s[at - 1] ?? '') && /\p{L}/u.test(s[at + 1] ?? '') ? q : "'"))

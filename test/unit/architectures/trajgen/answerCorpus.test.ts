@@ -10,7 +10,10 @@ function run(c: AnswerCase): Outcome {
     const r = parseCodeBlocks(c.text);
     return r.ok ? { ok: true, summary: `${r.value.length}: ${r.value.map((b) => b.trim().split('\n')[0]).join(' | ')}` } : r;
   }
-  if (c.parser === 'verdict') return parseVerdict(c.text).ok ? { ok: true, summary: (parseVerdict(c.text) as { value: string }).value } : (parseVerdict(c.text) as Outcome);
+  if (c.parser === 'verdict') {
+    const v = parseVerdict(c.text);
+    return v.ok ? { ok: true, summary: v.value } : v;
+  }
   const tags = trajectoryTags(c.text);
   assert.equal(tags.length, 1, c.style);
   const r = tags[0]!;

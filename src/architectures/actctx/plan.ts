@@ -6,6 +6,7 @@
 // one definition of them.
 import { ACTCTX_API } from '../../core/apis/actctx.js';
 import type { ApiFunctionSpec } from '../../core/sim/simulator.js';
+import { plainText, pythonBlocksOf } from '../../core/architecture/answerText.js';
 import { describe, parseAssignments, pyRepr, PySyntaxError, type Py, type PyAssignment } from './pyLiteral.js';
 
 export const SKILLS = ['approach', 'pick', 'place', 'drop'] as const;
@@ -50,12 +51,40 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const SPEC: Record<string, ApiFunctionSpec> = Object.fromEntries(ACTCTX_API.map((f) => [f.name, f]));
 
-/** The one ```python block of an answer (the paper's repair loop names what is wrong). */
-export function codeBlock(text: string): Parsed<string> {
-  const blocks = [...text.matchAll(/```[ \t]*(?:python|py)?[ \t]*\r?\n([\s\S]*?)```/gi)].map((m) => m[1]!);
-  if (blocks.length === 0) return { ok: false, error: 'I expected Python code in your answer but found none. Please write the plan again.' };
-  if (blocks.length > 1) return { ok: false, error: `I expected exactly one Python code block in your answer but found ${blocks.length}. Please answer again with a single Python code block.` };
-  return { ok: true, value: blocks[0]! };
+/**
+ * The Python code of an answer that assigns `name` (the paper's repair loop names what is wrong). Read: one block
+ * tagged python/py or bare (CRLF and typographic quotes made plain); of several blocks, the one that assigns `name`
+ * (others are examples or notes); no block, the statement written straight in the text (from its `name =` line to
+ * where it parses). A top-level print(...) line is dropped: it shows the plan and changes nothing.
+ */
+export function codeBlock(text: string, name = 'task_plan'): Parsed<string> {
+  const plain = plainText(text, { keepWordApostrophes: true });
+  const assigns = new RegExp(`^[ \\t]*${name}\\s*(?:\\[[^\\]]*\\]\\s*)?=`, 'm');
+  const withoutPrints = (code: string) => code.replace(/^print\(.*\)[ \t]*$/gm, '');
+  const blocks = pythonBlocksOf(plain).filter((b) => b.body.trim() !== '');
+  if (blocks.length === 1) return { ok: true, value: withoutPrints(blocks[0]!.body) };
+  if (blocks.length > 1) {
+    const mine = blocks.filter((b) => assigns.test(b.body));
+    if (mine.length === 1) return { ok: true, value: withoutPrints(mine[0]!.body) };
+    return { ok: false, error: `I expected exactly one Python code block${mine.length > 1 ? ` assigning '${name}'` : ''} in your answer but found ${mine.length > 1 ? mine.length : blocks.length}. Please answer again with a single Python code block.` };
+  }
+  const lines = plain.split('\n');
+  const start = lines.findIndex((l) => assigns.test(l));
+  if (start >= 0) {
+    // The shortest run of lines from the assignment that reads as Python.
+    for (let end = start + 1; end <= lines.length; end++) {
+      const code = lines.slice(start, end).join('\n');
+      try {
+        parseAssignments(code);
+        return { ok: true, value: code };
+      } catch {
+        // not complete yet
+      }
+    }
+    // It never reads: the statement and what follows it, so the error names the line.
+    return { ok: true, value: lines.slice(start).join('\n') };
+  }
+  return { ok: false, error: `I expected Python code in your answer but found none. Please write the plan again, as ${name} = ... in a \`\`\`python code block.` };
 }
 
 function ranError(e: string): string {
@@ -150,7 +179,8 @@ function values(args: Py[]): (string | number)[] {
 
 /** One `(index, 'action', (args))` tuple. */
 function step(v: Py, labels: Labels, where: string): Parsed<PlanStep> {
-  if (v.t !== 'tuple' || v.items.length !== 3) return { ok: false, error: ranError(`ValueError: ${where} must be a tuple (action number, action function name, (arguments)), got ${pyRepr(v)} (line ${v.line})`) };
+  // A row written as a list ([0, "approach", [...]], the JSON habit) means the same tuple.
+  if ((v.t !== 'tuple' && v.t !== 'list') || v.items.length !== 3) return { ok: false, error: ranError(`ValueError: ${where} must be a tuple (action number, action function name, (arguments)), got ${pyRepr(v)} (line ${v.line})`) };
   const [i, a, argv] = v.items as [Py, Py, Py];
   if (i.t !== 'int') return { ok: false, error: `The plan has a non-integer action number ${pyRepr(i)} (line ${i.line}). Action numbers are integers from 0.` };
   if (a.t !== 'str') return { ok: false, error: ranError(`TypeError: the action name of action ${i.v} must be a string, got ${pyRepr(a)} (line ${a.line})`) };
@@ -163,7 +193,7 @@ function step(v: Py, labels: Labels, where: string): Parsed<PlanStep> {
 
 /** `task_plan = [...]`: a list of action tuples numbered 0, 1, 2, ... in order. */
 export function parseTaskPlan(answer: string, labels: Labels): Parsed<PlanStep[]> {
-  const code = codeBlock(answer);
+  const code = codeBlock(answer, 'task_plan');
   if (!code.ok) return code;
   const a = single(code.value, 'task_plan', false);
   if (!a.ok) return a;
@@ -214,7 +244,7 @@ function checkArgs(name: CheckName, args: Py[], labels: Labels, line: number): s
  * and the authors' code demands none).
  */
 export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], labels: Labels, mandatory = true): Parsed<EvalEntry[]> {
-  const code = codeBlock(answer);
+  const code = codeBlock(answer, 'evaluation_plan');
   if (!code.ok) return code;
   const a = single(code.value, 'evaluation_plan', false);
   if (!a.ok) return a;
@@ -224,7 +254,7 @@ export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], l
   // whatever its first tuple lacks, not for what is wrong with it.
   const rows: { i: number; d: Extract<Py, { t: 'dict' }>; exp: Py; line: number }[] = [];
   for (const item of v.items) {
-    if (item.t !== 'tuple' || item.items.length !== 3) return { ok: false, error: ranError(`ValueError: each element of evaluation_plan must be a tuple (action number, {check: (arguments)}, (expected outputs)), got ${pyRepr(item)} (line ${item.line})`) };
+    if ((item.t !== 'tuple' && item.t !== 'list') || item.items.length !== 3) return { ok: false, error: ranError(`ValueError: each element of evaluation_plan must be a tuple (action number, {check: (arguments)}, (expected outputs)), got ${pyRepr(item)} (line ${item.line})`) };
     const [i, d, exp] = item.items as [Py, Py, Py];
     if (i.t !== 'int') return { ok: false, error: `The evaluation plan has a non-integer action number ${pyRepr(i)} (line ${i.line}).` };
     if (d.t !== 'dict') return { ok: false, error: ranError(`TypeError: the checks of action ${i.v} must be a dictionary {check_name: (arguments)}, got ${describe(d)} (line ${d.line})`) };
@@ -276,7 +306,7 @@ export function parseEvaluationPlan(answer: string, plan: readonly PlanStep[], l
  * action, as in the retune after success). The action may not change.
  */
 export function parseRetune(answer: string, plan: readonly PlanStep[], labels: Labels, onlyIndex: number | undefined): Parsed<PlanStep> {
-  const code = codeBlock(answer);
+  const code = codeBlock(answer, 'task_plan');
   if (!code.ok) return code;
   const a = single(code.value, 'task_plan', true);
   if (!a.ok) return a;

@@ -1,5 +1,8 @@
 // TextSimilarityActionMatcher: maps an Actor's free-form action ("pick up the tomato", "NavigateTo(Fridge_1)") to the
-// closest admissible high-level action. It stands where the paper uses a SentenceBERT (all-MiniLM-L6-v2) fine-tuned
+// closest admissible high-level action. First a rule reads the verb and the object outright ("open the refrigerator"
+// is Open on the seen Fridge; everyday names in TYPE_WORDS) and refuses a pair the object does not afford ("open
+// object Apple_1") with what can be done with it; otherwise the lexical score below decides, and a verb it would
+// change is refused too. The result names the matcher that chose ('rule' or 'lexical'). It stands where the paper uses a SentenceBERT (all-MiniLM-L6-v2) fine-tuned
 // on 2,800 (free text, action) pairs, scored by cosine similarity. This one is deterministic and has no model: the
 // text is normalised (verb synonyms, CamelCase split, object ids kept whole), then compared with every admissible
 // action by cosine similarity of token counts (0.7) and character trigrams (0.3). Unlike the paper's matcher it does
@@ -30,8 +33,11 @@ export interface AdmissibleAction {
   args: unknown[];
 }
 
+/** Which matcher chose the action: 'rule' read the verb and the object outright, 'lexical' scored similarity. */
+export type MatcherName = 'rule' | 'lexical';
+
 export type MatchResult =
-  | { ok: true; action: AdmissibleAction; score: number; candidates: { text: string; score: number }[] }
+  | { ok: true; action: AdmissibleAction; score: number; candidates: { text: string; score: number }[]; matcher: MatcherName }
   | { ok: false; error: string; candidates: { text: string; score: number }[] };
 
 export interface MatcherOptions {
@@ -162,6 +168,81 @@ export function similarity(a: string, b: string): number {
   return 0.7 * cosine(counts(ta), counts(tb)) + 0.3 * cosine(trigrams(ta), trigrams(tb));
 }
 
+// ---- verb and object read outright ------------------------------------------------------------------------------
+
+/** The verbs whose object decides the action, by the token tokens() leaves for them. */
+const VERB_ACTION: Record<string, string> = { pick: 'Pickup', put: 'Put', open: 'Open', close: 'Close', slice: 'Slice', clean: 'Clean', navigate: 'NavigateTo', toggle: 'Toggle' };
+
+const an = (t: string) => `${/^[AEIOU]/.test(t) ? 'an' : 'a'} ${t}`;
+
+/** Why a type refuses a verb (the feedback), by action name. */
+const CANNOT: Record<string, (t: string) => string> = {
+  Pickup: (t) => `cannot be picked up (${an(t)} is fixed in place)`,
+  Put: (t) => `cannot have things put on it (${an(t)} is not a receptacle)`,
+  Open: (t) => `cannot be opened (${an(t)} does not open)`,
+  Close: (t) => `cannot be closed (${an(t)} does not open or close)`,
+  Slice: (t) => `cannot be sliced (${an(t)} is not sliceable)`,
+  Clean: (t) => `cannot be cleaned (${an(t)} is not cleanable)`,
+  ToggleOn: (t) => `cannot be switched on (${an(t)} has no switch)`,
+  ToggleOff: (t) => `cannot be switched off (${an(t)} has no switch)`,
+};
+
+/** Everyday names for AI2-THOR types (a type's own words, "counter top" or "countertop", always count). */
+const TYPE_WORDS: Record<string, string[]> = {
+  Fridge: ['refrigerator', 'fridge', 'freezer'],
+  Laptop: ['computer', 'laptop', 'notebook'],
+  Sofa: ['couch', 'sofa', 'settee'],
+  Television: ['tv', 'television', 'telly'],
+  Plate: ['dish', 'plate'],
+  Bowl: ['dish', 'bowl'],
+  CounterTop: ['counter', 'worktop', 'countertop'],
+  GarbageCan: ['trash', 'bin', 'garbage', 'trashcan', 'wastebasket'],
+  StoveBurner: ['stove', 'burner', 'hob'],
+  StoveKnob: ['knob'],
+  Faucet: ['tap', 'faucet'],
+  LightSwitch: ['light', 'lights'],
+  DiningTable: ['table'],
+  CoffeeTable: ['table'],
+  Mug: ['mug', 'cup'],
+  Cup: ['cup'],
+  ArmChair: ['armchair', 'chair'],
+  Microwave: ['microwave', 'oven'],
+  CoffeeMachine: ['coffee maker', 'coffeemaker'],
+};
+
+const splitType = (t: string) => t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/**
+ * The verb and object a phrase names, read outright: the first verb of VERB_ACTION, and its object (an id written
+ * in it, or a seen object named by type or everyday name: "the refrigerator" is the seen Fridge). For put the
+ * receptacle is the object named last; for the rest, the first. Of several seen objects of one type, the first seen.
+ */
+function readIntent(raw: string, known: readonly string[], ids: readonly string[]): { action?: string; target?: string } {
+  const verb = tokens(raw).find((t) => VERB_ACTION[t] !== undefined);
+  let action = verb ? VERB_ACTION[verb] : undefined;
+  if (action === 'Toggle') action = /\boff\b/i.test(raw) ? 'ToggleOff' : /\bon\b/i.test(raw) ? 'ToggleOn' : undefined;
+  let refs = ids.map((id) => ({ at: raw.indexOf(id), id }));
+  if (refs.length === 0) {
+    const text = ` ${raw.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+    refs = [];
+    for (const id of known) {
+      const t = typeOfLabel(id);
+      const names = [splitType(t), splitType(t).replace(/ /g, ''), ...(TYPE_WORDS[t] ?? [])];
+      const at = Math.min(...names.map((n) => {
+        const m = new RegExp(`\\s${n}(?:s|es)?\\s`).exec(text);
+        return m ? m.index : Infinity;
+      }));
+      if (at < Infinity) refs.push({ at, id });
+    }
+  }
+  refs.sort((a, b) => a.at - b.at);
+  if (refs.length === 0) return { ...(action ? { action } : {}) };
+  // Several objects at one place (two tomatoes): the first seen, as `known` lists them.
+  const chosen = action === 'Put' ? refs.filter((r) => r.at === refs[refs.length - 1]!.at) : refs.filter((r) => r.at === refs[0]!.at);
+  const target = chosen.sort((a, b) => known.indexOf(a.id) - known.indexOf(b.id))[0]!.id;
+  return { ...(action ? { action } : {}), target };
+}
+
 /**
  * The closest admissible action to `text`, or why there is none: an object id no robot has seen, or nothing
  * similar enough. `known` are the labels the team has discovered.
@@ -173,7 +254,7 @@ export function matchAction(text: string, known: readonly string[], opts: Matche
   if (raw === '') return { ok: false, error: 'the action is empty', candidates: [] };
   // Exact vocabulary phrase or the structured form ("NavigateTo(Tomato_1)") first: no similarity needed.
   const exact = all.find((a) => a.text.toLowerCase() === raw.toLowerCase());
-  if (exact) return { ok: true, action: exact, score: 1, candidates: [{ text: exact.text, score: 1 }] };
+  if (exact) return { ok: true, action: exact, score: 1, candidates: [{ text: exact.text, score: 1 }], matcher: 'rule' };
   const mentioned = [...raw.matchAll(/\b([A-Z][A-Za-z]*_\d+)\b/g)].map((m) => m[1]!);
   const unseen = mentioned.filter((id) => !known.includes(id));
   if (unseen.length > 0) {
@@ -181,6 +262,19 @@ export function matchAction(text: string, known: readonly string[], opts: Matche
     return {
       ok: false,
       error: `${unseen.join(', ')} ${unseen.length > 1 ? 'have' : 'has'} not been seen by any robot${sameType.length ? ` (seen of that type: ${sameType.join(', ')})` : ''}; only objects the robots have seen can be used`,
+      candidates: [],
+    };
+  }
+  // A verb and an object read outright decide it; a pair the object does not afford is refused, never turned into
+  // another action.
+  const intent = readIntent(raw, known, mentioned);
+  if (intent.action && intent.target) {
+    const hit = all.find((a) => a.name === intent.action && a.args[0] === intent.target);
+    if (hit) return { ok: true, action: hit, score: 1, candidates: [{ text: hit.text, score: 1 }], matcher: 'rule' };
+    const possible = all.filter((a) => a.args[0] === intent.target).map((a) => `"${a.text}"`);
+    return {
+      ok: false,
+      error: `${intent.target} ${CANNOT[intent.action]!(typeOfLabel(intent.target))}; what can be done with ${intent.target}: ${possible.join(', ')}`,
       candidates: [],
     };
   }
@@ -195,7 +289,11 @@ export function matchAction(text: string, known: readonly string[], opts: Matche
   const candidates = scored.slice(0, 3).map((x) => ({ text: x.a.text, score: Math.round(x.score * 1000) / 1000 }));
   const best = scored[0];
   if (!best || best.score < threshold) {
-    return { ok: false, error: `"${raw}" is not close to any admissible action (closest: ${candidates.map((c) => `"${c.text}" ${c.score}`).join(', ') || 'none'})`, candidates };
+    return { ok: false, error: `"${raw}" is not close to any admissible action (closest: ${candidates.map((c) => `"${c.text}" ${c.score}`).join(', ') || 'none'}); write one of the actions as the prompt lists them`, candidates };
   }
-  return { ok: true, action: best.a, score: best.score, candidates };
+  // The phrase names a verb the closest action does not do: say so rather than run another action.
+  if (intent.action && best.a.name !== intent.action) {
+    return { ok: false, error: `"${raw}" asks for ${intent.action} but names no seen object that affords it (closest admissible: ${candidates.map((c) => `"${c.text}"`).join(', ')}); name the object by its id`, candidates };
+  }
+  return { ok: true, action: best.a, score: best.score, candidates, matcher: 'lexical' };
 }

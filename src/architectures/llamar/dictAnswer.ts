@@ -1,25 +1,41 @@
 // LLaMAR's modules answer with a Python dictionary (the paper's prompts) or JSON. This reads exactly one dict: the
-// whole answer, or the one fenced ```json / ```python block in it (as the released code extracts it). Values are
+// whole answer (an explanation after it allowed), the one fenced block in it (```json, ```python, bare), or the one
+// dict written in prose. Typographic quotes and CRLF are made plain; 'Alice's action' keeps its apostrophe. Values are
 // Python or JSON literals: strings ('…' or "…"), numbers, True/False/None (true/false/null), lists, tuples, dicts.
 // Anything else is a format error that says where and what was expected.
+
+import { fencedBlocks, plainText } from '../../core/architecture/answerText.js';
 
 export type Literal = string | number | boolean | null | Literal[] | { [k: string]: Literal };
 
 export type DictResult = { ok: true; value: Record<string, Literal> } | { ok: false; error: string };
 
 export function readDictAnswer(text: string): DictResult {
-  const trimmed = text.trim();
+  const plain = plainText(text);
+  const trimmed = plain.trim();
   if (trimmed === '') return { ok: false, error: 'the answer is empty; expected a dict' };
-  let source = trimmed;
-  if (!trimmed.startsWith('{')) {
-    const blocks = [...trimmed.matchAll(/```[ \t]*(json|python|py)?[ \t]*\r?\n([\s\S]*?)```/gi)].map((m) => m[2]!.trim());
-    const dicts = blocks.filter((b) => b.startsWith('{'));
-    if (dicts.length === 0) {
-      return { ok: false, error: `expected a dict (the whole answer, or one \`\`\`json block); the answer starts with ${JSON.stringify(trimmed.slice(0, 60))}` };
-    }
-    if (dicts.length > 1) return { ok: false, error: `expected one dict, found ${dicts.length} fenced blocks with dicts` };
-    source = dicts[0]!;
+  if (trimmed.startsWith('{')) {
+    const whole = parseDict(trimmed);
+    if (whole.ok) return whole;
+    // A dict followed by an explanation still reads; anything else keeps the parser's message.
+    const first = dictSpans(trimmed)[0];
+    if (!first || first.start !== 0) return whole;
+    const one = parseDict(first.text);
+    return one.ok && !trimmed.slice(first.end).includes('{') ? one : whole;
   }
+  const blocks = fencedBlocks(trimmed).map((b) => b.body.trim()).filter((b) => b.startsWith('{'));
+  if (blocks.length > 1) return { ok: false, error: `expected one dict, found ${blocks.length} fenced blocks with dicts; answer with only the one dict` };
+  if (blocks.length === 1) return parseDict(blocks[0]!);
+  // No fence: the one dict written in the prose.
+  const spans = dictSpans(trimmed);
+  const good = spans.map((sp) => parseDict(sp.text)).filter((r) => r.ok);
+  if (good.length === 1) return good[0]!;
+  if (good.length > 1) return { ok: false, error: `expected one dict, found ${good.length} dicts in the answer; answer with only the one dict` };
+  if (spans.length > 0) return parseDict(spans[0]!.text);
+  return { ok: false, error: `expected a dict (the whole answer, or one \`\`\`json block); the answer starts with ${JSON.stringify(trimmed.slice(0, 60))}` };
+}
+
+function parseDict(source: string): DictResult {
   try {
     const p = new LiteralParser(source);
     const v = p.value();
@@ -29,6 +45,34 @@ export function readDictAnswer(text: string): DictResult {
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
+}
+
+/** Top-level {...} spans of a text, brackets inside quoted strings skipped; an unclosed one runs to the end. */
+function dictSpans(s: string): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  let depth = 0;
+  let start = -1;
+  let quote = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quote) {
+      const apostrophe = c === "'" && /\p{L}/u.test(s[i - 1] ?? '') && /\p{L}/u.test(s[i + 1] ?? '');
+      if (c === '\\') i++;
+      else if ((c === quote && !apostrophe) || c === '\n') quote = '';
+      continue;
+    }
+    // Quotes count only inside a dict: prose outside has apostrophes ("Here's the plan").
+    if ((c === '"' || c === "'") && depth > 0 && !(c === "'" && /\p{L}/u.test(s[i - 1] ?? '') && /\p{L}/u.test(s[i + 1] ?? ''))) quote = c;
+    else if (c === '{') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === '}' && depth > 0) {
+      depth--;
+      if (depth === 0) out.push({ start, end: i + 1, text: s.slice(start, i + 1) });
+    }
+  }
+  if (depth > 0) out.push({ start, end: s.length, text: s.slice(start) });
+  return out;
 }
 
 class LiteralParser {
@@ -142,7 +186,9 @@ class LiteralParser {
     for (;;) {
       if (this.i >= this.s.length) this.fail('unterminated string');
       const c = this.s[this.i]!;
-      if (triple ? this.s.startsWith(q.repeat(3), this.i) : c === q) {
+      // 'Alice's action': a quote between two letters in a '…' string is the apostrophe the model meant.
+      const apostrophe = !triple && q === "'" && c === "'" && /\p{L}/u.test(this.s[this.i - 1] ?? '') && /\p{L}/u.test(this.s[this.i + 1] ?? '');
+      if (!apostrophe && (triple ? this.s.startsWith(q.repeat(3), this.i) : c === q)) {
         this.i += triple ? 3 : 1;
         return out;
       }

@@ -1,20 +1,35 @@
 // Strict readers of LLaMAR's module answers. Each answer must be one dict with the module's keys (as the paper's
 // prompts ask); the Actor's actions must name robots of this team and map to admissible actions. A problem comes
 // back as one message the module is shown before it answers again.
-import { matchAction, type AdmissibleAction, type MatcherOptions } from './actionMatcher.js';
+import { matchAction, type AdmissibleAction, type MatcherName, type MatcherOptions } from './actionMatcher.js';
 import { pick, readDictAnswer, type Literal } from './dictAnswer.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const isStr = (v: Literal | undefined): v is string => typeof v === 'string';
 
+/** "1. navigate to the fridge" -> "navigate to the fridge" (models number list items they were not asked to). */
+const unnumbered = (s: string) => s.trim().replace(/^(?:\d+[.)]|[-*\u2022])\s+/, '').trim();
+
 function strList(v: Literal | undefined, key: string): Parsed<string[]> {
   if (v === null || v === undefined) return { ok: true, value: [] };
   if (typeof v === 'string' && /^\s*(none|\[\s*\])\s*$/i.test(v)) return { ok: true, value: [] };
-  if (!Array.isArray(v)) return { ok: false, error: `"${key}" must be a list of strings` };
+  // One string holding a numbered or bulleted list, one item a line.
+  if (typeof v === 'string' && /\n/.test(v.trim())) return { ok: true, value: v.split('\n').map(unnumbered).filter((s) => s !== '') };
+  if (!Array.isArray(v)) return { ok: false, error: `"${key}" must be a list of strings, such as ["first subtask", "second subtask"]` };
   const bad = v.findIndex((x) => typeof x !== 'string');
-  if (bad >= 0) return { ok: false, error: `"${key}" item ${bad + 1} is not a string` };
-  return { ok: true, value: (v as string[]).map((s) => s.trim()).filter((s) => s !== '') };
+  if (bad >= 0) return { ok: false, error: `"${key}" item ${bad + 1} is not a string (write each item in quotes)` };
+  return { ok: true, value: (v as string[]).map(unnumbered).filter((s) => s !== '') };
+}
+
+/**
+ * The robot an action key is for: "Alice's action" (the prompt's form), "Alice's Action", "Alice action",
+ * "Alice_action", "action_Alice"; undefined for other keys.
+ */
+function actionKeyRobot(key: string): string | undefined {
+  const k = key.trim();
+  const m = /^(.+?)(?:'s|s')?[\s_-]+action$/i.exec(k) ?? /^action[\s_-]+(?:of[\s_-]+|for[\s_-]+)?(.+)$/i.exec(k);
+  return m ? m[1]!.trim() : undefined;
 }
 
 function requireKeys(d: Record<string, Literal>, keys: readonly string[]): string | undefined {
@@ -88,6 +103,8 @@ export interface MatchedAction {
   action: AdmissibleAction;
   score: number;
   candidates: { text: string; score: number }[];
+  /** Which matcher chose it (kept in the trace with the parsed answer). */
+  matcher: MatcherName;
 }
 
 export interface ActorAnswer {
@@ -109,10 +126,15 @@ export function parseActor(text: string, agents: readonly string[], known: reado
   const d = r.value;
   const miss = requireKeys(d, opts.keys);
   const problems: string[] = miss ? [miss] : [];
-  const actionKeys = Object.keys(d).filter((k) => /'s\s+action$/i.test(k.trim()));
+  // {"actions": {"Alice": "...", "Bob": "..."}} (a JSON-minded model's grouping) reads as the robots' action keys.
+  const grouped = pick(d, 'actions').value;
+  if (grouped && typeof grouped === 'object' && !Array.isArray(grouped)) {
+    for (const [who, v] of Object.entries(grouped)) if (!Object.keys(d).some((k) => actionKeyRobot(k)?.toLowerCase() === who.toLowerCase())) d[`${who}'s action`] = v;
+  }
+  const actionKeys = Object.keys(d).filter((k) => actionKeyRobot(k) !== undefined);
   const actions: Record<string, MatchedAction> = {};
   for (const k of actionKeys) {
-    const who = k.trim().replace(/'s\s+action$/i, '').trim();
+    const who = actionKeyRobot(k)!;
     const name = agents.find((a) => a.toLowerCase() === who.toLowerCase());
     if (!name) {
       problems.push(`"${k}": ${who} is not on this team (robots: ${agents.join(', ')})`);
@@ -128,9 +150,9 @@ export function parseActor(text: string, agents: readonly string[], known: reado
       problems.push(`${name}'s action "${v}": ${m.error}`);
       continue;
     }
-    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates };
+    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates, matcher: m.matcher };
   }
-  const absent = agents.filter((a) => !actionKeys.some((k) => k.trim().toLowerCase() === `${a.toLowerCase()}'s action`));
+  const absent = agents.filter((a) => !actionKeys.some((k) => actionKeyRobot(k)!.toLowerCase() === a.toLowerCase()));
   if (absent.length > 0) problems.push(`missing ${absent.map((a) => `"${a}'s action"`).join(', ')}`);
   if (problems.length > 0) return { ok: false, error: problems.join('; ') };
   const s = (k: string) => {

@@ -1,34 +1,62 @@
 // Parsers for MALMM role answers. Each returns a value or a format error that names what was expected.
 
+import { fencedBlocks, isPythonTag, plainText, pythonBlocksOf } from '../../core/architecture/answerText.js';
+
 export const MALMM_SPEAKERS = ['Planner', 'Coder', 'Executor'] as const;
 export type MalmmSpeaker = (typeof MALMM_SPEAKERS)[number];
 
 export type Parse<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** The Supervisor answers "Next speaker: Coder"; a bare speaker name is accepted too. */
+/**
+ * The Supervisor answers "Next speaker: Coder". Also read: markdown around it (**Next speaker:** *Coder*), the
+ * phrasings models use ("the next speaker should be the Coder", "Coder should speak next", {"next_speaker": "Coder"}),
+ * "Code Executor", and a bare speaker name. The last such statement counts (a model may restate its choice).
+ */
 export function parseRoute(text: string): Parse<MalmmSpeaker> {
-  const explicit = /next\s+speaker\s*[:=-]?\s*\**\s*(planner|coder|executor|code executor)\b/i.exec(text);
-  const name = explicit?.[1] ?? (/^\W*(planner|coder|executor)\W*$/i.exec(text.trim())?.[1]);
+  const s = plainText(text).replace(/[*_`#>"']/g, ' ');
+  const NAME = '(planner|coder|code\\s+executor|executor)\\b';
+  const forms = [
+    new RegExp(`next\\s*speaker\\b[\\s:=\\-]*(?:(?:is|should|will|would|be|now|then|the|go|to|agent|role)\\b[\\s:,]*){0,5}${NAME}`, 'gi'),
+    new RegExp(`\\b(?:the\\s+)?${NAME}\\s+(?:should|will|must|can|is\\s+to)\\s+(?:speak|go|answer|respond|take\\s+over|continue)\\s+next`, 'gi'),
+    new RegExp(`^\\W*${NAME}\\W*$`, 'gi'),
+  ];
+  let name: string | undefined;
+  for (const re of forms) {
+    const all = [...s.trim().matchAll(re)];
+    if (all.length > 0) {
+      name = all[all.length - 1]![1];
+      break;
+    }
+  }
   if (!name) {
-    return { ok: false, error: `expected "Next speaker: Planner|Coder|Executor", got ${JSON.stringify(text.trim().slice(0, 80))}` };
+    return {
+      ok: false,
+      error: `expected "Next speaker: Planner|Coder|Executor" (one line naming who speaks next), got ${JSON.stringify(text.trim().slice(0, 80))}`,
+    };
   }
   const lower = name.toLowerCase();
   const value: MalmmSpeaker = lower.includes('executor') ? 'Executor' : lower === 'planner' ? 'Planner' : 'Coder';
   return { ok: true, value };
 }
 
-/** The last ```python fenced block of a reply (MALMM's executor runs the Coder's latest block). */
+/**
+ * The code the Executor runs: the last fenced block tagged python/py or bare (MALMM's executor runs the Coder's
+ * latest block). CRLF and typographic quotes are made plain; a block left open at the end of the answer is read to
+ * the end. A reply whose only blocks are tagged with another language, or that has none, is refused saying so.
+ */
 export function extractPythonBlock(text: string): Parse<string> {
-  const blocks = [...text.matchAll(/```(?:python|py)[ \t]*\r?\n([\s\S]*?)```/gi)].map((m) => m[1]);
+  const plain = plainText(text, { keepWordApostrophes: true });
+  const blocks = pythonBlocksOf(plain).filter((b) => b.body.trim() !== '');
   if (blocks.length === 0) {
-    const untagged = /```[ \t]*\r?\n([\s\S]*?)```/.exec(text);
-    return {
-      ok: false,
-      error: untagged ? 'the code block is not tagged ```python' : 'no ```python code block in the reply',
-    };
+    const all = fencedBlocks(plain);
+    if (all.some((b) => b.body.trim() !== '' && !isPythonTag(b.lang))) {
+      const tags = [...new Set(all.map((b) => b.lang).filter((l) => !isPythonTag(l)))];
+      return { ok: false, error: `the code block is tagged \`\`\`${tags.join(', ```')}; write the robot code in a \`\`\`python block` };
+    }
+    if (all.length > 0) return { ok: false, error: 'the ```python block is empty; write the robot code inside it' };
+    return { ok: false, error: 'no ```python code block in the reply; write the robot code between ```python and ```' };
   }
-  const code = blocks[blocks.length - 1].replace(/\s+$/, '');
-  if (code.trim() === '') return { ok: false, error: 'the ```python block is empty' };
+  const code = blocks[blocks.length - 1]!.body.replace(/\s+$/, '');
   return { ok: true, value: code + '\n' };
 }
 

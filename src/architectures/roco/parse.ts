@@ -6,14 +6,21 @@
 // This module reads that text into structured actions (the engine's AgentAction) the way RoCo's response parser
 // does, and words its failures as RoCo's feedback. A line may also be written on one line with the EXECUTE
 // (a person typing in an input box): "EXECUTE NAME Alice ACTION WAIT NAME Bob ACTION PICK cup".
+import { plainText } from '../../core/architecture/answerText.js';
 import type { AgentAction } from '../../protocol/trace.js';
 
 export type Decision = 'EXECUTE' | 'PROCEED' | 'none';
 
-/** How a dialog turn ends: an EXECUTE block wins over a PROCEED mentioned before it. */
+/**
+ * How a dialog turn ends: an EXECUTE followed by NAME … ACTION lines wins over a PROCEED mentioned anywhere; a
+ * bare EXECUTE ("before we EXECUTE …") counts only when there is no PROCEED (then the parser says what is missing).
+ */
 export function decisionOf(text: string): Decision {
-  if (/\bEXECUTE\b/.test(text)) return 'EXECUTE';
-  if (/\bPROCEED\b/.test(text)) return 'PROCEED';
+  const lines = executeLines(text);
+  if (lines && lines.length > 0) return 'EXECUTE';
+  const plain = plainText(text);
+  if (/\bPROCEED\b/.test(plain)) return 'PROCEED';
+  if (/\bEXECUTE\b/.test(plain)) return 'EXECUTE';
   return 'none';
 }
 
@@ -34,16 +41,59 @@ export type ParsedExecute = { ok: true; actions: AgentAction[]; lines: string[] 
 
 const NUM = '-?\\d+(?:\\.\\d+)?(?:e[-+]?\\d+)?';
 
-/** The EXECUTE block's lines (the last EXECUTE in the text), one per NAME. */
+/**
+ * One line of an answer without its markdown: quote marks, headings, list bullets and numbers, bold/italic stars and
+ * backticks; "Name: Alice, Action: pick cup" becomes "NAME Alice ACTION pick cup".
+ */
+function plainRow(row: string): string {
+  return row
+    .replace(/^\s*(?:>\s*)*(?:#{1,6}\s+)?(?:(?:[-*+\u2022]|\d+[.)])\s+)?/, '')
+    .replace(/[*`]/g, '')
+    .replace(/\bname\s*:?\s+([A-Za-z][\w-]*)[,;:]?\s+action\b\s*:?/gi, 'NAME $1 ACTION ')
+    .trim();
+}
+
+const PLAN_LINE = /\bNAME\s+\S+\s+ACTION\b/;
+
+/** Trailing punctuation and a short remark after the action ("… WAIT (nothing to do)", "… PICK cup - closest"). */
+function withoutRemark(line: string): string {
+  return line
+    .replace(/\s+(?:--?|\u2014|\u2013|#|\/\/)\s+.*$/, '')
+    .replace(/\s*\((?=[^)]*[A-Za-z]{3})[^)]*\)\s*$/, '')
+    .replace(/[.;,:]+$/, '')
+    .trim();
+}
+
+/**
+ * The EXECUTE block's lines, one per NAME: after the last EXECUTE that has NAME … ACTION lines after it (an earlier
+ * or later mention in prose does not count). Markdown around the lines is dropped; a line that continues a PATH is
+ * joined to its action; the block ends at the first other text after its lines (an explanation).
+ */
 export function executeLines(text: string): string[] | null {
-  const at = text.lastIndexOf('EXECUTE');
-  if (at < 0) return null;
-  const body = text.slice(at + 'EXECUTE'.length);
-  // Lines start at each NAME <agent> ACTION, whatever whitespace separates them.
-  return body
-    .split(/(?=\bNAME\s+\S+\s+ACTION\b)/)
-    .map((l) => l.replace(/\s+/g, ' ').trim())
-    .filter((l) => /^NAME\s/.test(l));
+  const rows = plainText(text).split('\n').map(plainRow);
+  const marks: { row: number; col: number }[] = [];
+  rows.forEach((r, i) => {
+    for (const m of r.matchAll(/\bEXECUTE\b/g)) marks.push({ row: i, col: m.index! + m[0].length });
+  });
+  if (marks.length === 0) return null;
+  const after = (m: { row: number; col: number }) => [rows[m.row]!.slice(m.col), ...rows.slice(m.row + 1)];
+  const mark = [...marks].reverse().find((m) => after(m).some((r) => PLAN_LINE.test(r))) ?? marks[marks.length - 1]!;
+  const out: string[] = [];
+  for (const raw of after(mark)) {
+    const row = raw.replace(/\s+/g, ' ').trim();
+    if (PLAN_LINE.test(row)) {
+      // Lines start at each NAME <agent> ACTION, so a plan typed on one line reads too.
+      const parts = row.split(/(?=\bNAME\s+\S+\s+ACTION\b)/).map((l) => l.trim()).filter((l) => /^NAME\s/.test(l));
+      out.push(...parts);
+    } else if (row === '' || row === 'EXECUTE' || /^[:\-=]+$/.test(row)) {
+      continue;
+    } else if (out.length > 0 && /^(?:PATH\b|[[(])/.test(row)) {
+      out[out.length - 1] = `${out[out.length - 1]} ${row}`;
+    } else if (out.length > 0) {
+      break;
+    }
+  }
+  return out.map(withoutRemark);
 }
 
 function point(t: string): [number, number, number] | null {
@@ -61,7 +111,8 @@ export function parseExecute(text: string, f: PlanFormat): ParsedExecute {
   for (const line of lines) {
     const m = /^NAME\s+(\S+)\s+ACTION\s+(.*)$/.exec(line);
     if (!m) return { ok: false, agent: first, line, reason: "each line must read 'NAME <robot> ACTION <action>'" };
-    const agent = m[1]!.replace(/[,:;.]$/, '');
+    const written = m[1]!.replace(/[,:;.]$/, '');
+    const agent = f.agents.find((a) => a.toLowerCase() === written.toLowerCase()) ?? written;
     if (!f.agents.includes(agent)) return { ok: false, agent, line, reason: `there is no robot named '${agent}'; robots: ${f.agents.join(', ')}` };
     if (actions.some((a) => a.agent === agent)) return { ok: false, agent, line, reason: `${agent} has more than one action` };
     let rest = m[2]!.trim();
@@ -105,6 +156,8 @@ export function parseExecute(text: string, f: PlanFormat): ParsedExecute {
       structured = [args[0]];
     }
     if (f.objects) {
+      // Object names as the scene spells them, whatever the case the model wrote.
+      structured = structured.map((x) => (typeof x === 'string' ? (f.objects!.find((o) => o.toLowerCase() === x.toLowerCase()) ?? x) : x));
       const unknown = structured.find((x): x is string => typeof x === 'string' && x !== 'PLACE' && !f.objects!.includes(x));
       if (unknown) return { ok: false, agent, line, reason: `there is no object named '${unknown}' in the scene; objects: ${f.objects.join(', ')}` };
     }

@@ -14,7 +14,7 @@ import {
   errorCorrectionFeedback,
   parseVerdict,
   printOutputFeedback,
-  pythonBlocks,
+  parseCodeBlocks,
   trajectoryErrorFeedback,
   trajectoryTags,
 } from './parse.js';
@@ -163,13 +163,14 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
       }
 
       // Code output: run the answer's blocks in order; a print-out or an error stops it there.
-      const blocks = pythonBlocks(r.text);
-      if (blocks.length === 0) {
-        const why = 'the answer has no ```python code block';
+      const read = parseCodeBlocks(r.text);
+      if (!read.ok) {
+        const why = read.error;
         await ctx.parsed('main', r.callId, turn, { ok: false, kind: 'code', error: why });
         if (await error(`Your previous response had no code block marked with the \`\`\`python and \`\`\` tags, so nothing was run. Continue with your plan, writing the code in such a block.\n`, why)) break;
         continue;
       }
+      const blocks = read.value;
       await ctx.parsed('main', r.callId, turn, { ok: true, kind: 'code', value: blocks });
       let stop: 'error' | 'print' | 'completed' | undefined;
       for (let i = 0; i < blocks.length && stop === undefined; i++) {

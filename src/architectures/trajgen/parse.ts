@@ -1,11 +1,24 @@
 // Reading LM Trajectory Generators' answers: the ```python blocks of a main answer, the numeric mode's tags
 // (<detect_object>, <trajectory>, [task_completed]), the success detector's verdict, and the authors' feedback
 // texts (print output, error correction) in the shape their code sends them.
+import { plainText, pythonBlocksOf } from '../../core/architecture/answerText.js';
+
 export type Parse<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Every ```python block of an answer, in order (the paper runs them one after the other). */
+/**
+ * Every code block of an answer, in order (the paper runs them one after the other): tagged python/py or bare, with
+ * CRLF and typographic quotes made plain; blocks tagged with another language (```text, ```json) are not run.
+ */
 export function pythonBlocks(text: string): string[] {
-  return [...text.matchAll(/```(?:python|py)[ \t]*\r?\n([\s\S]*?)```/gi)].map((m) => m[1]!.replace(/\s+$/, '') + '\n').filter((b) => b.trim() !== '');
+  return pythonBlocksOf(plainText(text, { keepWordApostrophes: true }))
+    .map((b) => b.body.replace(/\s+$/, '') + '\n')
+    .filter((b) => b.trim() !== '');
+}
+
+/** The blocks to run, or the refusal the trace records when there are none. */
+export function parseCodeBlocks(text: string): Parse<string[]> {
+  const blocks = pythonBlocks(text);
+  return blocks.length > 0 ? { ok: true, value: blocks } : { ok: false, error: 'the answer has no ```python code block, so nothing was run' };
 }
 
 export type Verdict = 'completed' | 'failed';
@@ -13,10 +26,10 @@ export type Verdict = 'completed' | 'failed';
 /** The detector's answer: the last task_completed() / task_failed() inside a ```python block (or bare, as a fallback). */
 export function parseVerdict(text: string): Parse<Verdict> {
   const inBlocks = pythonBlocks(text).join('\n');
-  const source = inBlocks.trim() !== '' ? inBlocks : text;
+  const source = inBlocks.trim() !== '' ? inBlocks : plainText(text);
   const calls = [...source.matchAll(/\b(task_completed|task_failed)\s*\(\s*\)/g)].map((m) => m[1]);
-  if (calls.length === 0) return { ok: false, error: 'the answer calls neither task_completed() nor task_failed()' };
-  if (new Set(calls).size > 1) return { ok: false, error: 'the answer calls both task_completed() and task_failed()' };
+  if (calls.length === 0) return { ok: false, error: 'the answer calls neither task_completed() nor task_failed(); end it with a ```python block holding one of them' };
+  if (new Set(calls).size > 1) return { ok: false, error: 'the answer calls both task_completed() and task_failed(); call only the one that is your verdict' };
   return { ok: true, value: calls[0] === 'task_completed' ? 'completed' : 'failed' };
 }
 
@@ -40,13 +53,23 @@ export function trajectoryTags(text: string): Parse<Pose5[]>[] {
 }
 
 export function parseNumericTrajectory(body: string): Parse<Pose5[]> {
-  const src = body.trim().replace(/,\s*([\]\)])/g, '$1').replace(/\(/g, '[').replace(/\)/g, ']');
+  // A model may fence the list or comment its poses; numbers written as Python allows (1. or .5) are numbers.
+  const src = plainText(body)
+    .replace(/^[ \t]*(?:```|~~~)[^\n]*$/gm, '')
+    .replace(/#[^\n]*/g, '')
+    .replace(/^\s*(?:\w+\s*=\s*)/, '')
+    .trim()
+    .replace(/,\s*([\]\)])/g, '$1')
+    .replace(/\(/g, '[')
+    .replace(/\)/g, ']')
+    .replace(/(\d)\.(?!\d)/g, '$1.0')
+    .replace(/(^|[^\d])\.(\d)/g, (_m, before: string, digit: string) => `${before}0.${digit}`);
   let v: unknown;
   try {
     v = JSON.parse(src);
   } catch {
-    const bad = /[^\d\s.,+\-eE[\]]/.exec(src);
-    return { ok: false, error: `the <trajectory> block is not a list of numbers${bad ? ` (found ${JSON.stringify(src.slice(bad.index, bad.index + 20))})` : ''}` };
+    const bad = /[^\d\s.,+\-eE[\]]/.exec(src) ?? /[\d.]\s*[-+*/]\s*[\d.]/.exec(src.replace(/\d[eE][-+]\d/g, '000'));
+    return { ok: false, error: `the <trajectory> block is not a list of numbers${bad ? ` (found ${JSON.stringify(src.slice(bad.index, bad.index + 20))}; write each value as a plain number)` : ''}` };
   }
   if (!Array.isArray(v)) return { ok: false, error: `the <trajectory> block must be a list of poses, got ${typeof v === 'number' ? 'a number' : typeof v}` };
   if (v.length === 0) return { ok: false, error: 'the <trajectory> block is an empty list' };

@@ -14,7 +14,9 @@ test('a dict answer: JSON, a Python literal, or one fenced block; anything else 
   const prose = readDictAnswer('Alice goes to the fridge.');
   assert.equal(prose.ok, false);
   assert.match(!prose.ok ? prose.error : '', /expected a dict \(the whole answer, or one ```json block\); the answer starts with "Alice goes/);
-  const trailing = readDictAnswer('{"a": 1} and more');
+  // An explanation after the dict is read past; a second dict after it is not.
+  assert.deepEqual(readDictAnswer('{"a": 1} and more'), { ok: true, value: { a: 1 } });
+  const trailing = readDictAnswer('{"a": 1} and {"b": 2}');
   assert.match(!trailing.ok ? trailing.error : '', /unexpected text after the dict at line 1, column 10/);
   const broken = readDictAnswer('{\n  "a": 1\n  "b": 2\n}');
   assert.match(!broken.ok ? broken.error : '', /expected ',' or '}' in the dict at line 3, column 3/);

@@ -12,11 +12,13 @@ test('route parsing: explicit, bare, code executor, and a clear error otherwise'
   assert.match(!bad.ok ? bad.error : '', /expected "Next speaker: Planner\|Coder\|Executor"/);
 });
 
-test('python block extraction: last tagged block wins; untagged and missing blocks are distinct format errors', () => {
+test('python block extraction: last python or bare block wins; other languages, missing and empty blocks are distinct format errors', () => {
   assert.deepEqual(extractPythonBlock('a\n```python\nx = 1\n```\nb\n```python\nopen_gripper()\n```'), { ok: true, value: 'open_gripper()\n' });
-  assert.deepEqual(extractPythonBlock('```\nx=1\n```'), { ok: false, error: 'the code block is not tagged ```python' });
-  assert.deepEqual(extractPythonBlock('no code here'), { ok: false, error: 'no ```python code block in the reply' });
-  assert.deepEqual(extractPythonBlock('```python\n\n```'), { ok: false, error: 'the ```python block is empty' });
+  assert.deepEqual(extractPythonBlock('```\nx=1\n```'), { ok: true, value: 'x=1\n' });
+  assert.deepEqual(extractPythonBlock('```python\nx=1\n```\nOutput:\n```text\n1\n```'), { ok: true, value: 'x=1\n' });
+  assert.deepEqual(extractPythonBlock('```bash\npython run.py\n```'), { ok: false, error: 'the code block is tagged ```bash; write the robot code in a ```python block' });
+  assert.deepEqual(extractPythonBlock('no code here'), { ok: false, error: 'no ```python code block in the reply; write the robot code between ```python and ```' });
+  assert.deepEqual(extractPythonBlock('```python\n\n```'), { ok: false, error: 'the ```python block is empty; write the robot code inside it' });
 });
 
 test('executor reply carries exit code, error with line, and the state text (the paper\'s shape; the state header is opt-in)', () => {

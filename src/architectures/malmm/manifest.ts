@@ -33,6 +33,8 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   description: 'Supervisor routes a group chat between a Planner, a Coder and a code Executor (Singh et al.).',
   paper: 'MALMM: Multi-Agent Large Language Models for Zero-Shot Robotics Manipulation',
   api: 'malmm',
+  // Each Coder block runs alone: the paper's log shows NameErrors for names an earlier block defined.
+  codeNamespace: 'block',
   simulator: 'tabletop',
   roles: [
     { id: 'supervisor', label: 'Supervisor', promptFile: 'supervisor.prompt', description: 'Chooses the next speaker from the whole chat.', variables: SUPERVISOR_VARS },

@@ -87,6 +87,22 @@ test('MALMM: block 1 raises NameError, the Supervisor sends the Coder back, bloc
   assert.equal(end.agentClaimedDone, true);
 });
 
+// The paper's log shows NameErrors for names an earlier block defined: MALMM's blocks each start fresh, while
+// trajgen (App. F) shares one namespace per episode (trajgenLoop.test.ts).
+test('MALMM: a name the Coder defined in one block is undefined in the next (each block runs alone, as the paper)', async () => {
+  const model = new ReplayClient({
+    'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'],
+    'malmm/coder': [py('position = [0.1, 0.2, 0.875]\nexecute_trajectory(position, 0.0)'), py('execute_trajectory(position, 0.0)'), py('task_completed()')],
+  });
+  const { events } = await run(spec('default'), model, new FakeSim());
+  const execs = of(events, 'code_execution');
+  assert.equal(execs[0].ok, true);
+  assert.equal(execs[1].ok, false);
+  assert.equal(execs[1].error?.type, 'NameError');
+  assert.equal(execs[1].namespacePersisted, false);
+  assert.equal(of(events, 'episode_start')[0].options.persistNamespace, false);
+});
+
 test('success is the simulator verdict: task_completed() on an unsolved scene is a failure', async () => {
   const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('task_completed()')] });
   const { result, events } = await run(spec('default'), model);

@@ -150,6 +150,11 @@ export interface RoleCallOptions {
   agent?: string;
   /** What a person in this agent's seat is shown instead of the whole prompt (observation, feedback, chat). */
   humanView?: string;
+  /**
+   * Which independent sample of the same request this call is (ActCtx's IV-D runs: 1, 2, ...). Calls equal but for
+   * it are separate requests to the model and separate cache entries; 0 or unset is the usual single sample.
+   */
+  sample?: number;
 }
 
 export interface EpisodeContext {

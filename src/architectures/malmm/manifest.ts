@@ -15,6 +15,7 @@ const CODER_VARS: Picoschema = { 'api(array)': { signature: 'string', doc: 'stri
 export const MALMM_WAYPOINT_ADDITIONS = {
   'supervisor.routing_hints': 'Supervisor prompt: HOW TO ROUTE rules (the paper leaves routing to the model).',
   'planner.task_line': "Planner prompt: the task sentence (the paper's Planner prompt is static; the task arrives in the chat).",
+  'api.motion_notes': "Coder and SA prompts: how execute_trajectory moves (straight line, no obstacle avoidance, unreachable targets) and the gripper's facts; the paper lists the bare functions (Fig. 9).",
   'planner.completion_hint': 'Planner prompt: "when the task is done, ask the Coder to call task_completed()".',
   'executor.state_header': 'Executor reply: a "Current environment state:" header before the state dump.',
   'executor.sim_notes': "Executor reply: the simulator's notes in the code output (collisions, reach shortfalls, missed grasps).",
@@ -56,7 +57,7 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
     // The default: the paper's prompts and feedback only (every addition of ours off). Same as `default`.
     paper: { description: "MALMM as the paper describes it: the paper's prompt sections and executor feedback only", agent: 'malmm' },
     waypoint: {
-      description: "MALMM with Waypoint's additions on (routing hints, task and completion lines, state header, simulator notes, error details, the consecutive-error stop, yaw/gripper lines)",
+      description: "MALMM with Waypoint's additions on (routing hints, task and completion lines, state header, simulator notes, error details, the consecutive-error stop, yaw/gripper lines, motion notes)",
       agent: 'malmm',
       on: Object.keys(MALMM_WAYPOINT_ADDITIONS),
     },

@@ -41,3 +41,13 @@ test('MALMM default: the Coder and the single agent get the bare functions, not 
     assert.deepEqual(found(await rendered('malmm', file, MALMM_VARS, 'waypoint'), MALMM_FORBIDDEN), MALMM_FORBIDDEN, `${file}, waypoint variant (api.motion_notes)`);
   }
 });
+
+// LLaMAR (App. E.1): the Corrector's job is the Actor's "failure reason" field, which asks the model to reason out
+// why an action failed; it lists no causes and no simulator distances.
+const LLAMAR_FORBIDDEN = ['1.5 m', 'Causes to consider', 'receptacle is closed', 'acted on the same object', 'already in the state asked for'];
+const LLAMAR_VARS = { agent_count: '2', agent_names: 'Alice and Bob', agents: ['Alice', 'Bob'], robot_word: 'robots', input: "{Task: put the apple in the fridge, Alice's previous action: pick up object Apple_1 (failed)}" };
+
+test("LLaMAR default: the Corrector reasons about failures without the simulator's list of causes", async () => {
+  assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'llamar'), LLAMAR_FORBIDDEN), []);
+  assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'waypoint'), LLAMAR_FORBIDDEN), LLAMAR_FORBIDDEN, 'waypoint variant (corrector.failure_causes)');
+});

@@ -43,7 +43,7 @@ export const LIMIT_OPTIONS = {
   'max-turns': { type: 'int', min: 1, help: "MALMM's turn cap (the same as --limit maxTurns=n)", group: 'Limits' },
   'max-errors': { type: 'int', min: 1, help: "MALMM's consecutive-error stop (the same as --limit maxConsecutiveErrors=n)", group: 'Limits' },
   'code-timeout': { type: 'number', min: 0, exclusiveMin: true, metavar: 'secs', defaultText: '10', help: 'time limit of one code block, seconds', group: 'Limits' },
-  'persist-namespace': { type: 'boolean', help: 'keep Python variables between code blocks (MALMM starts each block fresh)', group: 'Limits' },
+  'persist-namespace': { type: 'boolean', help: 'keep Python variables between code blocks (default: as the paper: fresh per block in MALMM, one namespace per episode in trajgen)', group: 'Limits' },
 } as const satisfies OptionSpecs;
 
 export const MODEL_OPTIONS = {

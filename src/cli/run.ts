@@ -61,7 +61,8 @@ export type RunArgs = OptionValues<typeof RUN_OPTIONS>;
 export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'> & { 'host-python'?: boolean }) {
   return {
     ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: a['code-timeout'] } : {}),
-    persistNamespace: a['persist-namespace'],
+    // Only the flag's presence says anything: without it the architecture's paper decides (codeNamespace).
+    ...(a['persist-namespace'] ? { persistNamespace: true } : {}),
     ...(a['host-python'] ? { codeRunner: 'host-python' as const } : {}),
   };
 }

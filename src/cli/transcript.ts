@@ -91,7 +91,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         // MALMM's own line; an architecture with other limits (trajgen has a maxTurns too) lists its limits.
         e.options.maxTurns !== undefined && e.options.maxConsecutiveErrors !== undefined
-          ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · stop after ${e.options.maxConsecutiveErrors} consecutive error${e.options.maxConsecutiveErrors === 1 ? '' : 's'} or ${e.options.maxTurns} turn${e.options.maxTurns === 1 ? '' : 's'}`
+          ? `  code namespace ${e.options.persistNamespace ? 'persists between blocks' : 'is fresh for every block (as in MALMM)'} · limit ${e.options.codeTimeoutSecs} s per block · ${e.ablations?.['loop.consecutive_error_stop'] === true ? `stop after ${e.options.maxConsecutiveErrors} consecutive error${e.options.maxConsecutiveErrors === 1 ? '' : 's'} or ` : 'stop on errors only by the prompt\'s rule, or at '}${e.options.maxTurns} turn${e.options.maxTurns === 1 ? '' : 's'}`
           : e.limits && Object.keys(e.limits).length > 0
             ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`
             : undefined,

@@ -264,7 +264,8 @@ export const RoleCall = event({
   role: z.string(),
   messages: z.array(ChatMessage),
   model: z.string(),
-  params: z.object({ temperature: z.number().optional(), maxTokens: z.number().int().optional(), seed: z.number().int().optional() }),
+  /** `sample`: which independent sample of this request (ActCtx's multi-run selection), when more than one is drawn. */
+  params: z.object({ temperature: z.number().optional(), maxTokens: z.number().int().optional(), seed: z.number().int().optional(), sample: z.number().int().nonnegative().optional() }),
   promptPath: z.string(),
   /** Values of the template variables the prompt was rendered with (for hovers and previews). */
   variables: z.record(z.string(), z.unknown()),

@@ -172,7 +172,9 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     const ask = async (role: string, vars: Record<string, unknown>) => {
       if (ctx.signal.aborted) throw new StopRun('cancelled', 'cancelled');
       const turn = ctx.nextTurn();
-      const r = await ctx.callRole(role, vars, conversation);
+      // Each run is an independent sample (IV-D): run k's requests are sample k - 1, so a cache or a seeded model
+      // does not hand every run the first run's answers; run 1 is the same request as a single-run episode.
+      const r = await ctx.callRole(role, vars, conversation, run > 1 ? { sample: run - 1 } : {});
       if (!r.ok) throw new StopRun('cancelled', r.message);
       const sent = r.sent?.filter((m) => m.role !== 'system') ?? [...conversation, { role: 'user' as const, content: `(the ${role} request)` }];
       conversation = [...sent, { role: 'assistant', content: r.text }];

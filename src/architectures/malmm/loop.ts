@@ -82,7 +82,9 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   let messages = 0;
   const stateHeader = waypointAddition(ctx.ablations, 'executor.state_header');
   const simNotes = waypointAddition(ctx.ablations, 'executor.sim_notes');
-  const maxErrors = limitNumber(ctx.limits, 'maxConsecutiveErrors');
+  const errorDetails = waypointAddition(ctx.ablations, 'executor.error_details');
+  // The paper stops on five errors only through the Coder's prompt rule; a hard stop is our guard, off by default.
+  const maxErrors = waypointAddition(ctx.ablations, 'loop.consecutive_error_stop') ? limitNumber(ctx.limits, 'maxConsecutiveErrors') : Infinity;
   const singleAgent = topology === 'sa' || topology === 'sa_nofeedback';
   let pendingCode: string | undefined;
   let consecutiveErrors = 0;
@@ -134,14 +136,14 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
       if (pendingCode === undefined) {
         consecutiveErrors++;
         await ctx.emit({ type: 'check', turn, name: 'pending_code', ok: false, message: 'Executor was called without a new code block' });
-        reply = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'ExecutorError', message: 'there is no new Python block from the Coder to run' } }, '', { stateHeader });
+        reply = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'ExecutorError', message: 'there is no new Python block from the Coder to run' } }, '', { stateHeader, errorDetails });
       } else {
         const role = singleAgent ? 'agent' : 'coder';
         const run = await ctx.executeCode(role, pendingCode);
         pendingCode = undefined;
         consecutiveErrors = run.result.ok ? 0 : consecutiveErrors + 1;
         const shown = simNotes ? run.result : { ...run.result, stdout: withoutSimNotes(run.result.stdout) };
-        reply = executorReply(shown, ctx.render(run.observation), { stateHeader });
+        reply = executorReply(shown, ctx.render(run.observation), { stateHeader, errorDetails });
         if ((run.completed || run.failed) && !reply.includes('Stopping the process')) reply += '\nStopping the process.....';
         chat.push({ speaker: 'Executor', content: reply });
         await ctx.say('Executor', reply);

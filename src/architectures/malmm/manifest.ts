@@ -15,9 +15,12 @@ const CODER_VARS: Picoschema = { 'api(array)': { signature: 'string', doc: 'stri
 export const MALMM_WAYPOINT_ADDITIONS = {
   'supervisor.routing_hints': 'Supervisor prompt: HOW TO ROUTE rules (the paper leaves routing to the model).',
   'planner.task_line': "Planner prompt: the task sentence (the paper's Planner prompt is static; the task arrives in the chat).",
+  'api.motion_notes': "Coder and SA prompts: how execute_trajectory moves (straight line, no obstacle avoidance, unreachable targets) and the gripper's facts; the paper lists the bare functions (Fig. 9).",
   'planner.completion_hint': 'Planner prompt: "when the task is done, ask the Coder to call task_completed()".',
   'executor.state_header': 'Executor reply: a "Current environment state:" header before the state dump.',
   'executor.sim_notes': "Executor reply: the simulator's notes in the code output (collisions, reach shortfalls, missed grasps).",
+  'executor.error_details': "Executor reply to a failed block: the error's type and line and the state after it (the paper's replies carry the error message only, Figs. 30-31).",
+  'loop.consecutive_error_stop': 'A hard stop after maxConsecutiveErrors failures in a row (failed blocks, replies without code, unreadable routes); the paper has only the prompt rule of coder.five_error_stop.',
   'state.ee_details': "State dump: the end effector's yaw and gripper lines (the paper prints position and grasp only).",
 } as const;
 export type MalmmAddition = keyof typeof MALMM_WAYPOINT_ADDITIONS;
@@ -33,6 +36,8 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   description: 'Supervisor routes a group chat between a Planner, a Coder and a code Executor (Singh et al.).',
   paper: 'MALMM: Multi-Agent Large Language Models for Zero-Shot Robotics Manipulation',
   api: 'malmm',
+  // Each Coder block runs alone: the paper's log shows NameErrors for names an earlier block defined.
+  codeNamespace: 'block',
   simulator: 'tabletop',
   roles: [
     { id: 'supervisor', label: 'Supervisor', promptFile: 'supervisor.prompt', description: 'Chooses the next speaker from the whole chat.', variables: SUPERVISOR_VARS },
@@ -47,12 +52,12 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
     sa_nofeedback: { label: 'SA without feedback', description: 'One agent writes all the code at once; it runs once without revision.', roles: ['agent'] },
   },
   defaultTopology: 'malmm',
-  codeAblations: Object.fromEntries(Object.entries(MALMM_WAYPOINT_ADDITIONS).filter(([id]) => /^(executor|state)\./.test(id))),
+  codeAblations: Object.fromEntries(Object.entries(MALMM_WAYPOINT_ADDITIONS).filter(([id]) => /^(executor|state|loop)\./.test(id))),
   builtInVariants: {
     // The default: the paper's prompts and feedback only (every addition of ours off). Same as `default`.
     paper: { description: "MALMM as the paper describes it: the paper's prompt sections and executor feedback only", agent: 'malmm' },
     waypoint: {
-      description: "MALMM with Waypoint's additions on (routing hints, task and completion lines, state header, simulator notes, yaw/gripper lines)",
+      description: "MALMM with Waypoint's additions on (routing hints, task and completion lines, state header, simulator notes, error details, the consecutive-error stop, yaw/gripper lines, motion notes)",
       agent: 'malmm',
       on: Object.keys(MALMM_WAYPOINT_ADDITIONS),
     },
@@ -81,7 +86,8 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
       type: 'int',
       default: 5,
       min: 1,
-      description: 'Failed code blocks or unparseable answers in a row before the episode stops (the paper gives up after five).',
+      description:
+        "Failures in a row (failed blocks, replies without code, unreadable routes) before the loop stops the episode, only with the loop.consecutive_error_stop guard on (the waypoint variant); the paper's default has only the Coder's prompt rule to call task_completed() after five errors.",
     },
   ],
   endReasons: {},

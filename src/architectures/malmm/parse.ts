@@ -67,12 +67,15 @@ export function extractPythonBlock(text: string): Parse<string> {
 export function executorReply(
   r: { ok: boolean; exitCode: number; stdout: string; error?: { type: string; message: string; line?: number } },
   stateText: string,
-  options: { stateHeader?: boolean } = {},
+  options: { stateHeader?: boolean; errorDetails?: boolean } = {},
 ): string {
   const head = r.ok ? 'exitcode: 0 (execution succeeded)' : `exitcode: ${r.exitCode} (execution failed)`;
   const out = r.stdout.replace(/\s+$/, '');
-  const err = r.error ? `Error: ${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}` : '';
-  return [head, 'Code output:', out, err, options.stateHeader ? 'Current environment state:' : '', stateText].filter((s) => s !== '').join('\n');
+  // The paper's failed replies print the exception's message alone (`Error: name 'x' is not defined`) and no state.
+  const details = r.ok || options.errorDetails === true;
+  const err = r.error ? (details ? `Error: ${r.error.type}: ${r.error.message}${r.error.line ? ` (line ${r.error.line})` : ''}` : `Error: ${r.error.message}`) : '';
+  const state = details ? [options.stateHeader ? 'Current environment state:' : '', stateText] : [];
+  return [head, 'Code output:', out, err, ...state].filter((s) => s !== '').join('\n');
 }
 
 /**

@@ -11,6 +11,8 @@ export const TRAJGEN_MANIFEST: ArchitectureManifest = {
     'One prompt, no examples and no skills: the model detects objects, then writes Python that builds dense end-effector pose lists; a fresh model call judges success from object-pose tracks and a failure triggers a summary and a re-plan (Kwon, Di Palo, Johns).',
   paper: 'Language Models as Zero-Shot Trajectory Generators',
   api: 'lmtg',
+  // One namespace per episode: the authors exec every block in one module's globals; App. F reuses helpers across turns.
+  codeNamespace: 'episode',
   simulator: 'tabletop',
   roles: [
     { id: 'main', label: 'Trajectory generator', promptFile: 'main.prompt', description: 'Plans in stages, detects objects, writes the pose-list code (or numbers) and corrects errors.', variables: { task: 'string', ee_position: 'string', numpy: 'boolean', 'failure_summary?': 'string' } },

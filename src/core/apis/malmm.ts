@@ -11,28 +11,27 @@ export const MALMM_API: ApiFunctionSpec[] = [
       { name: 'orientation', type: 'float' },
     ],
     signature: 'execute_trajectory(position: list[float], orientation: float) -> None',
-    doc:
-      'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
-      'rotated by orientation radians about the z axis. The end-effector moves in a straight line to the target (a straight line in joint space where ' +
-      'that line cannot be followed); the path does not go around obstacles. Unreachable targets raise an error without moving.',
+    // The paper's description (Fig. 9): what the function takes, not how the robot moves. How ours moves is the
+    // prompts' `api.motion_notes` addition, off by default.
+    doc: 'Executes the trajectory of the robot arm end-effector for a position and an orientation: a list of 3 position values and one float orientation value.',
   },
   {
     name: 'open_gripper',
     params: [],
     signature: 'open_gripper() -> None',
-    doc: 'Opens the gripper (0.08 m between the fingers), releasing any grasped object.',
+    doc: 'Opens the gripper.',
   },
   {
     name: 'close_gripper',
     params: [{ name: 'object_name', type: 'str' }],
     signature: 'close_gripper(object_name: str) -> None',
-    doc: 'Closes the gripper. If the named object is between the fingers it is grasped; otherwise the fingers close on nothing.',
+    doc: 'Closes the gripper; takes the name of the object as input.',
   },
   {
     name: 'task_completed',
     params: [],
     signature: 'task_completed() -> None',
     // Giving up after repeated errors is the Coder prompt's rule (ablation coder.five_error_stop), not part of the function.
-    doc: 'Call only when the task has been completed. Ends the episode.',
+    doc: 'Call only when the task has been completed.',
   },
 ];

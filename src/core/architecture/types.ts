@@ -84,6 +84,12 @@ export interface ArchitectureManifest {
   api: string;
   /** Which embedded simulator serves it by default. */
   simulator: 'tabletop' | 'household';
+  /**
+   * How the paper runs one episode's code blocks: each in a fresh Python namespace (`block`, the default: MALMM's
+   * logs show NameErrors across blocks) or all in one (`episode`: LMTG's authors exec every block in one module's
+   * globals, App. F reuses helpers across turns). A run's `persistNamespace` overrides it.
+   */
+  codeNamespace?: 'block' | 'episode';
   /** false: the loop never calls executeCode (its plans are data, or LLaMAR's structured actions), so the engine does not start the Python sandbox. */
   runsCode?: boolean;
   limits: LimitSpec[];
@@ -103,8 +109,8 @@ export interface ArchitectureManifest {
 /** Engine options of one episode. `limits` holds the architecture's validated limits. */
 export interface EpisodeOptions {
   limits: LimitValues;
-  /** Keep Python variables between code blocks (MALMM's logs suggest they do not persist). */
-  persistNamespace: boolean;
+  /** Keep Python variables between code blocks; unset: as the architecture's `codeNamespace` says. */
+  persistNamespace?: boolean;
   codeTimeoutSecs: number;
   memoryMiB: number;
   /** What the agents see: the simulator's ground truth (default) or a seeded perception estimate (MALMM Sec. III-D). */
@@ -149,6 +155,11 @@ export interface RoleCallOptions {
   agent?: string;
   /** What a person in this agent's seat is shown instead of the whole prompt (observation, feedback, chat). */
   humanView?: string;
+  /**
+   * Which independent sample of the same request this call is (ActCtx's IV-D runs: 1, 2, ...). Calls equal but for
+   * it are separate requests to the model and separate cache entries; 0 or unset is the usual single sample.
+   */
+  sample?: number;
 }
 
 export interface EpisodeContext {

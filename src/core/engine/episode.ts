@@ -25,7 +25,6 @@ import { PerceptionModel } from '../perception/estimator.js';
 /** Engine options every architecture shares; limits come from the architecture's declarations. */
 export const DEFAULT_EPISODE_OPTIONS: EpisodeOptions = {
   limits: {},
-  persistNamespace: false,
   codeTimeoutSecs: 10,
   memoryMiB: 512,
 };
@@ -77,6 +76,11 @@ export interface EpisodeResult {
 class CancelledWhileStarting extends Error {}
 
 /** `p`, or a CancelledWhileStarting as soon as `signal` aborts (p keeps running; its result is dropped). */
+/** Whether one episode's code blocks share a namespace: the run's choice, else the architecture's paper. */
+export function persistNamespaceOf(spec: Pick<EpisodeSpec, 'arch' | 'options'>): boolean {
+  return spec.options.persistNamespace ?? spec.arch.codeNamespace === 'episode';
+}
+
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new CancelledWhileStarting());
   return new Promise<T>((resolve, reject) => {
@@ -233,7 +237,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     prompts: promptRefs,
     simulator: { name: deps.sim.name, version: deps.sim.version },
     // maxTurns / maxConsecutiveErrors are copied here too, where they exist, for readers of schema v1.
-    options: { ...legacyLimits, persistNamespace: spec.options.persistNamespace, codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth', ...(spec.options.codeRunner === 'host-python' ? { codeRunner: 'host-python' } : {}) },
+    options: { ...legacyLimits, persistNamespace: persistNamespaceOf(spec), codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth', ...(spec.options.codeRunner === 'host-python' ? { codeRunner: 'host-python' } : {}) },
     limits: { ...limitValues },
     ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
     ...(spec.fork ? { fork: spec.fork } : {}),
@@ -615,7 +619,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         role,
         messages: renderedPrompt.messages,
         model: spec.model.model,
-        params: { temperature, maxTokens, seed: spec.model.seed },
+        params: { temperature, maxTokens, seed: spec.model.seed !== undefined && callOptions.sample ? spec.model.seed + callOptions.sample : spec.model.seed, ...(callOptions.sample ? { sample: callOptions.sample } : {}) },
         promptPath: lp.path,
         promptSha256: lp.sha256,
         variables,
@@ -629,8 +633,10 @@ function makeContext(p: ContextParts): EpisodeContext {
           messages: renderedPrompt.messages,
           temperature,
           maxTokens,
-          seed: spec.model.seed,
+          // A seeded model would answer every sample alike: sample k asks with seed + k.
+          seed: spec.model.seed !== undefined && callOptions.sample ? spec.model.seed + callOptions.sample : spec.model.seed,
           repeatIndex: spec.model.repeatIndex,
+          ...(callOptions.sample ? { sampleIndex: callOptions.sample } : {}),
           meta: { arch: arch.id, role, callId, ...(speaker !== undefined ? { agent: speaker } : {}) },
         },
         { signal: runSignal },
@@ -723,7 +729,7 @@ function makeContext(p: ContextParts): EpisodeContext {
       const result = await deps.sandbox.run({
         code,
         api: reset.api,
-        persistNamespace: spec.options.persistNamespace,
+        persistNamespace: persistNamespaceOf(spec),
         limits: { timeoutSecs: spec.options.codeTimeoutSecs, memoryMiB: spec.options.memoryMiB },
         onApiCall,
       });
@@ -740,7 +746,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         error: result.error,
         durationMs: result.durationMs,
         apiCalls: result.apiCalls,
-        namespacePersisted: spec.options.persistNamespace,
+        namespacePersisted: persistNamespaceOf(spec),
       });
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
       if (capHit) throw capHit;

@@ -1,6 +1,6 @@
 // The response cache is an object with rules (STYLE rule 15): constructed and passed in, never a module switch.
 // Key = version prefix + SHA-256 of canonical JSON (sorted keys) of the client id, model, messages, parameters,
-// seed and repeat index. Identical concurrent calls run once; errors and empty answers are never stored.
+// seed, repeat index and sample index. Identical concurrent calls run once; errors and empty answers are never stored.
 import { createHash } from 'node:crypto';
 import type { TokenUsage } from '../../protocol/trace.js';
 import type { HostIO } from '../host.js';
@@ -55,6 +55,8 @@ export class ResponseCache {
       maxTokens: request.maxTokens,
       seed: request.seed,
       repeatIndex: request.repeatIndex ?? 0,
+      // Left out when 0, so the keys of single-sample calls stay what they were.
+      sampleIndex: request.sampleIndex ? request.sampleIndex : undefined,
     };
     return `${CACHE_KEY_VERSION}:${createHash('sha256').update(canonicalJson(input)).digest('hex')}`;
   }

@@ -24,6 +24,8 @@ export interface ModelRequest {
   seed?: number;
   /** Distinguishes repeats of the same request so repeated episodes do not replay one cached answer. */
   repeatIndex?: number;
+  /** Distinguishes independent samples within one episode (RoleCallOptions.sample); part of the cache key when > 0. */
+  sampleIndex?: number;
 }
 
 export interface ModelError {

@@ -290,7 +290,7 @@ async function recordFailedStart(
         : { provider: 'openai', model: options.model.model, label: options.model.model, baseUrl: options.model.baseUrl },
     prompts: [],
     simulator: { name: '' },
-    options: { persistNamespace: options.options?.persistNamespace ?? DEFAULT_EPISODE_OPTIONS.persistNamespace, codeTimeoutSecs: options.options?.codeTimeoutSecs ?? DEFAULT_EPISODE_OPTIONS.codeTimeoutSecs },
+    options: { persistNamespace: options.options?.persistNamespace ?? false, codeTimeoutSecs: options.options?.codeTimeoutSecs ?? DEFAULT_EPISODE_OPTIONS.codeTimeoutSecs },
     startedAt: deps.clock.isoNow(),
   });
   await sink.write({ type: 'error', kind: reason, message, file, line });

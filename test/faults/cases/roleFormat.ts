@@ -7,6 +7,10 @@ import type { Reply } from '../helpers/fakeModelServer.js';
 import { expectFailedEnd, expectSuccess, faultCase, ofType, RECORDED, RECORDED_AND_RECOVERED, type Run } from '../helpers/harness.js';
 import { REFERENCE, runAgainst } from './modelFaults.js';
 
+// The loop's hard stop is the `loop.consecutive_error_stop` guard (the paper default has only the Coder's prompt
+// rule); these cases turn it on, since a model that never answers usefully would otherwise run to the turn cap.
+const GUARD = { launch: { ablations: { 'loop.consecutive_error_stop': true } } };
+
 function formatErrors(run: Run, role: string, kind: string) {
   return ofType(run.events, 'parsed_output').filter((p) => p.role === role && p.kind === kind && !p.ok);
 }
@@ -26,11 +30,11 @@ export function roleFormatCases(): void {
         return RECORDED_AND_RECOVERED;
       }));
 
-    it('a Coder that never writes a code block: format errors recorded, the episode stops at max_consecutive_errors', () =>
+    it('a Coder that never writes a code block: format errors recorded, the guard stops the episode at max_consecutive_errors', () =>
       faultCase('coder-no-block', async (ws) => {
         const { run } = await runAgainst(ws, (c) =>
           c.role === 'malmm/coder' ? { kind: 'text', text: 'I would move the gripper above the red block, then lower it and grasp.' } : REFERENCE,
-        );
+        GUARD);
         expectFailedEnd(run, 'max_consecutive_errors', /5 consecutive errors/);
         const errors = formatErrors(run, 'coder', 'code');
         assert.ok(errors.length >= 1);
@@ -39,9 +43,9 @@ export function roleFormatCases(): void {
         return RECORDED;
       }));
 
-    it('a Coder whose block is not tagged python: the format error says so, the episode stops at max_consecutive_errors', () =>
+    it('a Coder whose block is not tagged python: the format error says so, the guard stops the episode at max_consecutive_errors', () =>
       faultCase('coder-untagged', async (ws) => {
-        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/coder' ? { kind: 'text', text: '```\nopen_gripper()\n```' } : REFERENCE));
+        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/coder' ? { kind: 'text', text: '```\nopen_gripper()\n```' } : REFERENCE), GUARD);
         expectFailedEnd(run, 'max_consecutive_errors');
         assert.match(formatErrors(run, 'coder', 'code')[0]?.error ?? '', /not tagged ```python/);
         return RECORDED;
@@ -50,7 +54,7 @@ export function roleFormatCases(): void {
     it('a Planner talking nonsense: the plan is recorded as given, the Coder cannot act on it, the episode stops labelled', () =>
       faultCase('planner-nonsense', async (ws) => {
         const nonsense = 'Colourless green ideas sleep furiously. \u202e\u0000 Step: banana. ```python\n``` }}{{';
-        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/planner' ? { kind: 'text', text: nonsense } : REFERENCE));
+        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/planner' ? { kind: 'text', text: nonsense } : REFERENCE), GUARD);
         expectFailedEnd(run, 'max_consecutive_errors');
         const plans = ofType(run.events, 'parsed_output').filter((p) => p.role === 'planner');
         assert.ok(plans.length >= 1 && plans[0].value === nonsense, 'the nonsense plan is in the trace verbatim');
@@ -61,7 +65,7 @@ export function roleFormatCases(): void {
     it('every role answering with an empty string: recorded format errors, max_consecutive_errors', () =>
       faultCase('all-empty', async (ws) => {
         const empty: Reply = { kind: 'text', text: '' };
-        const { run } = await runAgainst(ws, () => empty);
+        const { run } = await runAgainst(ws, () => empty, GUARD);
         expectFailedEnd(run, 'max_consecutive_errors');
         assert.ok(formatErrors(run, 'supervisor', 'route').length >= 1);
         return RECORDED;

@@ -61,13 +61,17 @@ export function readConversation(messages: readonly ChatMessage[]): Conversation
   for (const [at, e] of entries.entries()) {
     if (e.speaker === 'Executor') {
       const ok = /^\s*exitcode:\s*0\b/i.test(e.content);
-      const err = /Error:\s*(\w+)\s*:\s*([^\n]*)/.exec(e.content);
-      const name = err?.[1] === 'NameError' ? /name '([^']+)'/.exec(err[2]!)?.[1] : undefined;
+      // The paper's replies give the message alone (`Error: name 'x' is not defined`); with executor.error_details
+      // the type comes first (`Error: NameError: name 'x' ...`). A model reads the kind from either.
+      const err = /Error:\s*(?:([A-Z]\w*(?:Error|Exception))\s*:\s*)?([^\n]*)/.exec(e.content);
+      const undefinedName = err ? /\bname '([^']+)' is not defined/.exec(err[2]!) : null;
+      const errorType = err?.[1] ?? (undefinedName ? 'NameError' : err ? 'Error' : undefined);
+      const name = errorType === 'NameError' ? undefinedName?.[1] : undefined;
       executions.push({
         at,
         code: pendingCode ?? '',
         ok,
-        ...(err ? { errorType: err[1] } : {}),
+        ...(errorType ? { errorType } : {}),
         ...(name ? { errorName: name } : {}),
         ...(stateIn(e.content) ? { state: stateIn(e.content) } : {}),
       });
@@ -142,7 +146,7 @@ export function failureStreak(c: Conversation): number {
       if (/^\s*exitcode:\s*0\b/i.test(e.content)) continue;
       n++;
     } else if (e.speaker === 'Planner' || e.speaker === 'self' || e.speaker === 'Agent') {
-      if (/\bdid not work\b/i.test(e.content)) n++;
+      if (/\bdid not work\b|\bcannot continue\b/i.test(e.content)) n++;
       else if (/\bworked\b/i.test(e.content)) break;
     }
   }

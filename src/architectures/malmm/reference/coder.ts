@@ -14,11 +14,12 @@ export const RELAPSE_RATE = 0.5;
 
 export function coderAnswer(messages: ChatMessage[], context: PolicyContext): string {
   const u = understand(messages, context);
-  const plan = latestPlan(u.conv, 'Planner');
-  if (!plan) return 'There is no plan yet. Planner, please give the steps.';
+  // The prompt's rule counts errors "in the code or planning": a Planner that cannot plan five times counts too.
   if (u.rules.fiveErrorStop && failureStreak(u.conv) >= 5) {
     return fenced(u.flaws, 'Five failures in a row: stopping as the rules say.', 'task_completed()');
   }
+  const plan = latestPlan(u.conv, 'Planner');
+  if (!plan) return 'There is no plan yet. Planner, please give the steps.';
   if (plan.steps.length === 0) return fenced(u.flaws, 'The Planner reports the task complete.', 'task_completed()');
   const done = stepsDoneAfter(u.conv, plan.at);
   if (done >= plan.steps.length) return `All ${plan.steps.length} steps of the plan have run. Planner, please check the result.`;

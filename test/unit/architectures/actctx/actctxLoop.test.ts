@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import { parseTaskPlan } from '../../../../src/architectures/actctx/plan.js';
 import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
 import { BALL, BIN, GLASS, SINK } from './fakeClearingSim.js';
-import { evalPlan, of, plan, py, retuneExchange, run, spec } from './scripted.js';
+import { evalPlan, of, plan, py, retuneExchange, run, runWith, spec } from './scripted.js';
+import { ResponseCache, withCache } from '../../../../src/core/llm/cache.js';
+import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
+import { MemoryHost } from '../../core/llm/helpers/memoryHost.js';
 
 test('a fast pick lets the full glass slip: holding() fails, the retune lowers the speed and the plan passes; trace and plan view show both attempts', async () => {
   const { result, events, sim } = await retuneExchange();
@@ -146,4 +149,38 @@ test('multi-run selection: when no run gives a readable plan the episode is a fo
   assert.deepEqual([result.end.archMetrics?.runs, result.end.archMetrics?.formatFailedRuns], [2, 2]);
   assert.equal(of(events, 'check').filter((e) => e.name === 'plan_run').length, 2);
   assert.equal(of(events, 'check').some((e) => e.name === 'plan_selection'), false);
+});
+
+// IV-D: "repeat the process N times independently, keep the best Q". Every run asks the same first question, so a
+// response cache keyed on the request alone handed runs 2..N run 1's answers; each run is now its own sample.
+test('multi-run selection: N runs send N independent requests through the response cache, and a re-run replays all N from it', async () => {
+  const speeds = [0.6, 0.3, 0.45];
+  const sent: ModelRequest[] = [];
+  const inner: ModelClient = {
+    id: 'counting',
+    async complete(request) {
+      sent.push(request);
+      const role = request.meta?.role;
+      const n = sent.filter((r) => r.meta?.role === role).length;
+      const text = role === 'task_plan' ? plan(speeds[n - 1]!) : evalPlan;
+      return { ok: true, text, latencyMs: 0, cached: false, attempts: 1 };
+    },
+  };
+  const cache = new ResponseCache(new MemoryHost(), '/ws/.waypoint/cache');
+  const limits = { planRuns: 3, retunesPerAction: 0, maxReplans: 0 };
+  const first = await runWith(spec(limits), withCache(inner, cache));
+  assert.equal(first.result.reason, 'plan_validated', first.result.message);
+  assert.equal(sent.filter((r) => r.meta?.role === 'task_plan').length, 3, 'one task-plan request per run reached the model');
+  assert.deepEqual(sent.filter((r) => r.meta?.role === 'task_plan').map((r) => r.sampleIndex), [undefined, 1, 2]);
+  // The three runs got three different plans, so the selection compared three different Qs and kept the slowest.
+  assert.equal(first.result.end.archMetrics?.chosenRun, 2);
+  const calls = of(first.events, 'role_call').filter((e) => e.role === 'task_plan');
+  assert.deepEqual(calls.map((c) => c.params.sample), [undefined, 1, 2]);
+  assert.equal(of(first.events, 'model_response').filter((e) => e.cached).length, 0);
+  // The same episode again: every answer from the cache, run for run.
+  const before = sent.length;
+  const again = await runWith(spec(limits), withCache(inner, cache));
+  assert.equal(sent.length, before, 'no request reached the model the second time');
+  assert.equal(again.result.end.archMetrics?.chosenRun, 2);
+  assert.ok(of(again.events, 'model_response').every((e) => e.cached));
 });

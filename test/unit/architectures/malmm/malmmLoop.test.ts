@@ -74,17 +74,34 @@ test('MALMM: block 1 raises NameError, the Supervisor sends the Coder back, bloc
   assert.deepEqual(sim.calls, [{ fn: 'execute_trajectory', args: [[0.1, 0.2, 0.875], 0] }]);
   // The failed block's error goes back into the chat, and the routing that followed it is recorded.
   const executorMsgs = of(events, 'chat_message').filter((m) => m.speaker === 'Executor');
-  assert.match(executorMsgs[0].content, /^exitcode: 1 \(execution failed\)[\s\S]*NameError/);
+  // The paper's failed reply: the error message alone, no state (Figs. 30-31).
+  assert.equal(executorMsgs[0].content, "exitcode: 1 (execution failed)\nCode output:\nError: name 'position' is not defined");
   assert.match(executorMsgs[1].content, /^exitcode: 0 \(execution succeeded\)/);
   const routes = of(events, 'parsed_output').filter((p) => p.kind === 'route').map((p) => p.value);
   assert.deepEqual(routes, ['Planner', 'Coder', 'Executor', 'Coder', 'Executor', 'Coder', 'Executor']);
   // The Coder's second call saw the executor's NameError in its messages.
   const coderCalls = of(events, 'role_call').filter((c) => c.role === 'coder');
-  assert.match(coderCalls[1].messages.map((m) => m.content).join('\n'), /NameError/);
+  assert.match(coderCalls[1].messages.map((m) => m.content).join('\n'), /name 'position' is not defined/);
   assert.equal(of(events, 'trajectory').length, 1);
   const end = of(events, 'episode_end')[0];
   assert.equal(end.metrics.codeErrors, 1);
   assert.equal(end.agentClaimedDone, true);
+});
+
+// The paper's log shows NameErrors for names an earlier block defined: MALMM's blocks each start fresh, while
+// trajgen (App. F) shares one namespace per episode (trajgenLoop.test.ts).
+test('MALMM: a name the Coder defined in one block is undefined in the next (each block runs alone, as the paper)', async () => {
+  const model = new ReplayClient({
+    'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'],
+    'malmm/coder': [py('position = [0.1, 0.2, 0.875]\nexecute_trajectory(position, 0.0)'), py('execute_trajectory(position, 0.0)'), py('task_completed()')],
+  });
+  const { events } = await run(spec('default'), model, new FakeSim());
+  const execs = of(events, 'code_execution');
+  assert.equal(execs[0].ok, true);
+  assert.equal(execs[1].ok, false);
+  assert.equal(execs[1].error?.type, 'NameError');
+  assert.equal(execs[1].namespacePersisted, false);
+  assert.equal(of(events, 'episode_start')[0].options.persistNamespace, false);
 });
 
 test('success is the simulator verdict: task_completed() on an unsolved scene is a failure', async () => {
@@ -126,15 +143,33 @@ test('SA: one agent plans and codes; SA without feedback runs once and stops', a
   assert.deepEqual(of(nofb.events, 'episode_start')[0].ablations, { 'sa.step_feedback': false, 'sa.step_by_step_code': false });
 });
 
-test('a reply with no code block is a recorded format error; five in a row end the episode', async () => {
+// The paper's five-error stop is the Coder's prompt rule; the loop's hard stop is the guard loop.consecutive_error_stop.
+const withGuard = (variant: string): EpisodeSpec => {
+  const s = spec(variant);
+  return { ...s, variant: { ...s.variant, ablations: { ...s.variant.ablations, 'loop.consecutive_error_stop': true } } };
+};
+
+test('a reply with no code block is a recorded format error; with the guard on, five failures in a row end the episode', async () => {
   const model = new ReplayClient({ 'malmm/planner': ['plan', 'plan', 'plan', 'plan', 'plan'], 'malmm/coder': ['I would move the arm.', 'Sure!', 'ok', 'hmm', 'no'] });
-  const { result, events } = await run(spec('ma'), model);
+  const { result, events } = await run(withGuard('ma'), model);
   assert.equal(result.reason, 'max_consecutive_errors');
   assert.equal(result.success, false);
   const fmt = of(events, 'parsed_output').filter((p) => !p.ok);
   assert.ok(fmt.length >= 2);
   assert.match(fmt[0].error ?? '', /no ```python code block/);
   assert.equal(of(events, 'episode_end')[0].metrics.formatErrors, fmt.length);
+});
+
+test('the paper default has no hard stop: failed blocks go on past five until the Coder gives up (its prompt rule) or the turn cap', async () => {
+  const failing = Array.from({ length: 8 }, () => py('execute_trajectory(undefined_pose, 0.0)'));
+  const model = new ReplayClient({ 'malmm/planner': Array.from({ length: 8 }, () => 'plan'), 'malmm/coder': [...failing.slice(0, 6), py('task_completed()')] });
+  const { result, events } = await run(spec('ma'), model);
+  assert.equal(result.reason, 'task_completed');
+  assert.equal(of(events, 'code_execution').filter((e) => !e.ok).length, 6, 'six failed blocks in a row did not stop the episode');
+  // With the guard on, the fifth ends it.
+  const guarded = await run(withGuard('ma'), new ReplayClient({ 'malmm/planner': Array.from({ length: 8 }, () => 'plan'), 'malmm/coder': failing }));
+  assert.equal(guarded.result.reason, 'max_consecutive_errors');
+  assert.equal(of(guarded.events, 'code_execution').length, 5);
 });
 
 test('an API call with wrong arguments fails the block with a message naming the function', async () => {

@@ -79,7 +79,10 @@ test('the waypoint variant adds our sections and lines, and only to the roles th
   assert.match(planner, /The team's task: stack the red block/);
   assert.match(planner, /ask the Coder to call task_completed\(\)/);
   assert.deepEqual(sections(planner), PAPER.planner!.sections);
-  assert.equal(await systemText('coder', 'waypoint'), await systemText('coder', 'default'));
+  // The Coder gains only the motion notes (api.motion_notes), no section.
+  const coder = await systemText('coder', 'waypoint');
+  assert.match(coder, /How the robot moves: /);
+  assert.equal(coder.replace(/How the robot moves: [\s\S]*?close on nothing\.\n/, ''), await systemText('coder', 'default'));
   // Every addition the waypoint variant turns on is declared (prompt blocks or code), and the paper default has none on.
   const waypoint = resolveVariant('waypoint', { active: 'default', variants: {} }, arch.builtInVariants);
   assert.ok(Object.values(waypoint.ablations).every((on) => on === true));

@@ -21,8 +21,11 @@ test('python block extraction: last python or bare block wins; other languages, 
   assert.deepEqual(extractPythonBlock('```python\n\n```'), { ok: false, error: 'the ```python block is empty; write the robot code inside it' });
 });
 
-test('executor reply carries exit code, error with line, and the state text (the paper\'s shape; the state header is opt-in)', () => {
-  const r = executorReply({ ok: false, exitCode: 1, stdout: '', error: { type: 'NameError', message: "name 'p' is not defined", line: 2 } }, '**red block** :\n...');
+test('executor reply: the state after a block that ran; after a failure only the error message, as Figs. 30-31 (type, line and state are opt-in)', () => {
+  const failed = { ok: false, exitCode: 1, stdout: '', error: { type: 'NameError', message: "name 'p' is not defined", line: 2 } };
+  assert.equal(executorReply(failed, '**red block** :\n...'), "exitcode: 1 (execution failed)\nCode output:\nError: name 'p' is not defined");
+  assert.equal(executorReply(failed, '**red block** :\n...', { stateHeader: true }), "exitcode: 1 (execution failed)\nCode output:\nError: name 'p' is not defined");
+  const r = executorReply(failed, '**red block** :\n...', { errorDetails: true });
   assert.match(r, /^exitcode: 1 \(execution failed\)\nCode output:\nError: NameError: name 'p' is not defined \(line 2\)\n\*\*red block\*\*/);
   assert.match(executorReply({ ok: true, exitCode: 0, stdout: 'hi\n' }, 'S'), /^exitcode: 0 \(execution succeeded\)\nCode output:\nhi\nS$/);
   assert.match(executorReply({ ok: true, exitCode: 0, stdout: 'hi\n' }, 'S', { stateHeader: true }), /^exitcode: 0 \(execution succeeded\)\nCode output:\nhi\nCurrent environment state:\nS$/);

@@ -48,7 +48,7 @@ class Scripted implements ModelClient {
   }
 }
 
-async function episode(task: string, model: ModelClient, opts: { limits?: Record<string, unknown>; variant?: string } = {}): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
+async function episode(task: string, model: ModelClient, opts: { limits?: Record<string, unknown>; variant?: string; persistNamespace?: boolean } = {}): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
   const sink = new MemoryTraceSink();
   const result = await runEpisode(
     {
@@ -58,7 +58,7 @@ async function episode(task: string, model: ModelClient, opts: { limits?: Record
       seed: 0,
       variant: resolveVariant(opts.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants),
       promptPaths,
-      options: { ...DEFAULT_EPISODE_OPTIONS, limits: opts.limits ?? {} },
+      options: { ...DEFAULT_EPISODE_OPTIONS, limits: opts.limits ?? {}, ...(opts.persistNamespace !== undefined ? { persistNamespace: opts.persistNamespace } : {}) },
       model: { provider: 'replay', model: 'scripted', label: 'scripted test answers' },
     },
     { io: nodeIO, clock, sim, sandbox, model, sink },
@@ -153,4 +153,25 @@ test('trajgen numeric mode: a <trajectory> block that is not a list gets the err
   const sys = model.requests[0]!.messages[0]!.content;
   assert.match(sys, /AVAILABLE ACTIONS:/);
   assert.doesNotMatch(sys, /CODE GENERATION:/);
+});
+
+// App. F: the paper's model defines a helper in one turn and calls it in the next; the authors exec every block in
+// one module's globals. Turn 1 defines `lifted` and `start` and prints (which ends the turn); turn 2 uses both.
+test('trajgen: a name defined in turn 1 is defined in turn 2 (one namespace per episode, as App. F), unless the run asks for fresh blocks', async () => {
+  const turn1 = '```python\ndef lifted(pose, dz):\n    return [pose[0], pose[1], pose[2] + dz, pose[3]]\nstart = [0.3, 0.0, 0.5, 0.0]\nprint("defined", lifted(start, 0.1)[2])\n```';
+  const turn2 = '```python\nprint("reused", lifted(start, 0.2)[2])\ntask_completed()\n```';
+  const main = (m: ChatMessage[]) => (m.some((x) => x.role === 'user' && x.content.includes('defined 0.6')) ? turn2 : turn1);
+  const shared = await episode('push_can', new Scripted({ main }), { limits: { replanning: false } });
+  const runs = of(shared.events, 'code_execution');
+  assert.equal(runs.length, 2);
+  assert.equal(runs[1]!.ok, true, `turn 2 ran: ${runs[1]!.error?.type} ${runs[1]!.error?.message}`);
+  assert.match(runs[1]!.stdout, /reused 0\.7/);
+  assert.equal(runs[1]!.namespacePersisted, true);
+  assert.equal(of(shared.events, 'episode_start')[0]!.options.persistNamespace, true);
+  assert.equal(shared.result.reason, 'task_completed');
+  // The run may still ask for a fresh namespace per block: then turn 2's names are undefined.
+  const fresh = await episode('push_can', new Scripted({ main }), { limits: { replanning: false, maxErrorCorrections: 1 }, persistNamespace: false });
+  const freshRuns = of(fresh.events, 'code_execution');
+  assert.equal(freshRuns[1]!.ok, false);
+  assert.equal(freshRuns[1]!.error?.type, 'NameError');
 });

@@ -22,6 +22,7 @@ test('keys: versioned, stable under key order, sensitive to every input', () => 
   const reordered = { seed: 1, maxTokens: 100, temperature: 0, messages: request.messages, model: 'gpt-x' };
   assert.equal(cache.keyFor('c1', reordered), k);
   assert.equal(cache.keyFor('c1', { ...request, repeatIndex: 0 }), k, 'repeatIndex defaults to 0');
+  assert.equal(cache.keyFor('c1', { ...request, sampleIndex: 0 }), k, 'sample 0 is the usual single request');
   const variants = [
     cache.keyFor('c2', request),
     cache.keyFor('c1', { ...request, model: 'gpt-y' }),
@@ -30,6 +31,8 @@ test('keys: versioned, stable under key order, sensitive to every input', () => 
     cache.keyFor('c1', { ...request, maxTokens: 101 }),
     cache.keyFor('c1', { ...request, seed: 2 }),
     cache.keyFor('c1', { ...request, repeatIndex: 1 }),
+    cache.keyFor('c1', { ...request, sampleIndex: 1 }),
+    cache.keyFor('c1', { ...request, sampleIndex: 2 }),
   ];
   assert.equal(new Set([k, ...variants]).size, variants.length + 1);
 });

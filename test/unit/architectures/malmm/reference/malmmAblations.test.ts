@@ -193,6 +193,18 @@ const PROBES: Record<string, () => Promise<void>> = {
     assert.match(await sys({ 'planner.task_line': true }), /The team's task: Stack the red block/);
     assert.equal(await c.answer('planner', { 'planner.task_line': true }), await c.answer('planner'));
   },
+  async 'api.motion_notes'() {
+    // Our addition in the Coder's and the single agent's prompts: the policy plans from the state, not from how the
+    // robot moves, so its answers stay the same with the notes on.
+    const c = new MalmmChat(STACK_TASK, stackScene());
+    await c.turn('planner');
+    const sys = async (role: 'coder' | 'agent', sw: Record<string, boolean>) => (await c.request(role, sw)).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    for (const role of ['coder', 'agent'] as const) {
+      assert.doesNotMatch(await sys(role, {}), /How the robot moves/);
+      assert.match(await sys(role, { 'api.motion_notes': true }), /How the robot moves: [\s\S]*straight line/);
+      assert.equal(await c.answer(role, { 'api.motion_notes': true }), await c.answer(role));
+    }
+  },
   async 'planner.completion_hint'() {
     const c = new MalmmChat(STACK_TASK, stackScene());
     const sys = async (sw: Record<string, boolean>) => (await c.request('planner', sw)).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
@@ -227,6 +239,7 @@ function promptAblationIds(): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.prompt'))
     .flatMap((f) => listAblationIds(readFileSync(join(dir, f), 'utf8')))
+    .filter((id, i, all) => all.indexOf(id) === i) // api.motion_notes is in two prompts
     .sort();
 }
 

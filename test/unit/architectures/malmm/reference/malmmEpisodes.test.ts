@@ -60,7 +60,8 @@ test('reference-flawed: the same seed makes the same mistakes, another seed othe
 });
 
 // Without the rule the flawed Coder reuses names and pays for the NameErrors in turns. (It used to lose episodes
-// too, at a cap that counted the Supervisor's routing calls; the cap now counts chat messages only, see the manifest.)
+// too, at a cap that counted the Supervisor's routing calls and at the loop's five-error stop; the cap now counts
+// chat messages only, and the paper default stops on errors only through the Coder's prompt rule.)
 test('compare coder.define_in_same_block with reference-flawed: the rule off costs turns (paired sweep, 3 seeds)', async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-refcompare-'));
   try {
@@ -78,7 +79,6 @@ test('compare coder.define_in_same_block with reference-flawed: the rule off cos
     const c = file.comparison;
     const table = formatComparison(file);
     assert.match(table, /model reference-flawed \(scripted, not an LLM; seeded mistakes\)/);
-    assert.ok(c.on.successes >= c.off.successes, table);
     assert.ok((c.off.meanTurns ?? 0) > (c.on.meanTurns ?? 0) + 5, table);
   } finally {
     rmSync(ws, { recursive: true, force: true });

@@ -1,0 +1,53 @@
+// Issue 24: the default (paper) variant tells each role only what the paper's model was told. Each system's roles
+// are rendered as a run renders them and searched for phrases that carry information the paper withheld; the same
+// phrases appear when the variant that adds them is on, so each list is known to match what it guards against.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { architectures } from '../../../src/architectures/registry.js';
+import { MALMM_API } from '../../../src/core/apis/malmm.js';
+import { nodeIO } from '../../../src/core/node/nodeHost.js';
+import { loadPromptFile, renderPrompt } from '../../../src/core/prompt/render.js';
+import { resolveVariant } from '../../../src/core/prompt/variants.js';
+
+async function rendered(archId: string, promptFile: string, variables: Record<string, unknown>, variant: string): Promise<string> {
+  const arch = architectures.get(archId);
+  const file = await loadPromptFile(nodeIO, join(process.cwd(), 'src', 'architectures', archId, 'prompts', promptFile));
+  const v = resolveVariant(variant, { active: 'default', variants: {} }, arch.builtInVariants);
+  const r = await renderPrompt(file, { variables, history: [], ablations: v.ablations });
+  return r.messages.map((m) => m.content).join('\n');
+}
+
+const found = (text: string, phrases: readonly string[]) => phrases.filter((p) => text.toLowerCase().includes(p.toLowerCase()));
+
+// MALMM (Fig. 9): the Coder's and the single agent's function list is the bare functions, with no word on how the
+// robot moves or what the gripper does.
+const MALMM_FORBIDDEN = ['straight line', 'go around obstacles', 'joint space', 'unreachable', '0.08 m', 'between the fingers', 'close on nothing'];
+const MALMM_VARS = {
+  task: 'stack the red block on the green block',
+  ee_position: '[0.0 0.0 1.1]',
+  ee_yaw: '0.0',
+  state: '**red block** :\nCenter Position: [0.1 0.2 0.775]',
+  table_top_z: '0.7520',
+  x_range: '[-0.3, 0.3]',
+  y_range: '[-0.05, 0.35]',
+  axes: 'x right, y away, z up',
+  api: MALMM_API.map((f) => ({ signature: f.signature, doc: f.doc })),
+};
+
+test('MALMM default: the Coder and the single agent get the bare functions, not how execute_trajectory moves', async () => {
+  for (const file of ['coder.prompt', 'sa.prompt']) {
+    assert.deepEqual(found(await rendered('malmm', file, MALMM_VARS, 'paper'), MALMM_FORBIDDEN), [], `${file}, paper variant`);
+    assert.deepEqual(found(await rendered('malmm', file, MALMM_VARS, 'waypoint'), MALMM_FORBIDDEN), MALMM_FORBIDDEN, `${file}, waypoint variant (api.motion_notes)`);
+  }
+});
+
+// LLaMAR (App. E.1): the Corrector's job is the Actor's "failure reason" field, which asks the model to reason out
+// why an action failed; it lists no causes and no simulator distances.
+const LLAMAR_FORBIDDEN = ['1.5 m', 'Causes to consider', 'receptacle is closed', 'acted on the same object', 'already in the state asked for'];
+const LLAMAR_VARS = { agent_count: '2', agent_names: 'Alice and Bob', agents: ['Alice', 'Bob'], robot_word: 'robots', input: "{Task: put the apple in the fridge, Alice's previous action: pick up object Apple_1 (failed)}" };
+
+test("LLaMAR default: the Corrector reasons about failures without the simulator's list of causes", async () => {
+  assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'llamar'), LLAMAR_FORBIDDEN), []);
+  assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'waypoint'), LLAMAR_FORBIDDEN), LLAMAR_FORBIDDEN, 'waypoint variant (corrector.failure_causes)');
+});

@@ -51,6 +51,7 @@ export function watchGrip(state: SimState, arm: number, massOf: (object: number)
       const ctrl = state.data.ctrl as Float64Array;
       const g = a.gripper;
       if (g.kind === 'parallel') for (const adr of g.ctrlAdr) ctrl[adr] = g.range[1];
+      else if (g.kind === 'hand') g.ctrlAdr.forEach((adr, k) => (ctrl[adr] = g.open[k]!));
       else ctrl[g.ctrlAdr] = 0; // suction off
       return o.name;
     },

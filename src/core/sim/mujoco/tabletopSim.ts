@@ -4,6 +4,7 @@ import { seededRng } from '../../host.js';
 import type { AgentAction, TrajectorySample, WorldState } from '../../../protocol/trace.js';
 import { formatMalmmState } from '../observationText.js';
 import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
+import { SimParamError } from '../simulator.js';
 import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
@@ -11,7 +12,7 @@ import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../..
 import { EpisodeRuntime } from './episodeRuntime.js';
 import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
-import { getTask, taskInfos } from './tasks/registry.js';
+import { getTask, TASKS, taskInfos } from './tasks/registry.js';
 import { ROBOT_IDS, type ObjectPlacement, type RobotId, type TaskDefinition } from './tasks/taskDefinition.js';
 import type { SceneSpec } from './scene/sceneSpec.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
@@ -81,7 +82,7 @@ export function sceneWithRobot(task: TaskDefinition, api: string, requested: Rob
   const alt = alternatives[robot];
   if (!alt) {
     const offered = (Object.keys(alternatives) as RobotId[]).filter((r) => r !== 'panda');
-    throw new Error(`reset: task '${task.info.id}' has no ${robot} robot (${offered.length ? `it offers panda, ${offered.join(', ')}` : 'it offers only its own arm, --robot panda'})`);
+    throw new SimParamError('robot', `reset: task '${task.info.id}' has no ${robot} robot (${offered.length ? `it offers panda, ${offered.join(', ')}` : 'it offers only its own arm, --robot panda'})`);
   }
   return { robot, scene: alt.scene };
 }
@@ -121,16 +122,22 @@ export class TabletopSimulator implements Simulator {
     return this.options.taskIds ? all.filter((t) => this.options.taskIds!.includes(t.id)) : all;
   }
 
+  taskApis(taskId: string): readonly string[] | undefined {
+    const t = TASKS.get(taskId);
+    return t ? [...(t.apis ?? [t.defaultApi])] : undefined;
+  }
+
   async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<ResetOutcome> {
     this.assertOpen();
+    // Parameters this simulator cannot take are the caller's input (SimParamError), not a broken simulator.
     if (this.options.taskIds && !this.options.taskIds.includes(taskId)) {
-      throw new Error(`unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
+      throw new SimParamError('task', `unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
     }
     const task = getTask(taskId);
     const api = getRobotApi(options.api ?? task.defaultApi);
     const fits = task.apis ?? [task.defaultApi];
-    if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
-    if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
+    if (!fits.includes(api.id as never)) throw new SimParamError('api', `reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
+    if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
     const { robot, scene } = sceneWithRobot(task, api.id, this.options.robot);
     const runtime = this.runtimeFor(scene);
     // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld

@@ -66,18 +66,16 @@ export interface TabletopSimulatorOptions {
    */
   perception?: DetectorMode;
   /**
-   * Which robot single-arm tasks get: `panda` keeps each task's own arm (a Franka-class arm with its hand), `iiwa` the
-   * KUKA iiwa 7 with an Allegro-class hand where a task offers it (table clearing). Default: the iiwa for the
-   * Action Contextualization API on the table-clearing tasks, each task's own arm otherwise.
+   * Which robot single-arm tasks get: `panda` (default) keeps each task's own arm (a Franka-class arm with its hand),
+   * `iiwa` the KUKA iiwa 7 R800 with an Allegro-class hand where a task offers it (table clearing; others refuse it).
    */
   robot?: RobotId;
 }
 
-/** The scene of a task with a robot: the task's own, or one of its alternatives (TaskDefinition.robots). */
-export function sceneWithRobot(task: TaskDefinition, api: string, requested: RobotId | undefined): { robot: RobotId; scene: SceneSpec } {
+/** The scene of a task with a robot: the task's own (the default), or one of its alternatives (TaskDefinition.robots). */
+export function sceneWithRobot(task: TaskDefinition, requested: RobotId | undefined): { robot: RobotId; scene: SceneSpec } {
   const alternatives = task.robots ?? {};
-  const byDefault = (Object.keys(alternatives) as RobotId[]).find((r) => alternatives[r]!.defaultFor.includes(api as never));
-  const robot = requested ?? byDefault ?? 'panda';
+  const robot = requested ?? 'panda';
   if (robot === 'panda') return { robot, scene: task.scene };
   const alt = alternatives[robot];
   if (!alt) {
@@ -86,6 +84,12 @@ export function sceneWithRobot(task: TaskDefinition, api: string, requested: Rob
   }
   return { robot, scene: alt.scene };
 }
+
+/** How the simulator line of a trace names each embodiment. */
+export const ROBOT_NAMES: Record<RobotId, string> = {
+  panda: "each task's own arm (Franka-class with a parallel gripper on single-arm tasks)",
+  iiwa: 'KUKA iiwa 7 R800 with an Allegro-class hand',
+};
 
 export class TabletopSimulator implements Simulator {
   readonly name = 'waypoint-tabletop';
@@ -114,7 +118,7 @@ export class TabletopSimulator implements Simulator {
     this.version =
       `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}` +
       (options.perception === 'estimated' ? ', estimated detections' : '') +
-      `, ${options.robot === 'iiwa' ? 'robot: KUKA iiwa 7 with an Allegro hand' : options.robot === 'panda' ? "robot: each task's own arm" : "robot: KUKA iiwa 7 with an Allegro hand for Action Contextualization's table clearing, each task's own arm otherwise"}`;
+      `, robot: ${ROBOT_NAMES[options.robot ?? 'panda']}`;
   }
 
   tasks(): TaskInfo[] {
@@ -138,7 +142,7 @@ export class TabletopSimulator implements Simulator {
     const fits = task.apis ?? [task.defaultApi];
     if (!fits.includes(api.id as never)) throw new SimParamError('api', `reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
-    const { robot, scene } = sceneWithRobot(task, api.id, this.options.robot);
+    const { robot, scene } = sceneWithRobot(task, this.options.robot);
     const runtime = this.runtimeFor(scene);
     // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
     // unless a grasp model is chosen explicitly.
@@ -302,7 +306,7 @@ export class TabletopSimulator implements Simulator {
     const data = snapshot.data as SnapshotData;
     const task = getTask(data.taskId);
     const api = getRobotApi(data.api);
-    const { robot, scene } = sceneWithRobot(task, api.id, data.robot ?? 'panda');
+    const { robot, scene } = sceneWithRobot(task, data.robot ?? 'panda');
     const runtime = this.runtimeFor(scene);
     runtime.restore(data.physics, data.grasps);
     runtime.actionMetrics = (data.actionMetrics ?? []).map((m) => ({ ...m }));

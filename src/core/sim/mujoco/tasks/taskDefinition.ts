@@ -89,10 +89,10 @@ export interface TaskDefinition {
   /** Robot APIs the task works with (defaultApi first). */
   apis?: ApiId[];
   /**
-   * Other robots the task can be run with: the scene with that robot in place of its own arm (table clearing: the
-   * KUKA iiwa with an Allegro hand of Action Contextualization), and the APIs that get it by default.
+   * Other robots the task can be run with (--robot): the scene with that robot in place of its own arm (table
+   * clearing: the KUKA iiwa with an Allegro hand of Action Contextualization).
    */
-  robots?: Partial<Record<RobotId, { scene: SceneSpec; defaultFor: ApiId[]; /** Its own placements (the task's when absent). */ layout?(rng: Rng): ObjectPlacement[] }>>;
+  robots?: Partial<Record<RobotId, { scene: SceneSpec; /** Its own placements (the task's when absent). */ layout?(rng: Rng): ObjectPlacement[] }>>;
   /** Places for place()/drop()/at_location() (Action Contextualization) and RoCo's PLACE targets. */
   locations?: LocationSpec[];
   /** Multi-arm tasks: the robots (agent names, reach zones) and what each observes. */

@@ -36,7 +36,7 @@ import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApiContext, type SimCallResult } from '../robotApi.js';
 import { detach, gripperCommandedOpen, moveFingers, preshapeHand } from '../../robot/gripper.js';
 import { graspPlan, handLevelMat, hasHand, locationPoint, type GraspKind } from './graspPoses.js';
-import { watchGrip } from './gripLoad.js';
+import { GRIP_FORCE_N, HAND_GRIP_FORCE_N, watchGrip } from './gripLoad.js';
 
 const ARM = 0;
 /** Pre-grasp stand-off beyond the clearance (m): the finger tips stop about c + 4.6 cm from the object. */
@@ -111,7 +111,7 @@ function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: str
     return null;
   }
   const goalR = solved.target.R ?? topDownMat(solved.target.yawRad);
-  const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o));
+  const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o), hasHand(ctx) ? HAND_GRIP_FORCE_N : GRIP_FORCE_N);
   const r = runJointDs(ctrl, ctx.obstacles, { q: solved.sol.q, pos: solved.target.pos, R: goalR }, s, {
     // The arm hitting something stops the run; a held or pushed object touching the scene is reported, not a stop
     // (placing a glass in the sink touches the sink).
@@ -356,12 +356,22 @@ function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: numb
  */
 function carryOrientation(ctx: RobotApiContext, orientation: number, toward?: Vec3): number[] {
   const tool = toolPose(ctx);
-  if (orientation > 0) return tool.R;
   if (hasHand(ctx)) {
     const base = ctx.scene.arms[ARM]!.layout.spec.basePos;
     const at = toward ?? tool.pos;
-    return handLevelMat(Math.atan2(at[1] - base[1], at[0] - base[0]), 'top');
+    const yaw = Math.atan2(at[1] - base[1], at[0] - base[0]);
+    if (orientation <= 0) return handLevelMat(yaw, 'top');
+    // Kept: the hand's present rotation turned about the vertical until its fingers point from the base toward the
+    // location. The tilt (what keeps a glass upright) is unchanged; keeping the heading too would ask a hand that took
+    // a glass in front of the robot to reach a sink beside it pointing forward, which the iiwa cannot.
+    const turn = yaw - Math.atan2(tool.R[5]!, tool.R[2]!);
+    const c = Math.cos(turn);
+    const s = Math.sin(turn);
+    const r = tool.R;
+    // Rz(turn) R, row-major.
+    return [c * r[0]! - s * r[3]!, c * r[1]! - s * r[4]!, c * r[2]! - s * r[5]!, s * r[0]! + c * r[3]!, s * r[1]! + c * r[4]!, s * r[2]! + c * r[5]!, r[6]!, r[7]!, r[8]!];
   }
+  if (orientation > 0) return tool.R;
   return topDownMat(ctx.state.tcp(ARM).yawRad);
 }
 

@@ -31,7 +31,7 @@ export interface ClearingSpec {
   layout(l: LayoutBuilder): void;
   /**
    * The scene with Action Contextualization's own robot (the KUKA iiwa with an Allegro hand, tabletopCommon.ts):
-   * the same labels, its objects sized and laid out as the authors' scene; the default robot of the actctx API.
+   * the same labels, its objects sized and laid out as the authors' scene (--robot iiwa).
    */
   iiwa?: { objects: ObjectSpec[]; layout(l: LayoutBuilder): void };
 }
@@ -65,7 +65,6 @@ function spillMonitor(glass: string): TaskMonitor {
 function iiwaRobot(key: string, iiwa: NonNullable<ClearingSpec['iiwa']>): NonNullable<TaskDefinition['robots']>['iiwa'] {
   return {
     scene: iiwaScene(key, iiwa.objects),
-    defaultFor: ['actctx'],
     layout(rng) {
       const l = new LayoutBuilder(rng);
       iiwa.layout(l);

@@ -276,12 +276,6 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
       run.lines.push(`${call}: nothing grasped`);
       return;
     }
-    if (process.env.AC_DEBUG) {
-      const t = toolPose(ctx);
-      const c = ctx.state.objectPose(object).pos;
-      const d = [0, 1, 2].map((k) => c[k]! - t.pos[k]!);
-      console.log(`  [hand] object in hand frame: ${[0, 1, 2].map((col) => (t.R[col]! * d[0]! + t.R[3 + col]! * d[1]! + t.R[6 + col]! * d[2]!).toFixed(3)).join(', ')}; hand at ${t.pos.map((v) => v.toFixed(3))} x ${[t.R[0], t.R[3], t.R[6]].map((v) => v!.toFixed(2))} y ${[t.R[1], t.R[4], t.R[7]].map((v) => v!.toFixed(2))} z ${[t.R[2], t.R[5], t.R[8]].map((v) => v!.toFixed(2))}; goal ${plan.grasp.pos.map((v) => v.toFixed(3))}`);
-    }
     const g = ctx.arms[ARM]!.closeOn(object);
     if (!g.grasped) {
       run.lines.push(`${call}: closed the hand but did not grasp ${name}${r.end !== 'reached' ? ` (${r.posErrM.toFixed(3)} m short of the grasp pose)` : ''}`);

@@ -37,7 +37,7 @@ test('(d) paper ball 2: a top grasp runs the arm into paper ball 1; the paper\'s
   assert.ok(tuned.passed, show(tuned));
 });
 
-test('(a) empty glass, shortfall: the paper\'s side approach at clearance 0.07 times out short of its pre-grasp pose; 0.02 grasps but the drop misses', { timeout: 600_000 }, async () => {
+test('(a) empty glass, shortfall: the paper\'s side approach at clearance 0.07 times out short of its pre-grasp pose; 0.02 grasps but the drop misses', { timeout: 900_000 }, async () => {
   const c = byId('(a)');
   const tuned = await executePlan(sim, c.task, c.tuned);
   assert.equal(tuned.failedAt, 0, show(tuned));

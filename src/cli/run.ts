@@ -38,6 +38,13 @@ export const RUN_OPTIONS = {
     defaultText: "friction for MALMM's API, weld for the others",
     group: 'Episode',
   },
+  robot: {
+    type: 'string',
+    choices: ['panda', 'iiwa'],
+    help: "the embedded tabletop's robot on single-arm tasks: panda (each task's own Franka-class arm) or iiwa (KUKA iiwa 7 R800 with an Allegro-class hand; table-clearing tasks, docs/actctx.md)",
+    defaultText: 'panda',
+    group: 'Episode',
+  },
   perception: {
     type: 'string',
     choices: PERCEPTION_MODES,
@@ -137,6 +144,7 @@ export function notStartedLine(command: string, r: Pick<LaunchResult, 'reason' |
 
 export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (a.grasp !== undefined && a.sim !== 'embedded') throw new UsageError("--grasp sets the embedded simulator's grasp model; a protocol simulator chooses its own");
+  if (a.robot !== undefined && a.sim !== 'embedded') throw new UsageError("--robot sets the embedded simulator's robot; a protocol simulator chooses its own");
   const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   const write = (s: string) => out.write(s + '\n');
@@ -191,7 +199,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           io: nodeIO,
           clock: nodeClock,
           architectures,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}), ...(a.robot ? { robot: a.robot as 'panda' | 'iiwa' } : {}) }),
           createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );

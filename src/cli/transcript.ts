@@ -88,6 +88,8 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         // Labels of OpenAI-compatible models already name their endpoint.
         `  model ${e.model.label}${e.model.baseUrl && !e.model.label.includes(e.model.baseUrl) ? ` via ${e.model.baseUrl}` : ''}`,
         e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
+        // The simulator line names what can happen: grasp model, detector, robot.
+        e.simulator?.version ? `  simulator ${e.simulator.name}: ${e.simulator.version}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         // MALMM's own line; an architecture with other limits (trajgen has a maxTurns too) lists its limits.
         e.options.maxTurns !== undefined && e.options.maxConsecutiveErrors !== undefined

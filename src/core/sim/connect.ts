@@ -28,6 +28,8 @@ export interface ConnectOptions {
   grasp?: 'friction' | 'weld';
   /** What the embedded tabletop's detect_object reports: ground truth (default) or the seeded detector model's estimate. */
   perception?: 'ground-truth' | 'estimated';
+  /** The embedded tabletop's robot for single-arm tasks: each task's own arm (default) or the KUKA iiwa where offered. */
+  robot?: 'panda' | 'iiwa';
 }
 
 export async function connectSimulator(spec: SimulatorSpec = 'embedded', options: ConnectOptions = {}): Promise<Simulator> {
@@ -39,7 +41,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.perception ? { perception: options.perception } : {}) });
+    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.perception ? { perception: options.perception } : {}), ...(options.robot ? { robot: options.robot } : {}) });
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

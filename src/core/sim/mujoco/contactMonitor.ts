@@ -48,7 +48,7 @@ export class ContactMonitor {
   constructor(private readonly scene: SceneModel) {
     this.fingerLabel = scene.arms.map((arm) => {
       const g = arm.layout.gripper;
-      const bodies = g.kind === 'parallel' ? g.bodies : [g.body];
+      const bodies = g.kind === 'parallel' ? g.bodies : g.kind === 'hand' ? g.sides : [g.body];
       return bodies.map((m) => arm.layout.bodies.find((b) => b.mjcf === m)!.label);
     });
   }

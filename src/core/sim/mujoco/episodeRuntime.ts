@@ -136,7 +136,8 @@ export class EpisodeRuntime {
         g.qposAdr.forEach((a) => ((d.qpos as Float64Array)[a] = w));
         // Commanded a little tighter than the grip, as a closed gripper squeezes.
         g.ctrlAdr.forEach((a) => ((d.ctrl as Float64Array)[a] = Math.max(g.range[0], w - 0.004)));
-      } else (d.ctrl as Float64Array)[g.ctrlAdr] = 1;
+      } else if (g.kind === 'suction') (d.ctrl as Float64Array)[g.ctrlAdr] = 1;
+      else throw new Error(`reset: a tool held from the start needs a parallel gripper or a suction cup, not a ${g.kind}`);
       mj.mj_forward(model, d);
       attach(this.state, h.robot, i);
     }

@@ -14,8 +14,11 @@ export interface ArmIndex {
   qposAdr: number[];
   dofAdr: number[];
   ctrlAdr: number[];
-  /** The gripper's addresses: two finger joints and their servos, or the suction cup's on/off control. */
-  gripper: { kind: 'parallel'; qposAdr: [number, number]; dofAdr: [number, number]; ctrlAdr: [number, number]; range: [number, number] } | { kind: 'suction'; ctrlAdr: number; body: number };
+  /** The gripper's addresses: two finger joints and their servos, the suction cup's on/off control, or a hand's joints. */
+  gripper:
+    | { kind: 'parallel'; qposAdr: [number, number]; dofAdr: [number, number]; ctrlAdr: [number, number]; range: [number, number] }
+    | { kind: 'suction'; ctrlAdr: number; body: number }
+    | { kind: 'hand'; qposAdr: number[]; dofAdr: number[]; ctrlAdr: number[]; open: number[]; closed: number[]; openThumbIn: number[]; tipSites: [number, number] };
   eeSite: number;
   handBody: number;
   /** Body ids of the arm (base first), used to name the link in a collision. */
@@ -89,16 +92,28 @@ export class SceneModel {
     const jntQpos = model.jnt_qposadr as Int32Array;
     const jntDof = model.jnt_dofadr as Int32Array;
     const joint = (n: string) => id(O.mjOBJ_JOINT.value, n);
-    const gripperIndex = (g: ArmLayout['gripper']): ArmIndex['gripper'] =>
-      g.kind === 'parallel'
-        ? {
-            kind: 'parallel',
-            qposAdr: [jntQpos[joint(g.joints[0])]!, jntQpos[joint(g.joints[1])]!],
-            dofAdr: [jntDof[joint(g.joints[0])]!, jntDof[joint(g.joints[1])]!],
-            ctrlAdr: [id(O.mjOBJ_ACTUATOR.value, g.actuators[0]), id(O.mjOBJ_ACTUATOR.value, g.actuators[1])],
-            range: g.range,
-          }
-        : { kind: 'suction', ctrlAdr: id(O.mjOBJ_ACTUATOR.value, g.actuator), body: id(O.mjOBJ_BODY.value, g.body) };
+    const gripperIndex = (g: ArmLayout['gripper']): ArmIndex['gripper'] => {
+      if (g.kind === 'parallel')
+        return {
+          kind: 'parallel',
+          qposAdr: [jntQpos[joint(g.joints[0])]!, jntQpos[joint(g.joints[1])]!],
+          dofAdr: [jntDof[joint(g.joints[0])]!, jntDof[joint(g.joints[1])]!],
+          ctrlAdr: [id(O.mjOBJ_ACTUATOR.value, g.actuators[0]), id(O.mjOBJ_ACTUATOR.value, g.actuators[1])],
+          range: g.range,
+        };
+      if (g.kind === 'hand')
+        return {
+          kind: 'hand',
+          qposAdr: g.joints.map((j) => jntQpos[joint(j)]!),
+          dofAdr: g.joints.map((j) => jntDof[joint(j)]!),
+          ctrlAdr: g.actuators.map((a) => id(O.mjOBJ_ACTUATOR.value, a)),
+          open: [...g.open],
+          closed: [...g.closed],
+          openThumbIn: [...g.openThumbIn],
+          tipSites: [id(O.mjOBJ_SITE.value, g.tipSites[0]), id(O.mjOBJ_SITE.value, g.tipSites[1])],
+        };
+      return { kind: 'suction', ctrlAdr: id(O.mjOBJ_ACTUATOR.value, g.actuator), body: id(O.mjOBJ_BODY.value, g.body) };
+    };
     this.arms = built.arms.map((layout, a) => ({
       layout,
       qposAdr: layout.joints.map((j) => jntQpos[joint(j)]!),

@@ -76,10 +76,15 @@ export class SimState {
     return { pos: [p[3 * s]!, p[3 * s + 1]!, p[3 * s + 2]!], R: Array.from(R.subarray(9 * s, 9 * s + 9)) };
   }
 
-  /** Distance between the finger pads, metres (0 closed, 0.08 fully open on the Panda); 0 for a suction cup. */
+  /** Distance between the finger pads, metres (0 closed, 0.08 fully open on the Panda); 0 for a suction cup; a hand's thumb tip to middle fingertip. */
   fingerWidth(arm: number): number {
     const g = this.scene.arms[arm]!.gripper;
     if (g.kind === 'suction') return 0;
+    if (g.kind === 'hand') {
+      const p = this.data.site_xpos as Float64Array;
+      const [a, b] = g.tipSites;
+      return Math.hypot(p[3 * a]! - p[3 * b]!, p[3 * a + 1]! - p[3 * b + 1]!, p[3 * a + 2]! - p[3 * b + 2]!);
+    }
     const q = this.data.qpos as Float64Array;
     return q[g.qposAdr[0]]! + q[g.qposAdr[1]]!;
   }

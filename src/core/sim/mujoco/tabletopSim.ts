@@ -13,7 +13,8 @@ import { EpisodeRuntime } from './episodeRuntime.js';
 import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
 import { getTask, TASKS, taskInfos } from './tasks/registry.js';
-import type { ObjectPlacement, TaskDefinition } from './tasks/taskDefinition.js';
+import { ROBOT_IDS, type ObjectPlacement, type RobotId, type TaskDefinition } from './tasks/taskDefinition.js';
+import type { SceneSpec } from './scene/sceneSpec.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
 import { GRASP_MODES, type GraspMode, type GraspState } from './simState.js';
@@ -34,15 +35,17 @@ interface SnapshotData {
   monitor?: unknown;
   /** The robot API's per-episode memory. */
   apiMemory?: Record<string, unknown>;
+  /** The robot the episode ran with (absent in older snapshots: the task's own arm). */
+  robot?: RobotId;
   /** d_bar of M_E so far (absent in older snapshots: 0, as after a reset). */
   dBarM?: number;
 }
 
 /** The goal's own RNG stream: a task that gains a goal keeps its layouts. */
 /** The task's layout for a seed; a variation that cannot be placed fails here, naming the task, the seed and why. */
-export function seededLayout(task: TaskDefinition, seed: number): ObjectPlacement[] {
+export function seededLayout(task: TaskDefinition, seed: number, robot: RobotId = 'panda'): ObjectPlacement[] {
   try {
-    return task.layout(seededRng(seed));
+    return (task.robots?.[robot]?.layout ?? task.layout)(seededRng(seed));
   } catch (err) {
     throw new Error(`reset: task '${task.info.id}' seed ${seed} has no collision-free layout: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -62,7 +65,31 @@ export interface TabletopSimulatorOptions {
    * (src/core/perception/detector.ts: calibration offset, noise, part segmentation failures), seeded by the episode.
    */
   perception?: DetectorMode;
+  /**
+   * Which robot single-arm tasks get: `panda` (default) keeps each task's own arm (a Franka-class arm with its hand),
+   * `iiwa` the KUKA iiwa 7 R800 with an Allegro-class hand where a task offers it (table clearing; others refuse it).
+   */
+  robot?: RobotId;
 }
+
+/** The scene of a task with a robot: the task's own (the default), or one of its alternatives (TaskDefinition.robots). */
+export function sceneWithRobot(task: TaskDefinition, requested: RobotId | undefined): { robot: RobotId; scene: SceneSpec } {
+  const alternatives = task.robots ?? {};
+  const robot = requested ?? 'panda';
+  if (robot === 'panda') return { robot, scene: task.scene };
+  const alt = alternatives[robot];
+  if (!alt) {
+    const offered = (Object.keys(alternatives) as RobotId[]).filter((r) => r !== 'panda');
+    throw new SimParamError('robot', `reset: task '${task.info.id}' has no ${robot} robot (${offered.length ? `it offers panda, ${offered.join(', ')}` : 'it offers only its own arm, --robot panda'})`);
+  }
+  return { robot, scene: alt.scene };
+}
+
+/** How the simulator line of a trace names each embodiment. */
+export const ROBOT_NAMES: Record<RobotId, string> = {
+  panda: "each task's own arm (Franka-class with a parallel gripper on single-arm tasks)",
+  iiwa: 'KUKA iiwa 7 R800 with an Allegro-class hand',
+};
 
 export class TabletopSimulator implements Simulator {
   readonly name = 'waypoint-tabletop';
@@ -70,7 +97,7 @@ export class TabletopSimulator implements Simulator {
   /** Multi-arm tasks give each robot its own view (RoCo's reach zones); single-arm tasks show the one arm everything. */
   readonly agentViews = true;
   private runtime: EpisodeRuntime | null = null;
-  private current: { task: TaskDefinition; seed: number; api: RobotApi } | null = null;
+  private current: { task: TaskDefinition; seed: number; api: RobotApi; robot: RobotId } | null = null;
   private closed = false;
 
   constructor(
@@ -80,14 +107,18 @@ export class TabletopSimulator implements Simulator {
     if (options.grasp !== undefined && !GRASP_MODES.includes(options.grasp)) {
       throw new Error(`unknown grasp mode '${String(options.grasp)}'; choices: ${GRASP_MODES.join(', ')}`);
     }
+    if (options.robot !== undefined && !ROBOT_IDS.includes(options.robot)) {
+      throw new Error(`unknown robot '${String(options.robot)}'; choices: ${ROBOT_IDS.join(', ')}`);
+    }
     if (options.perception !== undefined && !DETECTOR_MODES.includes(options.perception)) {
       throw new Error(`unknown perception mode '${String(options.perception)}'; choices: ${DETECTOR_MODES.join(', ')}`);
     }
-    // The grasp model and the detector are part of what a trace's simulator line must say: they change what can
-    // happen and what detect_object prints.
+    // The grasp model, the detector and the robot are part of what a trace's simulator line must say: they change
+    // what can happen and what detect_object prints.
     this.version =
       `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}` +
-      (options.perception === 'estimated' ? ', estimated detections' : '');
+      (options.perception === 'estimated' ? ', estimated detections' : '') +
+      `, robot: ${ROBOT_NAMES[options.robot ?? 'panda']}`;
   }
 
   tasks(): TaskInfo[] {
@@ -111,13 +142,14 @@ export class TabletopSimulator implements Simulator {
     const fits = task.apis ?? [task.defaultApi];
     if (!fits.includes(api.id as never)) throw new SimParamError('api', `reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
-    const runtime = this.runtimeFor(task);
+    const { robot, scene } = sceneWithRobot(task, this.options.robot);
+    const runtime = this.runtimeFor(scene);
     // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
     // unless a grasp model is chosen explicitly.
     runtime.state.graspMode = this.options.grasp ?? (api.id === 'malmm' ? 'friction' : 'weld');
     const goal = task.goal?.(goalRng(seed));
-    runtime.reset(seededLayout(task, seed), goal, task.monitor?.(), task.heldAtStart);
-    this.current = { task, seed, api };
+    runtime.reset(seededLayout(task, seed, robot), goal, task.monitor?.(), task.heldAtStart);
+    this.current = { task, seed, api, robot };
     return {
       task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },
       observation: this.observation(),
@@ -263,6 +295,7 @@ export class TabletopSimulator implements Simulator {
       ...(this.runtime!.monitor ? { monitor: structuredClone(this.runtime!.monitor.state()) } : {}),
       apiMemory: structuredClone(this.runtime!.apiMemory),
       dBarM: this.runtime!.probe.dBarM,
+      robot: this.current!.robot,
     };
     return { kind: SNAPSHOT_KIND, data };
   }
@@ -273,7 +306,8 @@ export class TabletopSimulator implements Simulator {
     const data = snapshot.data as SnapshotData;
     const task = getTask(data.taskId);
     const api = getRobotApi(data.api);
-    const runtime = this.runtimeFor(task);
+    const { robot, scene } = sceneWithRobot(task, data.robot ?? 'panda');
+    const runtime = this.runtimeFor(scene);
     runtime.restore(data.physics, data.grasps);
     runtime.actionMetrics = (data.actionMetrics ?? []).map((m) => ({ ...m }));
     runtime.apiMemory = structuredClone(data.apiMemory ?? {});
@@ -282,7 +316,7 @@ export class TabletopSimulator implements Simulator {
     const monitor = task.monitor?.();
     if (monitor && data.monitor !== undefined) monitor.load(structuredClone(data.monitor));
     runtime.setEpisode(task.goal?.(goalRng(data.seed)), monitor);
-    this.current = { task, seed: data.seed, api };
+    this.current = { task, seed: data.seed, api, robot };
   }
 
   async close(): Promise<void> {
@@ -322,17 +356,17 @@ export class TabletopSimulator implements Simulator {
     return task.multiArm ? robotViews(this.runtime!.scene, this.runtime!.state, task.multiArm, this.runtime!.taskView()) : [];
   }
 
-  /** The runtime for a task's scene: reused when the scene is the same, rebuilt otherwise. */
-  private runtimeFor(task: TaskDefinition): EpisodeRuntime {
-    if (this.runtime && this.runtime.scene.built.spec.key === task.scene.key) return this.runtime;
+  /** The runtime for a scene: reused when the scene is the same, rebuilt otherwise. */
+  private runtimeFor(scene: SceneSpec): EpisodeRuntime {
+    if (this.runtime && this.runtime.scene.built.spec.key === scene.key) return this.runtime;
     this.runtime?.dispose();
     this.runtime = null;
     this.current = null;
-    this.runtime = EpisodeRuntime.create(this.mj, task.scene);
+    this.runtime = EpisodeRuntime.create(this.mj, scene);
     return this.runtime;
   }
 
-  private episode(): { task: TaskDefinition; seed: number; api: RobotApi } {
+  private episode(): { task: TaskDefinition; seed: number; api: RobotApi; robot: RobotId } {
     this.assertOpen();
     if (!this.current || !this.runtime) throw new Error('simulator: call reset(taskId, seed) first');
     return this.current;

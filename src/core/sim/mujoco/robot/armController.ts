@@ -34,6 +34,11 @@ export class ArmController {
     this.arm = scene.arms[armIndex]!;
     this.ik = new TopDownIk(scene, armIndex);
     const home = this.arm.layout.spec.homeTcp;
+    const given = this.arm.layout.spec.homeQ;
+    if (given) {
+      this.homeQ = [...given];
+      return;
+    }
     let sol = this.ik.solve(this.arm.layout.seedQ, { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ, maxIterations: 400 });
     if (!sol.converged) sol = this.ik.solve(this.facingSeed(home.pos), { pos: home.pos, yawRad: home.yawRad }, { rest: this.arm.layout.seedQ, maxIterations: 400 });
     // The gripper is symmetric under a half turn: the other yaw is the same home.
@@ -54,7 +59,10 @@ export class ArmController {
     this.arm.ctrlAdr.forEach((a, j) => (ctrl[a] = this.homeQ[j]!));
     const g = this.arm.gripper;
     if (g.kind === 'suction') ctrl[g.ctrlAdr] = 0;
-    else {
+    else if (g.kind === 'hand') {
+      g.qposAdr.forEach((a, k) => (qpos[a] = g.open[k]!));
+      g.ctrlAdr.forEach((a, k) => (ctrl[a] = g.open[k]!));
+    } else {
       g.qposAdr.forEach((a) => (qpos[a] = g.range[1]));
       g.ctrlAdr.forEach((a) => (ctrl[a] = g.range[1]));
     }

@@ -21,6 +21,16 @@ export function moveFingers(runner: PhysicsRunner, arm: number, open: boolean): 
   moveGrippers(runner, [{ arm, open }]);
 }
 
+/** Opens a hand with its thumb swung round in front of the palm (`thumbIn`) or out to the side, and waits for it. */
+export function preshapeHand(runner: PhysicsRunner, arm: number, thumbIn: boolean): void {
+  const g = runner.state.scene.arms[arm]!.gripper;
+  if (g.kind !== 'hand') return;
+  const ctrl = runner.state.data.ctrl as Float64Array;
+  const pose = thumbIn ? g.openThumbIn : g.open;
+  g.ctrlAdr.forEach((a, k) => (ctrl[a] = pose[k]!));
+  runner.stepUntil(() => g.dofAdr.every((d) => Math.abs((runner.state.data.qvel as Float64Array)[d]!) < FINGER_SETTLE_SPEED), 0.12, 0.8);
+}
+
 /** Sets several grippers at once (robots acting in the same steps) and steps until every finger has stopped. */
 export function moveGrippers(runner: PhysicsRunner, commands: { arm: number; open: boolean }[]): void {
   const ctrl = runner.state.data.ctrl as Float64Array;
@@ -29,6 +39,11 @@ export function moveGrippers(runner: PhysicsRunner, commands: { arm: number; ope
     const g = runner.state.scene.arms[arm]!.gripper;
     if (g.kind === 'suction') {
       ctrl[g.ctrlAdr] = open ? 0 : 1;
+      continue;
+    }
+    if (g.kind === 'hand') {
+      g.ctrlAdr.forEach((a, k) => (ctrl[a] = open ? g.open[k]! : g.closed[k]!));
+      dofs.push(...g.dofAdr);
       continue;
     }
     const target = open ? g.range[1] : g.range[0];
@@ -52,10 +67,11 @@ export function gripperCommandedOpen(state: SimState, arm: number): boolean {
   const g = state.scene.arms[arm]!.gripper;
   const ctrl = state.data.ctrl as Float64Array;
   if (g.kind === 'suction') return ctrl[g.ctrlAdr]! < 0.5;
+  if (g.kind === 'hand') return Math.abs(ctrl[g.ctrlAdr[0]]! - g.open[0]!) < Math.abs(ctrl[g.ctrlAdr[0]]! - g.closed[0]!);
   return ctrl[g.ctrlAdr[0]]! > g.range[1] / 2;
 }
 
-/** Which fingers (left, right) touch `object` now, from the contact sensors. A suction cup counts as both. */
+/** Which fingers (left, right; a hand's thumb and fingers) touch `object` now, from the contact sensors. A suction cup counts as both. */
 export function fingerContacts(state: SimState, arm: number, object: number): [boolean, boolean] {
   const s = state.data.sensordata as Float64Array;
   const out: [boolean, boolean] = [false, false];

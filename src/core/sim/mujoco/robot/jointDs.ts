@@ -42,8 +42,6 @@ export const LOCKED_AFTER_SECS = 4;
  * plan execution, and a replanned plan met it again (ac_sequential seed 3: 1923 s simulated, 20 min of wall time).
  */
 export const DS_TIMEOUT_SECS = 40;
-/** Datasheet joint speed limits of the Panda (rad/s). */
-const JOINT_SPEED_LIMIT = [2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61];
 
 export interface DsSettings {
   /** s in (0, 1]. */
@@ -102,6 +100,8 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
   const n = 7;
   const ranges = arm.layout.jointRanges;
   const lead = arm.layout.servoLeadSecs;
+  // The arm's datasheet joint speed limits.
+  const speedLimit = arm.layout.jointSpeedLimit;
   const gain = DS_GAIN_PER_S * s.speed;
   const range = MODULATION_ONSET * s.clearanceM;
   const alpha = Math.min(1, dt / DS_VELOCITY_LAG_SECS);
@@ -124,7 +124,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
     if (s.orientation > 0) keepTilt(qd, J, s.orientation);
     // Joint speed limits (uniform scaling keeps the direction).
     let over = 1;
-    for (let j = 0; j < n; j++) over = Math.max(over, Math.abs(qd[j]!) / JOINT_SPEED_LIMIT[j]!);
+    for (let j = 0; j < n; j++) over = Math.max(over, Math.abs(qd[j]!) / speedLimit[j]!);
     // Follow with a lag.
     for (let j = 0; j < n; j++) vCmd[j] = vCmd[j]! + alpha * (qd[j]! / over - vCmd[j]!);
     // The modulated command (the lag's state stays unmodulated, so the tangential gain is not applied twice).
@@ -143,7 +143,7 @@ export function runJointDs(ctrl: ArmController, field: ObstacleField, goal: DsGo
         modulate(vOut, obstacles, s.clearanceM);
         holdOff(vOut, obstacles, s.clearanceM);
         let over2 = 1;
-        for (let j = 0; j < n; j++) over2 = Math.max(over2, Math.abs(vOut[j]!) / JOINT_SPEED_LIMIT[j]!);
+        for (let j = 0; j < n; j++) over2 = Math.max(over2, Math.abs(vOut[j]!) / speedLimit[j]!);
         for (let j = 0; j < n; j++) vOut[j] = vOut[j]! / over2;
       }
     }

@@ -49,6 +49,9 @@ export function solveToolTarget(ctrl: ArmController, goal: ToolTarget): { sol: I
   const facing = Math.atan2(target.pos[1] - base.basePos[1], target.pos[0] - base.basePos[0]) - base.baseYawRad;
   const side = arm.layout.sideSeedQ.map((v, i) => (i === 0 ? Math.max(-2.8, Math.min(2.8, facing)) : v));
   const seeds = [qNow, side, arm.layout.sideSeedQ, ctrl.homeQ];
+  // A multi-finger hand holds level in two rolls (palm down, palm to the side): the side configuration rolled a
+  // quarter turn either way at the last joint seeds the other.
+  if (arm.gripper.kind === 'hand') for (const roll of [Math.PI / 2, -Math.PI / 2]) seeds.push(side.map((v, i) => (i === side.length - 1 ? v + roll : v)));
   let best: IkSolution | null = null;
   if (!target.R) {
     const r = ctrl.solveTarget(target);

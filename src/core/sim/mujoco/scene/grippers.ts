@@ -1,9 +1,10 @@
 // End effectors an arm can carry, built as the innermost body of the arm (the hand, mounted on the flange):
-// the Panda hand and a Robotiq-style 2-finger gripper (two position-servo fingers whose pads close along the
+// the Panda hand and a Robotiq-style 2-finger gripper (an Allegro-class hand is in allegroHand.ts) (two position-servo fingers whose pads close along the
 // hand's y axis) and a suction gripper (a cup whose face is the tool centre point, with an adhesion actuator
 // switched on to hold). The hand frame: z along the approach direction (out of the flange); the `ee` site sits
 // at the tool centre point with the hand's orientation.
 import type { CollisionBits } from './collisionGroups.js';
+import { buildAllegroHand } from './allegroHand.js';
 import { axisAngleQuat, el, type MjcfElement } from './mjcf.js';
 import type { ArmSpec, BodyLabel, GripperLayout, Vec3 } from './sceneSpec.js';
 
@@ -155,6 +156,8 @@ export function buildGripper(spec: ArmSpec, bits: CollisionBits, mount: { pos: V
       return buildSuctionGripper(spec, bits, mount);
     case 'robotiq':
       return buildParallelGripper(spec, bits, ROBOTIQ_2F85, mount);
+    case 'allegro':
+      return buildAllegroHand(spec, bits, { pos: mount.pos, quat: axisAngleQuat([0, 0, 1], mount.yawRad) });
     default:
       return buildParallelGripper(spec, bits, PANDA_HAND, mount);
   }

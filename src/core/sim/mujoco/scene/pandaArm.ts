@@ -34,8 +34,10 @@ export const PANDA = {
   sideQ: [0, 0.2, 0, -2.2, 0, 3.0, Math.PI / 4 - Math.PI / 2],
   /** Hand mount about the flange axis: chosen so that at the ready pose (q7 = pi/4) the pads lie along world x for a base facing +y; the q7 range then covers yaw -pi/2..pi/2 with margin. */
   handYawRad: Math.PI / 4,
-  /** Joint speeds used for planned motions: about half the datasheet limits (2.175 / 2.61 rad/s). */
+  /** Joint speeds used for planned motions: about half the datasheet limits (speedLimit). */
   motionSpeed: [1.1, 1.1, 1.1, 1.1, 1.3, 1.3, 1.3],
+  /** Datasheet joint speed limits (rad/s). */
+  speedLimit: [2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61],
 } as const;
 
 // Position-servo gains per joint (N m/rad and N m s/rad). Bodies have gravity compensation, so the servos
@@ -135,6 +137,7 @@ export function buildPandaArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
       sideSeedQ: [...PANDA.sideQ],
       servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
       maxJointSpeed: [...PANDA.motionSpeed],
+      jointSpeedLimit: [...PANDA.speedLimit],
     },
   };
 }

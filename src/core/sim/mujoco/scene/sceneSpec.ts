@@ -15,10 +15,14 @@ export interface ArmSpec {
   baseYawRad: number;
   /** Where the tool centre point (between the finger pads) rests after reset; gripper pointing down. */
   homeTcp: { pos: Vec3; yawRad: number };
-  /** Kinematics: a 7-DoF Franka-class arm (default) or a 6-DoF UR5E-class arm. */
-  model?: 'panda' | 'ur5e';
-  /** End effector: the Panda hand (default), a Robotiq-style 2-finger gripper, or a suction cup. */
-  gripper?: 'panda' | 'robotiq' | 'suction';
+  /** The joint configuration after reset, when it is given as one (homeTcp is then where it puts the tool). */
+  homeQ?: number[];
+  /** Kinematics: a 7-DoF Franka-class arm (default), a 6-DoF UR5E-class arm, or a 7-DoF KUKA LBR iiwa 7 R800. */
+  model?: 'panda' | 'ur5e' | 'iiwa';
+  /** End effector: the Panda hand (default), a Robotiq-style 2-finger gripper, a suction cup, or a four-finger Allegro-class hand. */
+  gripper?: 'panda' | 'robotiq' | 'suction' | 'allegro';
+  /** A box under the base from the floor up (the arm stands beside the table, not on it). */
+  pedestal?: { halfXY: [number, number] };
   /** Mount the arm's shoulder on a torso with a head standing behind it (RoCo's humanoid, as an arm on a torso). */
   torso?: boolean;
 }
@@ -39,6 +43,24 @@ export type GripperLayout =
       body: string;
       /** Adhesion actuator on the cup: control 1 = suction on, 0 = off. */
       actuator: string;
+    }
+  | {
+      /** A multi-finger hand: every finger joint a position servo driven to an open or a closed pose. */
+      kind: 'hand';
+      joints: string[];
+      actuators: string[];
+      /** Servo targets per joint (radians) for the open and the closed hand. */
+      open: number[];
+      closed: number[];
+      /** Open with the thumb swung round in front of the palm (a side grasp: the plain open pose keeps it out to the side). */
+      openThumbIn: number[];
+      /**
+       * The two sides a grasp needs touching, as subtree roots: the thumb, and the fingers opposite it. They play the
+       * parallel gripper's two pads (contact sensors, holding(), friction grasps).
+       */
+      sides: [string, string];
+      /** Sites at the thumb tip and the middle finger's tip: their distance is the hand's opening. */
+      tipSites: [string, string];
     };
 
 /** RGBA, each 0..1. */
@@ -164,6 +186,8 @@ export interface ArmLayout {
   servoLeadSecs: number[];
   /** Speed limits used when timing motions (rad/s per joint). */
   maxJointSpeed: number[];
+  /** The datasheet's joint speed limits (rad/s per joint): what a velocity-controlled motion is clipped to. */
+  jointSpeedLimit: number[];
 }
 
 /**

@@ -77,9 +77,10 @@ export function buildTabletopScene(spec: SceneSpec): BuiltScene {
   builtArms.forEach((arm, a) => {
     for (const other of [FIXTURE_TABLE, ...objectIds]) add({ kind: 'arm', sensor: name(), arm: a, other }, { subtree1: arm.layout.bodies[0]!.mjcf }, other);
     const g = arm.layout.gripper;
-    const pads: string[] = g.kind === 'parallel' ? g.bodies : [g.body];
-    pads.forEach((body, side) => {
-      for (const other of objectIds) add({ kind: 'finger', sensor: name(), arm: a, side: side as 0 | 1, other }, { body1: body }, other);
+    // A hand's two sides (thumb, fingers) are subtrees of several links each.
+    const pads: Record<string, string>[] = g.kind === 'parallel' ? g.bodies.map((b) => ({ body1: b })) : g.kind === 'hand' ? g.sides.map((b) => ({ subtree1: b })) : [{ body1: g.body }];
+    pads.forEach((first, side) => {
+      for (const other of objectIds) add({ kind: 'finger', sensor: name(), arm: a, side: side as 0 | 1, other }, first, other);
     });
   });
   for (let a = 0; a < builtArms.length; a++)

@@ -90,6 +90,8 @@ export function buildUr5eArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
       sideSeedQ: [...UR5E.sideQ],
       servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
       maxJointSpeed: [...UR5E.motionSpeed],
+      // The datasheet's 180 deg/s on every joint.
+      jointSpeedLimit: UR5E.dh.map(() => Math.PI),
     },
   };
 }

@@ -67,7 +67,7 @@ export class LayoutBuilder {
    * Places an object uniformly in `region` (centre coordinates), yaw uniform in `yawRange`, at least `gapM`
    * between its footprint and every footprint placed so far.
    */
-  scatter(o: ObjectSpec, region: Region, options: { yawRange?: [number, number]; gapM?: number; z?: number } = {}): ObjectPlacement {
+  scatter(o: ObjectSpec, region: Region, options: { yawRange?: [number, number]; gapM?: number; z?: number; /** Only centres this accepts (a reach band). */ accept?: (x: number, y: number) => boolean } = {}): ObjectPlacement {
     const [y0, y1] = options.yawRange ?? [-Math.PI / 4, Math.PI / 4];
     const gap = options.gapM ?? 0.03;
     const r = footprint(o);
@@ -75,7 +75,7 @@ export class LayoutBuilder {
       const x = this.uniform(region.x[0], region.x[1]);
       const y = this.uniform(region.y[0], region.y[1]);
       const yaw = this.uniform(y0, y1);
-      if (this.taken.every((t) => Math.hypot(t.x - x, t.y - y) >= t.r + r + gap)) return this.at(o, [x, y], yaw, options.z === undefined ? {} : { z: options.z });
+      if ((options.accept?.(x, y) ?? true) && this.taken.every((t) => Math.hypot(t.x - x, t.y - y) >= t.r + r + gap)) return this.at(o, [x, y], yaw, options.z === undefined ? {} : { z: options.z });
     }
     throw new Error(`could not place '${o.name}' in x [${region.x.join(', ')}], y [${region.y.join(', ')}] clear of ${this.taken.length} placed objects`);
   }

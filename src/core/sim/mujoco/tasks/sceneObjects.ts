@@ -212,13 +212,14 @@ export function overheadLamp(name: string, color: string, heightM: number, poleO
   };
 }
 
-/** Two crossed, tilted slabs: an irregular paper lump that does not roll. */
-export function crumpledPaper(name: string): ObjectSpec {
+/** Two crossed, tilted slabs: an irregular paper lump that does not roll. `scale` multiplies its 5 x 5 x 4 cm. */
+export function crumpledPaper(name: string, scale: Vec3 = [1, 1, 1]): ObjectSpec {
+  const [kx, ky, kz] = scale;
   return {
-    ...base(name, 'white', 'compound', [0.05, 0.05, 0.04], 0.02),
+    ...base(name, 'white', 'compound', [0.05 * kx, 0.05 * ky, 0.04 * kz], 0.02),
     parts: [
-      { shape: 'box', size: [0.021, 0.019, 0.014], pos: [0, 0, -0.004] },
-      { shape: 'box', size: [0.017, 0.017, 0.012], pos: [0.002, -0.002, 0.006], quat: [0.92, 0.1, 0.05, 0.37] },
+      { shape: 'box', size: [0.021 * kx, 0.019 * ky, 0.014 * kz], pos: [0, 0, -0.004 * kz] },
+      { shape: 'box', size: [0.017 * kx, 0.017 * ky, 0.012 * kz], pos: [0.002 * kx, -0.002 * ky, 0.006 * kz], quat: [0.92, 0.1, 0.05, 0.37] },
     ],
   };
 }

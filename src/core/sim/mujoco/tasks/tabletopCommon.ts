@@ -79,3 +79,30 @@ export function scatterOnTable(rng: Rng, objects: readonly ObjectSpec[], ws: Wor
 export function singleArmScene(key: string, objects: ObjectSpec[]): SceneSpec {
   return { key, table: TABLE, arms: [SINGLE_ARM], objects, timestepSecs: TIMESTEP_SECS };
 }
+
+/**
+ * The KUKA iiwa 7 with its Allegro hand, mounted as in Action Contextualization's scene (iiwa7_allegro_llm.xml,
+ * static_env.xml): on a pedestal beside the table, its base plate 0.51 m below the table top, the table's near edge
+ * 0.35 m in front of it. It stands 0.25 m farther back than the Franka-class arm (same x), so the dining objects lie
+ * 0.56-0.86 m from its base, as the authors' do.
+ */
+export const IIWA_ARM: ArmSpec = {
+  prefix: '',
+  label: '',
+  basePos: [0, -0.6, TABLE_TOP_Z - 0.51],
+  baseYawRad: Math.PI / 2,
+  // The hand over the table's near edge, pointing forward and 0.3 rad down, its finger tips 8 cm over the tall glasses.
+  homeTcp: { pos: [0, -0.4, 1.2], yawRad: 0 },
+  homeQ: [0, -0.476, 0, -1.193, 0, 1.154, 0],
+  model: 'iiwa',
+  gripper: 'allegro',
+  pedestal: { halfXY: [0.12, 0.12] },
+};
+
+/** The authors' table (0.7 x 1.2 m, its near edge 0.35 m in front of the base), a little wider on the right. */
+export const IIWA_TABLE: TableSpec = { topZ: TABLE_TOP_Z, center: [-0.05, 0.125], halfExtents: [0.65, 0.375] };
+
+/** The scene of a single-arm tabletop task with the iiwa in place of the Franka-class arm. */
+export function iiwaScene(key: string, objects: ObjectSpec[]): SceneSpec {
+  return { key: `${key}+iiwa`, table: IIWA_TABLE, arms: [IIWA_ARM], objects, timestepSecs: TIMESTEP_SECS };
+}

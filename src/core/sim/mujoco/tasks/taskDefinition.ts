@@ -76,6 +76,10 @@ export interface LocationSpec {
 /** The arms of a task's scene, for listings ("waypoint tasks --arch"): which robot APIs it can be driven by. */
 export type ApiId = 'malmm' | 'lmtg' | 'actctx' | 'roco';
 
+/** The robots a single-arm tabletop task can have (--robot): the Franka-class arm every task has, or the iiwa. */
+export const ROBOT_IDS = ['panda', 'iiwa'] as const;
+export type RobotId = (typeof ROBOT_IDS)[number];
+
 export interface TaskDefinition {
   info: TaskInfo;
   workspace: WorkspaceInfo;
@@ -84,6 +88,11 @@ export interface TaskDefinition {
   scene: SceneSpec;
   /** Robot APIs the task works with (defaultApi first). */
   apis?: ApiId[];
+  /**
+   * Other robots the task can be run with (--robot): the scene with that robot in place of its own arm (table
+   * clearing: the KUKA iiwa with an Allegro hand of Action Contextualization).
+   */
+  robots?: Partial<Record<RobotId, { scene: SceneSpec; /** Its own placements (the task's when absent). */ layout?(rng: Rng): ObjectPlacement[] }>>;
   /** Places for place()/drop()/at_location() (Action Contextualization) and RoCo's PLACE targets. */
   locations?: LocationSpec[];
   /** Multi-arm tasks: the robots (agent names, reach zones) and what each observes. */

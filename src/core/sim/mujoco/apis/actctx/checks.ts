@@ -27,12 +27,14 @@ import { solveToolTarget } from '../../robot/skillMotion.js';
 import { inside, localOf, type ViewObject } from '../../tasks/checks.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import type { RobotApiContext, SimCallResult } from '../robotApi.js';
-import { graspPlan, type GraspKind } from './graspPoses.js';
-import { APPROACH_OFFSET_M, PLACE_OFFSETS_M, placePoses, type LastSkill } from './skills.js';
+import { graspPlan, hasHand, type GraspKind } from './graspPoses.js';
+import { APPROACH_OFFSET_M, HAND_TOP_APPROACH_M, PLACE_OFFSETS_M, placePoses, type LastSkill } from './skills.js';
 
 const ARM = 0;
 /** can_grasp: how much farther than the clearance the hand may be (the approach stand-off plus 1 cm). */
 export const CAN_GRASP_MARGIN_M = APPROACH_OFFSET_M + 0.01;
+/** The same for the iiwa's hand: its top approach stands HAND_TOP_APPROACH_M off, and its fingers pass up to 5 cm over the object in the grasp pose. */
+export const HAND_CAN_GRASP_MARGIN_M = HAND_TOP_APPROACH_M + 0.05;
 /** at_location: object-location distance under this (the paper's 10 cm). */
 export const AT_LOCATION_M = 0.1;
 /** can_grasp before any skill: the default clearance of the authors' controller. */
@@ -76,7 +78,11 @@ function handGeoms(ctx: RobotApiContext): number[] {
   const hand = new Set<number>([arm.handBody]);
   const g = arm.gripper;
   if (g.kind === 'parallel') for (let k = 0; k < 2; k++) hand.add(arm.bodyIds[arm.bodyIds.length - 2 + k]!);
-  else hand.add(g.body);
+  else if (g.kind === 'hand') {
+    // Every body built after the hand's (palm, fingers, thumb).
+    const from = arm.bodyIds.indexOf(arm.handBody);
+    for (const b of arm.bodyIds.slice(from)) hand.add(b);
+  } else hand.add(g.body);
   const contype = m.geom_contype as Int32Array;
   const out: number[] = [];
   for (let g = 0; g < m.ngeom; g++) if (hand.has(bodyOf[g]!) && contype[g]! !== 0) out.push(g);
@@ -98,7 +104,7 @@ export function canGrasp(ctx: RobotApiContext, object: number, grasp: GraspKind,
   const g = ctx.state.grasps[ARM];
   if (g && g.object === object) return checkResult(call, true, 'holding it');
   const clearance = last(ctx)?.clearanceM ?? DEFAULT_CLEARANCE_M;
-  const limit = clearance + CAN_GRASP_MARGIN_M;
+  const limit = clearance + (hasHand(ctx) ? HAND_CAN_GRASP_MARGIN_M : CAN_GRASP_MARGIN_M);
   const d = geomSetDistance(ctx, handGeoms(ctx), solidGeoms(ctx, object), 1);
   if (d > limit) return checkResult(call, false, `the hand is ${d.toFixed(3)} m from it; within ${limit.toFixed(3)} m is close enough`);
   if (!graspReachable(ctx, object, grasp)) return checkResult(call, false, `no IK solution for a ${grasp} grasp`);

@@ -38,7 +38,60 @@ function foldYaw(y: number): number {
   return a;
 }
 
+/** The arm carries a multi-finger hand (the iiwa's Allegro): grasps are the hand's, below. */
+export function hasHand(ctx: RobotApiContext, arm = 0): boolean {
+  return ctx.scene.arms[arm]!.gripper.kind === 'hand';
+}
+
+/**
+ * The hand level, pointing along `yawRad` (away from the base): the authors' grasp orientations (euler xyz [0, 90,
+ * yaw] for 'top', [90, 0, 90 + yaw] for 'side'). Top: the palm faces down (hand x down); side: the palm faces left of
+ * the approach (hand x = the horizontal perpendicular), the fingers stacked up (hand y up).
+ */
+export function handLevelMat(yawRad: number, kind: GraspKind): number[] {
+  const c = Math.cos(yawRad);
+  const s = Math.sin(yawRad);
+  // Columns: hand x, y, z in the world (row-major R: R[3 * row + col]).
+  const z = [c, s, 0];
+  const x = kind === 'top' ? [0, 0, -1] : [-s, c, 0];
+  const y = [z[1]! * x[2]! - z[2]! * x[1]!, z[2]! * x[0]! - z[0]! * x[2]!, z[0]! * x[1]! - z[1]! * x[0]!];
+  return [x[0]!, y[0]!, z[0]!, x[1]!, y[1]!, z[1]!, x[2]!, y[2]!, z[2]!];
+}
+
+/**
+ * Where the grasped object's centre sits in the hand frame (x out of the palm, y across it, z along the fingers), m,
+ * in the authors' grasp poses: 'top' with the hand level with the object's top (x = the object's half height; the
+ * authors' hand base is at the object's top, approach_top_dst 0), 'side' at the object's centre height (theirs:
+ * its centre of mass). Both put the object in front of the palm under the fingers' first links, where the curling
+ * fingers and the thumb meet it (the authors' offsets approach_ee_offset_top 0.18 and approach_ee_offset_side 0.14
+ * behind the object put their hand's base about as far back). These poses are lower than the open hand can come:
+ * its thumb hangs below the palm (allegroHand.ts), so the avoidance holds it obstacle_clearance over the table, and
+ * the clearance decides how high the hand closes.
+ */
+export const HAND_GRASP_IN_HAND: Record<GraspKind, { y: number; z: number }> = { top: { y: -0.02, z: 0.11 }, side: { y: 0, z: 0.14 } };
+/** Side grasps: the object's centre this far out in front of the palm (hand x). */
+export const HAND_SIDE_DEPTH_M = 0.07;
+/** Side grasps: the hand's axis (level with the wrist) no lower than this over the table. */
+export const HAND_SIDE_MIN_Z_M = 0.07;
+
+function handGraspPlan(ctx: RobotApiContext, object: number, kind: GraspKind, arm: number): GraspPlan {
+  const spec = ctx.scene.built.spec.objects[object]!;
+  const pose = ctx.state.objectPose(object);
+  const base = ctx.scene.arms[arm]!.layout.spec.basePos;
+  const yaw = Math.atan2(pose.pos[1] - base[1], pose.pos[0] - base[0]);
+  const R = handLevelMat(yaw, kind);
+  const o = HAND_GRASP_IN_HAND[kind];
+  const x = kind === 'top' ? spec.size[2] / 2 : HAND_SIDE_DEPTH_M;
+  const at = (c: readonly number[]): Vec3 => [0, 1, 2].map((r) => c[r]! - (R[3 * r]! * x + R[3 * r + 1]! * o.y + R[3 * r + 2]! * o.z)) as Vec3;
+  const grasp: ToolTarget = { pos: at(pose.pos), yawRad: yaw, R };
+  // A level hand at the side of a low thing would lay the wrist (link radius 6 cm) on the table: no lower than that.
+  if (kind === 'side') grasp.pos[2] = Math.max(grasp.pos[2], ctx.scene.built.spec.table.topZ + HAND_SIDE_MIN_Z_M);
+  const up = (h: number): ToolTarget => ({ ...grasp, pos: [grasp.pos[0], grasp.pos[1], grasp.pos[2] + h] });
+  return { grasp, pre: up(0.1), lift: [up(0.2)] };
+}
+
 export function graspPlan(ctx: RobotApiContext, object: number, kind: GraspKind, arm = 0): GraspPlan {
+  if (hasHand(ctx, arm)) return handGraspPlan(ctx, object, kind, arm);
   const spec = ctx.scene.built.spec.objects[object]!;
   const pose = ctx.state.objectPose(object);
   const [cx, cy, cz] = pose.pos;

@@ -34,9 +34,9 @@ import { solveToolTarget } from '../../robot/skillMotion.js';
 import type { Vec3 } from '../../scene/sceneSpec.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
 import { heldObjects, okResult, settleObjects, watchCollisions, type RobotApiContext, type SimCallResult } from '../robotApi.js';
-import { detach, gripperCommandedOpen, moveFingers } from '../../robot/gripper.js';
-import { graspPlan, locationPoint, type GraspKind } from './graspPoses.js';
-import { watchGrip } from './gripLoad.js';
+import { detach, gripperCommandedOpen, moveFingers, preshapeHand } from '../../robot/gripper.js';
+import { graspPlan, handLevelMat, hasHand, locationPoint, type GraspKind } from './graspPoses.js';
+import { GRIP_FORCE_N, HAND_GRIP_FORCE_N, watchGrip } from './gripLoad.js';
 
 const ARM = 0;
 /** Pre-grasp stand-off beyond the clearance (m): the finger tips stop about c + 4.6 cm from the object. */
@@ -50,6 +50,16 @@ export const DROP_ABOVE_M = 0.15;
 export const SIDE_TURN_RISE_M = 0.15;
 /** How much a side grasp rises while it backs out to the turn point. */
 export const SIDE_BACK_OUT_RISE_M = 0.03;
+/**
+ * A hand's pre-grasp poses (the authors' approach offsets): 'top' this far plus the clearance over the grasp pose
+ * (approach_top_dst_offset); 'side' beside it, this far plus the clearance to the side (approach_side_dst) and
+ * HAND_SIDE_BACK_M back along the approach (approach_ee_offset_side_additional).
+ */
+export const HAND_TOP_APPROACH_M = 0.15;
+export const HAND_SIDE_APPROACH_M = 0.05;
+export const HAND_SIDE_BACK_M = 0.02;
+/** The authors' orientation factor on the fly-off after a grasp. */
+const HAND_FLY_OFF_ORIENTATION = 0.9;
 
 /** What the preceding skill did, for collision_free(), timeout(), can_grasp(). */
 export interface LastSkill {
@@ -101,7 +111,7 @@ function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: str
     return null;
   }
   const goalR = solved.target.R ?? topDownMat(solved.target.yawRad);
-  const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o));
+  const grip = watchGrip(ctx.state, ARM, (o) => massOf(ctx, o), hasHand(ctx) ? HAND_GRIP_FORCE_N : GRIP_FORCE_N);
   const r = runJointDs(ctrl, ctx.obstacles, { q: solved.sol.q, pos: solved.target.pos, R: goalR }, s, {
     // The arm hitting something stops the run; a held or pushed object touching the scene is reported, not a stop
     // (placing a glass in the sink touches the sink).
@@ -156,6 +166,14 @@ function skill(ctx: RobotApiContext, action: string, allowed: Set<number>[], p: 
 /** The pre-grasp pose of an approach (see the header). */
 export function approachPose(ctx: RobotApiContext, object: number, grasp: GraspKind, clearance: number): ToolTarget {
   const plan = graspPlan(ctx, object, grasp);
+  if (hasHand(ctx)) {
+    const p = plan.grasp.pos;
+    if (grasp === 'top') return { ...plan.grasp, pos: [p[0], p[1], p[2] + clearance + HAND_TOP_APPROACH_M] };
+    // Beside the object: away from the palm (hand -x, the right of the approach) and a little back.
+    const R = plan.grasp.R!;
+    const side = HAND_SIDE_APPROACH_M + clearance;
+    return { ...plan.grasp, pos: [0, 1, 2].map((r) => p[r]! - R[3 * r]! * side - R[3 * r + 2]! * HAND_SIDE_BACK_M) as Vec3 };
+  }
   const spec = ctx.scene.built.spec.objects[object]!;
   const pose = ctx.state.objectPose(object);
   if (grasp === 'top') {
@@ -210,18 +228,26 @@ function letGo(ctx: RobotApiContext): void {
   settleObjects(ctx, ARM);
 }
 
-/** An empty hand opens before it reaches for something (the authors' hand returns to its open pose). */
-function openIfEmpty(ctx: RobotApiContext): void {
-  if (!ctx.state.grasps[ARM] && !gripperCommandedOpen(ctx.state, ARM)) ctx.arms[ARM]!.open();
+/**
+ * An empty hand opens before it reaches for something (the authors' hand returns to its open pose); a multi-finger
+ * hand takes the open shape of the grasp it is going to make (its thumb in front of the palm for a side grasp only).
+ */
+function openIfEmpty(ctx: RobotApiContext, grasp: GraspKind): void {
+  if (ctx.state.grasps[ARM]) return;
+  if (hasHand(ctx)) {
+    detach(ctx.state, ARM);
+    preshapeHand(ctx.arms[ARM]!.runner, ARM, grasp === 'side');
+  } else if (!gripperCommandedOpen(ctx.state, ARM)) ctx.arms[ARM]!.open();
 }
 
 export function approach(ctx: RobotApiContext, object: number, p: SkillParams, grasp: GraspKind, call: string): SimCallResult {
   const name = ctx.scene.objects[object]!.name;
   const allowed = heldObjects(ctx);
   return skill(ctx, call, allowed, p, (run) => {
-    openIfEmpty(ctx);
+    openIfEmpty(ctx, grasp);
     const ignore = new Set(allowed[ARM]);
-    if (grasp === 'side' && !turnToSide(ctx, run, object, call, settings(p, 0, ignore))) return;
+    // The Panda turns its hand for a side grasp on the way (header); the iiwa's hand goes there in one run.
+    if (grasp === 'side' && !hasHand(ctx) && !turnToSide(ctx, run, object, call, settings(p, 0, ignore))) return;
     const r = dsTo(ctx, run, approachPose(ctx, object, grasp, p.clearance), call, settings(p, 0, ignore));
     if (r && r.end === 'reached') run.lines.unshift(`${call}: at the ${grasp} pre-grasp pose of ${name}`);
   });
@@ -234,9 +260,9 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
   const allowed = heldObjects(ctx);
   allowed[ARM]!.add(object);
   return skill(ctx, call, allowed, p, (run) => {
-    openIfEmpty(ctx);
+    openIfEmpty(ctx, grasp);
     // A pick without an approach before it turns the hand for a side grasp the same way (not near the object).
-    if (grasp === 'side' && !turnToSide(ctx, run, object, call, settings(p, 0, new Set()))) {
+    if (grasp === 'side' && !hasHand(ctx) && !turnToSide(ctx, run, object, call, settings(p, 0, new Set()))) {
       run.lines.push(`${call}: nothing grasped`);
       return;
     }
@@ -257,6 +283,15 @@ export function pick(ctx: RobotApiContext, object: number, p: SkillParams, grasp
     }
     const keep = settings(p, 0, new Set([object]));
     let backedOut = false;
+    if (hasHand(ctx)) {
+      // The authors' fly-off: straight up, the goal a position (the hand's orientation kept, orientation 0.9 on the way).
+      const tool = toolPose(ctx);
+      const goal = (h: number): ToolTarget => ({ pos: [tool.pos[0], tool.pos[1], tool.pos[2] + h], yawRad: 0, R: tool.R });
+      const lift = [PICK_FLY_OFF_M, PICK_FLY_OFF_M / 2, PICK_FLY_OFF_M / 4].find((h) => solveToolTarget(ctx.arms[ARM]!, goal(h)).sol?.converged) ?? PICK_FLY_OFF_M;
+      const up = dsTo(ctx, run, goal(lift), call, { ...keep, orientation: HAND_FLY_OFF_ORIENTATION });
+      run.lines.unshift(`${call}: grasped ${name}${up && up.end === 'reached' ? ` and lifted it ${lift} m` : ''}`);
+      return;
+    }
     if (grasp === 'side') {
       // Straight back out to the turn point, 3 cm up so the object (hanging a little in the grip) clears the table.
       const out = dsTo(ctx, run, { ...plan.pre, pos: [plan.pre.pos[0], plan.pre.pos[1], plan.pre.pos[2] + SIDE_BACK_OUT_RISE_M] }, call, keep);
@@ -309,9 +344,27 @@ function releaseGeometry(ctx: RobotApiContext, loc: LocationSpec, locIndex: numb
   return { point, locTop, toolFor: (b) => [b[0] - off[0]!, b[1] - off[1]!, b[2] + below - off[2]!] };
 }
 
-/** The tool orientation a carry ends in: kept (o > 0, the authors' yaw-only goal) or top-down at the current yaw. */
-function carryOrientation(ctx: RobotApiContext, orientation: number): number[] {
+/**
+ * The tool orientation a carry ends in: kept (o > 0, the authors' yaw-only goal) or top-down at the current yaw; a
+ * hand level and palm down, pointing from the base toward `toward` (the authors' 'top' orientation over a location).
+ */
+function carryOrientation(ctx: RobotApiContext, orientation: number, toward?: Vec3): number[] {
   const tool = toolPose(ctx);
+  if (hasHand(ctx)) {
+    const base = ctx.scene.arms[ARM]!.layout.spec.basePos;
+    const at = toward ?? tool.pos;
+    const yaw = Math.atan2(at[1] - base[1], at[0] - base[0]);
+    if (orientation <= 0) return handLevelMat(yaw, 'top');
+    // Kept: the hand's present rotation turned about the vertical until its fingers point from the base toward the
+    // location. The tilt (what keeps a glass upright) is unchanged; keeping the heading too would ask a hand that took
+    // a glass in front of the robot to reach a sink beside it pointing forward, which the iiwa cannot.
+    const turn = yaw - Math.atan2(tool.R[5]!, tool.R[2]!);
+    const c = Math.cos(turn);
+    const s = Math.sin(turn);
+    const r = tool.R;
+    // Rz(turn) R, row-major.
+    return [c * r[0]! - s * r[3]!, c * r[1]! - s * r[4]!, c * r[2]! - s * r[5]!, s * r[0]! + c * r[3]!, s * r[1]! + c * r[4]!, s * r[2]! + c * r[5]!, r[6]!, r[7]!, r[8]!];
+  }
   if (orientation > 0) return tool.R;
   return topDownMat(ctx.state.tcp(ARM).yawRad);
 }
@@ -326,7 +379,7 @@ export interface PlacePoses {
 
 /** place's poses for what the hand holds now; can_reach asks the same for a location, so the two cannot disagree. */
 export function placePoses(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, orientation: number): PlacePoses {
-  const R = carryOrientation(ctx, orientation);
+  const R = carryOrientation(ctx, orientation, ctx.state.objectPose(locIndex).pos);
   const { point, locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
   const at = (z: number): ToolTarget => ({ pos: toolFor([point[0], point[1], z]), yawRad: 0, R });
   const aboveOffsetM = PLACE_OFFSETS_M.find((v) => solveToolTarget(ctx.arms[ARM]!, at(locTop + v)).sol?.converged) ?? null;
@@ -364,7 +417,7 @@ export function drop(ctx: RobotApiContext, loc: LocationSpec, locIndex: number, 
     const held = ctx.state.grasps[ARM]!.object;
     const name = ctx.scene.objects[held]!.name;
     const pose = ctx.state.objectPose(locIndex);
-    const R = carryOrientation(ctx, 0);
+    const R = carryOrientation(ctx, 0, pose.pos);
     const { locTop, toolFor } = releaseGeometry(ctx, loc, locIndex, R);
     const r = dsTo(ctx, run, { pos: toolFor([pose.pos[0], pose.pos[1], locTop + DROP_ABOVE_M]), yawRad: 0, R }, call, settings(p, 0, new Set([held]), true));
     if (!r || r.end === 'collision' || !ctx.state.grasps[ARM]) return;

@@ -21,22 +21,13 @@
 import { container, crumpledPaper, glass, overheadLamp, shelf, sink, sphere } from '../sceneObjects.js';
 import { mjcfSafe, type ObjectSpec } from '../../scene/sceneSpec.js';
 import type { LayoutBuilder } from '../layout.js';
+import { AC_LABELS } from './acLabels.js';
 import { clearingTask } from './clearTable.js';
+import { iiwaDiningLayout, iiwaDiningObjects, iiwaScatteredLayout } from './iiwaDining.js';
 import type { LocationSpec, TaskDefinition } from '../taskDefinition.js';
 
-export const AC_LABELS = {
-  paper1: 'crumpled paper ball 1',
-  paper2: 'crumpled paper ball 2',
-  apple: 'whole apple',
-  eaten: 'half-eaten apple',
-  empty: 'empty glass 1',
-  full: 'glass with yellowish liquid',
-  bin: 'large red trash can',
-  sink: 'large white sink',
-  shelf: 'storage shelf',
-  lamp: 'overhead lamp',
-} as const;
 const L = AC_LABELS;
+export { AC_LABELS };
 
 function named(o: ObjectSpec, name: string): ObjectSpec {
   return { ...o, name, mjcfName: mjcfSafe(name) };
@@ -160,8 +151,13 @@ function scatteredLayout(l: LayoutBuilder, objects: ObjectSpec[]): void {
 const INSTRUCTION_ONE = (label: string) => `Put away the '${label}' efficiently and quickly.`;
 const INSTRUCTION_TWO = `Put away the '${L.eaten}' and the '${L.full}'.`;
 
-function acTask(id: string, description: string, instruction: string, goals: string[], imitates: string, layout: (l: LayoutBuilder, objects: ObjectSpec[]) => void, lamp = false): TaskDefinition {
+/** The iiwa's table for a task (iiwaDining.ts): the authors' layout, scattered for IV-F (b), with the lamp for IV-F (c). */
+type IiwaLayout = 'dining' | 'scattered' | 'lamp';
+
+function acTask(id: string, description: string, instruction: string, goals: string[], imitates: string, layout: (l: LayoutBuilder, objects: ObjectSpec[]) => void, iiwa: IiwaLayout = 'dining'): TaskDefinition {
+  const lamp = iiwa === 'lamp';
   const objects = diningObjects(lamp);
+  const iiwaObjects = iiwaDiningObjects(lamp);
   return clearingTask({
     id,
     key: lamp ? 'ac-dining-lamp' : 'ac-dining',
@@ -174,6 +170,7 @@ function acTask(id: string, description: string, instruction: string, goals: str
     fullGlass: L.full,
     imitates,
     layout: (l) => layout(l, objects),
+    iiwa: { objects: iiwaObjects, layout: (l) => (iiwa === 'scattered' ? iiwaScatteredLayout(l, iiwaObjects) : iiwaDiningLayout(l, iiwaObjects, { lamp })) },
   });
 }
 
@@ -204,6 +201,7 @@ export function acTasks(): TaskDefinition[] {
       [L.eaten, L.full],
       'Action Contextualization IV-F (b): randomised layout',
       scatteredLayout,
+      'scattered',
     ),
     acTask(
       'ac_robust_lamp',
@@ -212,7 +210,7 @@ export function acTasks(): TaskDefinition[] {
       [L.eaten, L.full],
       'Action Contextualization IV-F (c): overhead lamp',
       (l, objects) => diningLayout(l, objects, { fullGlass: 'front', lamp: true }),
-      true,
+      'lamp',
     ),
   ];
 }

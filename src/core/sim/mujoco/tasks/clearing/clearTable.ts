@@ -6,7 +6,7 @@ import type { ObjectSpec } from '../../scene/sceneSpec.js';
 import { objectAtLocation } from '../../apis/actctx/checks.js';
 import { atRest, find, held, tiltOf, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
-import { SINGLE_ARM_WORKSPACE, singleArmScene } from '../tabletopCommon.js';
+import { iiwaScene, SINGLE_ARM_WORKSPACE, singleArmScene } from '../tabletopCommon.js';
 import type { LocationSpec, TaskDefinition, TaskMonitor } from '../taskDefinition.js';
 
 /** A full glass spills above this tilt, or when it moves faster than SPILL_SPEED_MPS (it fell or was thrown). */
@@ -29,6 +29,11 @@ export interface ClearingSpec {
   /** Which part of the paper the task reproduces (shown in listings). */
   imitates?: string;
   layout(l: LayoutBuilder): void;
+  /**
+   * The scene with Action Contextualization's own robot (the KUKA iiwa with an Allegro hand, tabletopCommon.ts):
+   * the same labels, its objects sized and laid out as the authors' scene (--robot iiwa).
+   */
+  iiwa?: { objects: ObjectSpec[]; layout(l: LayoutBuilder): void };
 }
 
 function spillMonitor(glass: string): TaskMonitor {
@@ -57,6 +62,17 @@ function spillMonitor(glass: string): TaskMonitor {
   };
 }
 
+function iiwaRobot(key: string, iiwa: NonNullable<ClearingSpec['iiwa']>): NonNullable<TaskDefinition['robots']>['iiwa'] {
+  return {
+    scene: iiwaScene(key, iiwa.objects),
+    layout(rng) {
+      const l = new LayoutBuilder(rng);
+      iiwa.layout(l);
+      return l.placements(iiwa.objects);
+    },
+  };
+}
+
 export function clearingTask(spec: ClearingSpec): TaskDefinition {
   const glass = spec.fullGlass;
   return {
@@ -66,6 +82,7 @@ export function clearingTask(spec: ClearingSpec): TaskDefinition {
     apis: ['actctx', 'malmm', 'lmtg'],
     locations: spec.locations,
     scene: singleArmScene(spec.key, spec.objects),
+    ...(spec.iiwa ? { robots: { iiwa: iiwaRobot(spec.key, spec.iiwa) } } : {}),
     layout(rng) {
       const l = new LayoutBuilder(rng);
       spec.layout(l);

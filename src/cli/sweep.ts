@@ -16,7 +16,7 @@ import { ChildProcessWorker } from '../core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown, type SweepMatrix } from '../core/sweep/matrix.js';
 import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
-import { countedRecords, readPlanFile } from '../core/sweep/planFile.js';
+import { countedRecords, paperOptionsOf, readPlanFile } from '../core/sweep/planFile.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
 import { parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
@@ -75,7 +75,7 @@ export async function writeMatrix(dir: string): Promise<{ matrix: SweepMatrix; m
   const plan = await readPlanFile(nodeIO, dir);
   const records = await countedRecords(nodeIO, dir, plan);
   const versions = Object.fromEntries(plan.cells.flatMap((c) => (c.promptVersion ? [[c.name, c.promptVersion]] : [])));
-  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) });
+  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir), ...paperOptionsOf(plan), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) });
   const markdown = matrixMarkdown(matrix, { title: `${plan.name}: ${plan.spec.arch}, ${records.length}/${plan.episodes.length} episodes`, model: plan.spec.model });
   await nodeIO.writeText(join(dir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
   await nodeIO.writeText(join(dir, 'matrix.md'), markdown);

@@ -20,6 +20,8 @@ import { countedRecords, paperOptionsOf, readPlanFile } from '../core/sweep/plan
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
 import { parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
+import { estimateSweep, estimateText } from '../core/sweep/estimate.js';
+import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
 import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
 import type { FailureLabel } from '../core/sweep/failureLabels.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
@@ -33,10 +35,11 @@ export const SWEEP_OPTIONS = {
   sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded, stdio:<command line> or ws://host:port' },
   prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
   'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },
+  plan: { type: 'boolean', help: 'check the file and print the episodes per cell and the estimated model calls and tokens; run nothing, call no model' },
   quiet: { type: 'boolean', help: 'no progress line' },
   ...WORKSPACE_OPTIONS,
 } as const satisfies OptionSpecs;
-export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean };
+export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean; plan?: boolean };
 
 export const PRICES_FILE = '.waypoint/prices.yaml';
 
@@ -144,6 +147,13 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);
     throw err;
+  }
+  if (a.plan) {
+    // The checks above ran (a bad file exits 2 as it would); nothing below them starts a worker or calls a model.
+    const mine = { ...plan, episodes: shardOf(plan.episodes, shard) };
+    const est = estimateSweep(mine, architectures.get(plan.spec.arch));
+    out.write(estimateText(mine, est, { fixture: (REFERENCE_PROFILES as readonly string[]).includes(plan.spec.model.name), modelName: plan.spec.model.name }));
+    return 0;
   }
   const prices = { ...(await loadPrices(workspace)), ...plan.spec.prices };
   const n = plan.spec.concurrency;

@@ -224,8 +224,8 @@ export function matrixMarkdown(m: SweepMatrix, o: MatrixMarkdownOptions = {}): s
     });
     lines.push(`| ${row[0]?.task ?? ''} | ${cells.join(' | ')} |`);
   }
-  if (m.paper) lines.push('', ...paperMarkdown(m));
   if (m.cells.length > 1) lines.push('', `Against ${m.baseline}: exact McNemar on the seeds both ran (discordant pairs: only ${m.baseline} ↔ only this column), Fisher's exact on all episodes; **better**/**worse**: p < ${m.alpha} on the paired test (on Fisher's where no seed pairs).`);
+  if (m.paper) lines.push('', ...paperMarkdown(m));
   lines.push('', '| cell | mean turns (sd) | mean calls | mean tokens | cost |', '|---|---|---|---|---|');
   for (const row of m.rows)
     for (const c of row) {

@@ -16,10 +16,12 @@ import { ChildProcessWorker } from '../core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown, type SweepMatrix } from '../core/sweep/matrix.js';
 import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
-import { countedRecords, readPlanFile } from '../core/sweep/planFile.js';
+import { countedRecords, paperOptionsOf, readPlanFile } from '../core/sweep/planFile.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
 import { parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
+import { estimateSweep, estimateText } from '../core/sweep/estimate.js';
+import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
 import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
 import type { FailureLabel } from '../core/sweep/failureLabels.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
@@ -33,10 +35,11 @@ export const SWEEP_OPTIONS = {
   sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded, stdio:<command line> or ws://host:port' },
   prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
   'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },
+  plan: { type: 'boolean', help: 'check the file and print the episodes per cell and the estimated model calls and tokens; run nothing, call no model' },
   quiet: { type: 'boolean', help: 'no progress line' },
   ...WORKSPACE_OPTIONS,
 } as const satisfies OptionSpecs;
-export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean };
+export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean; plan?: boolean };
 
 export const PRICES_FILE = '.waypoint/prices.yaml';
 
@@ -75,7 +78,7 @@ export async function writeMatrix(dir: string): Promise<{ matrix: SweepMatrix; m
   const plan = await readPlanFile(nodeIO, dir);
   const records = await countedRecords(nodeIO, dir, plan);
   const versions = Object.fromEntries(plan.cells.flatMap((c) => (c.promptVersion ? [[c.name, c.promptVersion]] : [])));
-  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) });
+  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir), ...paperOptionsOf(plan), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) });
   const markdown = matrixMarkdown(matrix, { title: `${plan.name}: ${plan.spec.arch}, ${records.length}/${plan.episodes.length} episodes`, model: plan.spec.model });
   await nodeIO.writeText(join(dir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
   await nodeIO.writeText(join(dir, 'matrix.md'), markdown);
@@ -144,6 +147,13 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);
     throw err;
+  }
+  if (a.plan) {
+    // The checks above ran (a bad file exits 2 as it would); nothing below them starts a worker or calls a model.
+    const mine = { ...plan, episodes: shardOf(plan.episodes, shard) };
+    const est = estimateSweep(mine, architectures.get(plan.spec.arch));
+    out.write(estimateText(mine, est, { fixture: (REFERENCE_PROFILES as readonly string[]).includes(plan.spec.model.name), modelName: plan.spec.model.name }));
+    return 0;
   }
   const prices = { ...(await loadPrices(workspace)), ...plan.spec.prices };
   const n = plan.spec.concurrency;

@@ -43,10 +43,22 @@ export const ViewMatrixCell = z
       .optional(),
     labels: z.record(z.string(), z.number()),
     keys: z.array(z.string()),
+    /** The paper's number beside this cell (the sweep file's `paper:`), with whether our interval holds it. */
+    paper: z.object({ rate: z.number(), n: z.number().optional(), ci: z.tuple([z.number(), z.number()]).optional(), source: z.string(), note: z.string().optional(), inside: z.boolean().nullable() }).optional(),
   })
   .passthrough();
 export type ViewMatrixCell = z.infer<typeof ViewMatrixCell>;
-export const ViewMatrix = z.object({ tasks: z.array(z.string()), cells: z.array(z.string()), baseline: z.string(), alpha: z.number(), rows: z.array(z.array(ViewMatrixCell)) }).passthrough();
+export const ViewMatrix = z
+  .object({
+    tasks: z.array(z.string()),
+    cells: z.array(z.string()),
+    baseline: z.string(),
+    alpha: z.number(),
+    rows: z.array(z.array(ViewMatrixCell)),
+    /** The paper beside this run: citation, whether this run is a fixture (reference model), the pooled row. */
+    paper: z.object({ citation: z.string(), metric: z.string().optional(), note: z.string().optional(), fixture: z.boolean(), pooled: z.array(ViewMatrixCell).optional() }).passthrough().optional(),
+  })
+  .passthrough();
 export type ViewMatrix = z.infer<typeof ViewMatrix>;
 
 export const SweepMatrixHostToView = z.discriminatedUnion('type', [

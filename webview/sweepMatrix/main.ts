@@ -54,12 +54,39 @@ function matrixTable(m: ViewMatrix): HTMLElement {
                     link(`${c.successes}/${c.n} ${pct(c.rate ?? 0)}`, () => select({ task: c.task, cell: c.cell }), { class: 'rate' }),
                     h('div', { class: 'ci' }, `[${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`),
                     v ? h('div', { class: 'p' }, `p=${fmtP(v.mcnemarP)} · ${v.onlyBaseline}↔${v.onlyThis}${v.significant ? ` · ${v.direction}` : ''}`) : null,
+                    c.paper ? h('div', { class: 'paper' }, `paper ${paperRate(c.paper)} · ${insideText(c.paper.inside)}`) : null,
                   ],
             );
           }),
         ),
       ),
     ),
+  );
+}
+
+const paperRate = (x: NonNullable<ViewMatrixCell['paper']>) => `${pct(x.rate)}${x.n !== undefined ? ` (n=${x.n})` : ' (n not stated)'}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}`;
+const insideText = (inside: boolean | null) => (inside === null ? 'no episodes yet' : inside ? 'inside' : 'outside');
+
+/** "paper" beside "this run" for every cell the paper reports; a reference model's run is named a fixture. */
+function paperTable(m: ViewMatrix): HTMLElement | null {
+  const p = m.paper;
+  if (!p) return null;
+  const cells = [...m.rows.flat(), ...(p.pooled ?? [])].filter((c) => c.paper);
+  const ours = (c: ViewMatrixCell) => (c.n === 0 ? '–' : `${c.successes}/${c.n} ${pct(c.rate ?? 0)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`);
+  return h(
+    'section',
+    { id: 'paper' },
+    h('h2', null, `Paper beside this run · ${p.citation}`),
+    p.note ? h('p', { class: 'sub' }, p.note) : null,
+    p.fixture ? h('p', { class: 'fixture' }, "This run's rates come from the scripted reference model: a fixture for exercising the tool, not a reproduction of the paper.") : null,
+    cells.length === 0
+      ? h('p', { class: 'sub' }, 'The paper prints no number for these cells.')
+      : h(
+          'table',
+          { class: 'paper' },
+          h('thead', null, h('tr', null, ...['task', 'column', 'paper', p.fixture ? 'this run — fixture (scripted reference model)' : 'this run', "paper's rate in our 95% interval"].map((t) => h('th', null, t)))),
+          h('tbody', null, ...cells.map((c) => h('tr', null, h('th', null, c.task === 'all_tasks' ? 'all tasks (pooled)' : c.task), h('th', null, c.cell), h('td', null, `${paperRate(c.paper!)}${c.paper!.source !== p.citation ? ` · ${c.paper!.source}` : ''}`), h('td', null, ours(c)), h('td', { class: `in-${insideText(c.paper!.inside).replace(/ /g, '-')}` }, insideText(c.paper!.inside))))),
+        ),
   );
 }
 
@@ -204,6 +231,7 @@ function render(): void {
     h('p', null, 'Baseline column ', base, h('span', { class: 'legend' }, ' ', h('span', { class: 'cell sig better' }, 'better'), ' ', h('span', { class: 'cell sig worse' }, 'worse'), ` (exact McNemar on paired seeds, p < ${m.alpha}) `, h('span', { class: 'cell ns' }, 'no significant difference'))),
     matrixTable(m),
     h('section', { id: 'episodes' }, episodesTable()),
+    paperTable(m) ?? h('span', null),
     h('h2', null, 'Failures by label'),
     failureTable(d.records, d.cells),
     h('h2', null, 'Side by side'),

@@ -92,6 +92,7 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
+    typicalEpisode: { calls: 42, tokens: 53559, measuredOn: '1_put_bread_lettuce_tomato_fridge, variant llamar, seeds 0-1, 28 Nov 2026' },
     longestRequest: { tokens: 1759, measuredOn: 'reference model, wash_bowl_mug_pot_pan, seed 0', grows: "the robots' observations and the memory, not the whole history" },
     vision: "the paper's modules see each robot's egocentric image (GPT-4V); Waypoint describes the views in words (limit viewDescriptions)",
     embeddings: "the paper matches a free-form action to the admissible ones with a sentence-embedding model; Waypoint's matcher is lexical for now",

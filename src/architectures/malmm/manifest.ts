@@ -94,6 +94,7 @@ export const MALMM_MANIFEST: ArchitectureManifest = {
   metrics: {},
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
+    typicalEpisode: { calls: 80, tokens: 344946, measuredOn: 'stack_blocks, topology malmm, seeds 0-1, 28 Nov 2026' },
     longestRequest: { tokens: 12696, measuredOn: 'reference model, stack_blocks_4, seed 0 (7851 on stack_blocks with reference-flawed)', grows: 'the whole group chat, longer every turn' },
   },
 };

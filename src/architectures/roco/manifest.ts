@@ -90,6 +90,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
+    typicalEpisode: { calls: 12, tokens: 16263, measuredOn: 'sort_cubes, variant dialog, seeds 0-1, 28 Nov 2026' },
     longestRequest: { tokens: 3059, measuredOn: 'reference-flawed, sort_cubes, seed 0 (1844 with the reference model)', grows: "the round's dialog and the feedback on failed plans" },
   },
 };

@@ -55,6 +55,12 @@ export interface ModelNeeds {
    * answers than the scripted policy, so the doctor asks for about twice this plus the largest output limit.
    */
   longestRequest: { tokens: number; measuredOn: string; grows: string };
+  /**
+   * Model calls and tokens (prompt + completion, counted by the client's usage) of one typical episode, measured
+   * with the reference model, for `waypoint sweep --plan`'s estimate. `scalesWith` names a limit the calls grow in
+   * proportion to (Action Contextualization's planRuns: each run is a conversation of its own).
+   */
+  typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string };
   /** What the paper's model saw as images and what Waypoint sends it instead. */
   vision?: string;
   /** Where the paper matches with a sentence-embedding model and what Waypoint does meanwhile. */

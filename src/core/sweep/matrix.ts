@@ -6,6 +6,7 @@ import type { FailureLabel } from './failureLabels.js';
 import type { EpisodeRecord } from './record.js';
 import { REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
 import { fisherExact, mcnemarExact, spread, wilson95, type Spread } from './stats.js';
+import { ALL_TASKS, insideText, paperComparison, thisRunLabel, type PaperBlock, type PaperComparison } from './paper.js';
 
 export interface MatrixCell {
   task: string;
@@ -38,6 +39,8 @@ export interface MatrixCell {
   };
   labels: Record<string, number>;
   keys: string[];
+  /** The paper's number for this cell (the sweep file's `paper:`), when it reports one. */
+  paper?: PaperComparison;
 }
 
 export interface SweepMatrix {
@@ -50,26 +53,48 @@ export interface SweepMatrix {
   rows: MatrixCell[][];
   labelTotals: Record<string, Record<string, number>>;
   episodes: number;
+  /**
+   * The paper beside this run: its citation and notes, the row pooled over every task when the paper reports
+   * only averages (cells of `all_tasks`), and whether this run's rates are a fixture (a reference model's).
+   */
+  paper?: { citation: string; metric?: string; note?: string; n?: number; fixture: boolean; pooled?: MatrixCell[] };
 }
 
-const pairKey = (r: EpisodeRecord) => `${r.seed}/${r.repeat}`;
+// Task in the key too: the pooled row pairs each task's seeds with the same task's.
+const pairKey = (r: EpisodeRecord) => `${r.task}/${r.seed}/${r.repeat}`;
 
 /** Labels in effect: hand edits (by key) replace the automatic ones of that episode. */
 export function effectiveLabels(r: EpisodeRecord, manual?: Record<string, FailureLabel[]>): FailureLabel[] {
   return manual?.[r.key] ?? r.labels;
 }
 
-export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cells: string[]; baseline: string; alpha?: number; manualLabels?: Record<string, FailureLabel[]>; promptVersions?: Record<string, string> }): SweepMatrix {
+export interface BuildMatrixOptions {
+  tasks: string[];
+  cells: string[];
+  baseline: string;
+  alpha?: number;
+  manualLabels?: Record<string, FailureLabel[]>;
+  promptVersions?: Record<string, string>;
+  /** The sweep file's `paper:` block: each cell it names gets the paper's number beside this run's. */
+  paper?: PaperBlock;
+  /** This run's answers came from a reference model: its rates are a fixture, never a reproduction. */
+  fixture?: boolean;
+}
+
+export function buildMatrix(records: EpisodeRecord[], o: BuildMatrixOptions): SweepMatrix {
   const alpha = o.alpha ?? 0.05;
   const by = new Map<string, EpisodeRecord[]>();
-  for (const r of records) {
-    const k = `${r.task}\u0000${r.cell}`;
+  const add = (task: string, r: EpisodeRecord) => {
+    const k = `${task}\u0000${r.cell}`;
     (by.get(k) ?? by.set(k, []).get(k)!).push(r);
-  }
+  };
+  for (const r of records) add(r.task, r);
+  const pooled = o.paper && o.paper.cells[ALL_TASKS] !== undefined;
+  if (pooled) for (const r of records) add(ALL_TASKS, r);
   const labelTotals: SweepMatrix['labelTotals'] = {};
-  const rows = o.tasks.map((task) =>
+  const rowOf = (task: string) =>
     o.cells.map((cell): MatrixCell => {
-      const rs = (by.get(`${task}\u0000${cell}`) ?? []).sort((a, b) => a.seed - b.seed || a.repeat - b.repeat);
+      const rs = (by.get(`${task}\u0000${cell}`) ?? []).sort((a, b) => a.task.localeCompare(b.task) || a.seed - b.seed || a.repeat - b.repeat);
       const n = rs.length;
       const successes = rs.filter((r) => r.success).length;
       const metricNames = [...new Set(rs.flatMap((r) => Object.keys(r.archMetrics)))].sort();
@@ -78,6 +103,7 @@ export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cell
         if (r.success) continue;
         for (const l of effectiveLabels(r, o.manualLabels)) {
           labels[l.label] = (labels[l.label] ?? 0) + 1;
+          if (task === ALL_TASKS) continue; // counted once, in its own task's row
           const t = (labelTotals[l.label] ??= {});
           t[cell] = (t[cell] ?? 0) + 1;
         }
@@ -126,13 +152,38 @@ export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cell
         const baseRate = base.length ? baseSucc / base.length : 0;
         out.vsBaseline = { baseline: o.baseline, onlyBaseline, onlyThis, pairs, mcnemarP: mc.p, fisherP, significant: p < alpha, direction: thisRate > baseRate ? 'better' : thisRate < baseRate ? 'worse' : 'same' };
       }
+      const paper = o.paper && paperComparison(o.paper, task, cell, out);
+      if (paper) out.paper = paper;
       return out;
-    }),
-  );
-  return { tasks: o.tasks, cells: o.cells, baseline: o.baseline, ...(o.promptVersions ? { promptVersions: o.promptVersions } : {}), alpha, rows, labelTotals, episodes: records.length };
+    });
+  const rows = o.tasks.map(rowOf);
+  const p = o.paper;
+  const paper = p && { citation: p.citation, ...(p.metric ? { metric: p.metric } : {}), ...(p.note ? { note: p.note } : {}), ...(p.n !== undefined ? { n: p.n } : {}), fixture: o.fixture ?? false, ...(pooled ? { pooled: rowOf(ALL_TASKS) } : {}) };
+  return { tasks: o.tasks, cells: o.cells, baseline: o.baseline, ...(o.promptVersions ? { promptVersions: o.promptVersions } : {}), alpha, rows, labelTotals, episodes: records.length, ...(paper ? { paper } : {}) };
+}
+
+/** Every cell that has a paper number, the pooled row's included, in table order. */
+export function paperCells(m: SweepMatrix): MatrixCell[] {
+  return [...m.rows.flat(), ...(m.paper?.pooled ?? [])].filter((c) => c.paper);
 }
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
+
+/** "paper" beside "this run" per cell the paper reports: its rate and n, ours with the Wilson interval, inside or not. */
+export function paperMarkdown(m: SweepMatrix): string[] {
+  const p = m.paper!;
+  const lines = [`**Paper beside this run** (${p.citation}${p.metric ? `; the paper's rate counts ${p.metric}` : ''})${p.note ? `: ${p.note}` : ''}`, ''];
+  const cells = paperCells(m);
+  if (cells.length === 0) return [...lines, 'The paper prints no number for these cells (see the note).'];
+  lines.push(`| task | column | paper | ${thisRunLabel(p.fixture)} | paper's rate in our 95% interval |`, '|---|---|---|---|---|');
+  for (const c of cells) {
+    const x = c.paper!;
+    const paper = `${pct(x.rate)}${x.n !== undefined ? ` (n=${x.n})` : ' (n not stated)'}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}${x.source !== p.citation ? ` · ${x.source}` : ''}`;
+    const ours = c.n === 0 ? '–' : `${c.successes}/${c.n} ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
+    lines.push(`| ${c.task === ALL_TASKS ? 'all tasks (pooled)' : c.task} | ${c.cell} | ${paper} | ${ours} | ${insideText(x.inside)} |`);
+  }
+  return lines;
+}
 const fmtP = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
 
 /**
@@ -174,6 +225,7 @@ export function matrixMarkdown(m: SweepMatrix, o: MatrixMarkdownOptions = {}): s
     lines.push(`| ${row[0]?.task ?? ''} | ${cells.join(' | ')} |`);
   }
   if (m.cells.length > 1) lines.push('', `Against ${m.baseline}: exact McNemar on the seeds both ran (discordant pairs: only ${m.baseline} ↔ only this column), Fisher's exact on all episodes; **better**/**worse**: p < ${m.alpha} on the paired test (on Fisher's where no seed pairs).`);
+  if (m.paper) lines.push('', ...paperMarkdown(m));
   lines.push('', '| cell | mean turns (sd) | mean calls | mean tokens | cost |', '|---|---|---|---|---|');
   for (const row of m.rows)
     for (const c of row) {

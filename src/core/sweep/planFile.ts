@@ -5,7 +5,9 @@
 // behaviour version) have keys no current plan has, so they are simply not counted; they stay on disk.
 import { join } from 'node:path';
 import { isInfrastructureEnd } from '../../protocol/trace.js';
+import { REFERENCE_PROFILES } from '../llm/reference/policy.js';
 import type { HostIO } from '../host.js';
+import type { PaperBlock } from './paper.js';
 import type { EpisodeRecord } from './record.js';
 import type { SimulatorIdentity } from './spec.js';
 import { readRecords } from './workers.js';
@@ -16,7 +18,7 @@ export const PLAN_FILE = 'plan.json';
 export interface PlanFile {
   schemaVersion?: number;
   name: string;
-  spec: { arch: string; tasks: string[]; model: { name: string } };
+  spec: { arch: string; tasks: string[]; model: { name: string }; paper?: PaperBlock };
   cells: { name: string; variant?: string; promptVersion?: string }[];
   baseline: string;
   seeds?: number[];
@@ -28,6 +30,11 @@ export async function readPlanFile(io: HostIO, dir: string): Promise<PlanFile> {
   const path = join(dir, PLAN_FILE);
   if (!(await io.exists(path))) throw new Error(`not a sweep folder (no ${PLAN_FILE}): ${dir}`);
   return JSON.parse(await io.readText(path)) as PlanFile;
+}
+
+/** What buildMatrix needs of a plan besides its records: the paper's numbers, and whether the rates are a fixture. */
+export function paperOptionsOf(plan: PlanFile): { paper?: PaperBlock; fixture: boolean } {
+  return { ...(plan.spec.paper ? { paper: plan.spec.paper } : {}), fixture: (REFERENCE_PROFILES as readonly string[]).includes(plan.spec.model.name) };
 }
 
 /**

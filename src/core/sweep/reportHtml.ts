@@ -4,7 +4,8 @@
 // where it began and a link to its trace), and a success-rate plot with error bars. A projection of the records.
 import { themeCss, type ReportTheme } from '../trace/reportThemes.js';
 import type { SweepMatrix } from './matrix.js';
-import { effectiveLabels } from './matrix.js';
+import { effectiveLabels, paperCells } from './matrix.js';
+import { ALL_TASKS, insideText, thisRunLabel, type PaperComparison } from './paper.js';
 import { FAILURE_LABELS, type FailureLabel } from './failureLabels.js';
 import type { EpisodeRecord } from './record.js';
 
@@ -63,6 +64,25 @@ function judgeSection(o: SweepReportInput, link: (r: EpisodeRecord, turn?: numbe
 <table id="judge"><tr><th>proposed label</th>${cells.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>${body}</table>`;
 }
 
+const paperRate = (x: PaperComparison, citation: string) => `${pct(x.rate)}${x.n !== undefined ? ` (n=${x.n})` : ' (n not stated)'}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}${x.source !== citation ? ` · ${esc(x.source)}` : ''}`;
+
+/** "paper" beside "this run" per cell the paper reports (the sweep file's `paper:`), the fixture named as such. */
+function paperSection(m: SweepMatrix): string {
+  const p = m.paper;
+  if (!p) return '';
+  const head = `<h2>Paper beside this run <span class="muted">${esc(p.citation)}${p.metric ? `; the paper's rate counts ${esc(p.metric)}` : ''}</span></h2>${p.note ? `<p class="muted">${esc(p.note)}</p>` : ''}${p.fixture ? '<p class="fixture">This run\'s rates come from the scripted reference model: a fixture for exercising the tool, not a reproduction of the paper and not a result about language models.</p>' : ''}`;
+  const cells = paperCells(m);
+  if (cells.length === 0) return `${head}<p class="muted">The paper prints no number for these cells.</p>`;
+  const rows = cells
+    .map((c) => {
+      const x = c.paper!;
+      const ours = c.n === 0 ? '–' : `${c.successes}/${c.n} · ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
+      return `<tr><th>${esc(c.task === ALL_TASKS ? 'all tasks (pooled)' : c.task)}</th><th>${esc(c.cell)}</th><td>${paperRate(x, p.citation)}${x.note ? `<div class="muted">${esc(x.note)}</div>` : ''}</td><td>${ours}</td><td class="in-${insideText(x.inside).replace(/ /g, '-')}">${insideText(x.inside)}</td></tr>`;
+    })
+    .join('');
+  return `${head}<table id="paper"><tr><th>task</th><th>column</th><th>paper</th><th>${esc(thisRunLabel(p.fixture))}</th><th>paper's rate in our Wilson 95% interval</th></tr>${rows}</table>`;
+}
+
 function plot(m: SweepMatrix): string {
   const cells = m.rows.flat().filter((c) => c.n > 0);
   const W = 640;
@@ -112,7 +132,7 @@ export function renderSweepReport(o: SweepReportInput): string {
         const v = c.vsBaseline;
         const cls = !v ? 'base' : v.significant ? v.direction : 'ns';
         const test = v ? `<div class="test">McNemar p${fmtP(v.mcnemarP)} · ${v.onlyBaseline}↔${v.onlyThis} discordant of ${v.pairs} pairs · Fisher p${fmtP(v.fisherP)}</div>` : '<div class="test">baseline</div>';
-        return `<td class="cell ${cls}" data-cell="${esc(`${c.task}/${c.cell}`)}" tabindex="0"><div class="rate">${c.successes}/${c.n} · ${pct(c.rate!)}</div><div class="ci">[${pct(c.ci95.low)}, ${pct(c.ci95.high)}]</div>${test}<div class="means">turns ${c.turns.mean?.toFixed(1)} · calls ${c.modelCalls.mean?.toFixed(1)} · tokens ${Math.round(c.tokens.mean ?? 0)}</div></td>`;
+        return `<td class="cell ${cls}" data-cell="${esc(`${c.task}/${c.cell}`)}" tabindex="0"><div class="rate">${c.successes}/${c.n} · ${pct(c.rate!)}</div><div class="ci">[${pct(c.ci95.low)}, ${pct(c.ci95.high)}]</div>${test}<div class="means">turns ${c.turns.mean?.toFixed(1)} · calls ${c.modelCalls.mean?.toFixed(1)} · tokens ${Math.round(c.tokens.mean ?? 0)}</div>${c.paper ? `<div class="paper">paper ${paperRate(c.paper, m.paper!.citation)} · ${insideText(c.paper.inside)}</div>` : ''}</td>`;
       });
       return `<tr><th>${esc(row[0]!.task)}</th>${tds.join('')}</tr>`;
     })
@@ -149,7 +169,7 @@ a{color:var(--vscode-textLink-foreground)}
 table{border-collapse:collapse}th,td{border:1px solid var(--vscode-editorWidget-border);padding:6px 10px;text-align:left;vertical-align:top}
 td.cell{cursor:pointer;min-width:190px}td.cell:hover,td.cell.sel{outline:2px solid var(--vscode-focusBorder)}
 .base{background:var(--sw-base)}.ns{background:var(--sw-ns)}.better{background:var(--sw-better)}.worse{background:var(--sw-worse)}
-.rate{font-weight:600;font-size:15px}.ci,.test,.means,.prompts{font-size:12px;color:var(--vscode-descriptionForeground)}.prompts{font-weight:normal;font-family:ui-monospace,monospace}
+.rate{font-weight:600;font-size:15px}.paper{font-size:12px;border-top:1px dashed var(--vscode-editorWidget-border);margin-top:3px;padding-top:2px}.fixture{font-weight:600}td.in-outside{font-weight:600}.ci,.test,.means,.prompts{font-size:12px;color:var(--vscode-descriptionForeground)}.prompts{font-weight:normal;font-family:ui-monospace,monospace}
 .legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid var(--vscode-editorWidget-border)}
 li.fail{color:var(--vscode-errorForeground)}li.ok{color:var(--vscode-testing-iconPassed)}.src{font-size:11px;padding:0 4px;border-radius:3px;background:var(--sw-tag);border:1px solid var(--vscode-contrastBorder)}.src.judge{background:var(--sw-tag-judge)}.src.manual{background:var(--sw-tag-manual)}
 svg text{font-size:11px;fill:var(--vscode-foreground)}.bar.base{fill:var(--sw-bar-base)}.bar.ns{fill:var(--sw-bar-ns)}.bar.better{fill:var(--sw-bar-better)}.bar.worse{fill:var(--sw-bar-worse)}.err{stroke:var(--vscode-foreground);stroke-width:1.5}.grid{stroke:var(--vscode-editorWidget-border)}
@@ -160,6 +180,7 @@ summary{cursor:pointer}\n.transcript pre{margin:0;padding:2px 8px;border-left:3p
 <div class="legend"><span class="base">baseline</span><span class="better">significantly better</span><span class="worse">significantly worse</span><span class="ns">not significant</span></div>
 <table id="matrix">${head}${rows}</table>
 <div id="episodes">${episodeLists}<p class="muted" id="hint">Click a cell for its episodes.</p></div>
+${paperSection(m)}
 <h2>Success rate <span class="muted">with 95% intervals</span></h2>
 ${plot(m)}
 <h2>Failure inspector <span class="muted">${failures.length} failed episodes; labels from trace events (auto), hand edits (manual), model judge (judge, marked)</span></h2>

@@ -19,6 +19,7 @@ import { REFERENCE_PROFILES, type ReferenceProfile } from '../llm/reference/poli
 import type { ModelSpec } from '../runs/launch.js';
 import { preflightRun, StartError } from '../runs/preflight.js';
 import { embeddedCatalog, taskProblem, type TaskCatalog } from '../runs/taskCheck.js';
+import { ALL_TASKS, Paper } from './paper.js';
 import { promptIdentityOf, promptVersion, type PromptIdentity } from './promptVersion.js';
 
 const Id = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only');
@@ -80,6 +81,8 @@ export const SweepSpecSchema = z
     prices: z.record(z.string(), Price).optional(),
     /** The matrix's baseline column (significance is against it); default the first variant. */
     baseline: z.string().optional(),
+    /** The paper's reported numbers per cell, shown beside this run's in the matrix and the report. */
+    paper: Paper.optional(),
   })
   .strict();
 export type SweepSpecInput = z.input<typeof SweepSpecSchema>;
@@ -210,8 +213,34 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
     throw new SweepSpecError(`${file}:${line}: ${where(path)}: ${missing ? 'missing (required)' : issue.message}`);
   }
+  checkPaper(r.data, (mapPath, key) => `${file}:${lineOfKey(doc, lc, mapPath, key) ?? 1}`);
   LINES.set(r.data, { file, lineOf: (path) => lineOfNode(doc, lc, path) });
   return r.data;
+}
+
+/** A column's name as the matrix shows it: a named cell's name, else its variant's id. */
+export function columnName(v: SweepSpec['variants'][number]): string {
+  return typeof v === 'string' ? v : (v.name ?? v.variant);
+}
+
+/** The paper's cells must name the sweep's tasks (or all_tasks) and columns; a typo is refused with its line. */
+function checkPaper(spec: SweepSpec, at: (mapPath: (string | number)[], key: string) => string): void {
+  if (!spec.paper) return;
+  const tasks = [...spec.tasks, ALL_TASKS];
+  const columns = spec.variants.map(columnName);
+  for (const [task, byColumn] of Object.entries(spec.paper.cells)) {
+    if (!tasks.includes(task)) {
+      const near = closestName(task, tasks);
+      throw new SweepSpecError(`${at(['paper', 'cells'], task)}: paper.cells: '${task}' is not a task of this sweep${near ? ` (did you mean '${near}'?)` : ''}; its tasks: ${tasks.join(', ')}`);
+    }
+    for (const [column, c] of Object.entries(byColumn)) {
+      if (!columns.includes(column)) {
+        const near = closestName(column, columns);
+        throw new SweepSpecError(`${at(['paper', 'cells', task], column)}: paper.cells.${task}: '${column}' is not a column of this sweep${near ? ` (did you mean '${near}'?)` : ''}; its columns: ${columns.join(', ')}`);
+      }
+      if (typeof c === 'object' && c.ci && !(c.ci[0] <= c.rate && c.rate <= c.ci[1])) throw new SweepSpecError(`${at(['paper', 'cells', task], column)}: paper.cells.${task}.${column}: the interval [${c.ci.join(', ')}] does not contain the rate ${c.rate}`);
+    }
+  }
 }
 
 export function modelSpecOf(m: SweepSpec['model'], env: NodeJS.ProcessEnv): ModelSpec {

@@ -9,7 +9,7 @@ import { readTrace } from '../trace/reader.js';
 import type { FailureLabel } from './failureLabels.js';
 import { readJudgeFile } from './judge.js';
 import { buildMatrix, effectiveLabels, sweepModelLine, type SweepMatrix } from './matrix.js';
-import { countedRecords, readPlanFile } from './planFile.js';
+import { countedRecords, paperOptionsOf, readPlanFile } from './planFile.js';
 import type { EpisodeRecord } from './record.js';
 
 export interface SweepViewData {
@@ -39,7 +39,7 @@ export async function loadSweepView(io: HostIO, dir: string): Promise<SweepViewD
   const records = (await countedRecords(io, dir, plan)).map((r) => ({ ...r, labels: effectiveLabels(r, manual) }));
   const cells = plan.cells.map((c) => c.name);
   const versions = Object.fromEntries(plan.cells.flatMap((c) => (c.promptVersion ? [[c.name, c.promptVersion]] : [])));
-  const matrices = Object.fromEntries(cells.map((b) => [b, buildMatrix(records, { tasks: plan.spec.tasks, cells, baseline: b, ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) })]));
+  const matrices = Object.fromEntries(cells.map((b) => [b, buildMatrix(records, { tasks: plan.spec.tasks, cells, baseline: b, ...paperOptionsOf(plan), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) })]));
   const judge = await readJudgeFile(io, dir);
   return {
     type: 'init',

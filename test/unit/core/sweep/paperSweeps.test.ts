@@ -1,0 +1,146 @@
+// The papers' numbers beside a sweep's: the `paper:` block is checked against the sweep's tasks and columns (a typo
+// is refused with its line and the near name), each cell the paper reports gets the paper's rate and n beside this
+// run's Wilson interval with whether the rate lies inside it, pooled over all tasks where the paper reports only
+// averages, and a reference model's run is named a fixture in the Markdown matrix and the HTML report. Also the
+// --plan estimate: episodes per cell, and calls scaled by the limit the architecture says they grow with.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
+import { estimateSweep } from '../../../../src/core/sweep/estimate.js';
+import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
+import type { PaperBlock } from '../../../../src/core/sweep/paper.js';
+import type { EpisodeRecord } from '../../../../src/core/sweep/record.js';
+import { renderSweepReport } from '../../../../src/core/sweep/reportHtml.js';
+import { parseSweepSpec, SweepSpecError, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
+import { wilson95 } from '../../../../src/core/sweep/stats.js';
+
+const BASE = `name: p
+arch: malmm
+tasks: [stack_blocks, put_block]
+variants:
+  - sa
+  - {name: full, variant: malmm}
+seeds: 4
+`;
+
+const refused = (text: string, re: RegExp) =>
+  assert.throws(
+    () => parseSweepSpec(BASE + text, 's.yaml'),
+    (e: unknown) => e instanceof SweepSpecError && re.test(e.message),
+  );
+
+test('paper: a task or column the sweep does not have is refused with its line, the near name and the valid ones', () => {
+  refused('paper:\n  citation: T\n  cells:\n    stack_block: {sa: 0.2}\n', /^s\.yaml:11: paper\.cells: 'stack_block' is not a task of this sweep \(did you mean 'stack_blocks'\?\); its tasks: stack_blocks, put_block, all_tasks$/);
+  refused('paper:\n  citation: T\n  cells:\n    stack_blocks:\n      sa: 0.2\n      ful: 0.5\n', /^s\.yaml:13: paper\.cells\.stack_blocks: 'ful' is not a column of this sweep \(did you mean 'full'\?\); its columns: sa, full$/);
+  // A variant id is not a column when the cell is named: the matrix shows `full`, not `malmm`.
+  refused('paper:\n  citation: T\n  cells:\n    put_block: {malmm: 0.5}\n', /^s\.yaml:11: paper\.cells\.put_block: 'malmm' is not a column/);
+  refused('paper:\n  citation: T\n  cells:\n    put_block: {sa: 56}\n', /^s\.yaml:11: paper\.cells\.put_block\.sa: a rate is a fraction from 0 to 1 \(56% is 0\.56\)$/);
+  refused('paper:\n  citation: T\n  cells:\n    put_block: {sa: {rate: 0.5, sorce: T2}}\n', /^s\.yaml:11: unknown key 'sorce' in paper\.cells\.put_block\.sa \(did you mean 'source'\?\); valid keys: rate, n, ci, source, note$/);
+  refused('paper:\n  citation: T\n  cells:\n    put_block:\n      sa: {rate: 0.5, ci: [0.6, 0.9]}\n', /^s\.yaml:12: paper\.cells\.put_block\.sa: the interval \[0\.6, 0\.9\] does not contain the rate 0\.5$/);
+  refused('paper:\n  cells: {}\n', /^s\.yaml:9: paper\.citation: missing \(required\)$/);
+  refused('paper:\n  citation: T\n  cell: {}\n', /^s\.yaml:10: unknown key 'cell' in paper \(did you mean 'cells'\?\)/);
+  const ok = parseSweepSpec(BASE + 'paper:\n  citation: T\n  n: 25\n  cells:\n    all_tasks: {full: 0.5}\n    put_block: {sa: 0.92}\n', 's.yaml');
+  assert.deepEqual(ok.paper!.cells, { all_tasks: { full: 0.5 }, put_block: { sa: 0.92 } });
+});
+
+function rec(task: string, cell: string, seed: number, success: boolean): EpisodeRecord {
+  return { key: `${task}-${cell}-${seed}`, task, cell, variant: cell, ablations: {}, seed, repeat: 0, runId: `${task}-${cell}-${seed}`, tracePath: '', success, reason: success ? 'task_completed' : 'turn_cap', agentClaimedDone: success, turns: 10, modelCalls: 5, cachedCalls: 0, promptTokens: 100, completionTokens: 50, cost: 0, callsByRole: {}, latencyMs: 10, durationMs: 100, codeErrors: 0, archMetrics: {}, labels: success ? [] : [{ label: 'failed_check', evidence: '', source: 'auto' }] };
+}
+
+// stack_blocks: sa 2/10, full 9/10; put_block: sa 10/10, full 5/10.
+const records: EpisodeRecord[] = [];
+for (let s = 0; s < 10; s++) {
+  records.push(rec('stack_blocks', 'sa', s, s < 2), rec('stack_blocks', 'full', s, s < 9));
+  records.push(rec('put_block', 'sa', s, true), rec('put_block', 'full', s, s < 5));
+}
+const paper: PaperBlock = {
+  citation: 'Singh et al., Table I',
+  n: 25,
+  cells: { stack_blocks: { sa: 0.2, full: { rate: 0.56, source: 'Table II', note: 'n inferred' } }, put_block: { sa: { rate: 0.92, n: 30 } }, all_tasks: { full: 0.7 } },
+};
+
+test('the matrix puts the paper beside this run: rate, n, our Wilson interval, inside or outside; pooled over all tasks', () => {
+  const m = buildMatrix(records, { tasks: ['stack_blocks', 'put_block'], cells: ['sa', 'full'], baseline: 'sa', paper, fixture: true });
+  const [[sbSa, sbFull], [pbSa, pbFull]] = m.rows as [[any, any], [any, any]];
+  // 0.2 lies in Wilson(2/10) = [0.057, 0.510]; 0.56 lies outside Wilson(9/10) = [0.596, 0.982].
+  assert.deepEqual(sbSa.paper, { rate: 0.2, n: 25, source: 'Singh et al., Table I', inside: true });
+  assert.ok(wilson95(9, 10).low > 0.56);
+  assert.deepEqual(sbFull.paper, { rate: 0.56, n: 25, source: 'Table II', note: 'n inferred', inside: false });
+  assert.deepEqual(pbSa.paper, { rate: 0.92, n: 30, source: 'Singh et al., Table I', inside: true }, "a cell's own n overrides the block's");
+  assert.equal(pbFull.paper, undefined, 'no number where the paper reports none');
+  // The pooled row: full 14/20 over both tasks against the paper's 0.7, paired per task and seed against sa.
+  const pooled = m.paper!.pooled!;
+  assert.equal(pooled[1]!.task, 'all_tasks');
+  assert.equal(`${pooled[1]!.successes}/${pooled[1]!.n}`, '14/20');
+  assert.equal(pooled[1]!.paper!.inside, true);
+  assert.equal(pooled[1]!.vsBaseline!.pairs, 20);
+  assert.equal(`${pooled[1]!.vsBaseline!.onlyBaseline}↔${pooled[1]!.vsBaseline!.onlyThis}`, '5↔7');
+  assert.equal(m.labelTotals.failed_check!.full, 6, 'the pooled row does not count a failure twice');
+  // Before any episode of a cell finished, there is nothing to be inside of.
+  const empty = buildMatrix([], { tasks: ['stack_blocks'], cells: ['sa'], baseline: 'sa', paper });
+  assert.equal(empty.rows[0]![0]!.paper!.inside, null);
+  // Without a paper block, nothing of it.
+  assert.equal(buildMatrix(records, { tasks: ['stack_blocks'], cells: ['sa'], baseline: 'sa' }).paper, undefined);
+
+  const md = matrixMarkdown(m, { model: { name: 'reference' } });
+  assert.match(md, /\*\*Paper beside this run\*\* \(Singh et al\., Table I\)/);
+  assert.match(md, /\| task \| column \| paper \| this run — fixture \(scripted reference model, not a reproduction\) \| paper's rate in our 95% interval \|/);
+  assert.match(md, /\| stack_blocks \| sa \| 20% \(n=25\) \| 2\/10 20% \[6%, 51%\] \| inside \|/);
+  assert.match(md, /\| stack_blocks \| full \| 56% \(n=25\) · Table II \| 9\/10 90% \[60%, 98%\] \| outside \|/);
+  assert.match(md, /\| all tasks \(pooled\) \| full \| 70% \(n=25\) \| 14\/20 70% \[48%, 85%\] \| inside \|/);
+  // A language model's run is "this run", not a fixture.
+  const real = matrixMarkdown(buildMatrix(records, { tasks: ['stack_blocks', 'put_block'], cells: ['sa', 'full'], baseline: 'sa', paper, fixture: false }));
+  assert.match(real, /\| task \| column \| paper \| this run \| paper's rate/);
+  assert.doesNotMatch(real, /fixture/);
+});
+
+test('the HTML report shows the paper per cell and in its own table, and names a reference run a fixture', () => {
+  const m = buildMatrix(records, { tasks: ['stack_blocks', 'put_block'], cells: ['sa', 'full'], baseline: 'sa', paper, fixture: true });
+  const html = renderSweepReport({ title: 't', subtitle: 's', matrix: m, records, nonce: 'abcdefghijklmnopqrstuvwx', linkOf: () => '#' });
+  assert.match(html, /<div class="paper">paper 56% \(n=25\) · Table II · outside<\/div>/);
+  assert.match(html, /<div class="paper">paper 20% \(n=25\) · inside<\/div>/);
+  assert.match(html, /<p class="fixture">This run's rates come from the scripted reference model: a fixture/);
+  const table = /<table id="paper">(.*?)<\/table>/s.exec(html)![1]!;
+  assert.match(table, /<th>this run — fixture \(scripted reference model, not a reproduction\)<\/th>/);
+  assert.match(table, /<tr><th>all tasks \(pooled\)<\/th><th>full<\/th><td>70% \(n=25\)<\/td><td>14\/20 · 70% \[48%, 85%\]<\/td><td class="in-inside">inside<\/td><\/tr>/);
+  assert.equal((table.match(/<tr>/g) ?? []).length, 1 + 4, 'a header and the four cells the paper reports');
+  const without = renderSweepReport({ title: 't', subtitle: 's', matrix: buildMatrix(records, { tasks: ['stack_blocks'], cells: ['sa'], baseline: 'sa' }), records, nonce: 'abcdefghijklmnopqrstuvwx', linkOf: () => '#' });
+  assert.doesNotMatch(without, /id="paper"|class="paper"/);
+});
+
+test('--plan estimate: episodes per cell, calls and tokens from the typical episode, scaled by the limit calls grow with', () => {
+  const actctx = architectures.get('actctx');
+  const typical = actctx.modelNeeds!.typicalEpisode!;
+  assert.equal(typical.scalesWith, 'planRuns');
+  const plan = (limits: Record<string, number>) =>
+    ({
+      name: 'x',
+      spec: { arch: 'actctx', tasks: ['ac_sequential'], limits, repeats: 1 },
+      cells: [{ name: 'actctx', variant: 'actctx', ablations: {} }],
+      seeds: [0, 1, 2],
+      episodes: [0, 1, 2].map((seed) => ({ key: `k${seed}`, task: 'ac_sequential', cell: 'actctx', variant: 'actctx', ablations: {}, seed, repeat: 0 })),
+    }) as unknown as PlannedSweep;
+  const one = estimateSweep(plan({}), actctx);
+  assert.deepEqual(one.cells, [{ task: 'ac_sequential', cell: 'actctx', episodes: 3 }]);
+  assert.equal(one.calls, 3 * typical.calls);
+  assert.equal(one.tokens, 3 * typical.tokens);
+  const fourteen = estimateSweep(plan({ planRuns: 14 }), actctx);
+  assert.equal(fourteen.calls, 3 * typical.calls * 14);
+  assert.match(fourteen.basis, /times 14 for planRuns=14 \(measured at 1\)/);
+  assert.equal(fourteen.caps.planRuns, 14);
+  // Every built-in architecture declares its typical episode, so every paper sweep gets an estimate.
+  for (const id of architectures.ids()) assert.ok(architectures.get(id).modelNeeds?.typicalEpisode, id);
+});
+
+test('every examples/papers file parses, and each paper cell names one of its tasks and columns', () => {
+  const dir = 'examples/papers';
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+  assert.ok(files.length >= 9, files.join(', '));
+  for (const f of files) {
+    const spec = parseSweepSpec(readFileSync(join(dir, f), 'utf8'), f);
+    assert.ok(spec.paper?.citation, `${f} has a paper block with its citation`);
+    for (const byCol of Object.values(spec.paper!.cells)) for (const c of Object.values(byCol)) assert.ok((typeof c === 'number' ? c : c.rate) <= 1, f);
+  }
+});

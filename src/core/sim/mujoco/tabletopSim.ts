@@ -54,7 +54,7 @@ function goalRng(seed: number) {
 export interface TabletopSimulatorOptions {
   /** Tasks to offer (default: every registered task). */
   taskIds?: string[];
-  /** How grasps hold: `friction` (objects can slip and drop) or `weld` (held until opened). Default: friction for the MALMM API, weld for the others. */
+  /** How grasps hold: `friction` (default, every API: objects can slip and drop) or `weld` (held until opened). Suction cups hold by vacuum in both. */
   grasp?: GraspMode;
   /**
    * What detect_object reports (LMTG API): the ground truth (default) or the seeded detector model's estimate
@@ -85,7 +85,7 @@ export class TabletopSimulator implements Simulator {
     // The grasp model and the detector are part of what a trace's simulator line must say: they change what can
     // happen and what detect_object prints.
     this.version =
-      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}` +
+      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps` +
       (options.perception === 'estimated' ? ', estimated detections' : '');
   }
 
@@ -105,9 +105,8 @@ export class TabletopSimulator implements Simulator {
     if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
     if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
-    // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
-    // unless a grasp model is chosen explicitly.
-    runtime.state.graspMode = this.options.grasp ?? (api.id === 'malmm' ? 'friction' : 'weld');
+    // Friction grasps for every API (issue 25): a poor grasp can drop the object whatever architecture drives the arm.
+    runtime.state.graspMode = this.options.grasp ?? 'friction';
     const goal = task.goal?.(goalRng(seed));
     runtime.reset(seededLayout(task, seed), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api };

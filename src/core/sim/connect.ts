@@ -26,6 +26,8 @@ export interface ConnectOptions {
   family?: 'tabletop' | 'household';
   /** The embedded tabletop's grasp model: friction (default; objects can slip and drop) or weld. */
   grasp?: 'friction' | 'weld';
+  /** How the embedded tabletop's MALMM execute_trajectory moves: planned around obstacles (default) or straight. */
+  motion?: 'planned' | 'straight';
   /** What the embedded tabletop's detect_object reports: ground truth (default) or the seeded detector model's estimate. */
   perception?: 'ground-truth' | 'estimated';
 }
@@ -39,7 +41,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.perception ? { perception: options.perception } : {}) });
+    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.motion ? { motion: options.motion } : {}), ...(options.perception ? { perception: options.perception } : {}) });
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

@@ -6,6 +6,7 @@ import { formatMalmmState } from '../observationText.js';
 import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
 import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
+import { malmmFunctions, MOTION_MODES, type MotionMode } from './apis/malmmApi.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
 import { EpisodeRuntime } from './episodeRuntime.js';
@@ -61,6 +62,12 @@ export interface TabletopSimulatorOptions {
    * (src/core/perception/detector.ts: calibration offset, noise, part segmentation failures), seeded by the episode.
    */
   perception?: DetectorMode;
+  /**
+   * How MALMM's execute_trajectory moves: `planned` (default; the straight line when it is free, else a
+   * collision-free path around obstacles, and a target no such path reaches fails) or `straight` (a straight line
+   * whatever it hits, as before issue 25).
+   */
+  motion?: MotionMode;
 }
 
 export class TabletopSimulator implements Simulator {
@@ -82,10 +89,13 @@ export class TabletopSimulator implements Simulator {
     if (options.perception !== undefined && !DETECTOR_MODES.includes(options.perception)) {
       throw new Error(`unknown perception mode '${String(options.perception)}'; choices: ${DETECTOR_MODES.join(', ')}`);
     }
-    // The grasp model and the detector are part of what a trace's simulator line must say: they change what can
-    // happen and what detect_object prints.
+    if (options.motion !== undefined && !MOTION_MODES.includes(options.motion)) {
+      throw new Error(`unknown motion mode '${String(options.motion)}'; choices: ${MOTION_MODES.join(', ')}`);
+    }
+    // The grasp model, MALMM's motion and the detector are part of what a trace's simulator line must say: they
+    // change what can happen and what detect_object prints.
     this.version =
-      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps` +
+      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps, ${options.motion === 'straight' ? 'straight-line' : 'planned'} execute_trajectory` +
       (options.perception === 'estimated' ? ', estimated detections' : '');
   }
 
@@ -113,7 +123,7 @@ export class TabletopSimulator implements Simulator {
     return {
       task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },
       observation: this.observation(),
-      api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })),
+      api: (api.id === 'malmm' ? malmmFunctions(this.options.motion ?? 'planned') : api.functions).map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })),
       workspace: { ...task.workspace },
       agents: this.agentNames(),
     };
@@ -191,7 +201,7 @@ export class TabletopSimulator implements Simulator {
     if (measured) runtime.probe.begin(fn, runtime.state);
     let result: SimCallResult;
     try {
-      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed } }, fn, Array.isArray(args) ? args : [args]);
+      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed }, motion: this.options.motion ?? 'planned' }, fn, Array.isArray(args) ? args : [args]);
     } catch (err) {
       runtime.probe.cancel();
       runtime.afterCall();

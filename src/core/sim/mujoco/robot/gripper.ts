@@ -123,6 +123,8 @@ export function watchFrictionGrasps(state: SimState): void {
   for (let arm = 0; arm < state.grasps.length; arm++) {
     const g = state.grasps[arm];
     if (!g || state.scene.arms[arm]!.gripper.kind === 'suction') continue;
+    // Fingers opening on purpose (a skill that opens before it lets go) release the object; that is no slip.
+    if (gripperCommandedOpen(state, arm)) continue;
     const [l, r] = fingerContacts(state, arm, g.object);
     if (l && r) {
       state.padsMissing[arm] = 0;

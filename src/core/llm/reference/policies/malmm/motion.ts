@@ -224,11 +224,11 @@ function pickAndPlace(action: Extract<Action, { kind: 'transfer' | 'lift' }>, sc
   return steps;
 }
 
-/** The drawer's handle: the middle of the face toward the robot, 6 mm in from the edge, 1 cm above the centre. */
+/** The drawer's handle: the middle of the face toward the robot, 6 mm in from the edge, 3 cm above the centre. */
 export function handleOf(d: SceneObject, m: Motion): Vec3 {
   const [tx, ty] = m.toward;
   const half = Math.abs(tx) > 0 ? d.length / 2 : d.width / 2;
-  return [d.pos[0] + tx * (half - 0.006), d.pos[1] + ty * (half - 0.006), d.pos[2] + 0.01];
+  return [d.pos[0] + tx * (half - 0.006), d.pos[1] + ty * (half - 0.006), d.pos[2] + 0.03];
 }
 
 /** How far the handle is pulled: PULL_M, shortened so that the end effector stays inside the stated workspace. */

@@ -260,7 +260,7 @@ export class TabletopSimulator implements Simulator {
       seed,
       api: api.id,
       physics: this.runtime!.physicsState(),
-      grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] } : null)),
+      grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat], ...(g.mounted ? { mounted: true } : {}) } : null)),
       actionMetrics: this.runtime!.actionMetrics.map((m) => ({ ...m })),
       ...(this.runtime!.monitor ? { monitor: structuredClone(this.runtime!.monitor.state()) } : {}),
       apiMemory: structuredClone(this.runtime!.apiMemory),

@@ -241,8 +241,9 @@ function sampler(space: Space, start: Flat, goal: Flat, seeds: Flat[], rng: Rng)
       // second time, which puts samples outside the joint limits; we draw around the centre).
       const c = rng.next() < 0.5 ? goal : start;
       return c.map((v, i) => {
-        const lo = Math.max(space.limLo[i]!, v - s.bias * space.span[i]!);
-        const hi = Math.min(space.limHi[i]!, v + s.bias * space.span[i]!);
+        const centre = Math.min(space.limHi[i]!, Math.max(space.limLo[i]!, v));
+        const lo = Math.max(space.limLo[i]!, centre - s.bias * space.span[i]!);
+        const hi = Math.min(space.limHi[i]!, centre + s.bias * space.span[i]!);
         return lo + rng.next() * (hi - lo);
       });
     };

@@ -78,6 +78,8 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
         // Labels of OpenAI-compatible models already name their endpoint.
         `  model ${e.model.label}${e.model.baseUrl && !e.model.label.includes(e.model.baseUrl) ? ` via ${e.model.baseUrl}` : ''}`,
+        // The simulator and how it is set up (the embedded tabletop names its grasp model and MALMM's motion).
+        `  simulator ${e.simulator.name}${e.simulator.version ? ` · ${e.simulator.version}` : ''}`,
         e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         // MALMM's own line; an architecture with other limits (trajgen has a maxTurns too) lists its limits.

@@ -1,13 +1,13 @@
 // `waypoint archs`: every architecture with its roles, topologies, robot API, limits (the seed's names and
 // defaults) and end reasons; `--json` for tools.
 import { ENGINE_END_REASONS } from '../protocol/trace.js';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
-import { describeType } from '../core/agents/limits.js';
+import { architectureManifests } from '../architectures/manifests.js';
+import { describeType, ENGINE_LIMITS } from '../core/architecture/limits.js';
 import { defineCommand } from './options.js';
 
 export function formatArchitectures(): string {
   const out: string[] = [];
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     out.push(`${m.id} — ${m.label}: ${m.description}`);
     out.push(`  paper: ${m.paper}`);
     out.push(`  robot API: ${m.api} · embedded simulator: ${m.simulator}`);
@@ -40,12 +40,14 @@ export function formatArchitectures(): string {
     if (metrics.length > 0) out.push(`  metrics: ${metrics.map(([id]) => id).join(', ')}`);
     out.push('');
   }
+  out.push('Limits every architecture has (the engine\'s; --limit name=value like the others):');
+  for (const l of ENGINE_LIMITS) out.push(`  ${l.id.padEnd(24)} ${String(l.default).padEnd(6)} ${describeType(l)}; ${l.description}`);
   out.push(`End reasons every architecture shares: ${ENGINE_END_REASONS.join(', ')}.`);
   return out.join('\n');
 }
 
 export function archsCommand(a: { json?: boolean }, out: NodeJS.WritableStream = process.stdout): number {
-  if (a.json) out.write(JSON.stringify({ architectures: [...ARCH_MANIFESTS.values()], engineEndReasons: ENGINE_END_REASONS }, null, 2) + '\n');
+  if (a.json) out.write(JSON.stringify({ architectures: [...architectureManifests.list()], engineLimits: ENGINE_LIMITS, engineEndReasons: ENGINE_END_REASONS }, null, 2) + '\n');
   else out.write(formatArchitectures() + '\n');
   return 0;
 }

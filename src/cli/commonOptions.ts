@@ -1,6 +1,6 @@
 // Option groups several commands share (run, compare, demo, runs, ...), declared once. A command spreads the
 // groups it takes into its own declaration; parsing and --help come from there (options.ts).
-import { ARCHITECTURES } from '../core/agents/registry.js';
+import { architectures } from '../architectures/registry.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
 import { simulatorSpecProblem } from '../core/sim/connect.js';
 import { MAX_SWEEP_SEEDS } from '../core/sweep/pairedSweep.js';
@@ -12,7 +12,7 @@ export const WORKSPACE_OPTIONS = {
 
 /** What one episode is: architecture, task, prompts and variant (the seed is per command: run has one, compare many). */
 export const EPISODE_OPTIONS = {
-  arch: { type: 'string', metavar: 'id', default: 'malmm', choices: () => Object.keys(ARCHITECTURES).sort(), help: 'agent architecture', group: 'Episode' },
+  arch: { type: 'string', metavar: 'id', default: 'malmm', choices: () => architectures.ids().sort(), help: 'agent architecture', group: 'Episode' },
   task: { type: 'string', metavar: 'id', default: 'stack_blocks', help: 'task of the simulator (`waypoint tasks` lists them)', group: 'Episode' },
   variant: {
     type: 'string',

@@ -1,12 +1,13 @@
 // `waypoint compare --ablation <id>`: a small paired sweep (every seed with the ablation on and off), a table of
 // both sides and the path of the sweep.json it wrote.
 import { resolve } from 'node:path';
+import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { StartError } from '../core/runs/preflight.js';
 import { WarmPool } from '../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import { runPairedSweep } from '../core/sweep/pairedSweep.js';
 import type { SweepFile, SweepSideStats } from '../protocol/sweep.js';
@@ -62,9 +63,9 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
   // the simulator (a protocol simulator's connection belongs to one episode).
   const pool = new WarmPool({
     createSandbox: () => createPyodideSandbox(),
-    createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator }),
+    createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator }),
     reuseSimulators: a.sim === 'embedded',
-    family: ARCH_MANIFESTS.get(a.arch)?.simulator,
+    family: architectureManifests.find(a.arch)?.simulator,
   });
   return whileCleaningUp(async (signal) => {
     let result;
@@ -77,7 +78,7 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
           variant: a.variant,
           ablation: a.ablation!,
           seeds: a.seeds,
-          builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
+          builtInPromptRoot: builtInPromptRoot(),
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
           model,
           options: episodeOptionsFromArgs(a),
@@ -88,7 +89,7 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
             if (progress && p.phase === 'start') process.stderr.write(`\r\x1b[K  … seed ${p.seed} ${p.side} (${p.done}/${p.total} done)`);
           },
         },
-        pool.deps({ io: nodeIO, clock: nodeClock }),
+        pool.deps({ io: nodeIO, clock: nodeClock, architectures }),
       );
     } catch (err) {
       // runPairedSweep throws only for bad input, before any episode runs.

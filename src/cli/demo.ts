@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
 import { ownChild, shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
 import { defineCommand, parseCommandArgs } from './options.js';
-import { RUN_OPTIONS, runCmd, runCommand } from './run.js';
+import { RUN_EXIT_HELP, RUN_OPTIONS, runCmd, runCommand } from './run.js';
 
 /**
  * `waypoint demo --flawed`: the reference-flawed profile on an episode where the Coder's block fails with a NameError
  * and its retry fixes it, so the run viewer's retry diff has something to show from a live run; the episode still
  * succeeds. The plain demo stays on the competent profile: its trace is the baseline the benchmarks measure.
- * test/unit/core/llm/reference/malmmEpisodes.test.ts checks that this episode keeps showing a fixed retry.
+ * test/unit/architectures/malmm/reference/malmmEpisodes.test.ts checks that this episode keeps showing a fixed retry.
  */
 export const FLAWED_DEMO = { task: 'stack_blocks', seed: 4, model: 'reference-flawed' } as const;
 const PLAIN_DEMO = { task: 'stack_blocks', seed: 0, model: 'reference' } as const;
@@ -39,7 +39,7 @@ export const demoCmd = defineCommand({
   description:
     'Starts `waypoint serve-model` on a free loopback port, runs `waypoint run --arch malmm` against it through the openai SDK, and stops the server. Needs no network and no API key.',
   options: DEMO_OPTIONS,
-  exitStatus: '0 task success, 1 task failure, 2 bad input, 130/143 interrupted.',
+  exitStatus: RUN_EXIT_HELP,
   run: ({ values }) =>
     whileCleaningUp(async (signal) => {
       const cli = fileURLToPath(import.meta.url);

@@ -2,17 +2,17 @@
 // architectures and features will work with it and what to pass. The probing and the judging are in
 // src/core/llm/doctor; this file reads the key from the environment, prints the lines as they come, and maps the
 // outcome to the exit status.
-import { resolve } from 'node:path';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 import { EXIT_CHAT_FAILS, formatConclusion, formatHeader, formatProbeLine, runDoctor, type DoctorReport } from '../core/llm/doctor/doctor.js';
 import type { Audience } from '../core/llm/doctor/probes.js';
 import { azureDeployment } from '../core/llm/doctor/providers.js';
 import { loadArchNeeds } from '../core/llm/doctor/verdicts.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
-import { registerAllPolicies } from '../core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../core/llm/reference/policies.js';
+import { architectures } from '../architectures/registry.js';
 import { startReferenceServer } from '../core/llm/reference/server.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { MODEL_OPTIONS } from './commonOptions.js';
 import { whileCleaningUp } from './lifecycle.js';
 import { defineCommand, UsageError } from './options.js';
@@ -40,12 +40,12 @@ export async function doctorCommand(a: DoctorArgs, out: NodeJS.WritableStream = 
   }
   const apiKey = env[a['api-key-env']] || undefined;
   const write = (s: string) => out.write(s + '\n');
-  const archs = await loadArchNeeds(nodeIO, resolve(findPackageRoot(), 'prompts'), ARCH_MANIFESTS);
+  const archs = await loadArchNeeds(nodeIO, builtInPromptRoot(), architectureManifests.list());
 
   // `--model reference` without a URL checks a reference server of our own (a scripted policy, not an LLM).
   let close = async () => {};
   if (baseUrl === undefined) {
-    registerAllPolicies();
+    registerReferencePolicies(architectures);
     const server = await startReferenceServer({ port: 0 });
     close = () => server.close();
     baseUrl = server.url;

@@ -5,11 +5,14 @@
 import { join, resolve } from 'node:path';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { referenceLabel, REFERENCE_MODEL_NAME } from '../core/llm/reference/policy.js';
-import { registerAllPolicies } from '../core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../core/llm/reference/policies.js';
+import { architectures } from '../architectures/registry.js';
 import { startReferenceServer } from '../core/llm/reference/server.js';
 import { OpenAICompatibleClient } from '../core/llm/openai.js';
 import { timerSleep, withRetries } from '../core/llm/retry.js';
 import { seededRng } from '../core/host.js';
+import { resolveModelSpec, type ModelSpec } from '../core/runs/launch.js';
+import { StartError } from '../core/runs/preflight.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { judgeSweep, JUDGE_FILE } from '../core/sweep/judge.js';
 import { readRecords } from '../core/sweep/workers.js';
@@ -26,7 +29,14 @@ export async function judgeCommand(target: string | undefined, a: JudgeArgs, out
   const workspace = resolve(a.workspace ?? process.cwd());
   const dir = sweepDirFor(target, workspace);
   if (!dir) return fail(`no sweep '${target}' (a folder with ${PLAN_FILE}, or a name under .waypoint/sweeps/)`);
-  const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
+  let spec: ModelSpec;
+  try {
+    // openai:reference at a `waypoint serve-model` URL is the scripted judge, sent the role headers it answers by.
+    spec = await resolveModelSpec(modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n')), nodeClock);
+  } catch (err) {
+    if (err instanceof StartError) return fail(err.message);
+    throw err;
+  }
   const plan = JSON.parse(await nodeIO.readText(join(dir, PLAN_FILE))) as { episodes: { key: string }[] };
   const keys = new Set(plan.episodes.map((e) => e.key));
   const records = (await readRecords(nodeIO, dir)).filter((r) => keys.has(r.key));
@@ -39,7 +49,7 @@ export async function judgeCommand(target: string | undefined, a: JudgeArgs, out
   if (spec.kind === 'reference') {
     let url = spec.baseUrl;
     if (!url) {
-      registerAllPolicies();
+      registerReferencePolicies(architectures);
       const server = await startReferenceServer({ port: 0 });
       close = () => server.close();
       url = server.url;

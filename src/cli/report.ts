@@ -9,7 +9,7 @@ import { findPackageRoot } from '../core/node/packageRoot.js';
 import { loadViewerAssets } from '../core/node/viewerAssets.js';
 import { renderTraceHtml, REPORT_THEMES, type ReportTheme } from '../core/trace/html.js';
 import { portablePaths } from '../core/trace/portablePaths.js';
-import { readTrace } from '../core/trace/reader.js';
+import { loadTraceForView } from '../core/trace/viewData.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
 import { defineCommand, UsageError } from './options.js';
 import { resolveTraceArg } from './show.js';
@@ -25,7 +25,9 @@ export async function reportCommand(target: string | undefined, a: { workspace?:
     process.stderr.write(`waypoint report: ${err.message}\n`);
     return 2;
   }
-  const { events, warnings } = readTrace(await nodeIO.readText(path));
+  // What the editor's viewer gets: trajectories decoded straight from the trace's columns into packed ones (no
+  // object per sample), an overview above the viewer's sample budget.
+  const { events, warnings } = loadTraceForView(await nodeIO.readText(path));
   const start = events.find((e) => e.type === 'episode_start');
   const runId = start?.type === 'episode_start' ? start.runId : 'unknown-run';
   const root = findPackageRoot();
@@ -57,7 +59,7 @@ export const reportCmd = defineCommand({
   exitStatus: '0, 2 no such run or bad input.',
   run: ({ values, positionals }) => {
     const sweepDir = positionals[0] ? sweepDirFor(positionals[0], resolve(values.workspace ?? process.cwd())) : undefined;
-    if (sweepDir) return sweepReportCommand(sweepDir, values);
+    if (sweepDir) return sweepReportCommand(sweepDir, { ...values, theme: values.theme as ReportTheme });
     return reportCommand(positionals[0], { ...values, theme: values.theme as ReportTheme });
   },
 });

@@ -1,18 +1,21 @@
 // `waypoint run`: one episode from the command line, with a live transcript and the trace path at the end.
-// A run refused at the start (unknown name, broken prompt, no simulator) prints one line on stderr and exits 2;
-// its trace is kept, marked not started (`waypoint runs` says so).
+// A run refused at the start (unknown name, broken prompt) prints one line on stderr and exits 2; its trace is
+// kept, marked not started (`waypoint runs` says so). A failure of the machinery (endpoint, simulator, sandbox)
+// exits 3, never 1: scripts must not count it as the task failing.
 import { isAbsolute, relative, resolve } from 'node:path';
+import { architectures } from '../architectures/registry.js';
 import { EpisodeController } from '../core/engine/controller.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launch.js';
 import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } from '../core/sandbox/index.js';
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import type { DetectorMode } from '../core/perception/detector.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
+import { isInfrastructureEnd } from '../protocol/trace.js';
 import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
 import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
 import { defineCommand, UsageError, type OptionValues } from './options.js';
@@ -108,6 +111,22 @@ export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-k
   return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'], ...field };
 }
 
+/** `waypoint run`'s exit statuses, in `--help` and the README; 130/143 (interrupted) come from lifecycle.ts. */
+export const RUN_EXIT = { success: 0, taskFailed: 1, cannotStart: 2, infrastructure: 3 } as const;
+
+export const RUN_EXIT_HELP =
+  '0 task success, 1 task failure, 2 bad input or a run that could not start, 3 infrastructure failure (the model endpoint unreachable or refusing the credentials, the simulator dead or disconnected, the sandbox not starting: the episode says nothing about the task; the trace ends model_error, simulator_error or sandbox_error), 130/143 interrupted (the trace ends "cancelled").';
+
+/**
+ * The exit status of an episode that ran to its end: a failure of the machinery (isInfrastructureEnd), whenever it
+ * struck, is never counted as the task's; then a run refused before it started; then the simulator's verdict.
+ */
+export function runExitStatus(r: Pick<LaunchResult, 'success' | 'reason' | 'end'>): number {
+  if (isInfrastructureEnd(r.reason)) return RUN_EXIT.infrastructure;
+  if (endedBeforeStart(r.end)) return RUN_EXIT.cannotStart;
+  return r.success ? RUN_EXIT.success : RUN_EXIT.taskFailed;
+}
+
 /** A path as the user would type it from here: relative when under the current directory. */
 export function displayPath(p: string): string {
   const rel = relative(process.cwd(), p);
@@ -141,7 +160,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
       return;
     }
     if (a.quiet && e.event.type !== 'episode_end' && e.event.type !== 'error') return;
-    const text = formatEvent(e.event, { color, verbose: a.verbose });
+    const text = formatEvent(e.event, { color, verbose: a.verbose, arch: a.arch });
     if (progress) process.stderr.write('\r\x1b[K');
     if (text) write(text);
     if ('turn' in e.event && typeof e.event.turn === 'number') turns = Math.max(turns, e.event.turn);
@@ -163,7 +182,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           seed: a.seed,
           variant: a.variant,
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
-          builtInPromptRoot: resolve(root, 'prompts'),
+          builtInPromptRoot: builtInPromptRoot(root),
           model: spec,
           options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
           limits: limitsFromArgs(a),
@@ -178,7 +197,8 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
         {
           io: nodeIO,
           clock: nodeClock,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? ARCH_MANIFESTS.get(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.motion ? { motion: a.motion as 'planned' | 'straight' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
+          architectures,
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.motion ? { motion: a.motion as 'planned' | 'straight' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}) }),
           createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );
@@ -188,15 +208,16 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
       if (progress) process.stderr.write('\r\x1b[K');
       if (!started) {
         process.stderr.write(notStartedLine('run', result, refusal) + '\n');
-        return 2;
+        return runExitStatus(result);
       }
       write(`trace: ${result.tracePath}`);
       if (endedBeforeStart(result.end)) {
         // Refused by the engine after the trace began (the simulator could not reset, the sandbox did not start).
         process.stderr.write(notStartedLine('run', result) + '\n');
-        return 2;
+      } else if (isInfrastructureEnd(result.reason)) {
+        process.stderr.write(`waypoint run: infrastructure failure (${result.reason}), not a task failure: ${result.message ?? result.reason}\n`);
       }
-      return shutdownExitStatus() ?? (result.success ? 0 : 1);
+      return shutdownExitStatus() ?? runExitStatus(result);
     } finally {
       seat?.close();
       signal.removeEventListener('abort', cancel);
@@ -216,6 +237,6 @@ export const runCmd = defineCommand({
     'waypoint run --model openai:gpt-4o-mini        # key from $OPENAI_API_KEY',
     'waypoint run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1   # Ollama, no key',
   ],
-  exitStatus: '0 task success, 1 task failure, 2 bad input or a run that could not start, 130/143 interrupted (the trace ends "cancelled").',
+  exitStatus: RUN_EXIT_HELP,
   run: ({ values }) => runCommand(values),
 });

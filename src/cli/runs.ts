@@ -1,4 +1,4 @@
-// `waypoint runs`: past runs, newest first, one aligned row each under a header row.
+// `waypoint runs`: past runs, newest first by start time (core/runs/runOrder.ts), one aligned row each under a header row.
 import { resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
 import { listRuns, type RunSummary } from '../core/runs/runStore.js';
@@ -51,6 +51,8 @@ export async function runsCommand(a: { workspace?: string; json?: boolean }, out
 export const runsCmd = defineCommand({
   name: 'runs',
   summary: 'list past runs, newest first',
+  description:
+    "Newest first means by when each episode started (its trace's episode_start time), as `show` and `report` pick \"the newest run\" and the Runs view orders them; a sweep's runs, named by their episode key, sort among the others by that time. A trace whose start cannot be read (cut inside its first line) sorts by the timestamp its run id starts with, else by when the trace was last written.",
   options: {
     json: { type: 'boolean', help: 'print the list as JSON (one object per run) instead of a table' },
     ...WORKSPACE_OPTIONS,

@@ -15,7 +15,9 @@ export const serveModelCmd = defineCommand({
     port: { type: 'int', min: 0, max: 65535, default: 0, help: 'TCP port; 0 picks a free one' },
     host: { type: 'string', default: '127.0.0.1', help: 'address to bind; anything but loopback is reachable from other machines (no authentication)' },
   },
-  examples: ['waypoint serve-model --port 8088    # then: waypoint run --base-url http://127.0.0.1:8088/v1'],
+  description:
+    'The server answers per role from the x-waypoint-* request headers (architecture, role, agent). `waypoint run` sends them to an endpoint only after it has said it is this server (the x-waypoint-model header on GET /v1/models), so `--model reference` and `--model openai:reference` with its base URL both work, and a real model never receives them.',
+  examples: ['waypoint serve-model --port 8088    # then: waypoint run --model reference --base-url http://127.0.0.1:8088/v1'],
   exitStatus: '0 after SIGINT/SIGTERM/SIGHUP, 2 bad input.',
   run: ({ values }) =>
     whileCleaningUp(async (signal) => {

@@ -33,8 +33,10 @@ export async function showCommand(target: string | undefined, a: { workspace?: s
   const { events, warnings } = readTrace(await nodeIO.readText(path));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   for (const w of warnings) out.write(`warning: ${w.message}\n`);
+  const start = events.find((e) => e.type === 'episode_start');
+  const arch = start?.type === 'episode_start' ? start.arch : undefined;
   for (const e of events) {
-    const text = formatEvent(e, { color, verbose: a.verbose ?? false });
+    const text = formatEvent(e, { color, verbose: a.verbose ?? false, arch });
     if (text) out.write(text + '\n');
   }
   if (!events.some((e) => e.type === 'episode_end')) out.write('(the trace has no episode_end: the run was interrupted or is still running)\n');

@@ -6,19 +6,25 @@ import { cp, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot, findPackageRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
+import { architectureManifests } from '../architectures/manifests.js';
+import { architectures } from '../architectures/registry.js';
+import { catalogOf, type TaskCatalog } from '../core/runs/taskCheck.js';
 import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
 import { ChildProcessWorker } from '../core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown, type SweepMatrix } from '../core/sweep/matrix.js';
 import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
+import { countedRecords, readPlanFile } from '../core/sweep/planFile.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
-import { parseShard, parseSweepSpec, planSweep, SweepSpecError } from '../core/sweep/spec.js';
+import { parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { InProcessWorker, readRecords, type EpisodeWorker } from '../core/sweep/workers.js';
 import type { FailureLabel } from '../core/sweep/failureLabels.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
+import { shutdownExitStatus, shutdownSignal, whileCleaningUp } from './lifecycle.js';
+import { displayPath } from './run.js';
 import { defineCommand, type OptionSpecs } from './options.js';
 
 export const SWEEP_OPTIONS = {
@@ -64,16 +70,49 @@ async function readManualLabels(dir: string): Promise<Record<string, FailureLabe
   }
 }
 
-/** matrix.json and matrix.md from the records in a sweep folder (all shards present there). */
+/** matrix.json and matrix.md from the records in a sweep folder that count (all shards present there). */
 export async function writeMatrix(dir: string): Promise<{ matrix: SweepMatrix; markdown: string; records: EpisodeRecord[] }> {
-  const plan = JSON.parse(await readFile(join(dir, PLAN_FILE), 'utf8')) as { name: string; spec: { tasks: string[]; arch: string }; cells: { name: string }[]; baseline: string; episodes: { key: string }[] };
-  const keys = new Set(plan.episodes.map((e) => e.key));
-  const records = (await readRecords(nodeIO, dir)).filter((r) => keys.has(r.key));
-  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir) });
-  const markdown = matrixMarkdown(matrix, `${plan.name}: ${plan.spec.arch}, ${records.length}/${plan.episodes.length} episodes`);
+  const plan = await readPlanFile(nodeIO, dir);
+  const records = await countedRecords(nodeIO, dir, plan);
+  const versions = Object.fromEntries(plan.cells.flatMap((c) => (c.promptVersion ? [[c.name, c.promptVersion]] : [])));
+  const matrix = buildMatrix(records, { tasks: plan.spec.tasks, cells: plan.cells.map((c) => c.name), baseline: plan.baseline, manualLabels: await readManualLabels(dir), ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) });
+  const markdown = matrixMarkdown(matrix, { title: `${plan.name}: ${plan.spec.arch}, ${records.length}/${plan.episodes.length} episodes`, model: plan.spec.model });
   await nodeIO.writeText(join(dir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
   await nodeIO.writeText(join(dir, 'matrix.md'), markdown);
   return { matrix, markdown, records };
+}
+
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The command that runs this sweep again (a resume): the same file and options, as the user can paste it. */
+export function resumeCommand(file: string, a: SweepArgs, program = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? `node ${displayPath(process.argv[1])}` : 'waypoint'): string {
+  const words = ['sweep', file];
+  for (const k of ['shard', 'concurrency', 'sim', 'prompts', 'workspace'] as const) if (a[k] !== undefined && !(k === 'sim' && a[k] === 'embedded')) words.push(`--${k}`, a[k]!);
+  for (const k of ['in-process', 'quiet'] as const) if (a[k]) words.push(`--${k}`);
+  return `${program} ${words.map(shellWord).join(' ')}`;
+}
+
+/**
+ * The tasks (and name, version) of a protocol simulator, asked of it once before planning. A server started beside
+ * the sweep (a Kubernetes sidecar's WebSocket) may take a moment to listen: it is asked again for up to 30 s.
+ */
+async function probeSimulator(spec: string, arch: string, cwd: string): Promise<{ spec: string; catalog: TaskCatalog } | undefined> {
+  if (spec === 'embedded') return undefined;
+  let sim;
+  for (let waited = 0; ; waited += 1000) {
+    try {
+      sim = await connectSimulator(spec, { cwd, family: architectureManifests.find(arch)?.simulator });
+      break;
+    } catch (err) {
+      if (!/^wss?:/.test(spec) || waited >= 30_000 || shutdownSignal.aborted) throw new SweepSpecError(`cannot reach the simulator '${spec}' to check the sweep's tasks: ${err instanceof Error ? err.message : String(err)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try {
+    return { spec, catalog: catalogOf(sim) };
+  } finally {
+    await sim.close().catch(() => undefined);
+  }
 }
 
 export async function sweepCommand(file: string | undefined, a: SweepArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
@@ -99,7 +138,8 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       if (!/^\d+$/.test(a.concurrency) || Number(a.concurrency) < 1) throw new SweepSpecError(`--concurrency must be a positive integer, got '${a.concurrency}'`);
       spec.concurrency = Number(a.concurrency);
     }
-    plan = await planSweep(spec, { io: nodeIO, workspace, builtInPromptRoot: join(root, 'prompts'), promptDir: a.prompts ? resolve(a.prompts) : undefined, file });
+    const simulator = architectures.find(spec.arch) ? await probeSimulator(sim, spec.arch, workspace) : undefined;
+    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
     shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);
@@ -110,49 +150,61 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
   const workers: EpisodeWorker[] = Array.from({ length: n }, () =>
     a['in-process']
-      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
+      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
       : new ChildProcessWorker(cli),
   );
-  const ac = new AbortController();
-  const onSigint = () => ac.abort();
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
   const tty = Boolean(process.stderr.isTTY);
   let lastLog = 0;
-  try {
-    const r = await runSweep({
-      plan,
-      io: nodeIO,
-      clock: nodeClock,
-      workspace,
-      builtInPromptRoot: join(root, 'prompts'),
-      promptDir: a.prompts ? resolve(a.prompts) : undefined,
-      sim,
-      shard,
-      workers,
-      limiter: plan.spec.rateLimit ? new RateLimiter(plan.spec.rateLimit) : undefined,
-      prices,
-      signal: ac.signal,
-      onProgress: (p) => {
-        if (a.quiet) return;
-        // A TTY gets one redrawn line; a log (CI) gets a line per finished episode at most every 2 s.
-        if (tty) process.stderr.write(`\r\x1b[K${progressLine(p)}`);
-        else if (p.done === p.total || nodeClock.nowMs() - lastLog > 2000 || p.paused) {
-          lastLog = nodeClock.nowMs();
-          process.stderr.write(progressLine(p) + '\n');
-        }
-      },
-    });
-    if (tty && !a.quiet) process.stderr.write('\r\x1b[K');
-    const { markdown } = await writeMatrix(r.dir);
-    out.write(markdown);
-    out.write(`\n${r.status}: ${r.records.length} episodes in this ${shard ? `shard ${shard.index}/${shard.count}` : 'sweep'} (${r.ran} run now, ${r.skipped} already finished); tokens spent in all ${r.spentTokens}${r.spentCost ? `, cost ${r.spentCost.toFixed(4)}` : ''}\nsweep: ${r.dir}\n`);
-    return r.status === 'complete' ? 0 : 1;
-  } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    await Promise.allSettled(workers.map((w) => w.close()));
-  }
+  // Ctrl-C, SIGTERM, SIGHUP: the episodes in flight are cancelled (they run again on resume), the matrix of what
+  // finished is written, and the command to resume is printed.
+  return whileCleaningUp(async (signal) => {
+    try {
+      const r = await runSweep({
+        plan,
+        io: nodeIO,
+        clock: nodeClock,
+        workspace,
+        builtInPromptRoot: builtInPromptRoot(root),
+        promptDir: a.prompts ? resolve(a.prompts) : undefined,
+        sim,
+        shard,
+        workers,
+        limiter: plan.spec.rateLimit ? new RateLimiter(plan.spec.rateLimit) : undefined,
+        prices,
+        signal,
+        onProgress: (p) => {
+          if (a.quiet) return;
+          // A TTY gets one redrawn line; a log (CI) gets a line per finished episode at most every 2 s.
+          if (tty) process.stderr.write(`\r\x1b[K${progressLine(p)}`);
+          else if (p.done === p.total || nodeClock.nowMs() - lastLog > 2000 || p.paused) {
+            lastLog = nodeClock.nowMs();
+            process.stderr.write(progressLine(p) + '\n');
+          }
+        },
+      });
+      if (tty && !a.quiet) process.stderr.write('\r\x1b[K');
+      const { markdown } = await writeMatrix(r.dir);
+      if (r.records.length > 0 || r.status !== 'refused') out.write(markdown);
+      out.write(`\n${r.status}: ${r.records.length} episodes in this ${shard ? `shard ${shard.index}/${shard.count}` : 'sweep'} (${r.ran} run now, ${r.skipped} already finished); tokens spent in all ${r.spentTokens}${r.spentCost ? `, cost ${r.spentCost.toFixed(4)}` : ''}\nsweep: ${r.dir}\n`);
+      const again = resumeCommand(file, a);
+      if (r.refusal) {
+        const x = r.refusal;
+        return fail(`episode ${x.key} (${x.task}, ${x.cell}, seed ${x.seed}) was refused before it measured anything: ${x.reason}: ${x.message ?? '(no message)'}\nNothing was recorded for it and the sweep stopped. Fix the sweep file, the variants or the prompts, then run: ${again}`);
+      }
+      if (r.promptsChanged) {
+        const c = r.promptsChanged;
+        process.stderr.write(`waypoint sweep: a prompt file changed while the sweep ran: column ${c.cell} was planned with prompts ${c.planned}, but episode ${c.key} ran ${c.ran}. Episodes that ran other prompts than planned are not counted. Run it again (only the episodes whose prompts changed run): ${again}\n`);
+        return 1;
+      }
+      if (r.status === 'cancelled' && signal.aborted) {
+        process.stderr.write(`waypoint sweep: interrupted: ${r.records.length} of ${shardOf(plan.episodes, shard).length} episodes finished and kept; the ones in flight run again. Resume with:\n  ${again}\n`);
+        return shutdownExitStatus() ?? 130;
+      }
+      return r.status === 'complete' ? 0 : 1;
+    } finally {
+      await Promise.allSettled(workers.map((w) => w.close()));
+    }
+  });
 }
 
 /**
@@ -211,7 +263,7 @@ export const sweepCmd = defineCommand({
   summary: 'tasks x variants x seeds from a sweep file, in worker processes; resumable, shardable; a Markdown matrix',
   positionals: [{ name: 'file.yaml', help: 'the sweep file (docs/sweeps.md)' }],
   options: SWEEP_OPTIONS,
-  exitStatus: '0 finished, 1 stopped before every episode ran, 2 bad input.',
+  exitStatus: '0 finished, 1 stopped before every episode ran (budget, a prompt edited mid-sweep), 2 bad input or an episode refused for its configuration, 130/143/129 interrupted (it prints the command that resumes).',
   run: ({ values, positionals }) => sweepCommand(positionals[0], values),
 });
 

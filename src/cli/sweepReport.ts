@@ -2,13 +2,16 @@
 // inspector, transcripts of chosen episodes). Chosen by --episodes key,key,...; by default the first failure of
 // each label, at most 8.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { nodeIO } from '../core/node/nodeHost.js';
 import { readJudgeFile } from '../core/sweep/judge.js';
+import { sweepModelLine } from '../core/sweep/matrix.js';
+import { readPlanFile } from '../core/sweep/planFile.js';
 import { renderSweepReport } from '../core/sweep/reportHtml.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { readTrace } from '../core/trace/reader.js';
+import type { ReportTheme } from '../core/trace/reportThemes.js';
 import { formatEvent } from './transcript.js';
 import { writeMatrix } from './sweep.js';
 
@@ -18,9 +21,9 @@ export function sweepDirFor(target: string, workspace: string): string | undefin
   return undefined;
 }
 
-export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function sweepReportCommand(dir: string, a: { out?: string; episodes?: string; theme?: ReportTheme }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const { matrix, records } = await writeMatrix(dir);
-  const plan = JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as { name: string; spec: { arch: string; model: { name: string } }; episodes: unknown[] };
+  const plan = await readPlanFile(nodeIO, dir);
   const ws = resolve(dir, '..', '..', '..');
   let chosen: string[];
   if (a.episodes) chosen = a.episodes.split(',').map((s) => s.trim()).filter(Boolean);
@@ -39,18 +42,21 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     const path = join(ws, r.tracePath);
     if (!existsSync(path)) continue;
     const { events } = readTrace(await nodeIO.readText(path));
-    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
+    const start = events.find((e) => e.type === 'episode_start');
+    const arch = start?.type === 'episode_start' ? start.arch : undefined;
+    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false, arch }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
   }
   const target = resolve(a.out ?? join(dir, 'report.html'));
   const html = renderSweepReport({
     title: `Sweep ${plan.name}`,
-    subtitle: `${plan.spec.arch} · model ${plan.spec.model.name}${plan.spec.model.name.startsWith('reference') ? ' (scripted, not an LLM: its rates are a fixture, never a finding)' : ''} · ${records.length}/${plan.episodes.length} episodes`,
+    subtitle: `${plan.spec.arch} · ${sweepModelLine(plan.spec.model)} · ${records.length}/${plan.episodes.length} episodes`,
     matrix,
     records,
     transcripts,
     nonce: randomBytes(18).toString('base64'),
     judge: await readJudgeFile(nodeIO, dir),
     linkOf: (r) => relative(resolve(target, '..'), join(ws, r.tracePath)),
+    ...(a.theme ? { theme: a.theme } : {}),
   });
   await nodeIO.writeText(target, html);
   out.write(`report: ${target}\n`);

@@ -1,12 +1,14 @@
 // `waypoint sweep-worker`: the child side of src/core/sweep/childWorker.ts (started by `waypoint sweep` with an IPC
 // channel; not for people). It runs jobs one at a time until the channel closes, keeping its sandbox and simulator
 // warm between episodes (WarmWorkerResources: the sandbox reset between episodes, the embedded simulator kept).
+import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import type { ChildToParent, ParentToChild } from '../core/sweep/childWorker.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { runJob } from '../core/sweep/workers.js';
+import { whileCleaningUp } from './lifecycle.js';
 import { defineCommand } from './options.js';
 
 export async function sweepWorkerCommand(): Promise<number> {
@@ -22,7 +24,7 @@ export async function sweepWorkerCommand(): Promise<number> {
   const grants = new Map<number, () => void>();
   let ac: AbortController | undefined;
   const warm = new WarmWorkerResources(
-    { io: nodeIO, clock: nodeClock },
+    { io: nodeIO, clock: nodeClock, architectures },
     { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o), log: (line) => process.stderr.write(`sweep worker ${process.pid}: ${line}\n`) },
   );
   const meter = {
@@ -51,10 +53,15 @@ export async function sweepWorkerCommand(): Promise<number> {
       });
     }
   });
-  await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
-  await chain;
-  await warm.close();
-  return 0;
+  // Ctrl-C reaches this process too (the terminal signals the whole group): cancel the episode in flight, whose
+  // record then says 'cancelled' (the parent keeps no such record), and stay until the parent disconnects.
+  return whileCleaningUp(async (signal) => {
+    signal.addEventListener('abort', () => ac?.abort(), { once: true });
+    await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
+    await chain;
+    await warm.close();
+    return 0;
+  });
 }
 
 export const sweepWorkerCmd = defineCommand({

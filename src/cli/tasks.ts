@@ -1,13 +1,13 @@
 // `waypoint tasks`: the simulator's tasks under a header row, name first; with --arch, only those whose robot API
 // that architecture speaks (the household's tasks for LLaMAR).
-import { ARCHITECTURES } from '../core/agents/registry.js';
+import { architectures } from '../architectures/registry.js';
 import { taskCatalog } from '../core/sim/mujoco/index.js';
 import { EPISODE_OPTIONS } from './commonOptions.js';
 import { defineCommand } from './options.js';
 import { formatTable } from './table.js';
 
 export async function tasksCommand(a: { arch?: string }, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const arch = a.arch ? ARCHITECTURES[a.arch] : undefined;
+  const arch = a.arch ? architectures.find(a.arch) : undefined;
   if (arch?.simulator === 'household') {
     // The household's tasks (LLaMAR): "<task>" runs on its first floor plan, "<task>@<plan>" on another.
     const { householdTasks } = await import('../core/sim/household/index.js');

@@ -1,6 +1,8 @@
 // The CLI's readable transcript: one block per trace event (turn, role, message, code, result), printed as the
 // events arrive. It reads only trace events, so `waypoint show` prints a finished run the same way.
 import { isAbsolute, relative } from 'node:path';
+import { architectureManifests } from '../architectures/manifests.js';
+import { endReasonText } from '../core/trace/endReasons.js';
 import type { TraceEvent } from '../protocol/trace.js';
 import { formatArchMetrics, formatStructuredEvent } from './transcriptSteps.js';
 
@@ -8,6 +10,13 @@ export interface TranscriptOptions {
   color: boolean;
   /** Print full messages and observations (default: trimmed). */
   verbose: boolean;
+  /** The run's architecture (episode_start's `arch`): its own end reasons are told in its words. */
+  arch?: string;
+}
+
+/** The closing line's account of what ended the episode; the claim flag alone for a reason nobody describes. */
+export function endedBy(e: Extract<TraceEvent, { type: 'episode_end' }>, arch: string | undefined): string {
+  return endReasonText(e.reason, arch ? architectureManifests.find(arch)?.endReasons : undefined) ?? `agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`;
 }
 
 const ROLE_COLOR: Record<string, number> = { supervisor: 35, planner: 34, coder: 32, agent: 36, Executor: 33, executor: 33 };
@@ -132,7 +141,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       const m = e.metrics;
       const verdict = e.success ? c(32, 'SUCCESS') : c(31, 'FAILURE');
       return [
-        `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · agent ${e.agentClaimedDone ? 'claimed' : 'did not claim'} completion`,
+        `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · ${endedBy(e, o.arch)}`,
         `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${simulated(m)} · ${(m.durationMs / 1000).toFixed(2)} s wall`,
         formatArchMetrics(e.archMetrics),
       ]

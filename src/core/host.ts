@@ -11,6 +11,8 @@ export interface HostIO {
   list(dir: string): Promise<string[]>;
   mkdirp(dir: string): Promise<void>;
   remove(path: string): Promise<void>;
+  /** When the file was last written (epoch ms); undefined when unknown. Optional: a host without file times omits it. */
+  modifiedMs?(path: string): Promise<number | undefined>;
 }
 
 export interface Clock {

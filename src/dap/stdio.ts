@@ -2,9 +2,9 @@
 // carries only the protocol: everything else that would print there (libraries, the simulator's WebAssembly
 // runtime) is sent to stderr, which a DAP client shows or ignores.
 import { Writable } from 'node:stream';
-import { resolve } from 'node:path';
+import { architectures } from '../architectures/registry.js';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
-import { findPackageRoot } from '../core/node/packageRoot.js';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import { WaypointDebugSession } from './session.js';
@@ -25,7 +25,8 @@ export function runAdapterOverStdio(): WaypointDebugSession {
   const session = new WaypointDebugSession({
     io: nodeIO,
     clock: nodeClock,
-    builtInPromptRoot: resolve(findPackageRoot(), 'prompts'),
+    architectures,
+    builtInPromptRoot: builtInPromptRoot(),
     createSimulator: (spec, family) => connectSimulator(spec, { cwd, client: 'waypoint-debug-adapter', family }),
     createSandbox: () => createPyodideSandbox(),
     env: process.env,

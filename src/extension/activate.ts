@@ -20,6 +20,8 @@ import { SimulatorTreeProvider } from './views/simulatorTree.js';
 export interface WaypointApi {
   /** Activation timings, also printed to the "Waypoint" output channel. */
   readonly activation: ActivationTimes | undefined;
+  /** The Testing view's tests as plain data (`snapshot()`), and `discover()` to read the tests files again. */
+  readonly testing: { snapshot(): unknown[]; discover(): Promise<void> } | undefined;
 }
 
 export async function activateWaypoint(
@@ -123,6 +125,16 @@ export async function activateWaypoint(
       for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
       void runs.updateContextKey();
       void status.update();
+      // The Testing view's controller: its tests are read when the view first asks for them, not now.
+      if (c.workspaceRoot()) {
+        const t0 = performance.now();
+        import('./testing/controller.js')
+          .then((m) => {
+            c.testing = m.registerTesting(c, bridge);
+            c.output.info(`Testing view: controller ready ${(performance.now() - t0).toFixed(1)} ms after activation (tests are read when the view asks for them)`);
+          })
+          .catch((err: unknown) => c.output.warn(`the Testing view's controller did not start: ${err instanceof Error ? err.message : String(err)}`));
+      }
       // The window the walkthrough's "Open the example workspace" opened: carry on with the walkthrough.
       if (context.globalState.get(RESUME_WALKTHROUGH_KEY)) void import('./commands/example.js').then((m) => m.resumeWalkthrough(c)).catch((err: unknown) => c.output.warn(`could not reopen the walkthrough: ${String(err)}`));
     }, 0);
@@ -131,6 +143,9 @@ export async function activateWaypoint(
       api: {
         get activation() {
           return c.activation;
+        },
+        get testing() {
+          return c.testing;
         },
       },
       deactivate: async () => {
@@ -148,8 +163,9 @@ export async function activateWaypoint(
 /** After a prompt is saved while a finished run that used it is open: offer the same run again. */
 async function offerRerun(ctx: Ctx, doc: vscode.TextDocument): Promise<void> {
   if (!isWaypointPrompt(doc) || doc.uri.scheme !== 'file' || !ctx.trusted) return;
-  // While debugging, an edit is for Restart Frame (or the next turn), not for a re-run.
-  if (vscode.debug.activeDebugSession?.type === 'waypoint') return;
+  // While debugging, an edit is for Restart Frame (or the next turn), not for a re-run; a continuous test run
+  // re-runs by itself.
+  if (vscode.debug.activeDebugSession?.type === 'waypoint' || ctx.testing?.watching) return;
   const { RunViewerPanel } = await import('./panels/runViewerPanel.js');
   const panel = RunViewerPanel.usingPrompt(doc.uri.fsPath).find((p) => !p.isLive);
   const start = panel?.start;

@@ -3,6 +3,7 @@
 // which are features of their own).
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { builtInPromptRoot } from '../core/node/packageRoot.js';
 import type { GateState } from './commandGate.js';
 import { Config } from './config.js';
 import type { LiveRun } from './live/liveRun.js';
@@ -30,6 +31,8 @@ export class Ctx implements vscode.Disposable {
   /** The warm live-run process (created with the first live run or prompt opened; commands/live.ts). */
   runProcesses: RunProcesses | undefined;
   activation: ActivationTimes | undefined;
+  /** The Testing view's controller (testing/controller.ts), created after activation for a window with a folder. */
+  testing: { snapshot(): unknown[]; discover(): Promise<void>; readonly watching: boolean } | undefined;
 
   private readonly runsChanged = new vscode.EventEmitter<void>();
   /** Fired when runs appear, end or are deleted. */
@@ -58,7 +61,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   get builtInPromptRoot(): string {
-    return this.asset('prompts');
+    return builtInPromptRoot(this.extensionPath);
   }
 
   /** The folder that holds .waypoint/ for a file (its workspace folder), else the first local folder. */

@@ -1,7 +1,7 @@
 // Typed view of the `waypoint.*` settings. Pure: the vscode-facing Config class (config.ts) hands in a getter, so
 // parsing, defaults and validation are unit-tested without VS Code. Invalid values fall back to the default and
 // are reported as issues (shown once in the output channel), never thrown.
-import { ARCH_MANIFESTS } from '../core/agents/manifests.js';
+import { architectureManifests } from '../architectures/manifests.js';
 
 export type ModelProvider = 'reference' | 'reference-flawed' | 'openai' | 'vscode-lm';
 
@@ -237,8 +237,8 @@ export function changedKeys(before: WaypointSettings, after: WaypointSettings): 
  * The limits a live run passes to an architecture: the turn cap and the consecutive-error limit settings, for the
  * architectures that declare limits of those names (MALMM); every other limit keeps its declared default.
  */
-export function limitsFromSettings(archId: string, s: WaypointSettings, declared: ReadonlyMap<string, { limits: { id: string }[] }> = ARCH_MANIFESTS): Record<string, number> {
-  const ids = new Set(declared.get(archId)?.limits.map((l) => l.id) ?? []);
+export function limitsFromSettings(archId: string, s: WaypointSettings, declared: { find(id: string): { limits: { id: string }[] } | undefined } = architectureManifests): Record<string, number> {
+  const ids = new Set(declared.find(archId)?.limits.map((l) => l.id) ?? []);
   const out: Record<string, number> = {};
   if (ids.has('maxTurns')) out.maxTurns = s.run.maxTurns;
   if (ids.has('maxConsecutiveErrors')) out.maxConsecutiveErrors = s.run.maxConsecutiveErrors;

@@ -1,8 +1,10 @@
 // Finds the variable values a prompt's role was rendered with in the newest run, for hovers and the
-// `waypoint/lastRunValues` request. Runs are read through HostIO, newest first by run id (ids start with a UTC
-// timestamp, see core/runs/runStore.ts), so the order does not depend on directory listing or file times.
+// `waypoint/lastRunValues` request. Runs are read through HostIO, newest first by start time (core/runs/runOrder.ts,
+// the order of `waypoint runs`): a sweep's runs are named by key, not by a timestamp.
 import type { HostIO } from '../core/host.js';
-import { RUNS_DIR, TRACE_FILE } from '../core/runs/runStore.js';
+import { newestFirst, type RunTimes } from '../core/runs/runOrder.js';
+import { RUNS_DIR, SUMMARY_FILE, TRACE_FILE } from '../core/runs/runStore.js';
+import { parseSummaryFile } from '../core/trace/summaryFile.js';
 import { readTrace } from '../core/trace/reader.js';
 import type { TraceEvent } from '../protocol/trace.js';
 import type { LastRunValuesResult } from '../protocol/lsp.js';
@@ -18,7 +20,8 @@ export class LastRunFinder {
 
   async find(workspaceRoot: string, role: string, arch: string | undefined): Promise<LastRunValuesResult> {
     const base = `${workspaceRoot}/${RUNS_DIR}`;
-    const ids = (await this.io.list(base)).sort().reverse().slice(0, MAX_RUNS);
+    const all = await Promise.all((await this.io.list(base)).map(async (runId): Promise<RunTimes> => ({ runId, startedAt: await this.startedAt(`${base}/${runId}`) })));
+    const ids = all.sort(newestFirst).slice(0, MAX_RUNS).map((r) => r.runId);
     for (const runId of ids) {
       const path = `${base}/${runId}/${TRACE_FILE}`;
       const events = await this.events(path);
@@ -31,6 +34,15 @@ export class LastRunFinder {
       }
     }
     return null;
+  }
+
+  /** The run's episode_start time: from its summary file (a few hundred bytes), else from its trace. */
+  private async startedAt(dir: string): Promise<string | undefined> {
+    const summaryPath = `${dir}/${SUMMARY_FILE}`;
+    const fromSummary = (await this.io.exists(summaryPath)) ? parseSummaryFile(await this.io.readText(summaryPath).catch(() => ''))?.startedAt : undefined;
+    if (fromSummary !== undefined) return fromSummary;
+    const start = (await this.events(`${dir}/${TRACE_FILE}`))?.find((e) => e.type === 'episode_start');
+    return start?.type === 'episode_start' ? start.startedAt : undefined;
   }
 
   private async events(path: string): Promise<TraceEvent[] | undefined> {

@@ -3,6 +3,8 @@
 import { fileURLToPath } from 'node:url';
 import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Architectures } from '../core/architecture/registry.js';
+import type { ArchitectureManifest } from '../core/architecture/types.js';
 import type { HostIO } from '../core/host.js';
 import { analyzePrompt, completePrompt, hoverPrompt, rolePromptAt, type PromptAnalysis } from '../core/prompt/analyze.js';
 import { LastRunValues, type LastRunValuesResult } from '../protocol/lsp.js';
@@ -11,6 +13,8 @@ import { LastRunFinder, previewValue } from './lastRun.js';
 
 export interface ServerOptions {
   io: HostIO;
+  /** The architectures prompts may belong to (their roles, variables and robot APIs). */
+  architectures: Architectures<ArchitectureManifest>;
   /** Delay after the last edit before diagnostics are recomputed; open documents are checked at once. */
   debounceMs?: number;
 }
@@ -18,8 +22,8 @@ export interface ServerOptions {
 export const COMPLETION_TRIGGERS = ['{', '#', '/', '"', '(', '@'];
 
 /** A file under prompts/<arch>/ is that role's prompt even when its front matter does not say so. */
-function roleAt(uri: string) {
-  return uri.startsWith('file:') ? rolePromptAt(fileURLToPath(uri)) : undefined;
+function roleAt(uri: string, architectures: Architectures<ArchitectureManifest>) {
+  return uri.startsWith('file:') ? rolePromptAt(fileURLToPath(uri), architectures) : undefined;
 }
 
 export function startServer(connection: Connection, options: ServerOptions): void {
@@ -35,7 +39,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   const analysisOf = (doc: TextDocument): PromptAnalysis => {
     const hit = cache.get(doc.uri);
     if (hit && hit.version === doc.version) return hit.analysis;
-    const analysis = analyzePrompt(doc.getText(), { roleByPath: roleAt(doc.uri) });
+    const analysis = analyzePrompt(doc.getText(), { architectures: options.architectures, roleByPath: roleAt(doc.uri, options.architectures) });
     cache.set(doc.uri, { version: doc.version, analysis });
     return analysis;
   };
@@ -131,7 +135,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const doc = documents.get(uri);
     const text = doc ? doc.getText() : uri.startsWith('file:') ? await options.io.readText(fileURLToPath(uri)) : undefined;
     if (text === undefined) throw new Error(`waypoint/lastRunValues: cannot read ${uri} (not open and not a file: URI)`);
-    const a = doc ? analysisOf(doc) : analyzePrompt(text);
+    const a = doc ? analysisOf(doc) : analyzePrompt(text, { architectures: options.architectures });
     if (!a.frontMatter.role) return null;
     return lastRun.find(workspaceRoot, a.frontMatter.role, a.frontMatter.arch);
   });

@@ -102,6 +102,12 @@ export const HouseholdObjectProps = z.looseObject({
 });
 export type HouseholdObjectProps = z.infer<typeof HouseholdObjectProps>;
 
+/**
+ * Simulated seconds of one high-level step. The household is symbolic (no continuous time), so its clock is a step
+ * count; this nominal duration puts its steps on a time axis (sim time in the trace, MCAP timestamps).
+ */
+export const HOUSEHOLD_STEP_SECS = 1;
+
 /** Reads `extra.household` from a state, or undefined when it is absent or malformed. */
 export function householdOf(extra: Record<string, unknown> | undefined): HouseholdExtra | undefined {
   const r = HouseholdExtra.safeParse(extra?.household);

@@ -121,6 +121,12 @@ export const TrajectorySample = z.object({
   grasped: z.string().nullable(),
   bodies: z.array(z.number()).optional(),
   contacts: z.array(z.tuple([z.string(), z.string()])).optional(),
+  /**
+   * Scenes with several arms: every arm's tool point and gripper, 5 numbers per arm in the simulator's robot order
+   * (`WorldState.robots`): x, y, z (m), yaw (rad), finger width (m; 0 for a suction cup). `ee` and `gripperWidth`
+   * repeat the first arm's.
+   */
+  arms: z.array(z.number()).optional(),
 });
 export type TrajectorySample = z.infer<typeof TrajectorySample>;
 
@@ -418,6 +424,11 @@ export const ActionEvent = event({
   actions: z.array(AgentAction),
   /** Several agents acting in the same simulator steps (RoCo's joint motion, LLaMAR's parallel agents). */
   joint: z.boolean(),
+  /**
+   * 'loop': a move the architecture's loop makes on its own, which no model wrote (TrajGen's return to the start
+   * pose between attempts); absent when the action comes from a model's answer.
+   */
+  origin: z.literal('loop').optional(),
 });
 
 export const AgentActionResult = z.object({
@@ -485,14 +496,32 @@ export const ENGINE_END_REASONS = [
   'single_pass_done',
   'max_consecutive_errors',
   'turn_cap',
+  /** The engine's wall-clock cap per episode (limit maxWallSecs) was reached. */
+  'wall_clock_cap',
+  /** The engine's cap on simulated time in all (limit maxSimSecs) was reached. */
+  'sim_time_cap',
+  /** The model endpoint failed (after the client's retries): unreachable, refused the credentials, errors. */
   'model_error',
   'prompt_error',
+  /** The simulator failed: could not start, died, disconnected, broke the protocol. */
   'simulator_error',
+  /** The code sandbox could not start. */
+  'sandbox_error',
   'cancelled',
   /** The run could not start: unknown architecture, task or variant, bad options. */
   'invalid_input',
   'engine_error',
 ] as const;
+/**
+ * End reasons that are failures of the machinery, not of the agent: the episode says nothing about the task.
+ * `waypoint run` exits 3 on them (1 is a failed task); sweeps pause and run such an episode again.
+ */
+export const INFRASTRUCTURE_END_REASONS = ['model_error', 'simulator_error', 'sandbox_error'] as const satisfies readonly (typeof ENGINE_END_REASONS)[number][];
+
+export function isInfrastructureEnd(reason: string): boolean {
+  return (INFRASTRUCTURE_END_REASONS as readonly string[]).includes(reason);
+}
+
 export const EpisodeEndReason = z.string().min(1);
 export type EpisodeEndReason = (typeof ENGINE_END_REASONS)[number] | (string & {});
 

@@ -19,7 +19,7 @@ export type ViewerWarning = z.infer<typeof ViewerWarning>;
 // ---- packed trajectories ----
 // A trajectory crosses the host/view boundary with its samples as columns of Float64Array: postMessage copies
 // typed arrays as bytes, which for 100k samples is ~100x cheaper than cloning and validating 100k objects.
-// packTrajectory/unpackTrajectory convert exactly; a trajectory whose samples differ in qpos/bodies length
+// packTrajectory/unpackTrajectory convert exactly; a trajectory whose samples differ in qpos/bodies/arms length
 // stays unpacked. A run with more samples than the view needs arrives as an overview (each packed trajectory
 // holds a subset of its samples, `total` says how many it has) and the view asks for the full samples of a time
 // window when the user zooms (trajectoryWindow request, answered by a trajectoryWindow message).
@@ -51,6 +51,9 @@ export const PackedTrajectory = z
     grasped: z.array(z.object({ from: Int, value: z.string().nullable() })),
     bodiesWidth: Int.optional(),
     bodies: F64.optional(),
+    /** Several arms: 5 columns per arm (x, y, z, yaw, finger width), `armsWidth` = 5 × arms. */
+    armsWidth: Int.optional(),
+    arms: F64.optional(),
     /** Samples that carry a contacts list, by index. */
     contacts: z.array(z.object({ index: Int, pairs: z.array(z.tuple([z.string(), z.string()])) })).optional(),
   })
@@ -59,7 +62,8 @@ export const PackedTrajectory = z
     const n = p.n;
     if (p.tSecs.length !== n || p.gripperWidth.length !== n || p.ee.length !== 4 * n || p.qpos.length !== n * p.qposWidth) bad('column lengths do not match n');
     if ((p.bodies === undefined) !== (p.bodiesWidth === undefined) || (p.bodies && p.bodies.length !== n * p.bodiesWidth!)) bad('bodies length does not match n × bodiesWidth');
-    for (const col of [p.tSecs, p.ee, p.gripperWidth, p.qpos, p.bodies]) if (col && !allFinite(col)) return bad('non-finite number in a column');
+    if ((p.arms === undefined) !== (p.armsWidth === undefined) || (p.arms && (p.arms.length !== n * p.armsWidth! || p.armsWidth! % 5 !== 0))) bad('arms length does not match n × armsWidth (5 per arm)');
+    for (const col of [p.tSecs, p.ee, p.gripperWidth, p.qpos, p.bodies, p.arms]) if (col && !allFinite(col)) return bad('non-finite number in a column');
     if (p.total !== undefined && p.total < n) bad('total is less than n');
     if (n > 0 && (p.grasped.length === 0 || p.grasped[0].from !== 0)) bad('grasped runs must start at sample 0');
     for (let i = 1; i < p.grasped.length; i++) if (p.grasped[i].from <= p.grasped[i - 1].from || p.grasped[i].from >= n) bad('grasped runs out of order');
@@ -80,15 +84,17 @@ function allFinite(a: Float64Array): boolean {
 export type ViewEvent = TraceEvent | PackedTrajectory;
 type TrajectoryEvent = Extract<TraceEvent, { type: 'trajectory' }>;
 
-/** Packs a trajectory event, or returns undefined when its samples differ in qpos/bodies length. */
+/** Packs a trajectory event, or returns undefined when its samples differ in qpos/bodies/arms length. */
 export function packTrajectory(e: TrajectoryEvent): PackedTrajectory | undefined {
   const s = e.samples;
   const n = s.length;
   const qw = n ? s[0].qpos.length : 0;
   const bw = n ? s[0].bodies?.length : undefined;
-  if (s.some((x) => x.qpos.length !== qw || x.bodies?.length !== bw)) return undefined;
+  const aw = n ? s[0].arms?.length : undefined;
+  if (s.some((x) => x.qpos.length !== qw || x.bodies?.length !== bw || x.arms?.length !== aw)) return undefined;
   const tSecs = new Float64Array(n), ee = new Float64Array(4 * n), width = new Float64Array(n), qpos = new Float64Array(n * qw);
   const bodies = bw === undefined ? undefined : new Float64Array(n * bw);
+  const arms = aw === undefined ? undefined : new Float64Array(n * aw);
   const grasped: PackedTrajectory['grasped'] = [];
   const contacts: NonNullable<PackedTrajectory['contacts']> = [];
   for (let i = 0; i < n; i++) {
@@ -98,12 +104,14 @@ export function packTrajectory(e: TrajectoryEvent): PackedTrajectory | undefined
     width[i] = x.gripperWidth;
     qpos.set(x.qpos, i * qw);
     if (bodies && x.bodies) bodies.set(x.bodies, i * bw!);
+    if (arms && x.arms) arms.set(x.arms, i * aw!);
     if (i === 0 || x.grasped !== s[i - 1].grasped) grasped.push({ from: i, value: x.grasped });
     if (x.contacts) contacts.push({ index: i, pairs: x.contacts.map((c) => [c[0], c[1]] as [string, string]) });
   }
   return {
     seq: e.seq, tMs: e.tMs, type: 'trajectory_packed', turn: e.turn, ...counters(e), rateHz: e.rateHz, n, tSecs, ee, gripperWidth: width, qposWidth: qw, qpos, grasped,
     ...(bodies ? { bodiesWidth: bw, bodies } : {}),
+    ...(arms ? { armsWidth: aw, arms } : {}),
     ...(contacts.length ? { contacts } : {}),
   };
 }
@@ -128,6 +136,7 @@ export function unpackTrajectory(p: PackedTrajectory): TrajectoryEvent {
       grasped: p.grasped[run]?.value ?? null,
     };
     if (p.bodies && p.bodiesWidth !== undefined) sample.bodies = Array.from(p.bodies.subarray(i * p.bodiesWidth, (i + 1) * p.bodiesWidth));
+    if (p.arms && p.armsWidth !== undefined) sample.arms = Array.from(p.arms.subarray(i * p.armsWidth, (i + 1) * p.armsWidth));
     const c = contacts.get(i);
     if (c) sample.contacts = c;
     samples[i] = sample;
@@ -136,7 +145,7 @@ export function unpackTrajectory(p: PackedTrajectory): TrajectoryEvent {
 }
 
 /** Events as the host should send them: trajectories packed where possible, everything else unchanged. */
-export function packEvents(events: readonly TraceEvent[]): ViewEvent[] {
+export function packEvents(events: readonly ViewEvent[]): ViewEvent[] {
   return events.map((e) => (e.type === 'trajectory' ? (packTrajectory(e) ?? e) : e));
 }
 
@@ -247,10 +256,15 @@ export const TrajectoryWindowMessage = z
     yawRad: F64,
     gripperWidth: F64,
     turn: I32,
+    /** Several arms: each sample's 5 numbers per arm (x, y, z, yaw, finger width), as in PackedTrajectory. */
+    armsWidth: Int.optional(),
+    arms: F64.optional(),
   })
   .superRefine((w, ctx) => {
     const n = w.t.length;
     if ([w.x, w.y, w.z, w.yawRad, w.gripperWidth, w.turn].some((c) => c.length !== n)) ctx.addIssue({ code: 'custom', message: 'window columns differ in length' });
+    // NaN in `arms` marks a sample recorded without them (the plots leave a gap).
+    if ((w.arms === undefined) !== (w.armsWidth === undefined) || (w.arms && w.arms.length !== n * w.armsWidth!)) ctx.addIssue({ code: 'custom', message: 'window arms do not match n × armsWidth' });
     for (const c of [w.t, w.x, w.y, w.z, w.yawRad, w.gripperWidth]) for (let i = 0; i < n; i++) if (!Number.isFinite(c[i])) return ctx.addIssue({ code: 'custom', message: 'non-finite number in a window column' });
     for (let i = 1; i < n; i++) if (w.t[i] < w.t[i - 1]) return ctx.addIssue({ code: 'custom', message: 'window times are not sorted' });
   });

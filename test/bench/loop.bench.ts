@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getArchitecture } from '../../src/core/agents/registry.js';
+import { architectures } from '../../src/architectures/registry.js';
 import { EpisodeController } from '../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../src/core/engine/episode.js';
 import { ReplayClient } from '../../src/core/llm/replay.js';
@@ -29,7 +29,7 @@ import { assertDistFresh } from '../helpers/dist.js';
 assertDistFresh('dist/sandboxWorker.mjs');
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-loop-'));
-const promptRoot = join(process.cwd(), 'prompts');
+const promptRoot = join(process.cwd(), 'src', 'architectures');
 
 /** Executes nothing; reports the API calls the code names, and task_completed, instantly. */
 class InstantSandbox implements CodeSandbox {
@@ -57,7 +57,7 @@ async function main() {
   };
   const demo = await launchRun(
     { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: promptRoot, model: { kind: 'reference' } },
-    { io: nodeIO, clock: nodeClock, createSimulator, createSandbox: () => createPyodideSandbox() },
+    { io: nodeIO, clock: nodeClock, architectures, createSimulator, createSandbox: () => createPyodideSandbox() },
   );
   if (!demo.success) throw new Error(`demo episode failed: ${demo.reason}`);
   const events = readTrace(readFileSync(demo.tracePath, 'utf8')).events;
@@ -74,7 +74,7 @@ async function main() {
   // 2. Replay the same answers with instant stand-ins.
   const answers: Record<string, string[]> = {};
   for (const e of events) if (e.type === 'model_response' && e.ok) (answers[`malmm/${e.role}`] ??= []).push(e.text!);
-  const arch = getArchitecture('malmm');
+  const arch = architectures.get('malmm');
   const promptPaths = await resolvePromptPaths(nodeIO, arch, { workspace: ws, builtInPromptRoot: promptRoot });
   const runs = 20;
   let turns = 0;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ReferenceProfile } from '../../src/core/llm/reference/policy.js';
 import { listAblationIds } from '../../src/core/prompt/render.js';
-import { MALMM_WAYPOINT_ADDITIONS } from '../../src/core/agents/malmm/manifest.js';
+import { MALMM_WAYPOINT_ADDITIONS } from '../../src/architectures/malmm/manifest.js';
 import { wilson95 } from '../../src/core/sweep/stats.js';
 import { InProcessRunner, type EpisodeRequest } from '../unit/core/llm/reference/helpers/inProcess.js';
 import { assertDistFresh } from '../helpers/dist.js';
@@ -41,7 +41,7 @@ const rows: Row[] = ['malmm', 'ma', 'sa', 'sa_nofeedback'].map((v) => ({ label: 
 // The topology variants carry no switches of their own; a `waypoint` base lays its additions over each of them.
 const baseOn = a.base === 'waypoint' ? Object.keys(MALMM_WAYPOINT_ADDITIONS) : [];
 if (!a['topologies-only']) {
-  const dir = join(process.cwd(), 'prompts', 'malmm');
+  const dir = join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts');
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.prompt')).sort()) {
     for (const id of listAblationIds(readFileSync(join(dir, f), 'utf8'))) {
       // The single agent's ablations act on SA; the others on the full MALMM team.

@@ -9,6 +9,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { architectures } from '../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
 import { ChildProcessWorker } from '../../src/core/sweep/childWorker.js';
 import { runSweep } from '../../src/core/sweep/scheduler.js';
@@ -55,13 +56,13 @@ async function measure(workers: number): Promise<{ eps: number; secs: number; n:
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-sweep-'));
   try {
     const spec = parseSweepSpec(`arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: ${SEEDS}\nmodel: {name: reference}\ncache: false\n`, 'bench.yaml');
-    const plan = await planSweep(spec, { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bench.yaml' });
+    const plan = await planSweep(spec, { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'bench.yaml' });
     const pool = Array.from({ length: workers }, () => new ChildProcessWorker(CLI));
     const t0 = performance.now();
     const finished: number[] = [];
     let warmCpu0: number | undefined;
     const r = await runSweep({
-      plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers: pool,
+      plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers: pool,
       onProgress: (p) => {
         if (!p.last) return;
         finished.push(performance.now());

@@ -24,7 +24,7 @@ const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-warm-'));
 
 const options = (processes?: RunProcesses): LiveRunOptions => ({
   modulePath,
-  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' }, options: {}, cache: false },
+  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' }, options: {}, cache: false },
   simulator: { kind: 'embedded' },
   ...(processes ? { processes } : {}),
 });
@@ -60,7 +60,7 @@ async function main() {
   let prewarmMs = NaN;
   try {
     const t0 = performance.now();
-    const w = await processes.prewarm({ kind: 'embedded' }, 'stack_blocks', process.env.WAYPOINT_BENCH_NO_PRIMER ? undefined : { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'prompts') });
+    const w = await processes.prewarm({ kind: 'embedded' }, 'stack_blocks', process.env.WAYPOINT_BENCH_NO_PRIMER ? undefined : { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'src', 'architectures') });
     if (w.error) throw new Error(`prewarm failed: ${w.error}`);
     prewarmMs = performance.now() - t0;
     for (let i = 0; i < WARM_RUNS; i++) {

@@ -3,7 +3,7 @@
 // joint actions with one result per agent, and a whole LLaMAR episode run through the protocol.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getArchitecture } from '../../src/core/agents/registry.js';
+import { architectures } from '../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../src/core/engine/episode.js';
 import { nodeIO } from '../../src/core/node/nodeHost.js';
 import { resolveVariant } from '../../src/core/prompt/variants.js';
@@ -13,7 +13,7 @@ import { listenWebSocket, serveSimulator, type WebSocketSimServer } from '../../
 import { MemoryTraceSink } from '../../src/core/trace/writer.js';
 import { HouseholdExtra } from '../../src/protocol/household.js';
 import { SimErrorCode } from '../../src/protocol/simulator.js';
-import { noSandbox, policyClient } from '../unit/core/agents/llamar/helpers.js';
+import { noSandbox, policyClient } from '../unit/architectures/llamar/helpers.js';
 import { FakeTabletop } from './fakeSimulator.js';
 import { conformanceSuite, rejectsWithCode } from './suite.js';
 import { skipWithout } from '../helpers/prereqs.js';
@@ -72,7 +72,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('a whole LLaMAR episode runs through the protocol, with the same result as in-process', async () => {
-    const arch = getArchitecture('llamar');
+    const arch = architectures.get('llamar');
     const go = async (sim: Awaited<ReturnType<typeof inProcess>> | ReturnType<typeof createHouseholdSimulator>) => {
       const sink = new MemoryTraceSink();
       const result = await runEpisode(
@@ -83,7 +83,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
           seed: 0,
           agents: 2,
           variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/llamar/${r.promptFile}`])),
+          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
           options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
           model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
         },
@@ -100,7 +100,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', { skip: noPython }, async () => {
-    const arch = getArchitecture('llamar');
+    const arch = architectures.get('llamar');
     const sim = await RemoteSimulator.connect(THOR);
     try {
       const sink = new MemoryTraceSink();
@@ -112,7 +112,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
           seed: 0,
           agents: 2,
           variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/llamar/${r.promptFile}`])),
+          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
           options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
           model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
         },
@@ -132,7 +132,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
     serveSimulator(new FakeTabletop(), server);
     const sim = await RemoteSimulator.over(client);
     try {
-      const arch = getArchitecture('malmm');
+      const arch = architectures.get('malmm');
       const result = await runEpisode(
         {
           runId: 'fixed-team',
@@ -141,7 +141,7 @@ describe('household over the protocol: team size, per-agent views, joint actions
           seed: 0,
           agents: 3,
           variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `prompts/malmm/${r.promptFile}`])),
+          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/malmm/prompts/${r.promptFile}`])),
           options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
           model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
         },

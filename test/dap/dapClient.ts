@@ -15,7 +15,7 @@ export const CLI = freshCli(ROOT);
 
 export function scratchWorkspace(): { dir: string; prompt(role: string): string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'waypoint-dap-'));
-  cpSync(join(ROOT, 'prompts', 'malmm'), join(dir, 'prompts', 'malmm'), { recursive: true });
+  cpSync(join(ROOT, 'src', 'architectures', 'malmm', 'prompts'), join(dir, 'prompts', 'malmm'), { recursive: true });
   cpSync(join(ROOT, 'test', 'fixtures', 'dap'), dir, { recursive: true });
   return { dir, prompt: (role) => join(dir, 'prompts', 'malmm', `${role}.prompt`), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

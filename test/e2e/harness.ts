@@ -4,8 +4,9 @@
 //   2. Playwright UI scenarios (test/e2e/ui/scenarios.ts)
 //   3. mocha "Restricted Mode" tests on a second server with workspace trust on
 // then stops everything and checks that no process is left. Exit code 1 on any failure.
-// Options: --skip-install, --skip-build, --only=mocha,ui,restricted, --grep=<mocha title filter>, --keep (keep the
-// run folder), --bench-activation[=N] (only: N fresh extension hosts on an empty folder, cold ext.activate()).
+// Options: --skip-install, --skip-build, --only=mocha,ui,restricted, --grep=<mocha title filter>, --ui-grep=<UI step
+// name filter>, --keep (keep the run folder), --bench-activation[=N] (only: N fresh extension hosts on an empty
+// folder, cold ext.activate()).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -37,6 +38,7 @@ function timed<T>(fn: () => T): [T, number] {
 export async function main(argv: string[]): Promise<number> {
   const only = (argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'mocha,ui,restricted').split(',');
   const grep = argv.find((a) => a.startsWith('--grep='))?.slice(7);
+  const uiGrep = argv.find((a) => a.startsWith('--ui-grep='))?.slice(10);
   const benchArg = argv.find((a) => a.startsWith('--bench-activation'));
   const benchRuns = benchArg ? Math.max(1, Number(benchArg.split('=')[1] ?? 5) || 5) : 0;
   if (benchRuns > 0) only.splice(0, only.length, 'bench');
@@ -114,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       log('\n== UI scenarios (Playwright, headless Chromium) ==');
       const t = Date.now();
       const url = workbenchUrl(main.origin, ws, [['extensionDevelopmentPath', EXT_DIR]]);
-      summary.ui = await runUiScenarios({ browser, url, workspace: ws, fixtureRunId: FIXTURE_RUN_ID, fixtureRunLabel: FIXTURE_RUN_LABEL, outDir: OUT, log });
+      summary.ui = await runUiScenarios({ browser, url, workspace: ws, fixtureRunId: FIXTURE_RUN_ID, fixtureRunLabel: FIXTURE_RUN_LABEL, outDir: OUT, log, ...(uiGrep ? { grep: uiGrep } : {}) });
       summary.timings.uiMs = Date.now() - t;
     }
 

@@ -28,13 +28,13 @@ const fixture = (name: string) => readFileSync(join(REPO, 'test/fixtures/prompts
 const lineOf = (text: string, s: string) => text.split('\n').findIndex((l) => l.includes(s));
 
 /** A run trace with role calls of `role`, each line validated against the real schema. */
-function writeRun(root: string, runId: string, role: string, variables: Record<string, unknown>[]): void {
+function writeRun(root: string, runId: string, role: string, variables: Record<string, unknown>[], startedAt = '2026-11-21T00:00:00Z'): void {
   const dir = join(root, '.waypoint/runs', runId);
   mkdirSync(dir, { recursive: true });
   const start = {
     seq: 0, tMs: 0, type: 'episode_start', schemaVersion: 1, runId, arch: 'malmm', agentVariant: 'malmm', task: 'stack', taskDescription: 'Stack the blocks',
     seed: 0, variant: 'default', ablations: {}, model: { provider: 'reference', model: 'ref', label: 'reference (scripted, not an LLM)' }, prompts: [],
-    simulator: { name: 'mujoco' }, options: { maxTurns: 10, maxConsecutiveErrors: 5, persistNamespace: false, codeTimeoutSecs: 10 }, startedAt: '2026-11-21T00:00:00Z',
+    simulator: { name: 'mujoco' }, options: { maxTurns: 10, maxConsecutiveErrors: 5, persistNamespace: false, codeTimeoutSecs: 10 }, startedAt,
   };
   const calls = variables.map((v, i) => ({
     seq: i + 1, tMs: i + 1, type: 'role_call', turn: i, callId: `c${i}`, role, messages: [{ role: 'system', content: 'x' }], model: 'ref', params: {}, promptPath: 'prompts/malmm/coder.prompt', variables: v,
@@ -53,6 +53,8 @@ describe('language server over stdio', () => {
     writeRun(root, '20261120-100000-malmm-stack-s0-aaaa', 'agent', [{ task: 'an older task' }]);
     writeRun(root, '20261121-100000-malmm-stack-s0-bbbb', 'agent', [{ task: 'first turn' }, { task: 'stack the red block on the blue one', state: 'x'.repeat(1000) }]);
     writeRun(root, '20261122-100000-malmm-stack-s0-cccc', 'planner', [{ task: 'planner only' }]);
+    // A sweep's run, named by its episode key (sorts after every timestamped id by name), started earlier.
+    writeRun(root, 'malmm-stack-malmm-s0-5e1f', 'coder', [{ task: 'an older sweep episode' }], '2026-11-19T00:00:00Z');
     writeFileSync(join(root, 'coder.prompt'), fixture('good.prompt'));
     client = new LspClient();
     await client.initialize(pathToFileURL(root).href);
@@ -110,7 +112,7 @@ describe('language server over stdio', () => {
   });
 
   test("a misspelt variable ({{axess}}) is an error on its range naming the role's variables; a copy under prompts/malmm/ without waypoint keys too; an edit clears it", T, async () => {
-    const text = readFileSync(join(REPO, 'prompts/malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+    const text = readFileSync(join(REPO, 'src/architectures/malmm/prompts/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
     const line = lineOf(text, '{{axess}}');
     const col = text.split('\n')[line]!.indexOf('axess');
     const want = { start: { line, character: col }, end: { line, character: col + 5 } };
@@ -195,7 +197,7 @@ describe('language server over stdio', () => {
     assert.deepEqual(folds.find((f) => f.startLine === 33), { startLine: 33, endLine: 34, kind: 'comment' });
   });
 
-  test('waypoint/lastRunValues answers from the newest trace with a call of the role', T, async () => {
+  test('waypoint/lastRunValues answers from the newest trace (by start time) with a call of the role', T, async () => {
     // coder.prompt is on disk; the request works whether or not the document is open.
     const r = LastRunValues.result.parse(await client.conn.sendRequest(LastRunValues.method, { uri: uri('coder.prompt') }));
     assert.equal(r?.runId, '20261121-100000-malmm-stack-s0-bbbb');

@@ -1,13 +1,14 @@
 // The Plan tab (Action Contextualization) in headless Chromium, on the trace of the scripted retune exchange: the
 // plan table shows both executions with their parameters, checks and scores, the retune's parameter diff, the run
-// with its Q, and the Fig. 7-8 chart; a trace of another architecture hides the tab.
+// with its Q, and the Fig. 7-8 chart; no Rounds tab (its rounds are these executions); a trace of another
+// architecture hides the Plan tab.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { projectActctxPlan } from '../../src/core/trace/projections/actctxPlan.js';
+import { projectActctxPlan } from '../../src/architectures/actctx/view/actctxPlan.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
-import { retuneExchange } from '../unit/core/agents/actctx/scripted.js';
+import { retuneExchange } from '../unit/architectures/actctx/scripted.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
 import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
@@ -63,6 +64,12 @@ test('the chart draws Q per execution and the run\'s trials, and clicking an exe
   await page.locator('.ac-attempt[data-attempt="1:P0"] summary a').click();
   assert.equal(await page.evaluate(() => window.__waypointViewer!.selectedTurn), view.attempts[0]!.turn);
   assert.deepEqual(seen.errors.filter((e) => !/Could not create web worker|web workers are disabled/.test(e)), []);
+});
+
+test('no Rounds tab: its rounds are plan executions (shown here), not a RoCo dialog that could look "in progress"', { skip }, async () => {
+  assert.ok(events.some((e) => typeof e.round === 'number'), 'the trace does carry round counters');
+  assert.equal(await page.isVisible('vscode-tab-header[data-tab="plan"]'), true);
+  assert.equal(await page.isVisible('vscode-tab-header[data-tab="rounds"]'), false);
 });
 
 test('a trace of another architecture hides the Plan tab', { skip }, async () => {

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { projectHouseholdSteps } from '../../src/core/trace/projections/householdSteps.js';
+import { projectHouseholdSteps } from '../../src/architectures/llamar/view/householdSteps.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { policyClient, runLlamar, type LlamarRun } from '../unit/core/agents/llamar/helpers.js';
+import { policyClient, runLlamar, type LlamarRun } from '../unit/architectures/llamar/helpers.js';
 import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;

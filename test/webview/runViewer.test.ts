@@ -78,7 +78,10 @@ test('selecting the fixed Coder turn shows the retry diff with both sides in Mon
   assert.ok(boxes[1].x > boxes[0].x + boxes[0].w - 5, 'modified side is to the right of the original');
   assert.match(boxes[1].text.replace(/\u00a0/g, ' '), /position_above_container = /);
   const detail = await page.textContent('.detail');
-  assert.match(detail!, /Retry diff: turn 12 \(failed\) → turn 16 \(fixed\)/);
+  // One numbering: header and panes name the Coder turns that wrote each block (12 and 16), not the Executor
+  // turns that ran them (14 and 18).
+  assert.match(detail!, /Retry diff: Coder turn 12 \(failed\) → Coder turn 16 \(fixed\)/);
+  assert.deepEqual(await page.$$eval('.retry .diff-labels span', (els) => els.map((e) => e.textContent)), ['before · Coder turn 12', 'after · Coder turn 16']);
   assert.match(detail!, /NameError: name 'position_above_container' is not defined/);
   assert.match(detail!, /prompts\/malmm\/coder\.prompt/);
   assert.match(detail!, /cache miss/);
@@ -197,7 +200,7 @@ test('live run: append messages extend the timeline and the plots incrementally'
   await p.close();
 });
 
-test('summary tab: outcome, first error linked to its turn, metrics and cost per role', { skip }, async () => {
+test('summary tab: outcome, the error recovered from linked to its turn (no deciding error in a success), metrics and cost per role', { skip }, async () => {
   await page.click('vscode-tab-header[data-tab="summary"]');
   await page.waitForSelector('.run-summary .metrics');
   const text = (await page.textContent('.run-summary'))!;
@@ -205,11 +208,13 @@ test('summary tab: outcome, first error linked to its turn, metrics and cost per
   assert.match(text, /Agent claimed done: yes/);
   // The check's own detail, not only passed/failed.
   assert.match(text, /✔ Simulator check passed: red block inside yellow container \(xy offset 0\.0000 m, z above floor 0\.0245 m\)/);
-  assert.match(text, /First error \(code error\): NameError: name 'position_above_container' is not defined/);
+  // The NameError was followed by a block that ran: recovered from, so it did not decide the outcome.
+  assert.match(text, /Recovered from 1 error \(a retry, repair or re-plan followed\); the first \(code error\): NameError: name 'position_above_container' is not defined/);
+  assert.doesNotMatch(text, /Deciding error/);
   const roles = await page.$$eval('.per-role tbody tr th', (els) => els.map((e) => e.textContent));
   assert.deepEqual(roles, ['Coder', 'Planner', 'Supervisor']);
   await page.screenshot({ path: join(OUTPUT, 'viewer-summary.png') });
-  await page.click('.first-error a');
+  await page.click('.recovered-errors a');
   assert.equal(await page.evaluate(() => window.__waypointViewer!.selectedTurn), 14);
   await page.click('vscode-tab-header[data-tab="turn"]');
   await page.waitForSelector('.detail[data-turn="14"] .execution.failed');

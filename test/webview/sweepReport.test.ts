@@ -1,7 +1,8 @@
 // The sweep report (`waypoint report <sweep>`) in headless Chromium on a fixture sweep: the matrix coloured by
 // significance, a cell's episodes on click, the failure inspector grouped by label and variant, a failure link
-// landing on the turn where it began in the inlined transcript; no network, no console errors. Screenshot in
-// test/output/sweep-report.png.
+// landing on the turn where it began in the inlined transcript; no network, no console errors; `--theme` dark,
+// light and high contrast each colour the page, every text at WCAG AA contrast. Screenshots in
+// test/output/sweep-report*.png.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { sweepReportCommand } from '../../src/cli/sweepReport.js';
 import type { EpisodeRecord } from '../../src/core/sweep/record.js';
+import { REPORT_THEMES, THEME_VARIABLES } from '../../src/core/trace/reportThemes.js';
 import { chromiumMissing, launch, OUTPUT, watchPage } from './browser.js';
+import { measureContrast, type ContrastFailure } from './contrast.js';
 
 const ws = mkdtempSync(join(tmpdir(), 'waypoint-sweep-report-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
@@ -66,6 +69,39 @@ test('sweep report in Chromium: matrix, cell episodes, failure inspector, transc
     assert.equal(await page.$eval(':target', (e) => e.id), href!.slice(1));
     assert.deepEqual(seen.requests, []);
     assert.deepEqual(seen.errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+const hexToRgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+
+test('sweep report themes: --theme dark, light and high-contrast colour the page, every text at AA contrast', { skip: chromiumMissing }, async () => {
+  const dir = fixtureSweep();
+  const browser = await launch();
+  try {
+    for (const theme of REPORT_THEMES) {
+      const out = join(ws, `report-${theme}.html`);
+      assert.equal(await sweepReportCommand(dir, { out, theme }, { write: () => {} } as never), 0);
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+      const seen = watchPage(page);
+      await page.goto(pathToFileURL(out).href);
+      const body = await page.$eval('body', (b) => ({ bg: getComputedStyle(b).backgroundColor, fg: getComputedStyle(b).color, cls: b.className }));
+      const v = THEME_VARIABLES[theme];
+      assert.deepEqual([body.bg, body.fg], [hexToRgb(v['editor-background']!), hexToRgb(v.foreground!)], `${theme}: the theme's editor background and foreground`);
+      assert.equal(body.cls, theme === 'light' ? 'vscode-light' : theme === 'high-contrast' ? 'vscode-high-contrast' : 'vscode-dark');
+      // Every text, the coloured matrix cells, failure lists and the highlighted transcript turn included.
+      await page.click('td.cell.worse');
+      await page.$$eval('#failures details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.click('#failures details[open] a');
+      await page.evaluate('window.__name = (f) => f');
+      const r = (await page.evaluate(measureContrast, 'body')) as { checked: number; failures: ContrastFailure[] };
+      assert.ok(r.checked > 50, `${theme}: ${r.checked} texts measured`);
+      assert.deepEqual(r.failures.map((f) => `"${f.text}" ${f.fg} on ${f.bg} = ${f.ratio}:1 (${f.where})`), [], `${theme}: text under AA`);
+      await page.screenshot({ path: join(OUTPUT, `sweep-report-${theme}.png`), fullPage: false });
+      assert.deepEqual(seen.errors, []);
+      await page.close();
+    }
   } finally {
     await browser.close();
   }

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { projectTrajgenPaths } from '../../src/core/trace/projections/trajgenPaths.js';
+import { projectTrajgenPaths } from '../../src/architectures/trajgen/view/trajgenPaths.js';
 import type { TraceEvent } from '../../src/protocol/trace.js';
 import { loadFixture } from '../unit/core/trace/projections/helpers.js';
-import { lmtgSolutionTrace } from '../unit/core/trace/projections/trajgenTrace.js';
+import { lmtgSolutionTrace } from '../unit/architectures/trajgen/view/trajgenTrace.js';
 import { chromiumMissing, launch, openViewer, openWatchedViewer, OUTPUT, watchPage, writeTracePage } from './browser.js';
 
 const skip = chromiumMissing;

@@ -1,14 +1,14 @@
 // Read-only inspection hook for tests and benchmarks (window.__waypointViewer). It returns copies, so a page
 // script cannot change the viewer through it; `flush` only renders what is already pending.
-import type { ActctxChartData } from './actctxPlanTab.js';
+import type { ArchitectureInspectors } from '../../src/architectures/views.js';
 import type { MotionChartData } from './motionChart.js';
 import type { PlotName } from './plots.js';
-import type { FloorPlanData } from './household/floorPlanTab.js';
-import type { StepsData } from './household/stepsTab.js';
 import type { PerceptionTabData } from './perception/perceptionTab.js';
 import type { RunViewer } from './viewer.js';
+import { Chart } from 'chart.js';
 
-export interface ViewerDebugHook {
+/** The viewer's own inspectors and, merged in, the architectures' views' (src/architectures/views.ts). */
+export interface ViewerDebugHook extends ArchitectureInspectors {
   readonly ready: boolean;
   readonly runId: string | undefined;
   readonly selectedTurn: number | undefined;
@@ -25,23 +25,17 @@ export interface ViewerDebugHook {
   pathLabels(): { name: string; x: number; y: number; w: number; h: number }[];
   /** The "Motion scores per action" chart's labels and datasets as drawn. */
   motionChart(): MotionChartData | undefined;
-  /** The Plan tab's chart (Q per plan execution, trials per run) as drawn. */
-  actctxChart(): ActctxChartData | undefined;
   seriesLength(): number;
   /** The time plots' zoom, the toolbar text, and the host window drawn for it. */
   plotsZoom(): ReturnType<RunViewer['plots']['zoomState']>;
   /** Resolves once the current zoom is drawn at full resolution (at once when no window is needed). */
   plotsWindowDrawn(): Promise<void>;
-  /** The floor plan as drawn (household runs): step, cells, objects, robots. */
-  floorPlan(): FloorPlanData | undefined;
-  /** The Steps tab's rows as drawn. */
-  steps(): StepsData | undefined;
   /** The Perception tab as drawn (runs with --perception estimated): the observation shown and its objects. */
   perception(): PerceptionTabData | undefined;
-  /** Shows step n in the floor plan. */
-  showStep(n: number): void;
   diff(): { original: string; modified: string; sideBySide: boolean; originalDom: boolean; modifiedDom: boolean } | undefined;
   diffLineChanges(): Promise<number>;
+  /** A drawn chart's axis as laid out: its range and tick labels (`canvas` is a CSS selector of the chart's canvas). */
+  axis(canvas: string, axis: string): { min: number; max: number; labels: string[] } | undefined;
   flush(): void;
 }
 
@@ -52,7 +46,7 @@ declare global {
 }
 
 export function installDebugHook(viewer: RunViewer, invalidCount: () => number): void {
-  const hook: ViewerDebugHook = {
+  const own: Omit<ViewerDebugHook, keyof ArchitectureInspectors> = {
     get ready() { return viewer.runId !== undefined && viewer.renders > 0 && !Number.isNaN(viewer.timings.firstRenderMs); },
     get runId() { return viewer.runId; },
     get selectedTurn() { return viewer.selectedTurn; },
@@ -67,17 +61,20 @@ export function installDebugHook(viewer: RunViewer, invalidCount: () => number):
     chart: (name) => viewer.plots.data(name),
     pathLabels: () => viewer.plots.labels(),
     motionChart: () => viewer.motionChart.data(),
-    actctxChart: () => viewer.planTab.data(),
     seriesLength: () => viewer.proj.series.length,
     plotsZoom: () => viewer.plots.zoomState(),
     plotsWindowDrawn: () => viewer.plots.windowDrawn,
-    floorPlan: () => viewer.extras.floorPlan.data(),
-    steps: () => viewer.extras.steps.data(),
     perception: () => viewer.extras.perception.data(),
-    showStep: (n) => viewer.extras.floorPlan.showStep(n),
     diff: () => viewer.diff.sides(),
     diffLineChanges: async () => (await viewer.diff.lineChanges()).length,
+    axis: (canvas, axis) => {
+      const el = document.querySelector<HTMLCanvasElement>(canvas);
+      const scale = el ? Chart.getChart(el)?.scales[axis] : undefined;
+      return scale ? { min: scale.min, max: scale.max, labels: scale.ticks.map((t) => String(t.label)) } : undefined;
+    },
     flush: () => viewer.render(),
   };
+  // The architectures' inspectors, from their views (an architecture without views has none to offer).
+  const hook = Object.assign(own, viewer.extras.inspect) as ViewerDebugHook;
   Object.defineProperty(window, '__waypointViewer', { value: Object.freeze(hook), writable: false, configurable: false });
 }

@@ -33,11 +33,13 @@ export function renderDetail(ctx: DetailContext, row: TurnRow | undefined, empty
   for (const diff of diffs) {
     const host = h('div', { class: 'diff-editor', 'data-diff': diff.id });
     const before = diff.before;
+    // One numbering: the turns that wrote the code (the role's turns in the timeline), not the ones that ran it.
+    const role = roleLabel(diff.role);
     el.appendChild(
       h('section', { class: 'retry' },
-        h('h3', null, `Retry diff: turn ${before.sourceTurn} (failed) → turn ${diff.after.sourceTurn} (${diff.fixed ? 'fixed' : 'failed again'})`),
+        h('h3', null, `Retry diff: ${role} turn ${before.sourceTurn} (failed) → ${role} turn ${diff.after.sourceTurn} (${diff.fixed ? 'fixed' : 'failed again'})`),
         h('p', { class: 'error-line' }, `${before.error?.type ?? 'Error'}: ${before.error?.message ?? `exit code ${before.exitCode}`}${before.error?.line ? ` (line ${before.error.line})` : ''} · error ${diff.consecutiveErrors} in a row`),
-        h('div', { class: 'diff-labels' }, h('span', null, `before · turn ${before.turn}`), h('span', null, `after · turn ${diff.after.turn}`)),
+        h('div', { class: 'diff-labels' }, h('span', null, `before · ${role} turn ${before.sourceTurn}`), h('span', null, `after · ${role} turn ${diff.after.sourceTurn}`)),
         host,
       ),
     );

@@ -6,6 +6,7 @@ import {
   type ActiveElement, type ChartEvent, type Plugin,
 } from 'chart.js';
 import type { MotionAction, MotionScoreBuilder } from '../../src/core/trace/projections/motionScores.js';
+import { readableValueAxis } from '../common/chartAxis.js';
 import { h } from '../common/dom.js';
 import type { PlotHandlers } from './plots.js';
 
@@ -78,7 +79,7 @@ export class MotionChart {
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { type: 'category', title: { display: true, text: 'action (#index, turn)', color: col.fg }, ticks: { color: col.fg, autoSkip: true, maxRotation: 0 }, grid: { color: col.grid } },
-          y: { type: 'linear', title: { display: true, text: 'score', color: col.fg }, ticks: { color: col.fg }, grid: { color: col.grid } },
+          y: { type: 'linear', title: { display: true, text: 'score', color: col.fg }, grid: { color: col.grid }, ...readableValueAxis({ color: col.fg }) },
         },
         plugins: {
           legend: { labels: { color: col.fg, boxWidth: 12, sort: (x, y) => (x.datasetIndex ?? 0) - (y.datasetIndex ?? 0) } },

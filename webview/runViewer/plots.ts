@@ -1,6 +1,8 @@
 // Chart.js plots of the trajectory projection: end-effector x/y/z vs time with turn boundaries, the top-down
-// x-y path with object positions, and gripper width. Each series is decimated to the canvas width (min/max per
-// pixel bucket) before it reaches Chart.js, so a 100k-sample run draws a few thousand points. Hovering a point
+// x-y path with object positions, and gripper width; with several arms (RoCo), every robot's, each named (one
+// line style per robot in the time plots, one colour per robot on the path and the gripper plot). Each series is
+// decimated to the canvas width (min/max per pixel bucket) before it reaches Chart.js, so a 100k-sample run draws
+// a few thousand points. Hovering a point
 // highlights its turn in the timeline; clicking selects it. Dragging across a time plot zooms both time plots to
 // that span (double-click or "Reset zoom" goes back); for a run sent as an overview the full samples of the span
 // come from the host (WindowSource), and until they arrive the overview's samples of the span are drawn.
@@ -11,6 +13,7 @@ import {
 import { decimateMinMax, decimatePath } from '../../src/core/trace/projections/decimate.js';
 import type { TrajectorySeriesBuilder } from '../../src/core/trace/projections/trajectorySeries.js';
 import type { TrajectoryWindowMessage } from '../../src/protocol/webview.js';
+import { readableValueAxis } from '../common/chartAxis.js';
 import { h } from '../common/dom.js';
 
 Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, Tooltip, Legend);
@@ -39,6 +42,18 @@ interface TimeColumns {
   z: ArrayLike<number>;
   width: ArrayLike<number>;
   turn: ArrayLike<number>;
+  /** Several arms: each one's columns, named. */
+  arms?: { name: string; x: ArrayLike<number>; y: ArrayLike<number>; z: ArrayLike<number>; width: ArrayLike<number> }[];
+}
+
+/** Line style of robot k in the time plots (x/y/z keep their colours). */
+const ARM_DASH: number[][] = [[], [7, 3], [2, 2], [9, 3, 2, 3], [4, 4]];
+
+/** Arm k's columns from a window's interleaved `arms` (5 per arm per sample). */
+function windowArm(w: TrajectoryWindowMessage, k: number): { x: Float64Array; y: Float64Array; z: Float64Array; width: Float64Array } {
+  const aw = w.armsWidth!;
+  const col = (c: number) => Float64Array.from({ length: w.t.length }, (_, j) => w.arms![j * aw + 5 * k + c]!);
+  return { x: col(0), y: col(1), z: col(2), width: col(4) };
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -88,13 +103,18 @@ export class Plots {
   /** Resolves when the current zoom is drawn at full resolution (for tests and the benchmark). */
   windowDrawn: Promise<void> = Promise.resolve();
   private readonly status: HTMLElement;
+  private readonly captions: Record<PlotName, HTMLElement>;
   private readonly resetButton: HTMLElement;
   private drag: { name: PlotName; x0: number; box: HTMLElement } | undefined;
   private suppressClick = false;
 
   constructor(private readonly handlers: PlotHandlers) {
-    const canvas = (name: PlotName, title: string, cls: string) =>
-      h('figure', { class: `plot ${cls}` }, h('figcaption', null, title), h('div', { class: 'plot-canvas' }, h('canvas', { 'data-plot': name, 'aria-label': title })));
+    this.captions = { position: h('figcaption', null), path: h('figcaption', null), gripper: h('figcaption', null) };
+    const canvas = (name: PlotName, title: string, cls: string) => {
+      this.captions[name].textContent = title;
+      this.captions[name].dataset.single = title;
+      return h('figure', { class: `plot ${cls}` }, this.captions[name], h('div', { class: 'plot-canvas' }, h('canvas', { 'data-plot': name, 'aria-label': title })));
+    };
     this.status = h('span', { class: 'plots-status' });
     this.resetButton = h('vscode-button', { class: 'plots-reset hidden', secondary: true, title: 'Show the whole run (or double-click a time plot)', onclick: () => this.setZoom(undefined) }, 'Reset zoom');
     this.root = h(
@@ -218,9 +238,12 @@ export class Plots {
     const col = palette();
     // The zoomed span at full resolution once the host sent it; otherwise what the view holds.
     const w0 = this.window;
-    const src: TimeColumns = w0 ? { t: w0.t, x: w0.x, y: w0.y, z: w0.z, width: w0.gripperWidth, turn: w0.turn } : { t: series.t, x: series.x, y: series.y, z: series.z, width: series.gripperWidth, turn: series.turn };
+    const names = Array.from({ length: series.armCount }, (_, k) => series.arm(k).name);
+    const src: TimeColumns = w0
+      ? { t: w0.t, x: w0.x, y: w0.y, z: w0.z, width: w0.gripperWidth, turn: w0.turn, ...(w0.arms && w0.armsWidth === 5 * names.length ? { arms: names.map((name, k) => ({ name, ...windowArm(w0, k) })) } : {}) }
+      : { t: series.t, x: series.x, y: series.y, z: series.z, width: series.gripperWidth, turn: series.turn, ...(names.length ? { arms: names.map((_, k) => { const a = series.arm(k); return { name: a.name, x: a.x, y: a.y, z: a.z, width: a.gripperWidth }; }) } : {}) };
     const t = src.t;
-    const ts = (ys: ArrayLike<number>, label: string, color: string) => {
+    const ts = (ys: ArrayLike<number>, label: string, color: string, dash: number[] = []) => {
       const idx = decimateMinMax(t, ys, width, zoom?.min, zoom?.max);
       const data: Pt[] = new Array(idx.length);
       const turns = new Int32Array(idx.length);
@@ -228,27 +251,48 @@ export class Plots {
         data[k] = { x: t[idx[k]], y: ys[idx[k]] };
         turns[k] = src.turn[idx[k]];
       }
-      return { turns, ds: { label, data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 } };
+      return { turns, ds: { label, data, borderColor: color, backgroundColor: color, borderWidth: 1.5, borderDash: dash, pointRadius: 0, pointHoverRadius: 3 } };
     };
-    const x = ts(src.x, 'x', col.x), y = ts(src.y, 'y', col.y), z = ts(src.z, 'z', col.z);
     const st = series.t;
     const tRange = zoom ?? (st.length ? { min: st[0], max: st[st.length - 1] } : { min: 0, max: 1 });
-    this.set('position', [x.ds, y.ds, z.ds], [x.turns, y.turns, z.turns], col, true, [tRange]);
-    const w = ts(src.width, 'gripper width', col.width);
-    this.set('gripper', [w.ds], [w.turns], col, true, [tRange]);
-    this.describe();
-
-    const pidx = decimatePath(series.x, series.y, width);
-    const path: Pt[] = Array.from(pidx, (i) => ({ x: series.x[i], y: series.y[i] }));
+    const armColors = [col.path, col.width, col.y, col.z, col.x];
     const objs = series.objectMarkers();
     const sel = this.selectedPath(series);
-    const datasets = [
-      { label: 'end effector', data: path, showLine: true, borderColor: col.path, backgroundColor: col.path, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 },
-      { label: 'selected turn', data: sel, showLine: true, borderColor: col.fg, backgroundColor: col.fg, borderWidth: 3, pointRadius: 0 },
+    const objectSets = [
       { label: 'objects (start)', data: objs.map((o) => ({ x: o.initial[0], y: o.initial[1] })), showLine: false, pointStyle: 'circle', pointRadius: 5, borderColor: col.objects, backgroundColor: 'transparent', borderWidth: 1.5 },
       { label: 'objects (latest)', data: objs.map((o) => ({ x: o.latest[0], y: o.latest[1] })), showLine: false, pointStyle: 'rect', pointRadius: 5, borderColor: col.objects, backgroundColor: col.objects },
     ];
-    this.set('path', datasets, [Int32Array.from(pidx, (i) => series.turn[i]), undefined, undefined, undefined], col, false, squareRange([...path, ...datasets[2].data, ...datasets[3].data]));
+    const selected = { label: 'selected turn', data: sel, showLine: true, borderColor: col.fg, backgroundColor: col.fg, borderWidth: 3, pointRadius: 0 };
+    if (src.arms) {
+      // Every robot: x/y/z in their colours, one line style per robot; gripper and path one colour per robot.
+      const pos = src.arms.flatMap((a, k) => [ts(a.x, `${a.name} x`, col.x, ARM_DASH[k % ARM_DASH.length]), ts(a.y, `${a.name} y`, col.y, ARM_DASH[k % ARM_DASH.length]), ts(a.z, `${a.name} z`, col.z, ARM_DASH[k % ARM_DASH.length])]);
+      this.set('position', pos.map((p) => p.ds), pos.map((p) => p.turns), col, true, [tRange]);
+      const grip = src.arms.map((a, k) => ts(a.width, a.name, armColors[k % armColors.length]!));
+      this.set('gripper', grip.map((g) => g.ds), grip.map((g) => g.turns), col, true, [tRange]);
+      const styles = src.arms.map((a, k) => `${a.name} ${['solid', 'dashed', 'dotted', 'dash-dot', 'even dashes'][k % ARM_DASH.length]}`).join(', ');
+      this.captions.position.textContent = `End-effector position (m) of each robot vs sim time (s): ${styles}; turn boundaries in grey`;
+      this.captions.gripper.textContent = 'Gripper width (m) of each robot vs sim time (s); 0 for a suction cup';
+      this.captions.path.textContent = "Top-down path of each robot's end effector (x-y, m) with objects: ○ start, ■ latest";
+      const paths = names.map((name, k) => {
+        const a = series.arm(k);
+        const idx = decimatePath(a.x, a.y, width);
+        return { idx, ds: { label: name, data: Array.from(idx, (i) => ({ x: a.x[i], y: a.y[i] })), showLine: true, borderColor: armColors[k % armColors.length], backgroundColor: armColors[k % armColors.length], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 } };
+      });
+      const sets = [...paths.map((p) => p.ds), selected, ...objectSets];
+      const turns = [...paths.map((p) => Int32Array.from(p.idx, (i) => series.turn[i])), undefined, undefined, undefined];
+      this.set('path', sets, turns, col, false, squareRange([...paths.flatMap((p) => p.ds.data.filter((q) => Number.isFinite(q.x) && Number.isFinite(q.y))), ...objectSets[0]!.data, ...objectSets[1]!.data]));
+    } else {
+      for (const c of Object.values(this.captions)) c.textContent = c.dataset.single ?? '';
+      const x = ts(src.x, 'x', col.x), y = ts(src.y, 'y', col.y), z = ts(src.z, 'z', col.z);
+      this.set('position', [x.ds, y.ds, z.ds], [x.turns, y.turns, z.turns], col, true, [tRange]);
+      const w = ts(src.width, 'gripper width', col.width);
+      this.set('gripper', [w.ds], [w.turns], col, true, [tRange]);
+      const pidx = decimatePath(series.x, series.y, width);
+      const path: Pt[] = Array.from(pidx, (i) => ({ x: series.x[i], y: series.y[i] }));
+      const datasets = [{ label: 'end effector', data: path, showLine: true, borderColor: col.path, backgroundColor: col.path, borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 3 }, selected, ...objectSets];
+      this.set('path', datasets, [Int32Array.from(pidx, (i) => series.turn[i]), undefined, undefined, undefined], col, false, squareRange([...path, ...objectSets[0]!.data, ...objectSets[1]!.data]));
+    }
+    this.describe();
   }
 
   /** The toolbar line: what the plots show (all samples, an overview, a zoomed span at full resolution or not). */
@@ -272,14 +316,19 @@ export class Plots {
     this.status.textContent = text;
   }
 
+  /** The selected turn's stretch of the path; with several arms each robot's, apart (a NaN point breaks the line). */
   private selectedPath(series: TrajectorySeriesBuilder): Pt[] {
     const out: Pt[] = [];
     if (this.selectedTurn === undefined) return out;
-    for (const s of series.spans) {
-      if (s.turn !== this.selectedTurn) continue;
-      const step = Math.max(1, Math.floor((s.end - s.start) / 400));
-      for (let i = s.start; i < s.end; i += step) out.push({ x: series.x[i], y: series.y[i] });
-      out.push({ x: series.x[s.end - 1], y: series.y[s.end - 1] });
+    const tracks = series.armCount ? Array.from({ length: series.armCount }, (_, k) => series.arm(k)) : [series];
+    for (const a of tracks) {
+      if (out.length) out.push({ x: NaN, y: NaN });
+      for (const s of series.spans) {
+        if (s.turn !== this.selectedTurn) continue;
+        const step = Math.max(1, Math.floor((s.end - s.start) / 400));
+        for (let i = s.start; i < s.end; i += step) out.push({ x: a.x[i]!, y: a.y[i]! });
+        out.push({ x: a.x[s.end - 1]!, y: a.y[s.end - 1]! });
+      }
     }
     return out;
   }
@@ -298,6 +347,8 @@ export class Plots {
     const axis = (title: string, r?: { min: number; max: number }) => ({
       type: 'linear' as const, title: { display: true, text: title, color: col.fg }, ticks: { color: col.fg, maxTicksLimit: 8, includeBounds: false }, grid: { color: col.grid }, ...(r ?? {}),
     });
+    // A value over time that stays flat up to noise (a gripper that never moves) gets a readable axis.
+    const valueAxis = (title: string) => ({ ...axis(title), ...readableValueAxis({ color: col.fg, maxTicksLimit: 8, includeBounds: false }) });
     const chart = new Chart(canvas, {
       type: timeAxis ? 'line' : 'scatter',
       data: { datasets: datasets as never },
@@ -310,7 +361,7 @@ export class Plots {
         interaction: timeAxis ? { mode: 'nearest', intersect: false, axis: 'x' } : { mode: 'nearest', intersect: false },
         scales: {
           x: axis(timeAxis ? 'sim time (s)' : 'x (m)', range?.[0]),
-          y: axis(timeAxis ? (name === 'gripper' ? 'width (m)' : 'position (m)') : 'y (m)', range?.[1]),
+          y: timeAxis ? valueAxis(name === 'gripper' ? 'width (m)' : 'position (m)') : axis('y (m)', range?.[1]),
         },
         plugins: {
           legend: { labels: { color: col.fg, boxWidth: 12 } },
@@ -406,8 +457,9 @@ export class Plots {
   /** Redraws highlights (selection/hover) without rebuilding data. */
   redraw(): void {
     const path = this.charts.get('path');
-    if (path && this.series) {
-      path.data.datasets[1].data = this.selectedPath(this.series);
+    const sel = path?.data.datasets.find((d) => d.label === 'selected turn');
+    if (path && sel && this.series) {
+      sel.data = this.selectedPath(this.series);
       path.update('none');
     }
     this.charts.get('position')?.draw();

@@ -1,6 +1,7 @@
-// Summary tab: why the episode ended, the first error, metrics (computed vs reported), motion scores and cost per role.
+// Summary tab: why the episode ended, the error that decided it (and those recovered from), metrics (computed vs
+// reported), motion scores and cost per role.
 import type { MotionScoreBuilder } from '../../src/core/trace/projections/motionScores.js';
-import type { RunSummary } from '../../src/core/trace/projections/runSummary.js';
+import type { FirstError, RunSummary } from '../../src/core/trace/projections/runSummary.js';
 import { h } from '../common/dom.js';
 import { roleLabel } from './roles.js';
 
@@ -22,10 +23,7 @@ export function renderSummary(s: RunSummary, motion: Pick<MotionScoreBuilder, 'a
         ? h('p', { class: `sim-check ${r.check ? (r.check.ok ? 'check ok' : 'check failed') : 'muted'}` },
             r.check ? `${r.check.ok ? '✔' : '✖'} Simulator check ${r.check.ok ? 'passed' : 'failed'}: ${r.check.message}` : `Simulator check: not run${r.notStarted ? ' (the run did not start)' : ''}.`)
         : null,
-      s.firstError
-        ? h('p', { class: 'first-error' }, `First error (${s.firstError.kind.replace('_', ' ')}): ${s.firstError.message} `,
-            s.firstError.turn !== undefined ? h('a', { href: '#', onclick: (e: Event) => { e.preventDefault(); selectTurn(s.firstError!.turn!); } }, `→ turn ${s.firstError.turn}`) : null)
-        : h('p', { class: 'muted' }, 'No errors.'),
+      renderErrors(s, selectTurn),
     ),
     h('section', null,
       h('h3', null, 'Metrics'),
@@ -44,7 +42,9 @@ export function renderSummary(s: RunSummary, motion: Pick<MotionScoreBuilder, 'a
           row('model errors', m.modelErrors),
           row('failed checks', m.failedChecks),
           row('trajectory samples', m.trajectorySamples),
-          row('sim time (s)', m.simTimeSecs.toFixed(2), rep?.simTimeSecs.toFixed(2)),
+          // Simulated time in all (retries' timelines included), as the CLI prints it and the plots' axis spans it.
+          row('sim time (s)', m.simTotalSecs.toFixed(2), rep ? (rep.simTotalSecs ?? rep.simTimeSecs).toFixed(2) : undefined),
+          Math.abs(m.simTotalSecs - m.simTimeSecs) >= 0.005 ? row('sim time of the final state (s)', m.simTimeSecs.toFixed(2), rep?.simTimeSecs.toFixed(2)) : null,
           row('wall time (ms)', m.durationMs.toFixed(0), rep?.durationMs.toFixed(0)))),
     ),
     renderMotion(motion, selectTurn),
@@ -60,6 +60,28 @@ export function renderSummary(s: RunSummary, motion: Pick<MotionScoreBuilder, 'a
           h('ul', { class: 'ablations' }, Object.entries(s.header.ablations).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => h('li', { class: v ? 'on' : 'off' }, `${v ? '☑' : '☐'} ${k}`))))
       : null,
   );
+}
+
+/**
+ * The error that decided a failed run (the last one not recovered from), or why there is none; then the errors the
+ * agents recovered from (a retry that ran, a re-plan that passed), which did not decide the outcome.
+ */
+function renderErrors(s: RunSummary, selectTurn: (turn: number) => void): HTMLElement[] {
+  const r = s.result;
+  const line = (cls: string, label: string, e: FirstError) =>
+    h('p', { class: cls }, `${label} (${e.kind.replace('_', ' ')}): ${e.message} `,
+      e.turn !== undefined ? h('a', { href: '#', onclick: (ev: Event) => { ev.preventDefault(); selectTurn(e.turn!); } }, `→ turn ${e.turn}`) : null);
+  const errors = (n: number) => `${n} error${n === 1 ? '' : 's'}`;
+  if (r.status === 'running') return [s.firstError ? line('first-error', 'First error so far', s.firstError) : h('p', { class: 'muted' }, 'No errors so far.')];
+  const out: HTMLElement[] = [];
+  if (s.decidingError) out.push(line('deciding-error', 'Deciding error', s.decidingError));
+  else if (r.status === 'failure') out.push(h('p', { class: 'deciding-error muted' }, `No unrecovered error: the episode ended by ${r.reason}.`));
+  else if (!s.firstError) out.push(h('p', { class: 'muted' }, 'No errors.'));
+  const { recovered, unrecovered } = s;
+  if (recovered.first) out.push(line('recovered-errors muted', `Recovered from ${errors(recovered.count)} (a retry, repair or re-plan followed); the first`, recovered.first));
+  // A success can carry errors nothing recovered from (a collision it went on after): they did not decide it.
+  if (r.status === 'success' && unrecovered.first) out.push(line('unrecovered-errors muted', `${errors(unrecovered.count)} not recovered from, which did not stop it; the first`, unrecovered.first));
+  return out;
 }
 
 /** Plan quality Q (mean M_T), min M_I and min clearance, with links to the turns of the worst actions. */

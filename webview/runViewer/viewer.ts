@@ -6,23 +6,21 @@ import type { RunViewerUiState, ViewerWarning, ViewMessage } from '../../src/pro
 import type { Channel } from '../common/rpc.js';
 import type { WebviewApi } from '../common/vscode.js';
 import { h } from '../common/dom.js';
-import { ActctxPlanTab } from './actctxPlanTab.js';
 import { renderDetail } from './detail.js';
 import { CodeDiffView } from './diff.js';
 import { renderHeader, renderWarnings } from './header.js';
 import { MotionChart } from './motionChart.js';
 import { Plots } from './plots.js';
 import { markReplayTurn, Replay3dTab } from './replay3dTab.js'; // 3D replay tab (three.js loads on first open)
-import { RoundsTab } from './roundsTab.js';
-import { createExtraViews, type ExtraViews } from './extraTabs.js';
+import { ARCHITECTURE_PROJECTIONS, createExtraViews, type ExtraViews } from './extraTabs.js';
 import { renderSummary } from './summary.js';
 import { markTimeline, renderTimeline } from './timeline.js';
 
 type Tab = NonNullable<RunViewerUiState['tab']>;
-const CORE_TABS: Tab[] = ['turn', 'plots', 'summary', '3d', 'plan', 'rounds'];
+const CORE_TABS: Tab[] = ['turn', 'plots', 'summary', '3d'];
 
 export class RunViewer {
-  proj = new RunProjection();
+  proj = new RunProjection({ projections: ARCHITECTURE_PROJECTIONS });
   runId: string | undefined;
   warnings: ViewerWarning[] = [];
   /** Notes from the view itself (invalid messages, failed requests), shown in the banner. */
@@ -41,11 +39,7 @@ export class RunViewer {
   readonly motionChart: MotionChart;
   /** 3D replay tab. */
   readonly replay: Replay3dTab;
-  /** Plan tab (Action Contextualization runs only; its header hides otherwise). */
-  readonly planTab: ActctxPlanTab;
-  /** Rounds tab (RoCo's dialog lanes, checks and feedback). */
-  readonly rounds: RoundsTab;
-  /** Tabs and summary sections of particular architectures (LLaMAR's floor plan and steps). */
+  /** Tabs and summary sections only some runs have: the architectures' (src/architectures/views.ts) and perception's and reach's. */
   readonly extras: ExtraViews;
   private readonly tabIds: Tab[];
   private readonly extraHeaders = new Map<string, HTMLElement[]>();
@@ -66,16 +60,13 @@ export class RunViewer {
     this.plots.root.appendChild(this.motionChart.root);
     // 3D replay: its playhead marks its turn in the timeline (selection stays the user's).
     this.replay = new Replay3dTab({ currentTurn: (t, playing) => markReplayTurn(this.el.timeline, t, playing) });
-    this.rounds = new RoundsTab((t) => this.select(t, true));
     const header = h('header', { class: 'run-header' }, 'Waiting for the run…');
     const banner = h('div', { class: 'banner hidden', role: 'alert' });
     const timeline = h('div', { class: 'timeline', role: 'listbox', tabindex: '0', 'aria-label': 'Turns' });
     const detail = h('div', { class: 'detail-pane' });
     const plotsEl = h('div', { class: 'plots-pane' }, this.plots.root);
     const summary = h('div', { class: 'summary-pane' });
-    const planHeader = h('vscode-tab-header', { slot: 'header', 'data-tab': 'plan' }, 'Plan');
-    this.planTab = new ActctxPlanTab({ hoverTurn: (t) => this.setHover(t), selectTurn: (t) => this.select(t, true) }, planHeader);
-    this.extras = createExtraViews((t) => this.select(t, true));
+    this.extras = createExtraViews({ selectTurn: (t) => this.select(t, true), hoverTurn: (t) => this.setHover(t) });
     this.tabIds = [...CORE_TABS, ...this.extras.tabs.map((t) => t.id)];
     if (!this.tabIds.includes(this.tab)) this.tab = 'turn';
     const extraParts = this.extras.tabs.flatMap((t) => {
@@ -91,19 +82,17 @@ export class RunViewer {
       h('vscode-tab-header', { slot: 'header', 'data-tab': 'summary' }, 'Summary'),
       h('vscode-tab-panel', null, summary),
       ...this.optional('3d', h('vscode-tab-header', { slot: 'header', 'data-tab': '3d' }, '3D'), h('vscode-tab-panel', null, this.replay.root)),
-      planHeader,
-      h('vscode-tab-panel', null, h('div', { class: 'plan-pane' }, this.planTab.root)),
-      ...this.optional('rounds', h('vscode-tab-header', { slot: 'header', 'data-tab': 'rounds', class: 'hidden' }, 'Rounds'), h('vscode-tab-panel', null, this.rounds.root)),
       extraParts);
     tabs.addEventListener('vsc-tabs-select', (e) => {
       const idx = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+      const left = this.tab;
       this.tab = this.tabIds[idx] ?? 'turn';
       this.saveState();
-      this.schedule(this.tab === 'plots' || this.tab === 'plan' ? 'plots' : this.tab === 'summary' ? 'summary' : CORE_TABS.includes(this.tab) ? 'detail' : 'extras');
+      this.schedule(this.tab === 'plots' ? 'plots' : this.tab === 'summary' ? 'summary' : CORE_TABS.includes(this.tab) ? 'detail' : 'extras');
       if (this.tab === '3d') this.replay.show();
       else this.replay.hide();
-      if (this.tab === 'rounds') this.rounds.show();
-      else this.rounds.hide();
+      if (left !== this.tab) this.extras.tabs.find((t) => t.id === left)?.hide?.();
+      this.extras.tabs.find((t) => t.id === this.tab)?.show?.();
     });
     root.append(header, banner,
       h('vscode-split-layout', { class: 'split', 'initial-handle-position': '34%', 'fixed-pane': 'start', 'min-start': '220px', 'min-end': '320px' },
@@ -112,7 +101,7 @@ export class RunViewer {
     this.el = { header, banner, timeline, detail, plots: plotsEl, summary, tabs };
     document.addEventListener('keydown', (e) => this.onKey(e));
     if (this.tab === '3d') this.replay.show();
-    if (this.tab === 'rounds') this.rounds.show();
+    this.extras.tabs.find((t) => t.id === this.tab)?.show?.();
   }
 
   setChannel(channel: Channel): void {
@@ -124,7 +113,7 @@ export class RunViewer {
       case 'init': {
         this.timings.initReceivedMs = performance.now();
         const sameRun = m.runId === this.runId;
-        this.proj = new RunProjection();
+        this.proj = new RunProjection({ projections: ARCHITECTURE_PROJECTIONS });
         this.runId = m.runId;
         this.warnings = [...m.warnings];
         this.live = m.live ?? false;
@@ -135,7 +124,7 @@ export class RunViewer {
         this.proj.append(m.events);
         this.replay.reset(this.proj.series);
         this.replay.append(m.events, this.proj.series);
-        this.rounds.reset(m.events);
+        for (const t of this.extras.tabs) t.reset?.(m.events);
         const rows = this.proj.timeline.rows();
         this.timings.projectMs = performance.now() - this.timings.initReceivedMs;
         if (m.selectTurn !== undefined) this.selectedTurn = m.selectTurn;
@@ -157,7 +146,7 @@ export class RunViewer {
         const lastBefore = before[before.length - 1]?.turn;
         if (this.proj.append(m.events) === 0 && !m.warnings?.length) return;
         this.replay.append(m.events, this.proj.series);
-        this.rounds.append(m.events);
+        for (const t of this.extras.tabs) t.append?.(m.events);
         const rows = this.proj.timeline.rows();
         const touched = new Set(m.events.flatMap((e) => ('turn' in e && typeof e.turn === 'number' ? [e.turn] : [])));
         if (this.followLive && (this.selectedTurn === undefined || this.selectedTurn === lastBefore)) this.selectedTurn = rows[rows.length - 1]?.turn;
@@ -281,7 +270,6 @@ export class RunViewer {
       this.plots.update(this.proj.series);
       this.motionChart.selectedTurn = this.selectedTurn;
       this.motionChart.update(this.proj.motion);
-      this.planTab.update(this.proj.actctx);
     }
     if (p.summary && summary) this.el.summary.replaceChildren(renderSummary(summary, this.proj.motion, (t) => this.select(t, true), (path) => this.openPrompt(path)), ...this.extras.summaries(this.proj));
     if (p.extras) this.renderExtras();
@@ -298,10 +286,9 @@ export class RunViewer {
 
   /** Shows the tabs the run has what for, and redraws the one in view (the others redraw when opened). */
   private renderExtras(): void {
-    // The symbolic household has no poses or trajectories to plot or replay; only RoCo's events carry rounds.
-    const household = this.proj.household.active;
-    const core: [Tab, boolean][] = [['plots', !household], ['3d', !household], ['rounds', this.rounds.hasRounds]];
-    for (const [tab, on] of core) for (const el of this.optionalCore.get(tab) ?? []) el.classList.toggle('hidden', !on);
+    // A view may say the run has no use for a tab of the viewer (a symbolic household has no motion to plot).
+    const hidden = this.extras.hidden(this.proj);
+    for (const [tab, els] of this.optionalCore) for (const el of els) el.classList.toggle('hidden', hidden.has(tab));
     for (const t of this.extras.tabs) {
       const on = t.applies(this.proj);
       for (const el of this.extraHeaders.get(t.id) ?? []) el.classList.toggle('hidden', !on);

@@ -126,6 +126,8 @@ def decode_samples(columns: Any) -> List[dict]:
     qpos = decode_group(columns.get("qpos"), n)
     grasped = _run_values(_runs(columns.get("grasped"), n, "grasped", lambda x: x is None or isinstance(x, str)), n)
     bodies = decode_group(columns["bodies"], n) if "bodies" in columns else None
+    # Every arm's x, y, z, yaw and finger width (5 per arm), in scenes with several arms.
+    arms = decode_group(columns["arms"], n) if "arms" in columns else None
     contacts = _run_values(_runs(columns["contacts"], n, "contacts", _is_pairs), n) if "contacts" in columns else None
     samples = []
     for i in range(n):
@@ -138,6 +140,8 @@ def decode_samples(columns: Any) -> List[dict]:
         }
         if bodies is not None:
             s["bodies"] = [c[i] for c in bodies]
+        if arms is not None:
+            s["arms"] = [c[i] for c in arms]
         # An empty list is a sample with no contacts; null is a sample without a list.
         if contacts is not None and contacts[i] is not None:
             s["contacts"] = [list(p) for p in contacts[i]]

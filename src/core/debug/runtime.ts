@@ -3,8 +3,7 @@
 // scopes, evaluation and Restart Frame (a fork), and reports typed events. It knows nothing of DAP: the adapter in
 // src/dap only translates (the split vscode-mock-debug makes between its runtime and its session).
 import { resolve } from 'node:path';
-import { ARCH_MANIFESTS, archApiFunctions } from '../agents/manifests.js';
-import { getArchitecture } from '../agents/registry.js';
+import type { Architectures } from '../architecture/registry.js';
 import { EpisodeController, type RuntimeEvent as ControllerEvent } from '../engine/controller.js';
 import type { Clock, HostIO } from '../host.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../llm/reference/policy.js';
@@ -54,6 +53,8 @@ export interface FunctionBreakpointSpec extends BreakpointOptions {
 export interface RuntimeDeps {
   io: HostIO;
   clock: Clock;
+  /** The architectures a run may use (the host's registry). */
+  architectures: Architectures;
   /** prompts/ of the package (the built-in role prompts). */
   builtInPromptRoot: string;
   createSimulator(spec: string, family: 'tabletop' | 'household' | undefined): Promise<Simulator>;
@@ -172,7 +173,7 @@ export class EngineRuntime {
 
   /** Prepares a live episode (prompt paths, variant) so breakpoints can be verified; `start()` runs it. */
   async prepareLive(c: LiveConfig): Promise<void> {
-    const arch = getArchitecture(c.arch);
+    const arch = this.deps.architectures.get(c.arch);
     const variants = await loadVariants(this.deps.io, resolve(c.workspace, VARIANTS_FILE));
     const variant = resolveVariant(c.variant ?? variants.active, variants, arch.builtInVariants);
     const paths = await resolvePromptPaths(this.deps.io, arch, { workspace: c.workspace, promptDir: c.promptDir, builtInPromptRoot: this.deps.builtInPromptRoot });
@@ -204,7 +205,7 @@ export class EngineRuntime {
     this.mode = 'replay';
     let roles: string[] = start.prompts.map((p) => p.role);
     try {
-      roles = getArchitecture(start.arch).topologies[start.agentVariant]?.roles ?? roles;
+      roles = this.deps.architectures.get(start.arch).topologies[start.agentVariant]?.roles ?? roles;
     } catch {
       // A recording of an architecture this build does not have: its prompts still map to roles.
     }
@@ -245,7 +246,7 @@ export class EngineRuntime {
 
   /** The session's one simulator (a fork resets it instead of building another), as a run sees it. */
   private async sim(spec: string, arch: string): Promise<Simulator> {
-    this.sharedSim ??= this.deps.createSimulator(spec, ARCH_MANIFESTS.get(arch)?.simulator);
+    this.sharedSim ??= this.deps.createSimulator(spec, this.deps.architectures.find(arch)?.simulator);
     const real = await this.sharedSim;
     const sim = runSimulator(real, () => this.book);
     return this.playback ? this.playback.playback.simulator(sim) : sim;
@@ -306,6 +307,7 @@ export class EngineRuntime {
       {
         io: this.store.host,
         clock: this.deps.clock,
+        architectures: this.deps.architectures,
         createSimulator: () => this.sim(simSpec, c.arch),
         createSandbox: () => this.sandbox(),
       },
@@ -502,9 +504,9 @@ export class EngineRuntime {
 
   setFunctionBreakpoints(specs: readonly FunctionBreakpointSpec[]): BreakpointView[] {
     const arch = this.session?.arch;
-    const manifest = arch ? ARCH_MANIFESTS.get(arch) : undefined;
+    const manifest = arch ? this.deps.architectures.find(arch) : undefined;
     const roles = manifest?.roles.map((r) => ({ id: r.id, label: r.label })) ?? [];
-    const fns = (arch ? archApiFunctions(arch) : undefined)?.map((f) => f.name) ?? [];
+    const fns = (arch ? this.deps.architectures.apiFunctions(arch) : undefined)?.map((f) => f.name) ?? [];
     this.fnBps = [];
     return specs.map((spec) => {
       const id = this.nextBpId++;
@@ -552,7 +554,7 @@ export class EngineRuntime {
 
   stack(threadId: number): FrameInfo[] {
     if (this.cursor < 0) return [];
-    const labels = Object.fromEntries((ARCH_MANIFESTS.get(this.log.start?.arch ?? '')?.roles ?? []).map((r) => [r.id, r.label]));
+    const labels = Object.fromEntries((this.deps.architectures.find(this.log.start?.arch ?? '')?.roles ?? []).map((r) => [r.id, r.label]));
     return stackAt(this.log, threadId, this.cursor, {
       roleLabels: labels,
       promptLine: (rc, path) => this.lineHints.get(rc) ?? this.firstBodyLine.get(normalizePath(path)) ?? 1,
@@ -561,7 +563,7 @@ export class EngineRuntime {
 
   scopes(frame: FrameInfo): ScopeInfo[] {
     const arch = this.log.start?.arch;
-    return scopesOf(this.log, frame, { api: arch ? archApiFunctions(arch) : undefined });
+    return scopesOf(this.log, frame, { api: arch ? this.deps.architectures.apiFunctions(arch) : undefined });
   }
 
   /** Evaluates an expression (watch, hover, conditions) or, from the console, a command. */
@@ -786,7 +788,7 @@ export class EngineRuntime {
     }
     let variant: string | undefined = start.variant;
     try {
-      const arch = getArchitecture(start.arch);
+      const arch = this.deps.architectures.get(start.arch);
       resolveVariant(start.variant, await loadVariants(this.deps.io, resolve(r.workspace, VARIANTS_FILE)), arch.builtInVariants);
     } catch {
       variant = undefined; // not defined here: the recorded ablation switches are applied on top of the default

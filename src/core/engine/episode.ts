@@ -3,8 +3,8 @@
 // Every event is written to the trace, then shown to the controller, before the engine acts on it.
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, ForkInfo, ModelSettings, PendingEvent, TraceEvent, WorldState } from '../../protocol/trace.js';
 import { ENGINE_END_REASONS, TRACE_SCHEMA_VERSION } from '../../protocol/trace.js';
-import { manifestProblems, resolveLimits } from '../agents/limits.js';
-import type { ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../agents/types.js';
+import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../architecture/limits.js';
+import type { ActOptions, ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../architecture/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
 import type { PromptRole } from '../prompt/analyze.js';
@@ -15,6 +15,7 @@ import type { CodeSandbox } from '../sandbox/sandbox.js';
 import { SimParamError, type ActionCheck, type ApiCallResult, type CollisionReport, type Observation, type ResetOutcome, type SimSnapshot, type Simulator, type TaskInfo } from '../sim/simulator.js';
 import { SimErrorCode } from '../../protocol/simulator.js';
 import type { TraceSink } from '../trace/writer.js';
+import { EpisodeCaps } from './caps.js';
 import { EpisodeController } from './controller.js';
 import { sha256Hex } from './hash.js';
 import { TrackStore } from './tracks.js';
@@ -99,6 +100,9 @@ class EpisodeAbort extends Error {
   }
 }
 
+/** One of the engine's caps was reached: the episode ends with its reason, like an architecture's own cap (no error). */
+class CapReached extends EpisodeAbort {}
+
 interface Metrics {
   turns: number;
   modelCalls: number;
@@ -142,6 +146,22 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const t0 = deps.clock.nowMs();
   let eventCount = 0;
   const metrics: Metrics = { turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0, formatErrors: 0, rounds: 0, steps: 0, humanTurns: 0, simRewoundSecs: 0 };
+  const limits = resolveLimits(spec.arch, { ...(spec.variant.limits ?? {}), ...(spec.options.limits ?? {}) });
+  const limitValues: LimitValues = limits.ok ? limits.limits : {};
+  let task: TaskInfo | undefined;
+  // The engine's caps (defaults when the limits did not resolve: that episode ends before it runs anyway).
+  const cap = (id: string) => (typeof limitValues[id] === 'number' ? (limitValues[id] as number) : (ENGINE_LIMITS.find((l) => l.id === id)!.default as number));
+  const caps = new EpisodeCaps({
+    clock: deps.clock,
+    maxWallSecs: cap('maxWallSecs'),
+    maxSimSecs: cap('maxSimSecs'),
+    simTotalSecs: () => (task ? deps.sim.simTimeSecs() + metrics.simRewoundSecs : undefined),
+    stopped: () => controller.isStopped,
+  });
+  /** The user's cancel or the wall-clock cap: what a model call or the sandbox start-up waits on. */
+  const runSignal = caps.linked(controller.signal);
+  /** Caps are checked after each event while the episode runs; the closing events (final check, end) are exempt. */
+  let capsArmed = true;
   // Counters stamped on every event after the architecture has moved them (round, step, agent).
   const stamp: { agent?: string } = {};
   const emit = async (pending: PendingEvent): Promise<TraceEvent> => {
@@ -153,7 +173,15 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     } as PendingEvent;
     const event = await deps.sink.write(stamped);
     eventCount++;
+    const stops = controller.stopCount;
+    const waitFrom = deps.clock.nowMs();
     await controller.afterEvent(event);
+    // Time stopped at a breakpoint is not the episode's running time.
+    if (controller.stopCount !== stops) caps.stoppedFor(deps.clock.nowMs() - waitFrom);
+    if (capsArmed && !controller.signal.aborted) {
+      const hit = caps.reached();
+      if (hit) throw new CapReached(hit.reason, hit.message);
+    }
     return event;
   };
 
@@ -167,9 +195,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   };
   const topology = spec.arch.topologies[agent];
   const roleIds = topology ? topology.roles : [];
-  const limits = resolveLimits(spec.arch, { ...(spec.variant.limits ?? {}), ...(spec.options.limits ?? {}) });
   const teamSize = spec.agents ?? spec.variant.agents;
-  const limitValues: LimitValues = limits.ok ? limits.limits : {};
 
   // Hash the prompt files first so the episode_start records exactly which text ran, even if one fails to parse.
   const promptRefs: { role: string; path: string; sha256: string }[] = [];
@@ -186,7 +212,6 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
   }
 
-  let task: TaskInfo | undefined;
   let finalState: WorldState | undefined;
   let agentClaimedDone = false;
   let archMetrics: Record<string, number> | undefined;
@@ -215,6 +240,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     startedAt: deps.clock.isoNow(),
   };
 
+  caps.start();
   try {
     const problems = manifestProblems(spec.arch);
     if (problems.length > 0) {
@@ -297,15 +323,16 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     await emit({ type: 'observation', turn: 0, text: reset.observation.text, state: reset.observation.state, ...perceived(reset.observation), ...rendered(spec.arch, reset.observation, spec.variant.ablations) });
     try {
       // Loading the sandbox takes seconds (more on a busy machine): a cancel meanwhile ends the episode now.
-      await untilAborted(warm, controller.signal);
+      await untilAborted(warm, runSignal);
     } catch (err) {
       if (err instanceof CancelledWhileStarting) throw err;
-      throw new EpisodeAbort('engine_error', `code sandbox failed to start: ${messageOf(err)}`);
+      throw new EpisodeAbort('sandbox_error', `code sandbox failed to start: ${messageOf(err)}`);
     }
     if (runsCode) await deps.sandbox.resetNamespace();
 
-    const ctx = makeContext({ spec, deps, emit, controller, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks, perceive });
+    const ctx = makeContext({ spec, deps, emit, controller, caps, runSignal, prompts, reset, task, agent, agents, metrics, stamp, limits: limitValues, tracks, perceive });
     const result = await spec.arch.run(ctx);
+    capsArmed = false;
     stamp.agent = undefined;
     metrics.turns = ctx.turn;
     agentClaimedDone = result.agentClaimedDone;
@@ -316,8 +343,12 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
   } catch (err) {
     stamp.agent = undefined;
+    capsArmed = false;
     if (err instanceof CancelledWhileStarting) {
-      outcome = { reason: 'cancelled', message: 'cancelled by the user' };
+      outcome = controller.signal.aborted ? { reason: 'cancelled', message: 'cancelled by the user' } : (caps.reached() ?? { reason: 'cancelled', message: 'cancelled by the user' });
+    } else if (err instanceof CapReached && !controller.signal.aborted) {
+      // Like an architecture's own cap: the end reason says it, no error event.
+      outcome = { reason: err.reason, message: err.message };
     } else if (err instanceof EpisodeAbort) {
       // The error event carries file and line as fields; the end message is read alone, so it names them.
       const where = err.file ? ` (${err.file}${err.line !== undefined ? `:${err.line}` : ''})` : '';
@@ -329,6 +360,8 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
     }
   }
 
+  capsArmed = false;
+  caps.stop();
   // Success is the simulator's verdict, and only for episodes that ran to an agent-side end.
   let success = false;
   if (task) {
@@ -412,6 +445,9 @@ interface ContextParts {
   deps: EpisodeDeps;
   emit: (e: PendingEvent) => Promise<TraceEvent>;
   controller: EpisodeController;
+  caps: EpisodeCaps;
+  /** The user's cancel linked with the wall-clock cap (model calls wait on it). */
+  runSignal: AbortSignal;
   prompts: Record<string, LoadedPrompt>;
   reset: ResetOutcome;
   task: TaskInfo;
@@ -426,7 +462,7 @@ interface ContextParts {
 }
 
 function makeContext(p: ContextParts): EpisodeContext {
-  const { spec, deps, emit, controller, prompts, reset, metrics, stamp, tracks } = p;
+  const { spec, deps, emit, controller, caps, runSignal, prompts, reset, metrics, stamp, tracks } = p;
   const arch = spec.arch;
   const options: EpisodeOptions = { ...spec.options, limits: p.limits };
   let turn = 0;
@@ -490,10 +526,14 @@ function makeContext(p: ContextParts): EpisodeContext {
     if (controller.signal.aborted) return { ok: false, callId: h.callId, turn: h.thisTurn, message: 'cancelled' };
     const t = deps.clock.nowMs();
     let text: string | null;
+    // A person's thinking time is not the episode's running time.
+    const release = caps.hold();
     try {
       text = await deps.human!.ask({ agent: h.speaker, role: h.role, turn: h.thisTurn, ...(metrics.rounds > 0 ? { round: metrics.rounds } : {}), view: h.view ?? h.messages.map((m) => m.content).join('\n\n'), messages: h.messages }, controller.signal);
     } catch (err) {
       throw new EpisodeAbort('engine_error', `the person in ${h.speaker}'s seat could not answer: ${messageOf(err)}`);
+    } finally {
+      release();
     }
     if (text === null || controller.signal.aborted) {
       await emit({ type: 'model_response', ...common, ok: false, error: { kind: 'cancelled', message: `the person in ${h.speaker}'s seat gave up` }, latencyMs: deps.clock.nowMs() - t, cached: false, attempts: 1, human: true } as PendingEvent);
@@ -593,7 +633,7 @@ function makeContext(p: ContextParts): EpisodeContext {
           repeatIndex: spec.model.repeatIndex,
           meta: { arch: arch.id, role, callId, ...(speaker !== undefined ? { agent: speaker } : {}) },
         },
-        { signal: controller.signal },
+        { signal: runSignal },
       );
       if (result.ok) {
         if (result.cached) metrics.cachedCalls++;
@@ -646,13 +686,22 @@ function makeContext(p: ContextParts): EpisodeContext {
       let completed = false;
       let failed = false;
       let simFailure: string | undefined;
+      let capHit: CapReached | undefined;
       const collisionNotes: CollisionReport[] = [];
       const onApiCall = async (fn: string, args: unknown[], where: { index: number; line?: number }): Promise<ApiCallResult> => {
-        // Written before the simulator acts: a debugger can stop here with the arguments and the arm as it is.
-        // The motion so far goes into the trace first: a debugger paused at this call shows the arm as it is now.
-        await drainTrajectory();
-        // The first call of a block carries the block, so a debugger paused inside it can show the code.
-        await emit({ type: 'api_call', turn, role, index: where.index, fn, args, ...(where.line !== undefined ? { line: where.line } : {}), ...(where.index === 0 ? { code } : {}) });
+        if (capHit) return { ok: false, error: `stopped: ${capHit.message}` };
+        try {
+          // Written before the simulator acts: a debugger can stop here with the arguments and the arm as it is.
+          // The motion so far goes into the trace first: a debugger paused at this call shows the arm as it is now.
+          await drainTrajectory();
+          // The first call of a block carries the block, so a debugger paused inside it can show the code.
+          await emit({ type: 'api_call', turn, role, index: where.index, fn, args, ...(where.line !== undefined ? { line: where.line } : {}), ...(where.index === 0 ? { code } : {}) });
+        } catch (err) {
+          // A cap reached inside the block: the code's call fails (nothing more is simulated), the block ends, then the episode.
+          if (!(err instanceof CapReached)) throw err;
+          capHit = err;
+          return { ok: false, error: `stopped: ${err.message}` };
+        }
         if (controller.signal.aborted) return { ok: false, error: 'cancelled' };
         if (fn === 'task_completed') {
           completed = true;
@@ -694,6 +743,7 @@ function makeContext(p: ContextParts): EpisodeContext {
         namespacePersisted: spec.options.persistNamespace,
       });
       if (simFailure) throw new EpisodeAbort('simulator_error', `simulator failed during code execution: ${simFailure}`);
+      if (capHit) throw capHit;
       await drainTrajectory();
       for (const c of collisionNotes) await emit(collisionCheck(turn, c));
       const observation = p.perceive(await simStep('observe', () => deps.sim.observe()));
@@ -701,14 +751,14 @@ function makeContext(p: ContextParts): EpisodeContext {
       return { result, observation, completed, failed };
     },
 
-    async act(agentName, action) {
-      const out = await ctx.actJointly([{ agent: agentName, name: action.name, args: action.args }]);
+    async act(agentName, action, options) {
+      const out = await ctx.actJointly([{ agent: agentName, name: action.name, args: action.args }], options);
       return out.results[0]!;
     },
 
-    async actJointly(actions: AgentAction[]): Promise<JointActionOutcome> {
+    async actJointly(actions: AgentAction[], options?: ActOptions): Promise<JointActionOutcome> {
       const actionId = `a${++actionCounter}`;
-      await emit({ type: 'action', turn, actionId, actions, joint: actions.length > 1 });
+      await emit({ type: 'action', turn, actionId, actions, joint: actions.length > 1, ...(options?.origin ? { origin: options.origin } : {}) });
       const t = deps.clock.nowMs();
       // Bad requests (an agent that does not exist, a joint step the simulator cannot take) fail the action with
       // a message; the architecture decides what the agents hear about it.

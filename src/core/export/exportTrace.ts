@@ -22,7 +22,7 @@ export interface ExportResult {
 /** Warnings that mean events were lost (an unknown event type is only skipped). */
 const LOSSY: TraceWarning['kind'][] = ['truncated_last_line', 'corrupt_line', 'invalid_event'];
 
-function readForExport(text: string, label: string): { events: TraceEvent[]; lost: string[]; notes: string[] } {
+export function readForExport(text: string, label: string): { events: TraceEvent[]; lost: string[]; notes: string[] } {
   const { events, warnings } = readTrace(text);
   const lost = warnings.filter((w) => LOSSY.includes(w.kind)).map((w) => `${label}: ${w.message}`);
   const unknown = warnings.filter((w) => w.kind === 'unknown_event').length;

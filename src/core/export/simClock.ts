@@ -1,7 +1,10 @@
 // One timeline for an exported run: simulated time. Robot motion happens in sim time; agent turns happen while
 // the simulator is paused, so each event is placed at the sim time reached when it was written (the last
-// trajectory sample before it) and keeps its trace order (seq) among events at the same instant. The absolute
-// origin is the episode's start (startedAt), so viewers show real dates.
+// trajectory sample before it) and keeps its trace order (seq) among events at the same instant. A symbolic
+// household has no trajectory samples: its clock is the step count its observations report, one step lasting
+// HOUSEHOLD_STEP_SECS, so a step's actions sit at the step's start and the roles that read its outcome at its end.
+// The absolute origin is the episode's start (startedAt), so viewers show real dates.
+import { HOUSEHOLD_STEP_SECS } from '../../protocol/household.js';
 import type { TraceEvent } from '../../protocol/trace.js';
 
 export interface TimedEvent {
@@ -27,9 +30,17 @@ export function timeline(events: readonly TraceEvent[]): TimedEvent[] {
       now = e.samples[e.samples.length - 1]!.tSecs;
       continue;
     }
+    now = stepClockSecs(e) ?? now;
     out.push({ event: e, simSecs: now });
   }
   return out;
+}
+
+/** Sim seconds of a household observation (its step count times the step's nominal duration); undefined for others. */
+export function stepClockSecs(e: TraceEvent): number | undefined {
+  if (e.type !== 'observation') return undefined;
+  const step = (e.state.extra?.household as { step?: unknown } | undefined)?.step;
+  return typeof step === 'number' && Number.isFinite(step) ? step * HOUSEHOLD_STEP_SECS : undefined;
 }
 
 export function toNs(origin: bigint, simSecs: number): bigint {

@@ -38,6 +38,18 @@ export interface OpenAICompatibleOptions {
 /** Header names carrying RequestMeta to the reference model. */
 export const META_HEADERS = { arch: 'x-waypoint-arch', role: 'x-waypoint-role', agent: 'x-waypoint-agent', callId: 'x-waypoint-call' } as const;
 
+/** The response header by which Waypoint's reference server says what it is, on every answer. */
+export const REFERENCE_HEADER = { name: 'x-waypoint-model', value: 'reference-scripted' } as const;
+
+/** What an endpoint said it is (OpenAICompatibleClient.identify). */
+export type EndpointIdentity =
+  /** Waypoint's reference server (scripted policies, not LLMs), with the models it serves. */
+  | { kind: 'reference'; models: string[] }
+  /** Any other endpoint that answered (whatever the status). */
+  | { kind: 'other' }
+  /** No HTTP answer: refused, unreachable, timed out (the run's first call then says why). */
+  | { kind: 'no_answer' };
+
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -138,6 +150,25 @@ export class OpenAICompatibleClient implements ModelClient {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Asks the endpoint what it is: one GET /models with the same credentials as the chat calls, and no role
+   * metadata. Waypoint's reference server says so in its x-waypoint-model header; a real endpoint never does.
+   */
+  async identify(options: { timeoutMs?: number } = {}): Promise<EndpointIdentity> {
+    const timeout = options.timeoutMs ?? 5000;
+    try {
+      const res = await this.#sdk.models.list({ maxRetries: 0, timeout }).asResponse();
+      if (res.headers.get(REFERENCE_HEADER.name) !== REFERENCE_HEADER.value) {
+        await res.body?.cancel().catch(() => undefined);
+        return { kind: 'other' };
+      }
+      const body = (await res.json()) as { data?: { id?: unknown }[] };
+      return { kind: 'reference', models: (body.data ?? []).map((d) => d.id).filter((id): id is string => typeof id === 'string') };
+    } catch (e) {
+      return e instanceof OpenAI.APIError && typeof e.status === 'number' ? { kind: 'other' } : { kind: 'no_answer' };
     }
   }
 

@@ -68,6 +68,13 @@ export const nodeIO: HostIO = {
     for (const p of [...appenders.keys()]) if (p === path || p.startsWith(`${path}/`)) await dropAppender(p);
     await rm(path, { recursive: true, force: true });
   },
+  async modifiedMs(path) {
+    try {
+      return (await stat(path)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 export const nodeClock: Clock = {

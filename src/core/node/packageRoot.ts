@@ -22,3 +22,11 @@ export function findPackageRoot(from: string = typeof __dirname !== 'undefined' 
     dir = up;
   }
 }
+
+/**
+ * The root of the built-in architectures' prompt files in a package (`<root>/<arch>/prompts/<file>`): they ship in
+ * the architectures' own folders (.vscodeignore names them) and are read at run time, so a user can open them.
+ */
+export function builtInPromptRoot(packageRoot: string = findPackageRoot()): string {
+  return join(packageRoot, 'src', 'architectures');
+}

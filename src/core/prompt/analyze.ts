@@ -1,7 +1,9 @@
 // Static analysis of a Waypoint `.prompt` file (Dotprompt: YAML front matter + Handlebars body): diagnostics,
 // outline, folding, completion and hover. Pure: text in, plain data out (no I/O, no LSP types), so the language
 // server only wires it and tests run it on strings. Positions are 0-based lines and UTF-16 columns.
-import { ARCH_MANIFESTS, archApiFunctions } from '../agents/manifests.js';
+import { promptFileOf } from '../architecture/promptFiles.js';
+import type { Architectures } from '../architecture/registry.js';
+import type { ArchitectureManifest } from '../architecture/types.js';
 import { PROMPT_HELPERS } from './helpers.js';
 import { readSchemaShapes, type Picoschema } from './schema.js';
 import type { ApiFunctionSpec } from '../sim/simulator.js';
@@ -20,7 +22,12 @@ export { completePrompt, hoverPrompt, LineIndex };
 export interface AnalyzeOptions {
   /** Helper name -> documentation. Default: PROMPT_HELPERS plus Handlebars' built-in lookup/log. */
   helpers?: Record<string, string>;
-  /** Architecture id -> the robot functions its prompts see. Default: every registered architecture's API family. */
+  /**
+   * The architectures a prompt may name (its waypoint.arch and waypoint.role), as the host registered them. Without
+   * them no architecture is known: no robot API, and variables are checked against input.schema alone.
+   */
+  architectures?: Architectures<ArchitectureManifest>;
+  /** Architecture id -> the robot functions its prompts see. Default: each of `architectures`' API family. */
   archApis?: Record<string, readonly ApiFunctionSpec[]>;
   /** Ablation ids switched off in the variant being checked (affects only the budget estimate). */
   ablationsOff?: Iterable<string>;
@@ -70,10 +77,10 @@ export interface PromptAnalysis {
 export function analyzePrompt(text: string, options: AnalyzeOptions = {}): PromptAnalysis {
   const lines = new LineIndex(text);
   const helpers = options.helpers ?? { ...PROMPT_HELPERS, ...HANDLEBARS_BUILTINS };
-  const archApis = options.archApis ?? defaultArchApis();
+  const archApis = options.archApis ?? archApisOf(options.architectures);
   const fm = readFrontMatter(text);
   const template = parseTemplate(text, fm.bodyStart);
-  const role = options.role ?? manifestRole(fm.arch, fm.role) ?? (fm.arch || fm.role ? undefined : options.roleByPath);
+  const role = options.role ?? manifestRole(options.architectures, fm.arch, fm.role) ?? (fm.arch || fm.role ? undefined : options.roleByPath);
   const passed: PassedVariables | undefined = role && { who: `${role.arch}'s ${role.id} prompt`, vars: readSchemaShapes(role.variables).vars };
   const checks = runChecks(text, lines, fm, template, { helpers: new Set(Object.keys(helpers)), ablationsOff: new Set(options.ablationsOff ?? []), passed });
   const raw: RawDiag[] = [...fm.diags, ...checks.diags];
@@ -169,20 +176,20 @@ export function findAblations(text: string): AblationInfo[] {
   return checks.ablations.map(({ block: _b, openStart: _s, openEnd: _e, idStart: _is, idEnd: _ie, ...info }) => info);
 }
 
-/** The role whose prompt lives at `path`: `.../prompts/<arch>/<prompt file>` (a workspace override or a built-in). */
-export function rolePromptAt(path: string): PromptRole | undefined {
-  const m = /(?:^|[\\/])prompts[\\/]([^\\/]+)[\\/]([^\\/]+)$/.exec(path);
-  const spec = m ? ARCH_MANIFESTS.get(m[1]!)?.roles.find((r) => r.promptFile === m[2]) : undefined;
-  return spec && { arch: m![1]!, id: spec.id, variables: spec.variables };
+/** The role whose prompt lives at `path`: a workspace's `prompts/<arch>/<file>` or a built-in `<arch>/prompts/<file>`. */
+export function rolePromptAt(path: string, architectures: Architectures<ArchitectureManifest>): PromptRole | undefined {
+  const at = promptFileOf(path);
+  const spec = at ? architectures.find(at.arch)?.roles.find((r) => r.promptFile === at.file) : undefined;
+  return spec && { arch: at!.arch, id: spec.id, variables: spec.variables };
 }
 
 /** The manifest's role the front matter names, if both the architecture and the role exist. */
-function manifestRole(arch: string | undefined, id: string | undefined): PromptRole | undefined {
-  const spec = arch && id ? ARCH_MANIFESTS.get(arch)?.roles.find((r) => r.id === id) : undefined;
+function manifestRole(architectures: Architectures<ArchitectureManifest> | undefined, arch: string | undefined, id: string | undefined): PromptRole | undefined {
+  const spec = arch && id ? architectures?.find(arch)?.roles.find((r) => r.id === id) : undefined;
   return spec && { arch: arch!, id: spec.id, variables: spec.variables };
 }
 
-/** Every registered architecture's robot functions, keyed by architecture id. */
-function defaultArchApis(): Record<string, readonly ApiFunctionSpec[]> {
-  return Object.fromEntries([...ARCH_MANIFESTS.keys()].map((id) => [id, archApiFunctions(id) ?? []]));
+/** Every given architecture's robot functions, keyed by architecture id. */
+function archApisOf(architectures: Architectures<ArchitectureManifest> | undefined): Record<string, readonly ApiFunctionSpec[]> {
+  return Object.fromEntries((architectures?.ids() ?? []).map((id) => [id, architectures!.apiFunctions(id) ?? []]));
 }

@@ -16,6 +16,7 @@
 //       on: [supervisor.routing_hints]   # a default="off" block (an opt-in addition) turned on
 import { parseDocument } from 'yaml';
 import * as z from 'zod';
+import { closestName } from '../closest.js';
 import type { HostIO } from '../host.js';
 import { ABLATION_ID, PromptError } from './render.js';
 
@@ -95,7 +96,8 @@ export function resolveVariant(name: string, set: VariantSet, builtIn: Record<st
   const spec = set.variants[name] ?? builtIn[name] ?? (name === DEFAULT_VARIANT ? {} : undefined);
   if (!spec) {
     const known = [...new Set([DEFAULT_VARIANT, ...Object.keys(builtIn), ...Object.keys(set.variants)])].sort();
-    throw new Error(`unknown variant '${name}'; known: ${known.join(', ')}`);
+    const near = closestName(name, known);
+    throw new Error(`unknown variant '${name}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`);
   }
   const ablations: Record<string, boolean> = {};
   for (const id of spec.off ?? []) ablations[id] = false;

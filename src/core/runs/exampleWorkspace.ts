@@ -2,7 +2,9 @@
 // a folder, and what the end-to-end tests open. The shipped template `examples/workspace/` (README, variants file)
 // plus the current built-in prompts of each architecture, so the example never lags behind them.
 import { join } from 'node:path';
+import { builtInPromptDir } from '../architecture/promptFiles.js';
 import type { HostIO } from '../host.js';
+import { builtInPromptRoot } from '../node/packageRoot.js';
 
 /** Files of the template, relative to examples/workspace/ (a list, since HostIO has no recursive listing). */
 export const EXAMPLE_TEMPLATE_FILES = ['README.md', '.waypoint/variants.yaml'] as const;
@@ -22,7 +24,7 @@ export interface ExampleWorkspace {
 export async function writeExampleWorkspace(io: HostIO, packageRoot: string, target: string, options: { overwrite?: boolean } = {}): Promise<ExampleWorkspace> {
   const files: { from: string; to: string }[] = EXAMPLE_TEMPLATE_FILES.map((f) => ({ from: join(packageRoot, 'examples', 'workspace', f), to: f }));
   for (const arch of EXAMPLE_ARCHS) {
-    const dir = join(packageRoot, 'prompts', arch);
+    const dir = builtInPromptDir(builtInPromptRoot(packageRoot), arch);
     const prompts = (await io.list(dir)).filter((f) => f.endsWith('.prompt'));
     if (prompts.length === 0) throw new Error(`no built-in prompts in ${dir}`);
     for (const f of prompts) files.push({ from: join(dir, f), to: join('prompts', arch, f) });

@@ -2,23 +2,24 @@
 // runs the episode and tears down. The CLI, the extension and tests all start runs through here.
 import { join } from 'node:path';
 import { TRACE_SCHEMA_VERSION, type ForkInfo, type ModelSettings, type PendingEvent, type TraceEvent } from '../../protocol/trace.js';
-import type { ArchitectureDefinition, EpisodeOptions } from '../agents/types.js';
+import type { Architectures } from '../architecture/registry.js';
+import type { ArchitectureDefinition, EpisodeOptions } from '../architecture/types.js';
 import { EpisodeController } from '../engine/controller.js';
 import type { HumanSeat } from '../engine/human.js';
 import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } from '../engine/episode.js';
-import { closestName } from '../closest.js';
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
-import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
-import { registerAllPolicies } from '../llm/reference/policies/index.js';
+import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
+import { registerReferencePolicies } from '../llm/reference/policies.js';
 import { startReferenceServer } from '../llm/reference/server.js';
 import { timerSleep, withRetries } from '../llm/retry.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
 import { JsonlTraceWriter } from '../trace/writer.js';
 import { preflightRun, StartError, type Preflight } from './preflight.js';
+import { catalogOf, taskProblem } from './taskCheck.js';
 import { resolvePromptPaths } from './promptPaths.js';
 import { newRunId, tracePath } from './runStore.js';
 
@@ -104,6 +105,8 @@ export interface LaunchOptions {
 export interface LaunchDeps {
   io: HostIO;
   clock: Clock;
+  /** The architectures a run may name (the host's registry; their reference policies serve the reference model). */
+  architectures: Architectures;
   /** `family`: which embedded simulator the architecture needs (its manifest's `simulator`). */
   createSimulator(needs?: { family: 'tabletop' | 'household' }): Promise<Simulator>;
   /** `codeRunner`: the run's choice (EpisodeOptions); a host that offers no host-python runner ignores it. */
@@ -117,6 +120,29 @@ export interface LaunchResult extends EpisodeResult {
   tracePath: string;
 }
 
+/**
+ * The model spec as the endpoint answers it. `openai:<name>` at a URL where `waypoint serve-model` answers is the
+ * reference model: it runs as one (labelled scripted, not an LLM, in the trace) and is sent the role headers it
+ * answers by. Only an endpoint that says it is the reference server (REFERENCE_HEADER on GET /models) gets them,
+ * so a real model never does; `reference` with a base URL that answers as anything else is refused for the same
+ * reason. An endpoint that does not answer is left to the run, whose first call reports it.
+ */
+export async function resolveModelSpec(spec: ModelSpec, clock: Clock): Promise<ModelSpec> {
+  if (spec.kind === 'reference') {
+    if (!spec.baseUrl) return spec;
+    const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, clock }).identify();
+    if (id.kind === 'other') throw new StartError('invalid_input', `${spec.baseUrl} is not a Waypoint reference server (\`waypoint serve-model\`); for a model served there use --model openai:<name>`);
+    return spec;
+  }
+  // A provider behind a bridge of our own (the extension's VS Code chat models) is never the reference server.
+  if (spec.provider) return spec;
+  const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock, timeoutMs: spec.timeoutMs }).identify();
+  if (id.kind !== 'reference') return spec;
+  if (!id.models.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no model '${spec.model}'; it serves ${id.models.join(', ')}`);
+  if (!(REFERENCE_PROFILES as readonly string[]).includes(spec.model)) return spec;
+  return { kind: 'reference', baseUrl: spec.baseUrl, profile: spec.model as ReferenceProfile, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
+}
+
 async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number } = {}): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
@@ -124,7 +150,7 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   if (spec.kind === 'reference') {
     let url = spec.baseUrl;
     if (!url) {
-      registerAllPolicies();
+      registerReferencePolicies(deps.architectures);
       const server = await startReferenceServer({ port: 0 });
       close = () => server.close();
       url = server.url;
@@ -159,7 +185,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   // Bad input is refused here, before the model, the simulator or the sandbox start (StartError names the cause).
   let checked: Preflight;
   try {
-    checked = await preflightRun(deps.io, options);
+    checked = await preflightRun(deps.io, { ...options, architectures: deps.architectures });
     // A debugger fork may switch ablations and point roles at edited copies of their prompts.
     if (options.ablations) checked = { ...checked, variant: { ...checked.variant, ablations: { ...checked.variant.ablations, ...options.ablations } } };
     if (options.promptPaths) checked = { ...checked, promptPaths: { ...checked.promptPaths, ...options.promptPaths } };
@@ -170,8 +196,14 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
   const { arch, variant, promptPaths } = checked;
 
   let model: Awaited<ReturnType<typeof makeModel>>;
+  let spec: ModelSpec;
   try {
-    model = await makeModel(options.model, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
+    spec = await resolveModelSpec(options.model, deps.clock);
+  } catch (err) {
+    return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
+  }
+  try {
+    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }
@@ -183,11 +215,9 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     } catch (err) {
       return await recordFailedStart(options, deps, runId, path, 'simulator_error', `cannot start the simulator: ${messageOf(err)}`);
     }
-    const tasks = sim.tasks().map((t) => t.id);
-    if (!tasks.includes(options.task)) {
-      const near = closestName(options.task, tasks);
-      return await recordFailedStart(options, deps, runId, path, 'invalid_input', `unknown task '${options.task}'${near ? ` (did you mean '${near}'?)` : ''}; ${sim.name} has: ${tasks.join(', ')}`);
-    }
+    // An unknown task, or one whose robot API is not the architecture's, is refused before the episode starts.
+    const taskRefusal = taskProblem(arch, options.task, catalogOf(sim));
+    if (taskRefusal) return await recordFailedStart(options, deps, runId, path, 'invalid_input', taskRefusal);
     options.onStart?.({ runId, tracePath: path, model: model.settings, arch });
     const result = await runEpisode(
       {

@@ -5,9 +5,9 @@
 // (an id no prompt of the topology has would make the switch silently do nothing). Each refusal names what is
 // wrong and the valid choices.
 import { join } from 'node:path';
-import { resolveLimits } from '../agents/limits.js';
-import { getArchitecture } from '../agents/registry.js';
-import type { ArchitectureDefinition } from '../agents/types.js';
+import { resolveLimits } from '../architecture/limits.js';
+import type { Architectures } from '../architecture/registry.js';
+import type { ArchitectureDefinition } from '../architecture/types.js';
 import type { HostIO } from '../host.js';
 import { listAblationIds, loadPromptFile, PromptError } from '../prompt/render.js';
 import { loadVariants, resolveVariant, VARIANTS_FILE, type ResolvedVariant } from '../prompt/variants.js';
@@ -27,6 +27,8 @@ export class StartError extends Error {
 }
 
 export interface PreflightOptions {
+  /** The architectures the host registered; `arch` names one of them. */
+  architectures: Architectures;
   workspace: string;
   arch: string;
   variant?: string;
@@ -56,7 +58,7 @@ function list(xs: readonly string[]): string {
 export async function preflightRun(io: HostIO, o: PreflightOptions): Promise<Preflight> {
   let arch: ArchitectureDefinition;
   try {
-    arch = getArchitecture(o.arch);
+    arch = o.architectures.get(o.arch);
   } catch (err) {
     throw new StartError('invalid_input', err instanceof Error ? err.message : String(err));
   }

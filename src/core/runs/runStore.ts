@@ -7,8 +7,10 @@ import type { HostIO } from '../host.js';
 import { endedBeforeStart } from '../trace/projections/runSummary.js';
 import { readTrace } from '../trace/reader.js';
 import { parseSummaryFile, SUMMARY_FILE, TRACE_FILE, type RunSummaryFile } from '../trace/summaryFile.js';
+import { newestFirst, runStartMs } from './runOrder.js';
 
 export { SUMMARY_FILE, TRACE_FILE };
+export { newestFirst, runStartMs };
 export const RUNS_DIR = '.waypoint/runs';
 
 export function runDir(workspace: string, runId: string): string {
@@ -36,6 +38,8 @@ export interface RunSummary {
   seed?: number;
   model?: string;
   startedAt?: string;
+  /** When the trace was last written (ISO): read only for a run whose start time is unknown (see runStartMs). */
+  modifiedAt?: string;
   /** undefined while running or when the run was killed before its end. */
   success?: boolean;
   reason?: string;
@@ -61,8 +65,12 @@ export async function listRuns(io: HostIO, workspace: string): Promise<RunSummar
     const { events, warnings } = readTrace(await io.readText(path));
     out.push(summarize(runId, path, events, warnings.length));
   }
-  // Newest first: run ids start with a UTC timestamp.
-  return out.sort((a, b) => (a.runId < b.runId ? 1 : -1));
+  for (const r of out) {
+    if (runStartMs(r) !== undefined || !io.modifiedMs) continue;
+    const ms = await io.modifiedMs(r.path);
+    if (ms !== undefined) r.modifiedAt = new Date(ms).toISOString();
+  }
+  return out.sort(newestFirst);
 }
 
 /** A run's listing from its summary file: the same fields `summarize` reads from the trace (a finished trace). */

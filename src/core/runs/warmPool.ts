@@ -6,6 +6,7 @@
 // the last episode is left; what cannot be undone costs a fresh worker) and the simulator is kept as it is (every
 // episode starts with its reset(task, seed)). `size` bounds how many episodes hold resources at once; a lease
 // requested beyond it waits for one to come back.
+import type { Architectures } from '../architecture/registry.js';
 import type { Clock, HostIO } from '../host.js';
 import type { CodeSandbox, EpisodeResetReport, ReusableSandbox, RunCodeRequest, RunCodeResult } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
@@ -196,10 +197,11 @@ export class WarmPool {
   }
 
   /** LaunchDeps whose sandbox and simulator come from this pool; launchRun's close() hands them back. */
-  deps(host: { io: HostIO; clock: Clock }): LaunchDeps {
+  deps(host: { io: HostIO; clock: Clock; architectures: Architectures }): LaunchDeps {
     return {
       io: host.io,
       clock: host.clock,
+      architectures: host.architectures,
       createSandbox: () => new SandboxLease(this.sandboxes, () => this.counters.sandboxReuses++),
       createSimulator: (needs) => (needs && needs.family !== (this.o.family ?? 'tabletop') ? this.o.createSimulator(needs) : this.leaseSimulator()),
     };

@@ -86,12 +86,23 @@ export function createHostPythonSandbox(options: HostPythonOptions = {}): CodeSa
   let buffer = '';
   let waiting: ((m: Message) => void) | undefined;
   let exited: ((why: string) => void) | undefined;
+  /** Why the current interpreter is gone (it never started, or exited): a later wait fails at once instead of hanging. */
+  let dead: string | undefined;
   const queue: Message[] = [];
+  const python = options.python ?? 'python3';
 
   const start = (): ChildProcess => {
-    if (child && child.exitCode === null && !child.killed) return child;
+    if (child && child.exitCode === null && !child.killed && dead === undefined) return child;
     buffer = '';
-    const c = spawn(options.python ?? 'python3', ['-u', '-c', HOST_HARNESS], { stdio: ['ignore', 'inherit', 'pipe', 'pipe', 'pipe'] });
+    dead = undefined;
+    const c = spawn(python, ['-u', '-c', HOST_HARNESS], { stdio: ['ignore', 'inherit', 'pipe', 'pipe', 'pipe'] });
+    const die = (why: string) => {
+      if (child !== c) return;
+      dead ??= why;
+      exited?.(dead);
+    };
+    // A write to an interpreter that is gone fails with EPIPE: its exit (or spawn error) already says why.
+    (c.stdio[3] as NodeJS.WritableStream).on('error', () => undefined);
     let stderr = '';
     c.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     (c.stdio[4] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
@@ -107,8 +118,8 @@ export function createHostPythonSandbox(options: HostPythonOptions = {}): CodeSa
         } else queue.push(m);
       }
     });
-    c.on('error', (err) => exited?.(`cannot start ${options.python ?? 'python3'}: ${err.message}`));
-    c.on('exit', (code, signal) => exited?.(`python3 exited (${signal ?? code})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+    c.on('error', (err) => die(`cannot start ${python}: ${err.message}`));
+    c.on('exit', (code, signal) => die(`${python} exited (${signal ?? code})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
     child = c;
     return c;
   };
@@ -117,13 +128,21 @@ export function createHostPythonSandbox(options: HostPythonOptions = {}): CodeSa
     new Promise<Message>((resolve, reject) => {
       const q = queue.shift();
       if (q) return resolve(q);
+      if (dead !== undefined) return reject(new Error(dead));
       waiting = resolve;
       exited = (why) => reject(new Error(why));
     });
 
   return {
     async warmUp() {
-      start();
+      const c = start();
+      // Without a pid the interpreter did not start (not on PATH): say so now, as a sandbox that cannot start.
+      if (c.pid !== undefined) return;
+      await new Promise<void>((resolve, reject) => {
+        if (dead !== undefined) return reject(new Error(dead));
+        c.once('spawn', () => resolve());
+        c.once('error', (err) => reject(new Error(`cannot start ${python}: ${err.message}`)));
+      });
     },
     async run(request: RunCodeRequest): Promise<RunCodeResult> {
       const t0 = performance.now();

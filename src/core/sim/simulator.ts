@@ -164,6 +164,12 @@ export interface Simulator {
   /** Tasks this simulator can reset to. */
   tasks(): TaskInfo[];
   /**
+   * The robot APIs (architectures' API families) a task works with, when the simulator knows them before a reset
+   * (the embedded tabletop does); undefined: only reset can say. Lets a run refuse `--arch roco --task
+   * stack_blocks` before it starts.
+   */
+  taskApis?(taskId: string): readonly string[] | undefined;
+  /**
    * Build the task's scene from the seed and return the first observation. Unknown task -> rejects with a clear
    * message. `agents` asks for a team size (simulators whose tasks fix it reject another number).
    */

@@ -11,6 +11,7 @@ export const FAILURE_LABELS = {
   format_error: 'unparseable answer (RoCo parse, LMTG planning format)',
   premature_completion: 'claimed done while the task was not (MALMM, LLaMAR premature Done)',
   incomplete_subgoal: 'ran out of turns or steps with goals left (MALMM incomplete subgoal)',
+  time_cap: "ran into the engine's wall-clock or simulated-time cap (maxWallSecs, maxSimSecs)",
   hallucinated_state: 'acted on an object or value the scene does not have (MALMM)',
   collision: 'collision during a motion (MALMM, RoCo)',
   drop: 'object dropped or grasp lost (MALMM)',
@@ -54,6 +55,23 @@ export function classifyError(text: string): FailureLabelId {
   if (/detect/.test(t)) return 'detection';
   if (/syntaxerror|error|exception|traceback/.test(t)) return 'code_error';
   return 'failed_action';
+}
+
+/**
+ * Where the agent claimed the task done: the role turn whose code called task_completed() (MALMM's Coder or single
+ * agent, not the Executor turn that ran the block; TrajGen's main turn), else the last role turn (LLaMAR's
+ * Verifier closing the last subtask, a detector's verdict). Undefined when no role answered.
+ */
+function claimOf(events: readonly TraceEvent[]): { turn: number; seq: number } | undefined {
+  const wrote = new Map<string, { turn: number; seq: number }>();
+  let claim: { turn: number; seq: number } | undefined;
+  let lastRole: { turn: number; seq: number } | undefined;
+  for (const e of events) {
+    if (e.type === 'parsed_output' && e.ok && e.kind === 'code') wrote.set(e.role, { turn: e.turn, seq: e.seq });
+    else if (e.type === 'model_response') lastRole = { turn: e.turn, seq: e.seq };
+    else if (e.type === 'code_execution' && e.apiCalls.some((c) => c.fn === 'task_completed')) claim = wrote.get(e.role) ?? { turn: e.turn, seq: e.seq };
+  }
+  return claim ?? lastRole;
 }
 
 /** Labels of one episode from its events; [] for a success. Several labels when several things went wrong. */
@@ -103,7 +121,8 @@ export function labelFailure(events: readonly TraceEvent[]): FailureLabel[] {
   // How the episode ended says what kind of failure it was, whatever went wrong on the way.
   const lastTurn = [...events].reverse().find((e) => 'turn' in e && typeof e.turn === 'number') as { turn?: number } | undefined;
   const at = { turn: lastTurn?.turn, seq: end.seq };
-  if (end.agentClaimedDone) add('premature_completion', at, `the agent claimed the task done (${end.reason}) but the success check failed`);
+  if (end.agentClaimedDone) add('premature_completion', claimOf(events) ?? at, `the agent claimed the task done (${end.reason}) but the success check failed`);
+  else if (end.reason === 'wall_clock_cap' || end.reason === 'sim_time_cap') add('time_cap', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);
   else if (/cap|max_|limit|single_pass/.test(end.reason)) add('incomplete_subgoal', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);
   else if (end.reason === 'model_error') add('model_error', at, end.message ?? 'model error');
   else if (/error/.test(end.reason)) add('engine_error', at, `${end.reason}${end.message ? `: ${end.message}` : ''}`);

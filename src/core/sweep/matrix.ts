@@ -4,6 +4,7 @@
 // exact on all episodes (unpaired). Recomputable at any time from the records, which are recomputable from traces.
 import type { FailureLabel } from './failureLabels.js';
 import type { EpisodeRecord } from './record.js';
+import { REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
 import { fisherExact, mcnemarExact, spread, wilson95, type Spread } from './stats.js';
 
 export interface MatrixCell {
@@ -43,6 +44,8 @@ export interface SweepMatrix {
   tasks: string[];
   cells: string[];
   baseline: string;
+  /** Each column's prompt version (promptVersion.ts), when the plan has them. */
+  promptVersions?: Record<string, string>;
   alpha: number;
   rows: MatrixCell[][];
   labelTotals: Record<string, Record<string, number>>;
@@ -56,7 +59,7 @@ export function effectiveLabels(r: EpisodeRecord, manual?: Record<string, Failur
   return manual?.[r.key] ?? r.labels;
 }
 
-export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cells: string[]; baseline: string; alpha?: number; manualLabels?: Record<string, FailureLabel[]> }): SweepMatrix {
+export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cells: string[]; baseline: string; alpha?: number; manualLabels?: Record<string, FailureLabel[]>; promptVersions?: Record<string, string> }): SweepMatrix {
   const alpha = o.alpha ?? 0.05;
   const by = new Map<string, EpisodeRecord[]>();
   for (const r of records) {
@@ -126,27 +129,51 @@ export function buildMatrix(records: EpisodeRecord[], o: { tasks: string[]; cell
       return out;
     }),
   );
-  return { tasks: o.tasks, cells: o.cells, baseline: o.baseline, alpha, rows, labelTotals, episodes: records.length };
+  return { tasks: o.tasks, cells: o.cells, baseline: o.baseline, ...(o.promptVersions ? { promptVersions: o.promptVersions } : {}), alpha, rows, labelTotals, episodes: records.length };
 }
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const fmtP = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
 
-/** The Markdown summary (terminal, CI logs): success and interval per cell, then the test against the baseline. */
-export function matrixMarkdown(m: SweepMatrix, title?: string): string {
+/**
+ * Who answered, for every view of a sweep: the model's name and, for the reference models, that the numbers are a
+ * fixture (a scripted policy exercising the tool), never results about language models.
+ */
+export function sweepModelLine(model: { name: string; baseUrl?: string }): string {
+  if ((REFERENCE_PROFILES as readonly string[]).includes(model.name)) {
+    return `model: ${referenceLabel(model.name as ReferenceProfile)}. Its rates are a fixture of a scripted policy for exercising the tool, not results about language models.`;
+  }
+  return `model: ${model.name}${model.baseUrl ? ` at ${model.baseUrl}` : ''}`;
+}
+
+export interface MatrixMarkdownOptions {
+  title?: string;
+  /** The sweep's model (sweep file's `model`); named under the title. */
+  model?: { name: string; baseUrl?: string };
+}
+
+/**
+ * The Markdown summary (terminal, CI logs): who answered, success and interval per cell with each column's prompt
+ * version, then the tests against the baseline (exact McNemar on paired seeds, Fisher's exact on all episodes).
+ */
+export function matrixMarkdown(m: SweepMatrix, o: MatrixMarkdownOptions = {}): string {
   const lines: string[] = [];
-  if (title) lines.push(`### ${title}`, '');
-  lines.push(`| task | ${m.cells.map((c) => (c === m.baseline ? `${c} (baseline)` : c)).join(' | ')} |`);
+  if (o.title) lines.push(`### ${o.title}`, '');
+  if (o.model) lines.push(sweepModelLine(o.model), '');
+  const header = (c: string) => `${c}${c === m.baseline ? ' (baseline)' : ''}${m.promptVersions?.[c] ? ` · prompts ${m.promptVersions[c]}` : ''}`;
+  lines.push(`| task | ${m.cells.map(header).join(' | ')} |`);
   lines.push(`|---|${m.cells.map(() => '---').join('|')}|`);
   for (const row of m.rows) {
     const cells = row.map((c) => {
       if (c.n === 0) return '–';
       let s = `${c.successes}/${c.n} ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
-      if (c.vsBaseline) s += ` · McNemar p=${fmtP(c.vsBaseline.mcnemarP)} (${c.vsBaseline.onlyBaseline}↔${c.vsBaseline.onlyThis} discordant)${c.vsBaseline.significant ? ' **' + c.vsBaseline.direction + '**' : ''}`;
+      const v = c.vsBaseline;
+      if (v) s += ` · McNemar p=${fmtP(v.mcnemarP)} (${v.onlyBaseline}↔${v.onlyThis} discordant) · Fisher p=${fmtP(v.fisherP)}${v.significant ? ' **' + v.direction + '**' : ''}`;
       return s;
     });
     lines.push(`| ${row[0]?.task ?? ''} | ${cells.join(' | ')} |`);
   }
+  if (m.cells.length > 1) lines.push('', `Against ${m.baseline}: exact McNemar on the seeds both ran (discordant pairs: only ${m.baseline} ↔ only this column), Fisher's exact on all episodes; **better**/**worse**: p < ${m.alpha} on the paired test (on Fisher's where no seed pairs).`);
   lines.push('', '| cell | mean turns (sd) | mean calls | mean tokens | cost |', '|---|---|---|---|---|');
   for (const row of m.rows)
     for (const c of row) {

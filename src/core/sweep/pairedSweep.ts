@@ -8,14 +8,16 @@
 // the only one).
 import { join } from 'node:path';
 import { SWEEP_SCHEMA_VERSION, SweepFile, type SweepOutcome, type SweepPair } from '../../protocol/sweep.js';
-import type { EpisodeOptions } from '../agents/types.js';
+import { resolveLimits } from '../architecture/limits.js';
+import type { EpisodeOptions } from '../architecture/types.js';
 import { ABLATION_ID } from '../prompt/render.js';
 import { referenceLabel } from '../llm/reference/policy.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
 import { preflightRun, StartError } from '../runs/preflight.js';
 import type { EpisodeRecord } from './record.js';
 import { runSweep } from './scheduler.js';
-import { episodeKey, SweepSpecSchema, type PlannedSweep, type SweepCell, type SweepEpisode } from './spec.js';
+import { promptIdentityOf, promptVersion } from './promptVersion.js';
+import { episodeKey, SweepSpecSchema, type PlannedSweep, type ResolvedCell, type SweepCell, type SweepEpisode } from './spec.js';
 import { compareSides } from './stats.js';
 import { InProcessWorker, type EpisodeWorker } from './workers.js';
 
@@ -73,13 +75,17 @@ function modelLabel(spec: ModelSpec): string {
   return spec.kind === 'reference' ? referenceLabel(spec.profile ?? 'reference') : (spec.label ?? `${spec.model} @ ${spec.baseUrl}`);
 }
 
-async function checkInput(o: PairedSweepOptions, deps: LaunchDeps): Promise<string> {
+/** The base variant's name and what each side runs (prompt version inputs, limits), after the run's own checks. */
+async function checkInput(o: PairedSweepOptions, deps: LaunchDeps): Promise<{ variant: string; sides: Record<'on' | 'off', ResolvedCell> }> {
   if (!Number.isInteger(o.seeds) || o.seeds < 1 || o.seeds > MAX_SWEEP_SEEDS) throw new Error(`seeds must be an integer in 1..${MAX_SWEEP_SEEDS}, got ${o.seeds}`);
   if (!ABLATION_ID.test(o.ablation)) throw new Error(`invalid ablation id '${o.ablation}' (lower-case letters, digits, '_', '.', '-')`);
   // The same checks a run makes before it starts, with the ablation switched: a misspelt id, or one the variant's
   // prompts do not have, would make both sides identical and the comparison silently meaningless.
-  const checked = await preflightRun(deps.io, { ...o, ablations: { [o.ablation]: true } });
-  return checked.variant.name;
+  const checked = await preflightRun(deps.io, { ...o, architectures: deps.architectures, ablations: { [o.ablation]: true } });
+  const limits = resolveLimits(checked.arch, { ...(checked.variant.limits ?? {}), ...(o.limits ?? {}) });
+  const on = await promptIdentityOf(deps.io, checked);
+  const side = (value: boolean): ResolvedCell => ({ prompt: { ...on, ablations: { ...on.ablations, [o.ablation]: value } }, limits: limits.ok ? limits.limits : {}, ...(checked.variant.agents !== undefined ? { agents: checked.variant.agents } : {}) });
+  return { variant: checked.variant.name, sides: { on: side(true), off: side(false) } };
 }
 
 async function newSweepId(o: PairedSweepOptions, deps: LaunchDeps): Promise<string> {
@@ -92,12 +98,12 @@ async function newSweepId(o: PairedSweepOptions, deps: LaunchDeps): Promise<stri
 }
 
 export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDeps): Promise<PairedSweepResult> {
-  const variant = await checkInput(o, deps);
+  const { variant, sides } = await checkInput(o, deps);
   const id = await newSweepId(o, deps);
   const dir = join(o.workspace, SWEEPS_DIR, id);
   await deps.io.mkdirp(dir);
   const startedAt = deps.clock.isoNow();
-  const plan = pairedPlan(o, id, variant);
+  const plan = pairedPlan(o, id, variant, sides);
   const total = plan.episodes.length;
   // The first episode refused at its start (e.g. an unknown task) means every other one would be: stop there.
   const stop = new AbortController();
@@ -137,6 +143,8 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
       o.onProgress?.({ done, total, seed: r.seed, side: side(r.cell), phase: 'end', outcome: outcomeOf(r) });
     },
   });
+  // An episode refused for its configuration (the scheduler stops there and keeps no record of it).
+  refused ??= result.refusal;
   if (refused) {
     await deps.io.remove(dir).catch(() => undefined);
     if (refused.tracePath) await deps.io.remove(join(o.workspace, refused.tracePath, '..')).catch(() => undefined);
@@ -171,18 +179,15 @@ export async function runPairedSweep(o: PairedSweepOptions, deps: PairedSweepDep
 }
 
 /** End reasons that can mean "refused at the start". */
-const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'engine_error']);
+const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'sandbox_error', 'engine_error']);
 
 /**
  * The paired sweep as a scheduler plan: two columns (the ablation on and off over the same base variant), seeds
  * 0..n-1, one episode per seed and side, in seed order (on, then off) so that a stop leaves whole pairs. Keys
  * carry the sweep's id: every `compare` is its own sweep, and never reuses or removes another one's run folders.
  */
-function pairedPlan(o: PairedSweepOptions, id: string, variant: string): PlannedSweep {
-  const cells: SweepCell[] = [
-    { name: 'on', variant, ablations: { [o.ablation]: true } },
-    { name: 'off', variant, ablations: { [o.ablation]: false } },
-  ];
+function pairedPlan(o: PairedSweepOptions, id: string, variant: string, sides: Record<'on' | 'off', ResolvedCell>): PlannedSweep {
+  const cells: SweepCell[] = (['on', 'off'] as const).map((side) => ({ name: side, variant, ablations: { [o.ablation]: side === 'on' }, promptVersion: promptVersion(sides[side].prompt) }));
   const seeds = Array.from({ length: o.seeds }, (_, i) => i);
   const limits = o.limits as Record<string, number | string | boolean> | undefined;
   const spec = SweepSpecSchema.parse({
@@ -197,7 +202,16 @@ function pairedPlan(o: PairedSweepOptions, id: string, variant: string): Planned
     baseline: 'on',
   });
   const episodes: SweepEpisode[] = seeds.flatMap((seed) =>
-    cells.map((c) => ({ key: `${id}-${c.name}-s${seed}-${episodeKey({ arch: o.arch, task: o.task, seed, variant, ablations: c.ablations, model: o.model, limits, repeat: 0, cell: c.name }).slice(-10)}`, task: o.task, cell: c.name, variant, ablations: c.ablations, seed, repeat: 0 })),
+    cells.map((c) => ({
+      key: `${id}-${c.name}-s${seed}-${episodeKey({ sweep: id, arch: o.arch, task: o.task, seed, repeat: 0, cell: c.name, variant, resolved: sides[c.name as 'on' | 'off'], model: o.model, simulator: 'embedded' }).slice(-10)}`,
+      task: o.task,
+      cell: c.name,
+      variant,
+      ablations: c.ablations,
+      seed,
+      repeat: 0,
+      promptVersion: c.promptVersion,
+    })),
   );
   return { name: id, spec, cells, seeds, model: o.model, episodes, baseline: 'on' };
 }

@@ -3,6 +3,7 @@
 // truth: `recordFromTrace` recomputes a record from it at any time.
 import type { EventOf, TraceEvent } from '../../protocol/trace.js';
 import { labelFailure, type FailureLabel } from './failureLabels.js';
+import { promptIdentityOfStart, promptVersion } from './promptVersion.js';
 import type { SweepEpisode } from './spec.js';
 
 export interface PriceTable {
@@ -20,6 +21,11 @@ export interface EpisodeRecord {
   runId: string;
   /** Relative to the workspace (so shards' folders merge on another machine). */
   tracePath: string;
+  /**
+   * The prompt version the trace says ran (promptVersion.ts, from episode_start's prompt hashes, topology and
+   * ablations). A sweep counts a record only when this equals its plan's; records written before it existed lack it.
+   */
+  promptVersion?: string;
   success: boolean;
   reason: string;
   message?: string;
@@ -77,6 +83,7 @@ export function recordFromTrace(ep: SweepEpisode, runId: string, tracePath: stri
     repeat: ep.repeat,
     runId,
     tracePath,
+    ...(start ? { promptVersion: promptVersion(promptIdentityOfStart(start)) } : {}),
     success: end?.success ?? false,
     reason: end?.reason ?? 'engine_error',
     ...(end?.message ? { message: end.message } : !end ? { message: 'the trace has no episode_end' } : {}),

@@ -2,6 +2,7 @@
 // script) with the matrix (success and Wilson interval per cell, coloured by significance against the baseline),
 // each cell's episodes on click, the failure inspector (failures grouped by label and variant, each with the turn
 // where it began and a link to its trace), and a success-rate plot with error bars. A projection of the records.
+import { themeCss, type ReportTheme } from '../trace/reportThemes.js';
 import type { SweepMatrix } from './matrix.js';
 import { effectiveLabels } from './matrix.js';
 import { FAILURE_LABELS, type FailureLabel } from './failureLabels.js';
@@ -25,7 +26,20 @@ export interface SweepReportInput {
   nonce: string;
   /** The model judge's proposals (judge.json), shown apart and marked as a model's proposal; never counted above. */
   judge?: { model: string; proposals: Record<string, { labels: FailureLabel[] }> };
+  /** Colour theme, as the run report's (default dark). */
+  theme?: ReportTheme;
 }
+
+/**
+ * The page's own colours per theme, beside the `--vscode-*` variables the run report defines (reportThemes.ts):
+ * the significance tints of matrix cells and bars, and the highlight of a linked transcript turn. Text on each tint
+ * keeps 4.5:1 (test/webview/sweepReport.test.ts measures it).
+ */
+const SWEEP_COLORS: Record<ReportTheme, Record<string, string>> = {
+  dark: { base: '#2a3140', ns: 'transparent', better: '#1e4a2a', worse: '#5a2424', 'bar-base': '#6f86b3', 'bar-ns': '#5d6a80', 'bar-better': '#4caf50', 'bar-worse': '#e05656', target: '#4a3f10', 'target-border': '#e0a800', tag: '#3a3a3a', 'tag-judge': '#5a4215', 'tag-manual': '#1f3a60' },
+  light: { base: '#f4f6fa', ns: 'transparent', better: '#d9f2dc', worse: '#f9dcdc', 'bar-base': '#8aa0c8', 'bar-ns': '#b9c4d6', 'bar-better': '#4caf50', 'bar-worse': '#e05656', target: '#fff6c9', 'target-border': '#e0a800', tag: '#eeeeee', 'tag-judge': '#fde7c2', 'tag-manual': '#d6e6ff' },
+  'high-contrast': { base: '#000000', ns: '#000000', better: '#003300', worse: '#3d0000', 'bar-base': '#3794ff', 'bar-ns': '#ffffff', 'bar-better': '#89d185', 'bar-worse': '#f48771', target: '#3d3300', 'target-border': '#ffd700', tag: '#000000', 'tag-judge': '#000000', 'tag-manual': '#000000' },
+};
 
 function judgeSection(o: SweepReportInput, link: (r: EpisodeRecord, turn?: number) => string): string {
   if (!o.judge) return '';
@@ -69,6 +83,9 @@ function plot(m: SweepMatrix): string {
 
 export function renderSweepReport(o: SweepReportInput): string {
   const m = o.matrix;
+  const theme = o.theme ?? 'dark';
+  const vars = themeCss(theme) + Object.entries(SWEEP_COLORS[theme]).map(([k, v]) => `--sw-${k}:${v};`).join('');
+  const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'high-contrast' ? 'vscode-high-contrast' : 'vscode-dark';
   const inlined = new Set((o.transcripts ?? []).map((t) => t.key));
   const anchor = (k: string) => `ep-${k.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const link = (r: EpisodeRecord, turn?: number) => (inlined.has(r.key) ? `#${anchor(r.key)}${turn !== undefined ? `-turn-${turn}` : ''}` : o.linkOf(r));
@@ -86,7 +103,8 @@ export function renderSweepReport(o: SweepReportInput): string {
     })
     .join('');
   const byKey = new Map(o.records.map((r) => [r.key, r]));
-  const head = `<tr><th>task</th>${m.cells.map((c) => `<th>${esc(c)}${c === m.baseline ? ' <span class="muted">(baseline)</span>' : ''}</th>`).join('')}</tr>`;
+  const version = (c: string) => (m.promptVersions?.[c] ? `<div class="prompts muted" title="prompt version: a hash of the prompt files this column's topology uses and its ablation switches">prompts ${esc(m.promptVersions[c])}</div>` : '');
+  const head = `<tr><th>task</th>${m.cells.map((c) => `<th>${esc(c)}${c === m.baseline ? ' <span class="muted">(baseline)</span>' : ''}${version(c)}</th>`).join('')}</tr>`;
   const rows = m.rows
     .map((row) => {
       const tds = row.map((c) => {
@@ -125,17 +143,18 @@ export function renderSweepReport(o: SweepReportInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${o.nonce}'; img-src data:">
 <title>${esc(o.title)}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f;background:#fff}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.muted{color:#777;font-weight:normal}
-table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:6px 10px;text-align:left;vertical-align:top}
-td.cell{cursor:pointer;min-width:190px}td.cell:hover,td.cell.sel{outline:2px solid #0a64d8}
-.base{background:#f4f6fa}.ns{background:#fff}.better{background:#d9f2dc}.worse{background:#f9dcdc}
-.rate{font-weight:600;font-size:15px}.ci,.test,.means{font-size:12px;color:#555}
-.legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ddd}
-li.fail{color:#8a1f1f}li.ok{color:#1f6a2a}.src{font-size:11px;padding:0 4px;border-radius:3px;background:#eee}.src.judge{background:#fde7c2}.src.manual{background:#d6e6ff}
-svg text{font-size:11px;fill:#333}.bar.base{fill:#8aa0c8}.bar.ns{fill:#b9c4d6}.bar.better{fill:#4caf50}.bar.worse{fill:#e05656}.err{stroke:#222;stroke-width:1.5}.grid{stroke:#eee}
-summary{cursor:pointer}\n.transcript pre{margin:0;padding:2px 8px;border-left:3px solid #ddd;white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}.transcript pre:target{background:#fff6c9;border-left-color:#e0a800}
-</style></head><body>
+body{${vars}font:14px/1.45 system-ui,sans-serif;margin:24px;color:var(--vscode-foreground);background:var(--vscode-editor-background)}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.muted{color:var(--vscode-descriptionForeground);font-weight:normal}
+a{color:var(--vscode-textLink-foreground)}
+table{border-collapse:collapse}th,td{border:1px solid var(--vscode-editorWidget-border);padding:6px 10px;text-align:left;vertical-align:top}
+td.cell{cursor:pointer;min-width:190px}td.cell:hover,td.cell.sel{outline:2px solid var(--vscode-focusBorder)}
+.base{background:var(--sw-base)}.ns{background:var(--sw-ns)}.better{background:var(--sw-better)}.worse{background:var(--sw-worse)}
+.rate{font-weight:600;font-size:15px}.ci,.test,.means,.prompts{font-size:12px;color:var(--vscode-descriptionForeground)}.prompts{font-weight:normal;font-family:ui-monospace,monospace}
+.legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid var(--vscode-editorWidget-border)}
+li.fail{color:var(--vscode-errorForeground)}li.ok{color:var(--vscode-testing-iconPassed)}.src{font-size:11px;padding:0 4px;border-radius:3px;background:var(--sw-tag);border:1px solid var(--vscode-contrastBorder)}.src.judge{background:var(--sw-tag-judge)}.src.manual{background:var(--sw-tag-manual)}
+svg text{font-size:11px;fill:var(--vscode-foreground)}.bar.base{fill:var(--sw-bar-base)}.bar.ns{fill:var(--sw-bar-ns)}.bar.better{fill:var(--sw-bar-better)}.bar.worse{fill:var(--sw-bar-worse)}.err{stroke:var(--vscode-foreground);stroke-width:1.5}.grid{stroke:var(--vscode-editorWidget-border)}
+summary{cursor:pointer}\n.transcript pre{margin:0;padding:2px 8px;border-left:3px solid var(--vscode-editorWidget-border);white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}.transcript pre:target{background:var(--sw-target);border-left-color:var(--sw-target-border)}
+</style></head><body class="${bodyClass}">
 <h1>${esc(o.title)}</h1><div class="muted">${esc(o.subtitle)}</div>
 <h2>Matrix <span class="muted">success [Wilson 95% interval]; colour: significant against the baseline at α=${m.alpha} (exact McNemar on paired seeds)</span></h2>
 <div class="legend"><span class="base">baseline</span><span class="better">significantly better</span><span class="worse">significantly worse</span><span class="ns">not significant</span></div>

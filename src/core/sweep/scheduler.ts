@@ -1,10 +1,14 @@
-// Runs a planned sweep (or one shard of it): skips every episode whose record exists (resume: a killed sweep run
-// again loses nothing and repeats nothing finished), keeps `workers.length` episodes in flight, meters model calls
-// against the rate limits and the budget (the budget stops scheduling; episodes in flight finish), pauses and
-// retries when the endpoint fails, and writes each finished episode's record at once. Statistics are computed
-// from the records afterwards (matrix.ts), never here.
+// Runs a planned sweep (or one shard of it): skips every episode whose record counts (resume: a killed sweep run
+// again loses nothing and repeats nothing finished; planFile.ts says what counts), keeps `workers.length` episodes
+// in flight, meters model calls against the rate limits and the budget (the budget stops scheduling; episodes in
+// flight finish), pauses and retries when the endpoint fails, and writes each finished episode's record at once.
+// Two things stop it besides a cancel and the budget: an episode refused for its configuration (nothing about the
+// variant was measured, and every other episode would be refused too) and a prompt edited while it ran (the trace
+// ran other prompts than the plan's). Neither is written as a record. Statistics are computed from the records
+// afterwards (matrix.ts), never here.
 import { join } from 'node:path';
 import type { Clock, HostIO } from '../host.js';
+import { countsFor, isInfrastructureFailure, PLAN_FILE, ranOtherPrompts, refusalOf } from './planFile.js';
 import type { RateLimiter } from './rateLimit.js';
 import { costOf, type EpisodeRecord, type PriceTable } from './record.js';
 import { shardOf, type PlannedSweep, type SweepEpisode } from './spec.js';
@@ -49,7 +53,11 @@ export interface RunSweepOptions {
   sleep?(ms: number): Promise<void>;
 }
 
-export type SweepStatus = 'complete' | 'cancelled' | 'budget_exhausted';
+/**
+ * `refused`: an episode was refused for its configuration (`refusal` says which and why); `prompts_changed`: an
+ * episode's trace ran other prompts than the plan's (a prompt file was edited while the sweep ran).
+ */
+export type SweepStatus = 'complete' | 'cancelled' | 'budget_exhausted' | 'refused' | 'prompts_changed';
 
 export interface RunSweepResult {
   status: SweepStatus;
@@ -61,23 +69,17 @@ export interface RunSweepResult {
   spentTokens: number;
   spentCost: number;
   endpointPauses: number;
+  /** With status 'refused': the episode's record (not written to the sweep folder). */
+  refusal?: EpisodeRecord;
+  /** With status 'prompts_changed': the episode whose trace ran other prompts than planned. */
+  promptsChanged?: { key: string; cell: string; planned: string; ran: string };
 }
 
-export const PLAN_FILE = 'plan.json';
-
-/**
- * A failure of the machinery, not of the agent: the endpoint down, a simulator or sandbox that could not start
- * (Pyodide's start-up timing out on an overloaded machine). Counting these as the variant's failures would make
- * the statistics lie, so the episode pauses and runs again; only past the patience is it recorded.
- */
-export function isInfrastructureFailure(r: { reason: string; message?: string }): boolean {
-  if (r.reason === 'model_error' || r.reason === 'simulator_error') return true;
-  return r.reason === 'engine_error' && /failed to start|cannot start|start-up took longer/.test(r.message ?? '');
-}
+export { isInfrastructureFailure, PLAN_FILE } from './planFile.js';
 
 /** The plan as written into the sweep folder (the spec and every key), so `merge` and views need no YAML. */
 export function planFileOf(plan: PlannedSweep): unknown {
-  return { schemaVersion: 1, name: plan.name, spec: plan.spec, cells: plan.cells, seeds: plan.seeds, baseline: plan.baseline, model: { ...plan.model, apiKey: undefined }, episodes: plan.episodes };
+  return { schemaVersion: 2, name: plan.name, spec: plan.spec, cells: plan.cells, seeds: plan.seeds, baseline: plan.baseline, model: { ...plan.model, apiKey: undefined }, ...(plan.simulator ? { simulator: plan.simulator } : {}), episodes: plan.episodes };
 }
 
 export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
@@ -88,7 +90,8 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
   await o.io.writeText(join(dir, PLAN_FILE), JSON.stringify(planFileOf(o.plan), null, 2) + '\n');
   const mine = shardOf(o.plan.episodes, o.shard);
   const mineKeys = new Set(mine.map((e) => e.key));
-  const existing = (await readRecords(o.io, dir)).filter((r) => mineKeys.has(r.key));
+  const byKey = new Map(mine.map((e) => [e.key, e]));
+  const existing = (await readRecords(o.io, dir)).filter((r) => mineKeys.has(r.key) && countsFor(r, byKey.get(r.key)));
   const finished = new Map(existing.map((r) => [r.key, r]));
   const queue: SweepEpisode[] = mine.filter((e) => !finished.has(e.key));
   const skipped = existing.length;
@@ -121,6 +124,8 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
   let pausedUntil = 0;
   let pauseReason: string | undefined;
   let endpointPauses = 0;
+  let refusal: EpisodeRecord | undefined;
+  let promptsChanged: RunSweepResult['promptsChanged'];
   const progress = (last?: EpisodeRecord) => {
     const elapsedMs = o.clock.nowMs() - t0;
     const left = mine.length - finished.size;
@@ -132,6 +137,7 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
   const loop = async (worker: EpisodeWorker) => {
     for (;;) {
       if (o.signal?.aborted) return void (stopped ??= 'cancelled');
+      if (stopped) return;
       if (overBudget()) return void (stopped ??= 'budget_exhausted');
       const wait = pausedUntil - o.clock.nowMs();
       if (wait > 0) {
@@ -145,10 +151,28 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
       let delay = retry.firstDelayMs;
       try {
         for (;;) {
-          const rec = await worker.run(job(episode), meter, o.signal);
-          if (o.signal?.aborted && rec.reason === 'cancelled') {
-            // Cut short by the user: not an outcome; it runs again on resume.
+          let rec: EpisodeRecord;
+          try {
+            rec = await worker.run(job(episode), meter, o.signal);
+          } catch (err) {
+            // A worker process ended by the same Ctrl-C (the terminal signals the whole process group).
+            if (o.signal?.aborted) return void (stopped ??= 'cancelled');
+            throw err;
+          }
+          if (rec.reason === 'cancelled') {
+            // Cut short by the user (only a stop of the sweep cancels its episodes): not an outcome; it runs again
+            // on resume, even when the worker's record arrives before this process has seen the signal.
             stopped ??= 'cancelled';
+            return;
+          }
+          if (refusalOf(rec)) {
+            refusal ??= rec;
+            stopped ??= 'refused';
+            return;
+          }
+          if (ranOtherPrompts(rec, episode) && !isInfrastructureFailure(rec)) {
+            promptsChanged ??= { key: rec.key, cell: rec.cell, planned: episode.promptVersion!, ran: rec.promptVersion! };
+            stopped ??= 'prompts_changed';
             return;
           }
           const transient = isInfrastructureFailure(rec);
@@ -181,5 +205,5 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
   const records = mine.map((e) => finished.get(e.key)).filter((r): r is EpisodeRecord => r !== undefined);
   const status: SweepStatus = stopped ?? (records.length === mine.length ? 'complete' : 'cancelled');
   await o.io.writeText(join(dir, o.shard ? `status-${o.shard.index}-of-${o.shard.count}.json` : 'status.json'), JSON.stringify({ status, done: records.length, total: mine.length, ran, skipped, spentTokens, spentCost, endpointPauses, at: o.clock.isoNow() }, null, 2) + '\n');
-  return { status, dir, records, ran, skipped, spentTokens, spentCost, endpointPauses };
+  return { status, dir, records, ran, skipped, spentTokens, spentCost, endpointPauses, ...(refusal ? { refusal } : {}), ...(promptsChanged ? { promptsChanged } : {}) };
 }

@@ -1,21 +1,25 @@
 // A sweep file (YAML): architecture x tasks x variants x seeds x repeats with one model's settings, limits, a budget
-// and rate limits. Parsed and checked up front against the registry, the variants file and the prompts, so a
-// misspelt task, variant or ablation id fails before any model call, naming it. Expansion gives every episode a
-// deterministic key (a readable prefix + a hash of everything that makes the episode what it is); the key names the
-// run folder, so a resumed sweep or a shard knows which episodes are done without a coordinator.
+// and rate limits. Parsed and checked up front with the same checks `waypoint run` makes (limits by their declared
+// names, tasks of the architecture on its simulator, variants, topologies, prompt files and ablation ids: preflight),
+// each refusal naming the sweep file's line, so nothing wrong reaches a model call. Expansion gives every episode a
+// deterministic key: a readable prefix + a hash of everything that makes the episode what it is (the sweep's name,
+// the engine's behaviour version, the simulator, the prompt version, the resolved variant and limits, the model,
+// task, seed and repeat); the key names the run folder, so a resumed sweep or a shard knows which episodes are done
+// without a coordinator, an edited prompt re-runs exactly the episodes that use it, and two sweeps never share one.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import * as z from 'zod';
-import { getArchitecture, ARCHITECTURES } from '../agents/registry.js';
+import { resolveLimits } from '../architecture/limits.js';
+import type { Architectures } from '../architecture/registry.js';
+import { closestName } from '../closest.js';
+import { ENGINE_BEHAVIOUR_VERSION } from '../engine/behaviourVersion.js';
 import type { HostIO } from '../host.js';
 import { canonicalJson } from '../llm/cache.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../llm/reference/policy.js';
-import { ABLATION_ID } from '../prompt/render.js';
-import { loadVariants, resolveVariant, VARIANTS_FILE } from '../prompt/variants.js';
 import type { ModelSpec } from '../runs/launch.js';
-import { resolvePromptPaths } from '../runs/promptPaths.js';
-import { taskCatalog } from '../sim/mujoco/index.js';
+import { preflightRun, StartError } from '../runs/preflight.js';
+import { embeddedCatalog, taskProblem, type TaskCatalog } from '../runs/taskCheck.js';
+import { promptIdentityOf, promptVersion, type PromptIdentity } from './promptVersion.js';
 
 const Id = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . - only');
 
@@ -86,6 +90,8 @@ export interface SweepCell {
   name: string;
   variant: string;
   ablations: Record<string, boolean>;
+  /** Prompt version of the cell's episodes (promptVersion.ts); absent in plans written before it existed. */
+  promptVersion?: string;
 }
 
 export interface SweepEpisode {
@@ -96,6 +102,15 @@ export interface SweepEpisode {
   ablations: Record<string, boolean>;
   seed: number;
   repeat: number;
+  /** The prompt version the episode must run with; a record whose trace ran another is not this episode. */
+  promptVersion?: string;
+}
+
+/** Which simulator a sweep runs on: the spec as given, and what it reports (the embedded ones: their catalogs). */
+export interface SimulatorIdentity {
+  spec: string;
+  name: string;
+  version?: string;
 }
 
 export interface PlannedSweep {
@@ -107,11 +122,69 @@ export interface PlannedSweep {
   /** Every episode in a fixed order (task, cell, seed, repeat). */
   episodes: SweepEpisode[];
   baseline: string;
+  simulator?: SimulatorIdentity;
 }
 
-export class SweepSpecError extends Error {}
+export class SweepSpecError extends Error {
+  override name = 'SweepSpecError';
+}
 
-/** Parses YAML text; schema errors name the file, line and field. */
+/** Where each value of a parsed sweep file is (1-based line), for the checks made after parsing. */
+const LINES = new WeakMap<SweepSpec, { file: string; lineOf(path: readonly (string | number)[]): number | undefined }>();
+
+/** The keys a map at `path` of the schema allows (an unknown key's message lists them). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let t: z.ZodType | undefined = schema;
+  const unwrap = (x: z.ZodType): z.ZodType => {
+    if (x instanceof z.ZodDefault || x instanceof z.ZodOptional || x instanceof z.ZodNullable) return unwrap(x.unwrap() as z.ZodType);
+    // A union of a scalar and a map (a variant entry, seeds): the map's keys.
+    if (x instanceof z.ZodUnion) return (x.options as z.ZodType[]).map(unwrap).find((o) => o instanceof z.ZodObject) ?? x;
+    return x;
+  };
+  for (const step of path) {
+    if (!t) return [];
+    t = unwrap(t);
+    if (t instanceof z.ZodObject) t = (t.shape as Record<string, z.ZodType>)[String(step)];
+    else if (t instanceof z.ZodArray) t = t.element as z.ZodType;
+    else if (t instanceof z.ZodRecord) t = t.valueType as z.ZodType;
+    else return [];
+  }
+  t = t ? unwrap(t) : undefined;
+  return t instanceof z.ZodObject ? Object.keys(t.shape) : [];
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** The issue to report: a union's branch that is a map, and an unknown key before what it left missing. */
+function chooseIssue(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): Issue {
+  const flat: Issue[] = [];
+  for (const i of issues) {
+    if (i.code === 'invalid_union' && i.errors.length > 0) {
+      // The branch that got furthest: the one whose issues are inside the value (a map's keys), not about its type.
+      const branch = i.errors.find((e) => e.some((x) => x.code === 'unrecognized_keys' || x.path.length > 0)) ?? i.errors[0]!;
+      flat.push(chooseIssue(branch, [...prefix, ...i.path]));
+    } else flat.push({ ...i, path: [...prefix, ...i.path] } as Issue);
+  }
+  return flat.find((i) => i.code === 'unrecognized_keys') ?? flat[0]!;
+}
+
+function lineOfNode(doc: Document, lc: LineCounter, path: readonly (string | number)[]): number | undefined {
+  const node = path.length > 0 ? doc.getIn(path, true) : doc.contents;
+  const range = (node as { range?: [number, number] } | undefined)?.range;
+  if (range) return lc.linePos(range[0]).line;
+  return path.length > 0 ? lineOfNode(doc, lc, path.slice(0, -1)) : undefined;
+}
+
+/** The line of a map's key (an unknown key points at itself). */
+function lineOfKey(doc: Document, lc: LineCounter, mapPath: readonly (string | number)[], key: string): number | undefined {
+  const map = (mapPath.length > 0 ? doc.getIn(mapPath, true) : doc.contents) as { items?: { key: { value?: unknown; range?: [number, number] } }[] } | undefined;
+  const range = map?.items?.find((p) => p.key?.value === key)?.key?.range;
+  return range ? lc.linePos(range[0]).line : lineOfNode(doc, lc, mapPath);
+}
+
+const where = (path: readonly PropertyKey[]) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(top level)';
+
+/** Parses YAML text; errors name the file, line and field, and an unknown key the valid ones. */
 export function parseSweepSpec(text: string, file: string): SweepSpec {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
@@ -120,21 +193,24 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     const pos = lc.linePos(e.pos[0]);
     throw new SweepSpecError(`${file}:${pos.line}: ${e.message.split('\n')[0]}`);
   }
-  const r = SweepSpecSchema.safeParse(doc.toJS());
+  const js = doc.toJS() as unknown;
+  if (js === null || typeof js !== 'object' || Array.isArray(js)) throw new SweepSpecError(`${file}:1: a sweep file is a map of keys (${Object.keys(SweepSpecSchema.shape).join(', ')}); docs/sweeps.md`);
+  const r = SweepSpecSchema.safeParse(js);
   if (!r.success) {
-    const issue = r.error.issues[0]!;
-    let node = issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
-    // An unknown key: point at the key itself, in the map the path names.
-    const unknown = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys[0] : undefined;
-    if (unknown !== undefined) {
-      const map = (issue.path.length > 0 ? doc.getIn(issue.path, true) : doc.contents) as { items?: { key: { value?: unknown; range?: [number, number] } }[] } | undefined;
-      node = map?.items?.find((p) => p.key?.value === unknown)?.key as never;
+    const issue = chooseIssue(r.error.issues);
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    if (issue.code === 'unrecognized_keys') {
+      const key = issue.keys[0]!;
+      const valid = keysAt(SweepSpecSchema, path);
+      const near = closestName(key, valid);
+      const inMap = path.length > 0 ? ` in ${where(path)}` : '';
+      throw new SweepSpecError(`${file}:${lineOfKey(doc, lc, path, key) ?? 1}: unknown key '${key}'${inMap}${near ? ` (did you mean '${near}'?)` : ''}; valid keys: ${valid.join(', ')}`);
     }
-    const range = (node as { range?: [number, number] } | undefined)?.range;
-    const line = range ? lc.linePos(range[0]).line : 1;
-    const where = [...issue.path, ...(unknown !== undefined ? [unknown] : [])].join('.') || '(top level)';
-    throw new SweepSpecError(`${file}:${line}: ${where}: ${issue.message}`);
+    const line = lineOfNode(doc, lc, path) ?? 1;
+    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+    throw new SweepSpecError(`${file}:${line}: ${where(path)}: ${missing ? 'missing (required)' : issue.message}`);
   }
+  LINES.set(r.data, { file, lineOf: (path) => lineOfNode(doc, lc, path) });
   return r.data;
 }
 
@@ -150,61 +226,109 @@ function seedList(s: SweepSpec['seeds']): number[] {
   return Array.from({ length: s.count }, (_, i) => s.from + i);
 }
 
-/** The key's hash input: everything that makes two episodes the same episode (never the API key). */
-export function episodeKey(parts: { arch: string; task: string; seed: number; variant: string; ablations: Record<string, boolean>; model: ModelSpec; limits?: Record<string, unknown>; repeat: number; cell: string }): string {
-  const { apiKey: _k, ...model } = parts.model as ModelSpec & { apiKey?: string };
-  const input = { arch: parts.arch, task: parts.task, seed: parts.seed, variant: parts.variant, ablations: parts.ablations, model, limits: parts.limits ?? {}, repeat: parts.repeat };
-  const hash = createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 10);
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.]/g, '_');
-  return `${safe(parts.arch)}-${safe(parts.task)}-${safe(parts.cell)}-s${parts.seed}-r${parts.repeat}-${hash}`;
+/** What one cell's episodes run, resolved: the prompt version's inputs, the limits after the variant's, the team size. */
+export interface ResolvedCell {
+  prompt: PromptIdentity;
+  limits: Record<string, number | boolean>;
+  agents?: number;
 }
 
 /**
- * Checks the spec against what exists (architecture, tasks, variants, ablation ids in the prompts the episodes will
- * use) and expands it. Throws SweepSpecError naming the first unknown id; nothing has called a model yet.
+ * The key's hash input: everything that makes two episodes the same episode (never the API key), including the
+ * sweep (so two sweeps never share a run folder), the engine's behaviour version and the simulator.
  */
-export async function planSweep(spec: SweepSpec, ctx: { io: HostIO; workspace: string; builtInPromptRoot: string; promptDir?: string; file: string; env?: NodeJS.ProcessEnv }): Promise<PlannedSweep> {
-  const where = ctx.file;
-  if (!ARCHITECTURES[spec.arch]) throw new SweepSpecError(`${where}: unknown architecture '${spec.arch}'; known: ${Object.keys(ARCHITECTURES).sort().join(', ')}`);
-  const arch = getArchitecture(spec.arch);
-  const tasks = taskCatalog().filter((t) => t.apis.includes(arch.api));
-  for (const t of spec.tasks) {
-    if (!tasks.some((x) => x.id === t)) throw new SweepSpecError(`${where}: unknown task '${t}' for ${spec.arch}; known: ${tasks.map((x) => x.id).join(', ')}`);
+export type EpisodeKeyParts = { sweep: string; arch: string; task: string; seed: number; repeat: number; cell: string; variant: string; resolved: ResolvedCell; model: ModelSpec; simulator: SimulatorIdentity | string };
+
+/** What the key hashes (the cell's name is only in the readable prefix). */
+export function episodeIdentity(parts: EpisodeKeyParts): Record<string, unknown> {
+  const { apiKey: _k, ...model } = parts.model as ModelSpec & { apiKey?: string };
+  return { engine: ENGINE_BEHAVIOUR_VERSION, sweep: parts.sweep, arch: parts.arch, task: parts.task, seed: parts.seed, repeat: parts.repeat, variant: parts.variant, ...parts.resolved, model, simulator: parts.simulator };
+}
+
+export function episodeKey(parts: EpisodeKeyParts): string {
+  const hash = createHash('sha256').update(canonicalJson(episodeIdentity(parts))).digest('hex').slice(0, 10);
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.]/g, '_');
+  return `${safe(parts.sweep)}-${safe(parts.task)}-${safe(parts.cell)}-s${parts.seed}-r${parts.repeat}-${hash}`;
+}
+
+export interface PlanContext {
+  io: HostIO;
+  /** The architectures the host registered; the sweep's `arch` names one of them. */
+  architectures: Architectures;
+  workspace: string;
+  builtInPromptRoot: string;
+  promptDir?: string;
+  file: string;
+  env?: NodeJS.ProcessEnv;
+  /** The simulator's spec and tasks, asked of it before planning; default: the architecture's embedded one. */
+  simulator?: { spec: string; catalog: TaskCatalog };
+}
+
+/**
+ * Checks the spec against what exists, with the checks `waypoint run` makes, and expands it. Throws
+ * SweepSpecError naming the sweep file's line and the valid choices; nothing has called a model yet.
+ */
+export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<PlannedSweep> {
+  const parsed = LINES.get(spec);
+  const at = (path: (string | number)[]) => {
+    const line = parsed?.lineOf(path);
+    return `${parsed?.file ?? ctx.file}${line !== undefined ? `:${line}` : ''}`;
+  };
+  if (!ctx.architectures.find(spec.arch)) {
+    const known = ctx.architectures.ids().sort();
+    const near = closestName(spec.arch, known);
+    throw new SweepSpecError(`${at(['arch'])}: unknown architecture '${spec.arch}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`);
   }
-  const variantsFile = await loadVariants(ctx.io, join(ctx.workspace, VARIANTS_FILE));
-  const paths = await resolvePromptPaths(ctx.io, arch, { workspace: ctx.workspace, promptDir: ctx.promptDir, builtInPromptRoot: ctx.builtInPromptRoot });
-  const promptTexts = await Promise.all(Object.values(paths).map((p) => ctx.io.readText(p)));
+  const arch = ctx.architectures.get(spec.arch);
+  // Limits by their declared names, as `run --limit` takes them (a variant's own limits are checked per cell).
+  const limits = resolveLimits(arch, spec.limits ?? {});
+  if (!limits.ok) throw new SweepSpecError(`${at(['limits', limits.name])}: limits.${limits.name}: ${limits.error}`);
+  const catalog = ctx.simulator?.catalog ?? (await embeddedCatalog(arch.simulator));
+  spec.tasks.forEach((t, i) => {
+    const problem = taskProblem(arch, t, catalog);
+    if (problem) throw new SweepSpecError(`${at(['tasks', i])}: tasks[${i}]: ${problem}`);
+  });
   const cells: SweepCell[] = [];
-  for (const v of spec.variants) {
+  const resolved = new Map<string, ResolvedCell>();
+  for (const [i, v] of spec.variants.entries()) {
     const entry = typeof v === 'string' ? { variant: v } : v;
+    let pre;
     try {
-      resolveVariant(entry.variant, variantsFile, arch.builtInVariants);
+      // The checks a run makes before it starts: variant, topology, prompt folder and files, ablation ids, limits.
+      pre = await preflightRun(ctx.io, { architectures: ctx.architectures, workspace: ctx.workspace, arch: spec.arch, variant: entry.variant, ablations: entry.ablations, promptDir: ctx.promptDir, builtInPromptRoot: ctx.builtInPromptRoot, limits: spec.limits });
     } catch (err) {
-      throw new SweepSpecError(`${where}: ${(err as Error).message}`);
-    }
-    for (const id of Object.keys(entry.ablations ?? {})) {
-      if (!ABLATION_ID.test(id)) throw new SweepSpecError(`${where}: invalid ablation id '${id}'`);
-      // A misspelt id would leave the cell identical to its variant and the comparison silently meaningless.
-      if (!(id in (arch.codeAblations ?? {})) && !promptTexts.some((t) => t.includes(`"${id}"`))) throw new SweepSpecError(`${where}: unknown ablation '${id}' (in no ${spec.arch} prompt: ${Object.values(paths).join(', ')})`);
+      if (!(err instanceof StartError)) throw err;
+      const cause = err.file ? ` (${err.file}${err.line !== undefined ? `:${err.line}` : ''})` : '';
+      throw new SweepSpecError(`${at(['variants', i])}: variants[${i}]: ${err.reason === 'prompt_error' ? 'prompt error: ' : ''}${err.message}${cause}`);
     }
     const name = 'name' in entry && entry.name ? entry.name : entry.variant;
-    if (cells.some((c) => c.name === name)) throw new SweepSpecError(`${where}: two variants named '${name}' (give one a name:)`);
-    cells.push({ name, variant: entry.variant, ablations: entry.ablations ?? {} });
+    if (cells.some((c) => c.name === name)) throw new SweepSpecError(`${at(['variants', i])}: two variants named '${name}' (give one a name:)`);
+    const cellLimits = resolveLimits(arch, { ...(pre.variant.limits ?? {}), ...(spec.limits ?? {}) });
+    if (!cellLimits.ok) throw new SweepSpecError(`${at(['variants', i])}: variants[${i}]: ${cellLimits.error}`);
+    const prompt = await promptIdentityOf(ctx.io, pre);
+    resolved.set(name, { prompt, limits: cellLimits.limits, ...(pre.variant.agents !== undefined ? { agents: pre.variant.agents } : {}) });
+    cells.push({ name, variant: entry.variant, ablations: entry.ablations ?? {}, promptVersion: promptVersion(prompt) });
   }
   const baseline = spec.baseline ?? cells[0]!.name;
-  if (!cells.some((c) => c.name === baseline)) throw new SweepSpecError(`${where}: baseline '${baseline}' is not one of the variants (${cells.map((c) => c.name).join(', ')})`);
-  const model = modelSpecOf(spec.model, ctx.env ?? process.env);
+  if (!cells.some((c) => c.name === baseline)) throw new SweepSpecError(`${at(['baseline'])}: baseline '${baseline}' is not one of the variants (${cells.map((c) => c.name).join(', ')})`);
+  let model: ModelSpec;
+  try {
+    model = modelSpecOf(spec.model, ctx.env ?? process.env);
+  } catch (err) {
+    throw new SweepSpecError(`${at(['model', 'name'])}: ${(err as Error).message}`);
+  }
+  const simulator: SimulatorIdentity = { spec: ctx.simulator?.spec ?? 'embedded', name: catalog.simulator, ...(catalog.version !== undefined ? { version: catalog.version } : {}) };
+  const name = spec.name ?? (ctx.file.split('/').pop() ?? 'sweep').replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
   const seeds = seedList(spec.seeds);
   const episodes: SweepEpisode[] = [];
   for (const task of spec.tasks)
     for (const c of cells)
       for (const seed of seeds)
         for (let repeat = 0; repeat < spec.repeats; repeat++) {
-          const key = episodeKey({ arch: spec.arch, task, seed, variant: c.variant, ablations: c.ablations, model, limits: spec.limits, repeat, cell: c.name });
-          episodes.push({ key, task, cell: c.name, variant: c.variant, ablations: c.ablations, seed, repeat });
+          const key = episodeKey({ sweep: name, arch: spec.arch, task, seed, repeat, cell: c.name, variant: c.variant, resolved: resolved.get(c.name)!, model, simulator });
+          episodes.push({ key, task, cell: c.name, variant: c.variant, ablations: c.ablations, seed, repeat, promptVersion: c.promptVersion });
         }
-  const name = spec.name ?? (ctx.file.split('/').pop() ?? 'sweep').replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
-  return { name, spec, cells, seeds, model, episodes, baseline };
+  return { name, spec, cells, seeds, model, episodes, baseline, simulator };
 }
 
 /** Parses `i/n` (0-based i); undefined for no sharding. */

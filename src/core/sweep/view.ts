@@ -8,10 +8,9 @@ import { sideBySide, type SideBySide } from '../trace/projections/sideBySide.js'
 import { readTrace } from '../trace/reader.js';
 import type { FailureLabel } from './failureLabels.js';
 import { readJudgeFile } from './judge.js';
-import { buildMatrix, effectiveLabels, type SweepMatrix } from './matrix.js';
+import { buildMatrix, effectiveLabels, sweepModelLine, type SweepMatrix } from './matrix.js';
+import { countedRecords, readPlanFile } from './planFile.js';
 import type { EpisodeRecord } from './record.js';
-import { PLAN_FILE } from './scheduler.js';
-import { readRecords } from './workers.js';
 
 export interface SweepViewData {
   type: 'init';
@@ -26,19 +25,8 @@ export interface SweepViewData {
   judge?: { model: string; proposals: Record<string, FailureLabel[]> };
 }
 
-interface PlanFile {
-  name: string;
-  spec: { arch: string; tasks: string[]; model: { name: string } };
-  cells: { name: string }[];
-  baseline: string;
-  episodes: { key: string }[];
-}
-
 export async function loadSweepView(io: HostIO, dir: string): Promise<SweepViewData> {
-  const planPath = join(dir, PLAN_FILE);
-  if (!(await io.exists(planPath))) throw new Error(`not a sweep folder (no ${PLAN_FILE}): ${dir}`);
-  const plan = JSON.parse(await io.readText(planPath)) as PlanFile;
-  const keys = new Set(plan.episodes.map((e) => e.key));
+  const plan = await readPlanFile(io, dir);
   let manual: Record<string, FailureLabel[]> | undefined;
   const labelsPath = join(dir, 'labels.json');
   if (await io.exists(labelsPath)) {
@@ -48,15 +36,15 @@ export async function loadSweepView(io: HostIO, dir: string): Promise<SweepViewD
       throw new Error(`${labelsPath}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
     }
   }
-  const records = (await readRecords(io, dir)).filter((r) => keys.has(r.key)).map((r) => ({ ...r, labels: effectiveLabels(r, manual) }));
+  const records = (await countedRecords(io, dir, plan)).map((r) => ({ ...r, labels: effectiveLabels(r, manual) }));
   const cells = plan.cells.map((c) => c.name);
-  const matrices = Object.fromEntries(cells.map((b) => [b, buildMatrix(records, { tasks: plan.spec.tasks, cells, baseline: b })]));
-  const model = plan.spec.model.name;
+  const versions = Object.fromEntries(plan.cells.flatMap((c) => (c.promptVersion ? [[c.name, c.promptVersion]] : [])));
+  const matrices = Object.fromEntries(cells.map((b) => [b, buildMatrix(records, { tasks: plan.spec.tasks, cells, baseline: b, ...(Object.keys(versions).length > 0 ? { promptVersions: versions } : {}) })]));
   const judge = await readJudgeFile(io, dir);
   return {
     type: 'init',
     name: plan.name,
-    subtitle: `${plan.spec.arch} · model ${model}${model.startsWith('reference') ? ' (scripted, not an LLM: its rates are a fixture for exercising the tool, never a finding about language models)' : ''} · ${records.length}/${plan.episodes.length} episodes`,
+    subtitle: `${plan.spec.arch} · ${sweepModelLine(plan.spec.model)} · ${records.length}/${plan.episodes.length} episodes`,
     tasks: plan.spec.tasks,
     cells,
     baseline: plan.baseline,

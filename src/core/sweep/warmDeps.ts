@@ -4,7 +4,7 @@
 // one episode reaches the next; test/unit/core/sweep/sweepWarm.test.ts checks it on whole sweep episodes); a
 // protocol simulator's connection is not kept (it belongs to one episode), the embedded one is (every episode
 // starts with its reset(task, seed)).
-import { ARCH_MANIFESTS } from '../agents/manifests.js';
+import type { Architectures } from '../architecture/registry.js';
 import type { Clock, HostIO } from '../host.js';
 import type { LaunchDeps } from '../runs/launch.js';
 import { WarmPool, type WarmPoolStats } from '../runs/warmPool.js';
@@ -31,12 +31,12 @@ export class WarmWorkerResources implements DepsSource {
   readonly #pools = new Map<string, WarmPool>();
 
   constructor(
-    private readonly host: { io: HostIO; clock: Clock },
+    private readonly host: { io: HostIO; clock: Clock; architectures: Architectures },
     private readonly factories: WarmResourceFactories,
   ) {}
 
   depsFor(job: EpisodeJob): LaunchDeps {
-    const family: Family = ARCH_MANIFESTS.get(job.arch)?.simulator ?? 'tabletop';
+    const family: Family = this.host.architectures.find(job.arch)?.simulator ?? 'tabletop';
     const key = JSON.stringify([job.sim, job.workspace, family]);
     let pool = this.#pools.get(key);
     if (!pool) {

@@ -3,8 +3,8 @@
 // the viewer's `ready` with `init`. The same viewer as in the editor, so the CLI report and the browser tests
 // exercise the real UI. The page runs under a CSP like the webview's: no network, scripts by nonce only.
 import { gzipSync } from 'node:zlib';
-import type { TraceEvent } from '../../protocol/trace.js';
-import { packEvents, shareMessages, type ViewerWarning } from '../../protocol/webview.js';
+import { packEvents, shareMessages, type PackedTrajectory, type ViewerWarning, type ViewEvent } from '../../protocol/webview.js';
+import { TRAJECTORY_DIGITS } from './encoding/trajectory.js';
 import { REPORT_THEMES, themeCss, type ReportTheme } from './reportThemes.js';
 
 export interface ViewerAssets {
@@ -20,7 +20,8 @@ export interface ViewerAssets {
 
 export interface TraceHtmlOptions {
   runId: string;
-  events: readonly TraceEvent[];
+  /** Trace events, or what the viewer's host sends (trajectories packed, e.g. from loadTraceForView). */
+  events: readonly ViewEvent[];
   warnings: readonly ViewerWarning[];
   assets: ViewerAssets;
   /** Script nonce for the CSP: pass fresh random bytes (e.g. crypto.randomBytes(16).toString('base64')). */
@@ -66,6 +67,69 @@ function block(kind: string, bytes: Uint8Array | string): string {
   return `<script type="application/octet-stream" data-gz="${kind}">${gz.toString('base64')}</script>`;
 }
 
+/** A column of a packed trajectory in the page: a binary block, and how to read it back. */
+interface ColumnRef {
+  $bin: number;
+  /** Set when the block holds int32 differences along time of round(value * s), `w` numbers per sample. */
+  s?: number;
+  w?: number;
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * A column as the trace stores it: each value rounded to the trace's digits as an integer, minus the same column's
+ * value one sample earlier (int32), which compresses several times better than raw float64 and reads back to the
+ * same numbers (k / 10^e, as the trace reader computes them). A column that does not round-trip so (values with
+ * more digits than the trace keeps, or too large) goes as raw float64.
+ */
+function columnRef(v: Float64Array, width: number, digits: number, bins: Uint8Array[]): ColumnRef {
+  const scale = 10 ** digits;
+  const d = new Int32Array(v.length);
+  let exact = true;
+  for (let i = 0; i < v.length && exact; i++) {
+    const k = Math.round(v[i] * scale);
+    const before = i >= width ? Math.round(v[i - width] * scale) : 0;
+    const diff = k - before;
+    // Object.is: a -0 would read back as 0 (the trace's writer stores none).
+    exact = Object.is((k + 0) / scale, v[i]) && Math.abs(diff) <= INT32_MAX;
+    d[i] = diff;
+  }
+  if (!exact) return { $bin: bins.push(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) - 1 };
+  return { $bin: bins.push(new Uint8Array(d.buffer)) - 1, s: scale, w: width };
+}
+
+/**
+ * A column back from its block (run in the page: the loader carries this function's source, so it must use nothing
+ * from outside it): raw float64, or int32 differences along time, `w` numbers per sample, of round(value * s).
+ */
+export function readColumn(buf: ArrayBuffer, ref: { s?: number; w?: number }): Float64Array {
+  if (!ref.s || !ref.w) return new Float64Array(buf);
+  const d = new Int32Array(buf);
+  const out = new Float64Array(d.length);
+  const acc = new Float64Array(ref.w);
+  for (let i = 0; i < d.length; i++) {
+    const j = i % ref.w;
+    acc[j] += d[i];
+    out[i] = acc[j] / ref.s;
+  }
+  return out;
+}
+
+/** The packed trajectory with its columns as blocks; joint positions left out (no view draws them). */
+function withColumnRefs(e: PackedTrajectory, bins: Uint8Array[]): unknown {
+  return {
+    ...e,
+    qposWidth: 0,
+    qpos: [],
+    tSecs: columnRef(e.tSecs, 1, TRAJECTORY_DIGITS.tSecs, bins),
+    ee: columnRef(e.ee, 4, TRAJECTORY_DIGITS.ee, bins),
+    gripperWidth: columnRef(e.gripperWidth, 1, TRAJECTORY_DIGITS.gripperWidth, bins),
+    ...(e.bodies ? { bodies: columnRef(e.bodies, e.bodiesWidth ?? 7, TRAJECTORY_DIGITS.bodies, bins) } : {}),
+    ...(e.arms ? { arms: columnRef(e.arms, e.armsWidth ?? 5, TRAJECTORY_DIGITS.arms, bins) } : {}),
+  };
+}
+
 export function renderTraceHtml(o: TraceHtmlOptions): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce)) throw new Error(`renderTraceHtml: nonce must be at least 16 base64 characters, got ${o.nonce.length}`);
   const theme = o.theme ?? 'dark';
@@ -78,12 +142,13 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
     'font-src data:',
     'img-src data:',
   ].join('; ');
-  // Trajectories go in packed (as the extension host sends them); their Float64Array columns are stored as
-  // blocks of their own (little-endian, as on every platform VS Code runs on) and referenced by index. Chat
-  // messages are listed once and referred to by index from the role calls (shareMessages), as the panel sends them.
+  // Trajectories go in packed (as the extension host sends them); their columns are stored as blocks of their own
+  // (little-endian, as on every platform VS Code runs on; see columnRef) and referenced by index. Chat messages are
+  // listed once and referred to by index from the role calls (shareMessages), as the panel sends them.
   const bins: Uint8Array[] = [];
   const shared = shareMessages(packEvents(o.events));
-  const data = JSON.stringify({ type: 'init', runId: o.runId, events: shared.events, messages: shared.messages, warnings: o.warnings }, (_k, v) =>
+  const events = shared.events.map((e) => (e.type === 'trajectory_packed' ? withColumnRefs(e, bins) : e));
+  const data = JSON.stringify({ type: 'init', runId: o.runId, events, messages: shared.messages, warnings: o.warnings }, (_k, v) =>
     v instanceof Float64Array ? { $bin: bins.push(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) - 1 } : v,
   );
   // The loader: unpacks the CSS and the viewer (run with this script's nonce) and stands in for the VS Code host,
@@ -113,14 +178,16 @@ export function renderTraceHtml(o: TraceHtmlOptions): string {
     const msg = JSON.parse(await (await gunzip('trace')).text());
     const transfer = [];
     const columns = [];
+    const column = ${readColumn.toString()};
     for (const e of msg.events) {
       if (e.type !== 'trajectory_packed') continue;
-      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies']) {
+      if (Array.isArray(e.qpos)) e.qpos = new Float64Array(e.qpos);
+      for (const k of ['tSecs', 'ee', 'gripperWidth', 'qpos', 'bodies', 'arms']) {
         const ref = e[k];
         if (!ref || typeof ref.$bin !== 'number') continue;
         columns.push(gunzip('bin' + ref.$bin).arrayBuffer().then((buf) => {
-          e[k] = new Float64Array(buf);
-          transfer.push(buf);
+          e[k] = column(buf, ref);
+          transfer.push(e[k].buffer);
         }));
       }
     }

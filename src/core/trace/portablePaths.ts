@@ -2,6 +2,7 @@
 // export leaves the machine, so there they become relative: to the workspace, to the installed package
 // (`<waypoint>/prompts/...` for built-in prompts), or to the home folder (`~/...`). Pure: strings in, strings out.
 import type { TraceEvent } from '../../protocol/trace.js';
+import type { PackedTrajectory } from '../../protocol/webview.js';
 
 export interface PathRoots {
   workspace: string;
@@ -11,7 +12,7 @@ export interface PathRoots {
 }
 
 /** Replaces the roots' absolute prefixes in every string of `events` (deep), longest root first. */
-export function portablePaths<T extends TraceEvent>(events: readonly T[], roots: PathRoots): T[] {
+export function portablePaths<T extends TraceEvent | PackedTrajectory>(events: readonly T[], roots: PathRoots): T[] {
   const rules = [
     { from: roots.workspace, to: '' },
     { from: roots.packageRoot, to: '<waypoint>/' },

@@ -51,6 +51,7 @@ function toPacked(event: EventOf<'trajectory'>, d: DecodedTrajectory, total: num
     n: d.n, ...(total !== d.n ? { total } : {}),
     tSecs: d.tSecs, ee: d.ee, gripperWidth: d.gripperWidth, qposWidth: 0, qpos: new Float64Array(0), grasped: d.grasped,
     ...(d.bodies ? { bodiesWidth: d.bodiesWidth, bodies: d.bodies } : {}),
+    ...(d.arms ? { armsWidth: d.armsWidth, arms: d.arms } : {}),
     ...(d.contacts?.length ? { contacts: d.contacts } : {}),
   };
 }
@@ -61,6 +62,8 @@ function subset(d: DecodedTrajectory, pick: Int32Array): DecodedTrajectory {
   const tSecs = new Float64Array(m), ee = new Float64Array(4 * m), gripperWidth = new Float64Array(m);
   const bw = d.bodiesWidth ?? 0;
   const bodies = d.bodies ? new Float64Array(m * bw) : undefined;
+  const aw = d.armsWidth ?? 0;
+  const arms = d.arms ? new Float64Array(m * aw) : undefined;
   const grasped: DecodedTrajectory['grasped'] = [];
   const contactAt = new Map((d.contacts ?? []).map((c) => [c.index, c.pairs]));
   const contacts: NonNullable<DecodedTrajectory['contacts']> = [];
@@ -71,19 +74,20 @@ function subset(d: DecodedTrajectory, pick: Int32Array): DecodedTrajectory {
     for (let k = 0; k < 4; k++) ee[4 * j + k] = d.ee[4 * i + k];
     gripperWidth[j] = d.gripperWidth[i];
     if (bodies) bodies.set(d.bodies!.subarray(i * bw, (i + 1) * bw), j * bw);
+    if (arms) arms.set(d.arms!.subarray(i * aw, (i + 1) * aw), j * aw);
     while (run + 1 < d.grasped.length && d.grasped[run + 1].from <= i) run++;
     const value = d.grasped[run].value;
     if (j === 0 || grasped[grasped.length - 1].value !== value) grasped.push({ from: j, value });
     const pairs = contactAt.get(i);
     if (pairs) contacts.push({ index: j, pairs });
   }
-  return { n: m, tSecs, ee, gripperWidth, qposWidth: 0, qpos: new Float64Array(0), grasped, ...(bodies ? { bodiesWidth: bw, bodies } : {}), ...(contacts.length ? { contacts } : {}) };
+  return { n: m, tSecs, ee, gripperWidth, qposWidth: 0, qpos: new Float64Array(0), grasped, ...(bodies ? { bodiesWidth: bw, bodies } : {}), ...(arms ? { armsWidth: aw, arms } : {}), ...(contacts.length ? { contacts } : {}) };
 }
 
 /** Decoded columns of plain (schema v1) samples; undefined when they differ in qpos or bodies length. */
 function fromSamples(e: EventOf<'trajectory'>): DecodedTrajectory | undefined {
   const p = packTrajectory(e);
-  return p && { n: p.n, tSecs: p.tSecs, ee: p.ee, gripperWidth: p.gripperWidth, qposWidth: 0, qpos: new Float64Array(0), grasped: p.grasped, bodiesWidth: p.bodiesWidth, bodies: p.bodies, contacts: p.contacts };
+  return p && { n: p.n, tSecs: p.tSecs, ee: p.ee, gripperWidth: p.gripperWidth, qposWidth: 0, qpos: new Float64Array(0), grasped: p.grasped, bodiesWidth: p.bodiesWidth, bodies: p.bodies, armsWidth: p.armsWidth, arms: p.arms, contacts: p.contacts };
 }
 
 export function loadTraceForView(text: string, options: ViewLoadOptions = {}): ViewLoad {
@@ -120,7 +124,7 @@ export function loadTraceForView(text: string, options: ViewLoadOptions = {}): V
   if (overview) {
     keep = new Uint8Array(series.length);
     const buckets = options.overviewBuckets ?? OVERVIEW_BUCKETS;
-    for (const col of [series.x, series.y, series.z, series.yawRad, series.gripperWidth]) for (const i of decimateMinMax(series.t, col, buckets)) keep[i] = 1;
+    for (const col of plotted(series)) for (const i of decimateMinMax(series.t, col, buckets)) keep[i] = 1;
     // Every trajectory's first and last sample: the view rebuilds the same time axis (and turn spans) from them.
     for (const slot of slots.values()) {
       const n = slot.d?.n ?? 0;
@@ -204,12 +208,25 @@ function windowOf(s: TrajectorySeriesBuilder, tFrom: number, tTo: number, bucket
     for (let i = 0; i < idx.length; i++) idx[i] = a + i;
   } else {
     const keep = new Uint8Array(s.length);
-    for (const col of [s.x, s.y, s.z, s.yawRad, s.gripperWidth]) for (const i of decimateMinMax(t, col, buckets, tFrom, tTo)) keep[i] = 1;
+    for (const col of plotted(s)) for (const i of decimateMinMax(t, col, buckets, tFrom, tTo)) keep[i] = 1;
     let k = 0;
     for (let i = 0; i < keep.length; i++) k += keep[i];
     idx = new Int32Array(k);
     for (let i = 0, j = 0; i < keep.length; i++) if (keep[i]) idx[j++] = i;
   }
   const take = (c: Float64Array) => Float64Array.from(idx, (i) => c[i]);
-  return { tFrom, tTo, count, full, t: take(t), x: take(s.x), y: take(s.y), z: take(s.z), yawRad: take(s.yawRad), gripperWidth: take(s.gripperWidth), turn: Int32Array.from(idx, (i) => s.turn[i]) };
+  return {
+    tFrom, tTo, count, full, t: take(t), x: take(s.x), y: take(s.y), z: take(s.z), yawRad: take(s.yawRad), gripperWidth: take(s.gripperWidth), turn: Int32Array.from(idx, (i) => s.turn[i]),
+    ...(s.armCount ? { armsWidth: 5 * s.armCount, arms: s.armsAt(idx) } : {}),
+  };
+}
+
+/** Every plotted series' column: the end effector's and gripper's, and each arm's when there are several. */
+function plotted(s: TrajectorySeriesBuilder): Float64Array[] {
+  const cols = [s.x, s.y, s.z, s.yawRad, s.gripperWidth];
+  for (let k = 0; k < s.armCount; k++) {
+    const a = s.arm(k);
+    cols.push(a.x, a.y, a.z, a.yawRad, a.gripperWidth);
+  }
+  return cols;
 }

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { findAblations } from '../../core/prompt/analyze.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
@@ -19,7 +19,7 @@ export interface PickedAblation {
 
 /** The chosen ablation; `null` when the user dismissed the pick, `undefined` when there is none to choose. */
 export async function pickAblation(ctx: Ctx, root: string, title: string): Promise<PickedAblation | null | undefined> {
-  const arch = getArchitecture(ctx.config.settings.run.architecture);
+  const arch = architectures.get(ctx.config.settings.run.architecture);
   const paths = await resolvePromptPaths(nodeIO, arch, { workspace: root, builtInPromptRoot: ctx.builtInPromptRoot });
   const read = await loadVariantsAt(root);
   const states = read.error ? undefined : ablationStates(read.set, arch.builtInVariants);

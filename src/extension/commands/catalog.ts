@@ -33,6 +33,7 @@ export const COMMAND_CATALOG = {
   showActivationTime: { title: 'Show Activation Time' },
   showOutput: { title: 'Show Output' },
   openExampleWorkspace: { title: 'Open Example Workspace…', icon: '$(folder-library)' },
+  openRunAtTurn: { title: 'Open Run at the Failing Turn', icon: '$(go-to-file)' },
 } as const satisfies Record<string, CommandMeta>;
 
 export type CommandName = keyof typeof COMMAND_CATALOG;

@@ -2,7 +2,7 @@
 // variant) in a child process, with a cancellable progress notification, then the comparison panel. Started
 // from an ablation's CodeLens (prompt URI and id given) or the palette (asks for the id and the seed count).
 import * as vscode from 'vscode';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import { findAblations } from '../../core/prompt/analyze.js';
 import { ABLATION_ID } from '../../core/prompt/render.js';
 import { MAX_SWEEP_SEEDS } from '../../core/sweep/pairedSweep.js';
@@ -60,7 +60,7 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
     if (text === undefined) return undefined;
     seeds = Number(text);
   }
-  const arch = getArchitecture((doc && promptHeader(doc.getText()).arch) ?? s.run.architecture);
+  const arch = architectures.get((doc && promptHeader(doc.getText()).arch) ?? s.run.architecture);
   // Sweeps read prompts from disk: save edited ones so both sides run what the user sees.
   for (const d of vscode.workspace.textDocuments) if (isWaypointPrompt(d) && d.isDirty && d.uri.scheme === 'file') await d.save();
   const model = await modelWireForRun(ctx, bridge);

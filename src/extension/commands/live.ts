@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { isWaypointPrompt } from '../promptLanguage.js';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import { nodeIO } from '../../core/node/nodeHost.js';
 import { resolvePromptPaths } from '../../core/runs/promptPaths.js';
 import type { Ctx } from '../ctx.js';
@@ -56,7 +56,7 @@ async function checkPrompts(paths: string[]): Promise<{ message: string; file: s
 }
 
 /** The live-run processes, one of them kept warm between runs (`waypoint.run.keepWarm`). */
-function runProcesses(ctx: Ctx): RunProcesses {
+export function runProcesses(ctx: Ctx): RunProcesses {
   if (!ctx.runProcesses) {
     const processes = new RunProcesses({ modulePath: ctx.asset('dist', 'runWorker.js'), keepWarm: () => ctx.config.settings.run.keepWarm, log: (l) => ctx.output.info(l) });
     ctx.runProcesses = processes;
@@ -65,7 +65,7 @@ function runProcesses(ctx: Ctx): RunProcesses {
   return ctx.runProcesses;
 }
 
-function simulatorWire(ctx: Ctx): SimulatorWire {
+export function simulatorWire(ctx: Ctx): SimulatorWire {
   const s = ctx.config.settings.simulator;
   return s.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'protocol', endpoint: s.endpoint };
 }
@@ -95,7 +95,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     header = promptHeader(doc.getText());
   }
   const archId = request.arch ?? header.arch ?? s.run.architecture;
-  const arch = getArchitecture(archId);
+  const arch = architectures.get(archId);
 
   // Runs read prompts from disk: save the edited ones first, so "saved prompts" is what the user sees.
   for (const d of vscode.workspace.textDocuments) if (isWaypointPrompt(d) && d.isDirty && d.uri.scheme === 'file') await d.save();

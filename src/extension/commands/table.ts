@@ -70,6 +70,7 @@ export function createCommands(f: Features): Record<CommandName, CommandFactory>
     showActivationTime: { enabled: (ctx) => async (o) => (await import('./setup.js')).showActivationTime(ctx, o as { silent?: boolean } | undefined) },
     showOutput: { enabled: (ctx) => () => ctx.output.show() },
     openExampleWorkspace: { enabled: (ctx) => async (folder, options) => (await import('./example.js')).openExampleWorkspace(ctx, folder, options as { open?: boolean } | undefined) },
+    openRunAtTurn: { enabled: (ctx) => async (arg) => (await import('../testing/openRun.js')).openRunAtTurn(ctx, arg) },
   };
 }
 

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { isWaypointPrompt } from '../promptLanguage.js';
-import { ARCHITECTURES, getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import type { VariantSpec } from '../../core/prompt/variants.js';
 import type { Ctx } from '../ctx.js';
 import { promptHeader } from '../prompt/promptLenses.js';
@@ -18,7 +18,7 @@ import { toUri } from './args.js';
 function builtInsFor(arch: string | undefined): Record<string, VariantSpec> {
   if (!arch) return {};
   try {
-    return getArchitecture(arch).builtInVariants;
+    return architectures.get(arch).builtInVariants;
   } catch {
     return {};
   }
@@ -64,7 +64,7 @@ export async function selectVariant(ctx: Ctx, nameArg?: unknown): Promise<string
   if (!name) {
     const editorArch = promptHeader(isWaypointPrompt(vscode.window.activeTextEditor?.document) ? vscode.window.activeTextEditor!.document.getText() : '').arch;
     const builtIns: Record<string, VariantSpec> = {};
-    for (const a of editorArch ? [getArchitecture(editorArch)] : Object.values(ARCHITECTURES)) Object.assign(builtIns, a.builtInVariants);
+    for (const a of editorArch ? [architectures.get(editorArch)] : architectures.list()) Object.assign(builtIns, a.builtInVariants);
     const items = variantChoices(read.set, builtIns).map((v) => ({
       label: `${v.active ? '$(pass-filled) ' : ''}${v.name}`,
       description: [v.source, v.agent ? `agent ${v.agent}` : undefined, v.off.length ? `off: ${v.off.join(', ')}` : undefined].filter(Boolean).join(' · '),

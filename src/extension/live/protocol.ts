@@ -28,6 +28,8 @@ export const LaunchWire = z.object({
   task: z.string().min(1),
   seed: z.number().int(),
   variant: z.string().optional(),
+  /** Switches laid over the variant's (a sweep cell run from the Testing view). */
+  ablations: z.record(z.string(), z.boolean()).optional(),
   builtInPromptRoot: z.string().min(1),
   model: ModelSpecWire,
   options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']) }).partial(),

@@ -1,6 +1,7 @@
 // The child process of a paired sweep: dist/runWorker.js started with SWEEP_WORKER_FLAG (no `vscode` here). It
 // takes one `start`, runs runPairedSweep with the real simulator and sandbox, reports progress, honours `cancel`
 // (the episode in flight ends 'cancelled' and the sweep is recorded as cancelled), reports `done` and exits.
+import { architectures } from '../../architectures/registry.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import type { ModelSpec } from '../../core/runs/launch.js';
 import { WarmPool } from '../../core/runs/warmPool.js';
@@ -36,7 +37,7 @@ async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSign
       signal,
       onProgress: (p) => void send({ type: 'progress', done: p.done, total: p.total, seed: p.seed, side: p.side, phase: p.phase, ...(p.outcome ? { success: p.outcome.success } : {}) }),
     },
-    pool.deps({ io: nodeIO, clock: nodeClock }),
+    pool.deps({ io: nodeIO, clock: nodeClock, architectures }),
   ).finally(() => pool.close());
   await send({ type: 'done', path, file });
 }

@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { architectures } from '../../architectures/registry.js';
 import { EpisodeController } from '../../core/engine/controller.js';
 import type { HumanSeat } from '../../core/engine/human.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
@@ -76,6 +77,7 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
         task: launch.task,
         seed: launch.seed,
         variant: launch.variant,
+        ...(launch.ablations && Object.keys(launch.ablations).length ? { ablations: launch.ablations } : {}),
         builtInPromptRoot: launch.builtInPromptRoot,
         model: launch.model as ModelSpec,
         options: launch.options,
@@ -87,8 +89,8 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
       },
       // A trusted workspace that asked for its own python3 gets a fresh one per run; the pool serves Pyodide.
       launch.options.codeRunner === 'host-python'
-        ? { ...poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }), createSandbox: () => createHostPythonSandbox() }
-        : poolFor(simulator).deps({ io: nodeIO, clock: nodeClock }),
+        ? { ...poolFor(simulator).deps({ io: nodeIO, clock: nodeClock, architectures }), createSandbox: () => createHostPythonSandbox() }
+        : poolFor(simulator).deps({ io: nodeIO, clock: nodeClock, architectures }),
     );
     // Controller listeners run on setImmediate: let the last events go out before `done`.
     await new Promise((r) => setImmediate(r));
@@ -111,7 +113,7 @@ async function primerEpisode(pool: WarmPool, task: string, primer: { arch: strin
     if (e.type === 'trace_event' && e.event.type === 'role_call' && ++turns >= PRIMER_TURNS) controller.cancel();
   });
   try {
-    await launchRun({ workspace: dir, arch: primer.arch, task, seed: 0, builtInPromptRoot: primer.builtInPromptRoot, model: { kind: 'reference' }, cache: false, controller }, pool.deps({ io: nodeIO, clock: nodeClock }));
+    await launchRun({ workspace: dir, arch: primer.arch, task, seed: 0, builtInPromptRoot: primer.builtInPromptRoot, model: { kind: 'reference' }, cache: false, controller }, pool.deps({ io: nodeIO, clock: nodeClock, architectures }));
   } finally {
     off();
     await rm(dir, { recursive: true, force: true });

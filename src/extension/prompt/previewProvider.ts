@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isWaypointPrompt } from '../promptLanguage.js';
 import type { ChatMessage } from '../../protocol/trace.js';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import type { Ctx } from '../ctx.js';
 import { formatPreview, placeholderValues } from './previewModel.js';
 
@@ -68,7 +68,7 @@ export class PromptPreviewProvider implements vscode.TextDocumentContentProvider
     const variants = await loadVariantsAt(this.ctx.workspaceRoot(promptUri));
     let builtIns = {};
     try {
-      if (header.arch) builtIns = getArchitecture(header.arch).builtInVariants;
+      if (header.arch) builtIns = architectures.get(header.arch).builtInVariants;
     } catch {
       // unknown architecture: no built-in variants
     }

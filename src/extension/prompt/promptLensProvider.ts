@@ -2,7 +2,7 @@
 // state in the active variant. Specs come from promptLenses.ts (pure); this only maps them and refreshes when
 // the variants file or a document changes.
 import * as vscode from 'vscode';
-import { getArchitecture } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import type { Ctx } from '../ctx.js';
 
 export class PromptLensProvider implements vscode.CodeLensProvider {
@@ -24,7 +24,7 @@ export class PromptLensProvider implements vscode.CodeLensProvider {
     const arch = promptHeader(text).arch;
     let builtIns = {};
     try {
-      if (arch) builtIns = getArchitecture(arch).builtInVariants;
+      if (arch) builtIns = architectures.get(arch).builtInVariants;
     } catch {
       // An unknown architecture has no built-in variants; the language server reports the unknown id.
     }

@@ -1,6 +1,7 @@
 // What the CodeLens provider shows on a .prompt file, computed from its text alone (pure): `▶ Run live test` and
 // `Preview` on the first line, and on each `{{#ablation}}` line its state in the active variant, which one click
 // flips. The provider (promptLensProvider.ts) only turns these specs into vscode.CodeLens objects.
+import { architectureManifests } from '../../architectures/manifests.js';
 import { analyzePrompt, findAblations } from '../../core/prompt/analyze.js';
 import { readFrontMatter } from '../../core/prompt/analyze/frontMatter.js';
 import type { AblationStates } from './variantsFile.js';
@@ -55,6 +56,6 @@ export function computePromptLenses(text: string, uri: string, states: AblationS
 
 /** The first error of a prompt as one line, cause first then file:line (1-based), or undefined when it has none. */
 export function firstPromptError(path: string, text: string): string | undefined {
-  const error = analyzePrompt(text).diagnostics.find((d) => d.severity === 'error');
+  const error = analyzePrompt(text, { architectures: architectureManifests }).diagnostics.find((d) => d.severity === 'error');
   return error ? `${error.message} (${path}:${error.range.start.line + 1})` : undefined;
 }

@@ -1,7 +1,7 @@
 // The Agents tree as plain data (pure): architecture -> Topologies (roles each calls), Prompts (the role's file:
 // the workspace's prompts/<arch>/<file> when present, else the built-in one, as launchRun resolves them) and
 // Variants (default, built-in, workspace; the active one marked).
-import type { ArchitectureDefinition } from '../../core/agents/types.js';
+import type { ArchitectureDefinition } from '../../core/architecture/types.js';
 import type { VariantSet } from '../../core/prompt/variants.js';
 import { variantChoices } from '../prompt/variantChoices.js';
 
@@ -15,7 +15,7 @@ export type AgentNode =
 export interface PromptLocations {
   /** <workspace>/prompts, or undefined without a folder. */
   workspacePromptRoot?: string;
-  /** The extension's built-in prompts/ folder. */
+  /** The root of the built-in prompts (`<root>/<arch>/prompts/<file>`). */
   builtInPromptRoot: string;
   /** Workspace files present, as "<arch>/<file>". */
   overrides: ReadonlySet<string>;
@@ -34,7 +34,7 @@ export function buildAgentsTree(archs: readonly ArchMeta[], where: PromptLocatio
     }));
     const prompts: AgentNode[] = a.roles.map((r) => {
       const override = where.workspacePromptRoot !== undefined && where.overrides.has(`${a.id}/${r.promptFile}`);
-      const path = `${override ? where.workspacePromptRoot : where.builtInPromptRoot}/${a.id}/${r.promptFile}`;
+      const path = override ? `${where.workspacePromptRoot}/${a.id}/${r.promptFile}` : `${where.builtInPromptRoot}/${a.id}/prompts/${r.promptFile}`;
       return {
         kind: 'prompt',
         id: `${a.id}/prompt/${r.id}`,

@@ -2,7 +2,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ARCHITECTURES } from '../../core/agents/registry.js';
+import { architectures } from '../../architectures/registry.js';
 import type { Ctx } from '../ctx.js';
 import { buildAgentsTree, type AgentNode } from './agentsModel.js';
 
@@ -28,7 +28,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentNode> {
   async getChildren(node?: AgentNode): Promise<AgentNode[]> {
     if (node) return node.kind === 'arch' || node.kind === 'folder' ? node.children : [];
     const root = this.ctx.workspaceRoot();
-    const archs = Object.values(ARCHITECTURES);
+    const archs = architectures.list();
     const overrides = new Set<string>();
     if (root) {
       for (const a of archs) for (const r of a.roles) if (await exists(join(root, 'prompts', a.id, r.promptFile))) overrides.add(`${a.id}/${r.promptFile}`);

@@ -5,7 +5,7 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TraceEvent } from '../../protocol/trace.js';
-import { fromSummaryFile, RUNS_DIR, summarize, SUMMARY_FILE, TRACE_FILE, type RunSummary } from '../../core/runs/runStore.js';
+import { fromSummaryFile, newestFirst, runStartMs, RUNS_DIR, summarize, SUMMARY_FILE, TRACE_FILE, type RunSummary } from '../../core/runs/runStore.js';
 import { parseSummaryFile } from '../../core/trace/summaryFile.js';
 
 const CHUNK = 64 * 1024;
@@ -83,7 +83,7 @@ export async function readRunSummary(path: string, runId: string): Promise<RunSu
   }
 }
 
-/** Every run under <workspace>/.waypoint/runs, newest first (run ids start with a UTC stamp). */
+/** Every run under <workspace>/.waypoint/runs, newest first by start time (runStartMs, as `waypoint runs`). */
 export async function listRunSummaries(workspace: string): Promise<RunSummary[]> {
   const base = join(workspace, RUNS_DIR);
   let ids: string[];
@@ -100,8 +100,11 @@ export async function listRunSummaries(workspace: string): Promise<RunSummary[]>
       } catch {
         return undefined;
       }
-      return readRunSummary(path, runId);
+      const r = await readRunSummary(path, runId);
+      // No readable start time and no stamped id: order it by when its trace was last written.
+      if (r && runStartMs(r) === undefined) r.modifiedAt = await stat(path).then((s) => s.mtime.toISOString(), () => undefined);
+      return r;
     }),
   );
-  return out.filter((r): r is RunSummary => r !== undefined).sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
+  return out.filter((r): r is RunSummary => r !== undefined).sort(newestFirst);
 }

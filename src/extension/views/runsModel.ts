@@ -1,5 +1,6 @@
 // The Runs tree as plain data (pure): runs grouped by task and variant, groups ordered by their newest run, runs
-// newest first, each with a label, an outcome and a tooltip. runsTree.ts maps these onto vscode.TreeItems.
+// newest first (by start time, core's newestFirst), each with a label, an outcome and a tooltip. runsTree.ts maps these onto vscode.TreeItems.
+import { newestFirst } from '../../core/runs/runOrder.js';
 import type { RunSummary } from '../../core/runs/runStore.js';
 
 export type RunOutcome = 'success' | 'failure' | 'not-started' | 'cancelled' | 'running' | 'incomplete';
@@ -17,7 +18,7 @@ export function groupKey(r: RunSummary): string {
 
 export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
   const groups = new Map<string, RunGroup>();
-  const sorted = [...runs].sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
+  const sorted = [...runs].sort(newestFirst);
   for (const r of sorted) {
     const key = groupKey(r);
     let g = groups.get(key);

@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { readTrace } from '../../../src/core/trace/reader.js';
 import { allNotifications, codeLens, goToLine, openWorkbench, problemCounts, pickQuickItem, quickOpen, runCommand, Shots, toasts, waitViewer } from './workbench.js';
 import { runDebuggerScenario } from './debugScenario.js';
+import { runTestingReloadStep, runTestingScenario } from './testingScenario.js';
 import { DROPPED_RULE, fixtureSweep } from '../../helpers/fixtureSweep.js';
 
 /** The sweep comparison webview's inner frame (the one with the matrix). */
@@ -36,6 +37,8 @@ export interface UiContext {
   fixtureRunLabel: string;
   outDir: string;
   log(line: string): void;
+  /** Only the steps whose name contains this (and the first, which opens the workbench): `--ui-grep=`. */
+  grep?: string;
 }
 
 export interface StepResult {
@@ -102,6 +105,10 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
   let fixtureFrame: Frame | undefined;
 
   async function step(name: string, needs: string[], timeoutMs: number, fn: () => Promise<string | void>): Promise<void> {
+    if (ctx.grep && !name.includes(ctx.grep) && name !== 'open the example workspace') {
+      steps.push({ name, status: 'skipped', ms: 0, detail: `not selected (--ui-grep=${ctx.grep})` });
+      return;
+    }
     const missing = needs.filter((n) => !passed.has(n));
     // A need that never ran (misnamed, or ordered after this step) would skip the step with no failure behind it.
     const neverRan = missing.filter((n) => !attempted.has(n));
@@ -368,6 +375,8 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       return `steps ${titles.map((t) => t.split('#').pop()).join(', ')}; ticked ${checked.join(', ')}; ${id} ${before ? 'on' : 'off'} via the walkthrough's button`;
     });
 
+    await runTestingScenario(page, ctx, step, shots, figures, 'open the example workspace');
+
     await step('no error notifications', ['open the example workspace'], 30_000, async () => {
       const visible = await toasts(page);
       const all = await allNotifications(page, () => page.screenshot({ path: join(ctx.outDir, '09-notification-center.png') }));
@@ -377,6 +386,9 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       if (errors.length > 0) throw new Error(`error notifications: ${errors.map((e) => e.text).join(' | ')}`);
       return `${all.length} notification(s), none an error: ${all.map((n) => `[${n.severity}] ${n.text.slice(0, 80)}`).join(' | ') || '—'}`;
     });
+
+    // Last: it reloads the window.
+    await runTestingReloadStep(page, ctx, step, shots);
   } finally {
     // Lets the server end this window's extension host now (else it lingers for the reconnection grace time).
     await page.goto('about:blank').catch(() => {});

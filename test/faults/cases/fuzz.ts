@@ -42,7 +42,7 @@ function promptInputs(): { name: string; text: string }[] {
   const rng = seededRng(0xfa017);
   const out: { name: string; text: string }[] = [];
   for (const role of ['supervisor', 'planner', 'coder', 'sa']) {
-    const text = readFileSync(join(PACKAGE_ROOT, 'prompts', 'malmm', `${role}.prompt`), 'utf8');
+    const text = readFileSync(join(PACKAGE_ROOT, 'src', 'architectures', 'malmm', 'prompts', `${role}.prompt`), 'utf8');
     for (let i = 1; i < 24; i++) out.push({ name: `${role} truncated at ${i}/24`, text: text.slice(0, Math.floor((text.length * i) / 24)) });
     // Random bytes spliced into the real file.
     const at = Math.floor(rng.next() * text.length);
@@ -209,7 +209,7 @@ export function fuzzCases(): void {
       faultCase('fuzz-prompt-run', async (ws) => {
         // The prompt folder lives outside the workspace (the workspace is snapshotted before the case).
         const dir = join(ROOT, `prompts-truncated-${process.pid}`);
-        cpSync(join(PACKAGE_ROOT, 'prompts', 'malmm'), dir, { recursive: true });
+        cpSync(join(PACKAGE_ROOT, 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
         const coder = join(dir, 'coder.prompt');
         const text = readFileSync(coder, 'utf8');
         writeFileSync(coder, text.slice(0, text.indexOf('{{#ablation') + 14));
@@ -226,7 +226,7 @@ export function fuzzCases(): void {
       knownBug(() =>
         faultCase('fuzz-prompt-bomb', async (ws) => {
           const dir = join(ROOT, `prompts-bomb-${process.pid}`);
-          cpSync(join(PACKAGE_ROOT, 'prompts', 'malmm'), dir, { recursive: true });
+          cpSync(join(PACKAGE_ROOT, 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
           writeFileSync(join(dir, 'planner.prompt'), ALIAS_BOMB);
           const run = await launch(ws, { promptDir: dir });
           expectFailedEnd(run, 'prompt_error');

@@ -24,10 +24,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Exit codes the CLI documents: 0 success, 1 task failure, 2 bad input or a run that could not start. */
+/** Exit codes the CLI documents: 0 success, 1 task failure, 2 bad input or a run that could not start, 3 infrastructure failure. */
 export function checkCliExit(what: string, r: CliResult, expectedSignal?: NodeJS.Signals): void {
   if (expectedSignal && r.signal === expectedSignal) return;
-  if (r.signal || r.status === null || r.status > 2 || /^\s+at .+:\d+:\d+\)?$/m.test(r.stderr)) {
+  if (r.signal || r.status === null || r.status > 3 || /^\s+at .+:\d+:\d+\)?$/m.test(r.stderr)) {
     noteCrash(`${what}: exit ${r.status ?? r.signal}; stderr: ${r.stderr.slice(0, 500)}`);
   }
 }

@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatMessage } from '../../../src/protocol/trace.js';
 import { defaultReferenceModels, REFERENCE_MODEL_NAME } from '../../../src/core/llm/reference/policy.js';
-import { registerAllPolicies } from '../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../src/architectures/registry.js';
 import { roleFromPrompt } from '../../helpers/roleFromPrompt.js';
 
 export type Reply =
@@ -45,7 +46,7 @@ export interface FakeModelServer {
 }
 
 export async function startFakeModelServer(behave: (call: ModelCall) => Reply = () => ({ kind: 'reference' })): Promise<FakeModelServer> {
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const policy = defaultReferenceModels().get(REFERENCE_MODEL_NAME)!;
   const calls: ModelCall[] = [];
   const perRole = new Map<string, number>();

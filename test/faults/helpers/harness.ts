@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { architectures } from '../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../src/core/node/nodeHost.js';
 import { findPackageRoot } from '../../../src/core/node/packageRoot.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../../../src/core/runs/launch.js';
@@ -72,6 +73,7 @@ export async function closeSharedSandbox(): Promise<void> {
 export const embeddedDeps: LaunchDeps = {
   io: nodeIO,
   clock: nodeClock,
+  architectures,
   createSimulator: () => createTabletopSimulator(),
   createSandbox: sandboxForRuns,
 };
@@ -98,7 +100,7 @@ export async function launch(workspace: string, o: Partial<LaunchOptions> = {}, 
         arch: 'malmm',
         task: 'stack_blocks',
         seed: 0,
-        builtInPromptRoot: join(PACKAGE_ROOT, 'prompts'),
+        builtInPromptRoot: join(PACKAGE_ROOT, 'src', 'architectures'),
         model: { kind: 'reference' },
         ...o,
         options: { codeTimeoutSecs: 5, ...o.options },
@@ -134,7 +136,7 @@ export function expectFailedEnd(run: Run, reason: string, message?: RegExp): Ext
   assert.equal(end.reason, reason, `episode_end.reason (message: ${end.message ?? ''})`);
   assert.equal(end.success, false);
   if (message) assert.match(end.message ?? '', message);
-  if (['model_error', 'simulator_error', 'prompt_error', 'engine_error', 'invalid_input'].includes(reason)) {
+  if (['model_error', 'simulator_error', 'sandbox_error', 'prompt_error', 'engine_error', 'invalid_input'].includes(reason)) {
     assert.ok(ofType(run.events, 'error').some((e) => e.kind === reason), `an error event of kind ${reason}`);
   }
   return end;

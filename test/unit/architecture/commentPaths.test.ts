@@ -14,7 +14,8 @@ const SCANNED = ['src', 'webview', 'test', 'scripts'];
 const EXTENSIONS = 'ts|mts|mjs|cjs|js|md|json|jsonl|py|prompt|yaml|yml|sh|html|css|xml';
 // A word made of path segments ending in a known extension, not glued to a longer path, URL or variable
 // (`$E2E_DIR/x.json`, `~/.cache/...`, `https://host/a.ts` all start right after one of the excluded characters).
-const PATH = new RegExp(`(?<![\\w./@$~*<>{}-])((?:[\\w.-]+/)*[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS}))(?![\\w/*])`, 'g');
+// A file of another repository is written `owner/repo:path/to/file.py`: the colon marks it as not ours.
+const PATH = new RegExp(`(?<![\\w./@$~*<>{}:-])((?:[\\w.-]+/)*[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS}))(?![\\w/*])`, 'g');
 // Named on purpose though not in the repository: build output, test output, the user's workspace files.
 const NOT_IN_REPO = [/^dist\//, /^test\/output\//, /^node_modules\//, /^\.waypoint\//];
 

@@ -75,7 +75,7 @@ function refused(r: ReturnType<typeof run>, re: RegExp): void {
 
 test('bad input exits 2 with one line on stderr naming the cause and the valid choices; nothing looks like an episode', () => {
   refused(run('run', '--arch', 'voxposer'), /^waypoint run: unknown --arch 'voxposer'; valid: [a-z, ]*\bmalmm\b[a-z, ]*$/m);
-  refused(run('run', '--task', 'juggle'), /^waypoint run: unknown task 'juggle'; waypoint-tabletop has: stack_blocks, [a-z0-9_, ]*$/m);
+  refused(run('run', '--task', 'juggle'), /^waypoint run: unknown task 'juggle'; malmm's tasks on waypoint-tabletop: stack_blocks, [a-z0-9_, ]*$/m);
   refused(run('run', '--task', 'stack_block'), /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\)/);
   refused(run('run', '--variant', 'nope'), /^waypoint run: unknown variant 'nope'; known: default, ma, malmm, paper, sa, sa_nofeedback, waypoint$/m);
   refused(run('run', '--model', 'gpt-4'), /--model must be reference, reference-flawed or openai:<model-name>, got 'gpt-4'/);
@@ -120,7 +120,7 @@ test('silent fallbacks are errors naming what is wrong and the valid choices', (
   }
 });
 
-test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once', () => {
+test('openai:<model>: a hint when the key variable is unset, a refusal when the endpoint is OpenAI itself, and a refused loopback port fails at once with exit 3 (infrastructure, not a failed task)', () => {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.OPENAI_API_KEY;
   delete env.WAYPOINT_TEST_KEY;
@@ -131,9 +131,11 @@ test('openai:<model>: a hint when the key variable is unset, a refusal when the 
   const started = Date.now();
   const local = spawnSync(process.execPath, [cli, 'run', '--model', 'openai:llama', '--base-url', `http://127.0.0.1:${port}/v1`], { cwd: ws, encoding: 'utf8', env });
   const secs = (Date.now() - started) / 1000;
-  assert.equal(local.status, 1, local.stderr);
+  assert.equal(local.status, 3, local.stderr);
   assert.match(local.stderr, /^note: \$OPENAI_API_KEY is not set; calling http:\/\/127\.0\.0\.1:\d+\/v1 without an API key/m);
   assert.match(local.stdout, /refused: nothing is listening on that port \(is the server running\?\)/);
+  assert.match(local.stdout, /^FAILURE · model_error \(.*\) · the model endpoint failed: an infrastructure failure, not a task failure$/m);
+  assert.match(local.stderr, /^waypoint run: infrastructure failure \(model_error\), not a task failure: /m);
   assert.doesNotMatch(local.stdout, /gave up after/);
   // One attempt, not five with backoff (which took about 8 s).
   assert.match(local.stdout, /1 model calls/);
@@ -142,7 +144,7 @@ test('openai:<model>: a hint when the key variable is unset, a refusal when the 
 
 test('a broken prompt folder: exit 2, one line naming the file and line once, no model call', () => {
   const dir = join(ws, 'myprompts');
-  cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
+  cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
   writeFileSync(join(dir, 'planner.prompt'), readFileSync(join(dir, 'planner.prompt'), 'utf8').replace('  temperature: 0', '  temperature: 0\n  temperature: 1'));
   const r = run('run', '--prompts', dir);
   refused(r, /^waypoint run: prompt error: invalid YAML front matter: .* \(myprompts\/planner\.prompt:4\)$/m);
@@ -151,7 +153,7 @@ test('a broken prompt folder: exit 2, one line naming the file and line once, no
 
 test('a misspelt template variable ({{axess}} for {{axes}}): exit 2 before any model call, naming file:line, the names given and the near one', () => {
   const dir = join(ws, 'typo-prompts');
-  cpSync(join(process.cwd(), 'prompts', 'malmm'), dir, { recursive: true });
+  cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), dir, { recursive: true });
   const text = readFileSync(join(dir, 'planner.prompt'), 'utf8');
   writeFileSync(join(dir, 'planner.prompt'), text.replace('{{axes}}', '{{axess}}'));
   const line = text.split('\n').findIndex((l) => l.includes('{{axes}}')) + 1;

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../src/core/agents/manifests.js';
+import { BUILT_IN_MANIFESTS } from '../../../src/architectures/manifests.js';
 import { freshCli } from '../../helpers/dist.js';
 
 const cli = freshCli();
@@ -28,7 +28,7 @@ function simulatorLine(stdout: string): { header: string; version: string } {
 }
 
 test('every tabletop architecture runs with friction grasps by default, as its trace says', () => {
-  const tabletop = [...ARCH_MANIFESTS.values()].filter((m) => m.simulator === 'tabletop').map((m) => m.id);
+  const tabletop = BUILT_IN_MANIFESTS.filter((m) => m.simulator === 'tabletop').map((m) => m.id);
   assert.deepEqual([...tabletop].sort(), Object.keys(TASKS).sort(), 'a task for each tabletop architecture');
   for (const arch of tabletop) {
     const r = run('run', '--arch', arch, '--task', TASKS[arch]!, '--model', 'reference', '--quiet');

@@ -81,6 +81,6 @@ test('a sweep file naming an unknown ablation fails before any model call, namin
   writeFileSync(join(w, 'bad.yaml'), SWEEP.replace('variants: [sa]', 'variants: [sa, {variant: ma, ablations: {planner.no_such_rule: false}}]'));
   const r = await run(['sweep', 'bad.yaml'], w);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /waypoint sweep: bad.yaml: unknown ablation 'planner.no_such_rule'/);
+  assert.match(r.stderr, /waypoint sweep: bad.yaml:\d+: variants\[\d\]: ablation 'planner.no_such_rule' is not in the prompts malmm\/\w+ runs/);
   assert.equal(existsSync(join(w, '.waypoint', 'runs')), false, 'no episode started');
 });

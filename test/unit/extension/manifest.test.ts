@@ -38,6 +38,15 @@ test('manifest: entry, engine, lazy activation, language, grammar, views', () =>
   assert.deepEqual(pkg.contributes.views.waypoint.map((v: { id: string }) => v.id), ['waypoint.runs', 'waypoint.agents', 'waypoint.simulator']);
 });
 
+test('Testing view: a failure message’s menus run the command its link runs, for the context value the runner sets', async () => {
+  const { FAILURE_CONTEXT, OPEN_RUN_COMMAND } = await import('../../../src/extension/testing/results.js');
+  for (const menu of ['testing/message/context', 'testing/message/content']) {
+    assert.deepEqual(pkg.contributes.menus[menu].map((m: { command: string; when: string }) => [m.command, m.when]), [[OPEN_RUN_COMMAND, `testMessage == ${FAILURE_CONTEXT}`]], menu);
+  }
+  assert.ok(pkg.contributes.menus.commandPalette.some((m: { command: string; when: string }) => m.command === OPEN_RUN_COMMAND && m.when === 'false'), 'hidden from the palette: it needs a test or a run');
+  assert.ok(pkg.activationEvents.includes(`onCommand:${OPEN_RUN_COMMAND}`));
+});
+
 test('.vscodeignore is a whitelist naming every file the manifest and runtime need', () => {
   const lines = readFileSync(join(process.cwd(), '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   assert.equal(lines[0], '**');

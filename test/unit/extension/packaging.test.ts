@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { architectureManifests } from '../../../src/architectures/manifests.js';
 
 test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, and no sources', () => {
   const r = spawnSync(process.execPath, [join(process.cwd(), 'node_modules/@vscode/vsce/vsce'), 'ls'], { encoding: 'utf8' });
@@ -28,17 +29,19 @@ test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, 
     ...pkg.contributes.grammars.map((g: { path: string }) => g.path.replace(/^\.\//, '')),
     ...pkg.contributes.languages.map((l: { configuration: string }) => l.configuration.replace(/^\.\//, '')),
     pkg.contributes.viewsContainers.activitybar[0].icon,
-    'prompts/malmm/planner.prompt',
     'node_modules/mujoco-js/package.json',
     'node_modules/mujoco-js/dist/mujoco_wasm.js',
     'node_modules/pyodide/pyodide.mjs',
     'node_modules/pyodide/pyodide.asm.wasm',
     'node_modules/pyodide/python_stdlib.zip',
   ];
+  // Every built-in role prompt, read at run time from its architecture's folder (src/core/node/packageRoot.ts).
+  for (const m of architectureManifests.list()) need.push(...m.roles.map((r) => `src/architectures/${m.id}/prompts/${r.promptFile}`));
   // The extension entry's chunks (scripts/build.mjs splits it): every one it can import must ship.
   need.push(...readdirSync(join(process.cwd(), 'dist', 'ext')).filter((f) => f.endsWith('.mjs')).map((f) => `dist/ext/${f}`));
   const missing = need.filter((f) => !files.has(f));
   assert.deepEqual(missing, [], `missing from the package (run \`npm run build\` first if dist/ files are missing)`);
-  const stray = [...files].filter((f) => /^(src|test|webview|scripts|docs|bridges)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide)\//.test(f)));
+  const builtInPrompt = /^src\/architectures\/[^/]+\/prompts\/[^/]+\.prompt$/;
+  const stray = [...files].filter((f) => (/^(src|test|webview|scripts|docs|bridges)\//.test(f) && !builtInPrompt.test(f)) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide)\//.test(f)));
   assert.deepEqual(stray, [], 'nothing but runtime files');
 });

@@ -26,8 +26,12 @@ test('the viewer page allows only its own nonce script and webview resources', (
 test('prompt paths from a colleague trace are looked up in the trace folder, the workspace and the built-ins', () => {
   assert.equal(traceWorkspaceRoot('/home/a/proj/.waypoint/runs/2026-x/trace.jsonl'), '/home/a/proj');
   assert.equal(traceWorkspaceRoot('/tmp/exported.jsonl'), undefined);
-  const c = promptPathCandidates('/home/bob/waypoint/prompts/malmm/planner.prompt', { traceRoot: '/t', workspaceRoot: '/w', builtInPromptRoot: '/ext/prompts' });
-  assert.deepEqual(c, ['/home/bob/waypoint/prompts/malmm/planner.prompt', '/t/prompts/malmm/planner.prompt', '/w/prompts/malmm/planner.prompt', '/ext/prompts/malmm/planner.prompt']);
-  assert.deepEqual(promptPathCandidates('prompts/malmm/coder.prompt', { workspaceRoot: '/w', builtInPromptRoot: '/b' }), ['/w/prompts/malmm/coder.prompt', '/b/malmm/coder.prompt']);
+  const roots = { traceRoot: '/t', workspaceRoot: '/w', builtInPromptRoot: '/ext/src/architectures' };
+  const c = promptPathCandidates('/home/bob/waypoint/src/architectures/malmm/prompts/planner.prompt', roots);
+  assert.deepEqual(c, ['/home/bob/waypoint/src/architectures/malmm/prompts/planner.prompt', '/t/prompts/malmm/planner.prompt', '/w/prompts/malmm/planner.prompt', '/ext/src/architectures/malmm/prompts/planner.prompt']);
+  // A trace from before the architectures had folders names the built-in prompts as prompts/<arch>/<file>.
+  const old = promptPathCandidates('/home/bob/waypoint/prompts/malmm/planner.prompt', roots);
+  assert.deepEqual(old, ['/home/bob/waypoint/prompts/malmm/planner.prompt', '/t/prompts/malmm/planner.prompt', '/w/prompts/malmm/planner.prompt', '/ext/src/architectures/malmm/prompts/planner.prompt']);
+  assert.deepEqual(promptPathCandidates('prompts/malmm/coder.prompt', { workspaceRoot: '/w', builtInPromptRoot: '/b' }), ['/w/prompts/malmm/coder.prompt', '/b/malmm/prompts/coder.prompt']);
   assert.deepEqual(promptPathCandidates('/x/other.prompt', { builtInPromptRoot: '/b' }), ['/x/other.prompt']);
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ablationLensTitle, computePromptLenses, firstPromptError, promptHeader } from '../../../src/extension/prompt/promptLenses.js';
 import type { AblationStates } from '../../../src/extension/prompt/variantsFile.js';
 
-const planner = readFileSync(join(process.cwd(), 'prompts/malmm/planner.prompt'), 'utf8');
+const planner = readFileSync(join(process.cwd(), 'src/architectures/malmm/prompts/planner.prompt'), 'utf8');
 const states = (off: string[]): AblationStates => ({ variant: 'v', isOn: (id) => !off.includes(id) });
 
 test('header gives the architecture and role', () => {

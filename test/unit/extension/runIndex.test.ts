@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -57,4 +57,26 @@ test('a run with a summary.json lists from it without opening the trace; a broke
   assert.deepEqual([s?.agentVariant, s?.variant, s?.seed, s?.success, s?.reason, s?.turns, s?.warnings], ['sa', 'v2', 9, false, 'turn_cap', 60, 0]);
   writeFileSync(join(ws, '.waypoint/runs/20260106-000000-f/summary.json'), '{"summaryVersion":1');
   assert.deepEqual(await readRunSummary(path, '20260106-000000-f'), fromTrace);
+});
+
+test('the Runs view lists newest first by start time; a trace with no readable start by when it was last written', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'waypoint-runindex-order-'));
+  try {
+    const at = (id: string, text: string) => {
+      mkdirSync(join(dir, '.waypoint/runs', id), { recursive: true });
+      writeFileSync(join(dir, '.waypoint/runs', id, 'trace.jsonl'), text);
+      return join(dir, '.waypoint/runs', id, 'trace.jsonl');
+    };
+    const started = (iso: string) => fixture.replace(/"startedAt":"[^"]*"/, `"startedAt":"${iso}"`);
+    at('roco-sort_cubes-roco-s0-3f2a', started('2026-11-21T10:00:00.000Z'));
+    at('20261121-110000-malmm-pick_place-s0-aaaa', started('2026-11-21T11:00:00.000Z'));
+    // Killed while writing its first line: no start time; last written at 11:30.
+    const cut = at('malmm-pick_place-malmm-s1-cut0', '{"seq":0,"tMs":0,"type":"episode_st');
+    utimesSync(cut, new Date('2026-11-21T11:30:00.000Z'), new Date('2026-11-21T11:30:00.000Z'));
+    const runs = await listRunSummaries(dir);
+    assert.deepEqual(runs.map((r) => r.runId), ['malmm-pick_place-malmm-s1-cut0', '20261121-110000-malmm-pick_place-s0-aaaa', 'roco-sort_cubes-roco-s0-3f2a']);
+    assert.equal(runs[0].modifiedAt, '2026-11-21T11:30:00.000Z');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -18,6 +18,16 @@ test('groups by task and variant; groups by newest run, runs newest first', () =
   assert.equal(groups[0].description, '1 run');
 });
 
+test('newest by start time, not by run id: a sweep run named by its key sorts by when it started', () => {
+  const groups = groupRuns([
+    run('roco-sort_cubes-roco-s0-3f2a', { task: 'sort_cubes', startedAt: '2026-11-21T10:00:00.000Z' }),
+    run('20261121-110000-trajgen-push_can-s0-aaaa', { task: 'push_can', startedAt: '2026-11-21T11:00:00.000Z' }),
+    run('roco-sort_cubes-roco-s1-77b0', { task: 'sort_cubes', startedAt: '2026-11-21T10:30:00.000Z' }),
+  ]);
+  assert.deepEqual(groups.map((g) => g.label), ['push_can · default', 'sort_cubes · default']);
+  assert.deepEqual(groups[1].runs.map((r) => r.runId), ['roco-sort_cubes-roco-s1-77b0', 'roco-sort_cubes-roco-s0-3f2a']);
+});
+
 test('outcomes: running wins, then success, cancelled, failure, incomplete', () => {
   assert.equal(runOutcome(run('r', { success: true }), true), 'running');
   assert.equal(runOutcome(run('r', { success: true }), false), 'success');

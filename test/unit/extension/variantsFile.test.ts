@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { malmm } from '../../../src/core/agents/malmm/index.js';
+import { malmm } from '../../../src/architectures/malmm/index.js';
 import { DEFAULT_VARIANT, parseVariants, resolveVariant } from '../../../src/core/prompt/variants.js';
 import { DEFAULT_VARIANT_NAME, variantChoices } from '../../../src/extension/prompt/variantChoices.js';
 import { ablationStates, readVariants, setAblationText, setActiveVariantText } from '../../../src/extension/prompt/variantsFile.js';

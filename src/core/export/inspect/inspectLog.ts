@@ -1,6 +1,9 @@
 // Runs as an Inspect AI eval log (the plain JSON format, `.json`), so they open in `inspect view` and Inspect's
 // VS Code extension beside the user's other evals. Built from trace events only. Mapping:
-//   episode              -> sample (id: seed, or seed/side for a paired sweep; input: the task instruction)
+//   episode              -> sample (id: seed, or seed/side for a paired sweep; input: the task instruction;
+//                           messages: the shared conversation, or, for architectures without one (LLaMAR's
+//                           separately called roles), each role's prompt and answer and the actions' results;
+//                           output: the last answer)
 //   simulator's success  -> the sample's score `success` ('C' / 'I', Inspect's correct / incorrect), explained
 //                           by the end reason; accuracy and stderr over the samples in the results
 //   role call            -> model event (exact input messages, the answer or its error, usage, latency, cache)
@@ -108,15 +111,20 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
     span = { id, name };
   };
 
+  // Without a shared conversation, the sample's messages are the role calls themselves.
+  const conversation = events.some((e) => e.type === 'chat_message');
   const input = start?.taskDescription ?? '';
   out.push({ event: 'sample_init', ...base(events[0] ?? ({ tMs: 0 } as TraceEvent)), sample: { id: ep.id ?? `seed-${start?.seed ?? index}`, input, target: '' }, state: {} });
   messages.push({ role: 'user', content: input, source: 'input' });
   for (const e of events) {
     switch (e.type) {
-      case 'role_call':
+      case 'role_call': {
         calls.set(e.callId, e);
         openSpan(e, e.agent ?? e.role);
+        const prompt = [...e.messages].reverse().find((m) => m.role === 'user');
+        if (!conversation && prompt) messages.push({ role: 'user', content: prompt.content, source: 'input', metadata: { speaker: e.agent ?? e.role, turn: e.turn } });
         break;
+      }
       case 'model_response': {
         const call = calls.get(e.callId);
         openSpan(e, call?.agent ?? e.agent ?? e.role);
@@ -142,6 +150,7 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
           working_time: (e.tMs - startMs) / 1000,
           metadata: { turn: e.turn, call_id: e.callId, prompt: call?.promptPath ?? '' },
         });
+        if (!conversation && e.ok) messages.push({ role: 'assistant', content: text, source: 'generate', model, metadata: { speaker: call?.agent ?? e.agent ?? e.role, turn: e.turn } });
         break;
       }
       case 'chat_message':
@@ -181,6 +190,13 @@ function sample(ep: InspectEpisode, index: number): { sample: Json; modelUsage: 
             agent: res.agent, metadata: { turn: e.turn, action_id: e.actionId, ...(res.metrics ? { motion: res.metrics } : {}) },
           });
         });
+        if (!conversation && e.results.length) {
+          const lines = e.results.map((r) => {
+            const said = r.ok ? r.output : (r.error ?? r.output);
+            return `${r.agent}: ${r.name} ${r.ok ? 'succeeded' : 'failed'}${said ? ` (${said})` : ''}`;
+          });
+          messages.push({ role: 'user', content: lines.join('\n'), source: 'input', metadata: { speaker: 'environment', turn: e.turn } });
+        }
         break;
       }
       case 'snapshot':

@@ -1,11 +1,15 @@
 // A run as an MCAP file for Foxglove, Lichtblick and other MCAP tools, built only from trace events (so any trace
 // Waypoint can read exports, a colleague's included). Channels (JSON-encoded, with JSON Schemas; Foxglove's own
 // schemas where one fits):
-//   /tf               foxglove.FrameTransforms  every body's pose per trajectory sample (static bodies once)
+//   /tf               foxglove.FrameTransforms  every body's pose per trajectory sample (static bodies once); a
+//                     household's agents per step (householdAgents.ts)
 //                     or, with ros2Transforms, tf2_msgs/msg/TFMessage in CDR (+ /tf_static) for Rerun
-//   /scene            foxglove.SceneUpdate      the scene geometry, one entity per body, locked to its frame
+//   /scene            foxglove.SceneUpdate      the scene geometry, one entity per body (and household agent),
+//                     locked to its frame
 //   /robot/state      waypoint.RobotState       end effector x/y/z/yaw, gripper width, held object (plottable)
-//   /transcript       foxglove.Log              the shared conversation (who said what)
+//   /transcript       foxglove.Log              who said what: the shared conversation, or, for architectures
+//                     without one (LLaMAR's separate roles), each role's prompt and answer; every agent's action
+//                     with its result
 //   /role/<role>      foxglove.Log              each role call's answer (or its error), one channel per role
 //   /code             foxglove.Log              each executed code block and its outcome
 //   /api_calls        waypoint.ApiCall          each robot API call with its arguments, result and metrics
@@ -15,13 +19,16 @@
 //   /errors           foxglove.Log              engine errors
 //   /engine           foxglove.Log              simulator snapshots and restores (the sim clock may jump back)
 // Chunks are LZ4-compressed (MCAP's 'lz4', the LZ4 frame format; every MCAP reader decodes it): JSON transforms
-// shrink several times. Time: simulated time from the episode's start (simClock.ts). A metadata record 'waypoint.run' says so and
-// carries the run's header and result. Event types this file does not know are skipped (counted in `skipped`).
+// shrink several times. Time: simulated time from the episode's start (simClock.ts; a household's step clock). A
+// metadata record 'waypoint.run' says so and carries the run's header and result. Event types this file does not
+// know are skipped (counted in `skipped`).
 import { McapWriter, type IWritable } from '@mcap/core';
 import { compress as lz4 } from 'lz4js';
 import { FrameTransforms, Log, SceneUpdate } from '@foxglove/schemas/jsonschema.js';
-import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
+import { HOUSEHOLD_STEP_SECS } from '../../../protocol/household.js';
+import type { ChatMessage, EventOf, TraceEvent } from '../../../protocol/trace.js';
 import { originNs, stamp, timeline, toNs } from '../simClock.js';
+import { agentEntity, agentPosesOfStep, isHouseholdScene } from './householdAgents.js';
 import { encodeTfMessage, TF_SCHEMA_NAME, TF_SCHEMA_TEXT, type TfTransform } from './ros2Tf.js';
 import { sceneEntities } from './sceneEntities.js';
 import { WAYPOINT_SCHEMAS } from './waypointSchemas.js';
@@ -91,6 +98,13 @@ function frameNamer(): (body: string) => string {
   };
 }
 
+const argList = (xs: readonly unknown[]) => xs.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ');
+
+/** What a role was asked: its last user message (the system prompt is the prompt file's, the same every call). */
+function promptOf(messages: readonly ChatMessage[]): string {
+  return [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+}
+
 // api_call events repeat what code_execution.apiCalls holds (written before the call, for the debugger).
 const KNOWN = new Set(['episode_start', 'scene', 'role_call', 'model_response', 'parsed_output', 'chat_message', 'code_execution', 'observation', 'trajectory', 'check', 'api_call', 'action', 'action_result', 'snapshot', 'restore', 'error', 'episode_end']);
 
@@ -116,6 +130,11 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
   const posed = samples.filter((s) => s.bodies && s.bodies.length === 7 * bodies.length && bodies.length > 0);
   // Bodies that never move (table, arm bases, fixtures) are sent once, at the start.
   const moving = bodies.map((_, b) => posed.some((s) => { for (let j = 0; j < 7; j++) if (Math.abs(s.bodies![7 * b + j]! - posed[0]!.bodies![7 * b + j]!) > 1e-9) return true; return false; }));
+  // A symbolic household: no samples; the agents are posed from its whole-scene observations, step by step.
+  const householdScenes = samples.length === 0 ? events.filter((e): e is EventOf<'observation'> => e.type === 'observation' && isHouseholdScene(e)) : [];
+  // Architectures that keep no shared conversation (LLaMAR's roles are called apart) get their role calls on /transcript.
+  const conversation = events.some((e) => e.type === 'chat_message');
+  const lastAgentPose = new Map<string, string>();
   const tfTopic = '/tf';
   const tfStaticTopic = options.ros2Transforms ? '/tf_static' : '/tf';
   const sendTransforms = (topic: string, t: bigint, list: TfTransform[]) => {
@@ -153,7 +172,28 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
       case 'scene': {
         const r = sceneEntities(e, frame, stamp(t));
         skippedGeoms += r.skipped;
+        const first = householdScenes[0];
+        if (first) {
+          // The household's walls and furniture are drawn in world coordinates and never move.
+          sendTransforms(tfStaticTopic, t, e.bodies.flatMap((b) => (b === 'world' ? [] : [{ parent: 'world', child: frame(b), stamp: stamp(t), pose: [0, 0, 0, 1, 0, 0, 0] }])));
+          (first.state.robots ?? []).forEach((a, i) => r.entities.push(agentEntity(a.name, i, a.pos[2] > 0 ? a.pos[2] : 1, frame(a.name), stamp(t))));
+        }
         json('/scene', t, { deletions: [], entities: r.entities });
+        break;
+      }
+      case 'observation': {
+        if (householdScenes.length === 0 || !isHouseholdScene(e)) break;
+        const byTime = new Map<number, TfTransform[]>();
+        for (const p of agentPosesOfStep(e, simSecs, HOUSEHOLD_STEP_SECS)) {
+          // The same state can be observed twice at one instant (the reset, then the loop's first look): sent once.
+          const key = `${p.tSecs} ${p.pose.join(' ')}`;
+          if (lastAgentPose.get(p.agent) === key) continue;
+          lastAgentPose.set(p.agent, key);
+          const list = byTime.get(p.tSecs) ?? [];
+          list.push({ parent: 'world', child: frame(p.agent), stamp: stamp(toNs(origin, p.tSecs)), pose: p.pose });
+          byTime.set(p.tSecs, list);
+        }
+        for (const [tSecs, list] of byTime) sendTransforms(tfTopic, toNs(origin, tSecs), list);
         break;
       }
       case 'trajectory':
@@ -177,9 +217,15 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
       case 'chat_message':
         log('/transcript', t, LEVEL.INFO, e.speaker, e.content);
         break;
-      case 'model_response':
-        log(`/role/${e.role.replace(/[^A-Za-z0-9_]+/g, '_')}`, t, e.ok ? LEVEL.INFO : LEVEL.ERROR, e.role, e.ok ? (e.text ?? '') : `${e.error?.kind ?? 'error'}: ${e.error?.message ?? 'model call failed'}`);
+      case 'role_call':
+        if (!conversation) log('/transcript', t, LEVEL.INFO, e.agent ?? e.role, `prompt (turn ${e.turn}):\n${promptOf(e.messages)}`);
         break;
+      case 'model_response': {
+        const text = e.ok ? (e.text ?? '') : `${e.error?.kind ?? 'error'}: ${e.error?.message ?? 'model call failed'}`;
+        log(`/role/${e.role.replace(/[^A-Za-z0-9_]+/g, '_')}`, t, e.ok ? LEVEL.INFO : LEVEL.ERROR, e.role, text);
+        if (!conversation) log('/transcript', t, e.ok ? LEVEL.INFO : LEVEL.ERROR, e.agent ?? e.role, `answer (turn ${e.turn}):\n${text}`);
+        break;
+      }
       case 'code_execution': {
         log('/code', t, e.ok ? LEVEL.INFO : LEVEL.ERROR, e.role, `${e.code}\n--- exit ${e.exitCode}${e.error ? `: ${e.error.type}: ${e.error.message}` : ''}${e.stdout ? `\n${e.stdout}` : ''}`);
         for (const c of e.apiCalls) {
@@ -201,6 +247,8 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
           const args = asked.find((a, j) => a.agent === res.agent && (j === i || a.name === res.name))?.args ?? [];
           const at = res.metrics ? toNs(origin, res.metrics.startSecs) : t;
           json('/actions', at, { timestamp: stamp(at), turn: e.turn, fn: `${res.agent}: ${res.name}`, args_json: JSON.stringify(args), ok: res.ok, error: res.error ?? '', value_json: res.value === undefined ? '' : JSON.stringify(res.value) });
+          const said = res.ok ? res.output : (res.error ?? res.output);
+          log('/transcript', at, res.ok ? LEVEL.INFO : LEVEL.WARNING, res.agent, `${res.name}(${argList(args)}) ${res.ok ? '✓' : '✗'}${said ? ` ${said}` : ''}`);
           if (res.metrics) motion(e.turn, res.metrics, res.agent);
         });
         break;
@@ -216,7 +264,7 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
         log('/transcript', t, e.success ? LEVEL.INFO : LEVEL.WARNING, 'episode', `episode ended: ${e.success ? 'success' : 'failure'} (${e.reason})${e.message ? `: ${e.message}` : ''}`);
         break;
       default:
-        break; // role_call, parsed_output, observation, api_call, episode_start: in the role logs, metadata, state or /api_calls
+        break; // parsed_output, api_call, episode_start: in the role logs, metadata or /api_calls
     }
   }
 
@@ -261,7 +309,9 @@ export async function exportMcap(events: readonly TraceEvent[], options: McapExp
     await writer.addMessage({ channelId: channelIds.get(p.topic)!, sequence: seq, logTime: p.logTime, publishTime: p.logTime, data: p.data });
   }
   const meta = new Map<string, string>([
-    ['time', 'simulated time since reset, offset by the episode start (startedAt); agent turns sit at the sim time when they happened'],
+    ['time', householdScenes.length
+      ? `simulated time since reset, offset by the episode start (startedAt): the household's step clock, ${HOUSEHOLD_STEP_SECS} s per high-level step; agent turns sit at the sim time when they happened`
+      : 'simulated time since reset, offset by the episode start (startedAt); agent turns sit at the sim time when they happened'],
     ['exporter', 'waypoint'],
   ]);
   if (start) {

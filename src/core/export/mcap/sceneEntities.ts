@@ -6,7 +6,8 @@ import type { EventOf } from '../../../protocol/trace.js';
 type Geom = EventOf<'scene'>['geoms'][number];
 type Vec3 = { x: number; y: number; z: number };
 type Pose = { position: Vec3; orientation: { x: number; y: number; z: number; w: number } };
-type Prim = { pose: Pose; size: Vec3; color: { r: number; g: number; b: number; a: number } };
+type Color = { r: number; g: number; b: number; a: number };
+type Prim = { pose: Pose; size: Vec3; color: Color };
 
 export interface SceneEntity {
   timestamp: { sec: number; nsec: number };
@@ -15,13 +16,13 @@ export interface SceneEntity {
   lifetime: { sec: number; nsec: number };
   frame_locked: boolean;
   metadata: { key: string; value: string }[];
-  arrows: never[];
+  arrows: { pose: Pose; shaft_length: number; shaft_diameter: number; head_length: number; head_diameter: number; color: Color }[];
   cubes: Prim[];
   spheres: Prim[];
   cylinders: (Prim & { bottom_scale: number; top_scale: number })[];
   lines: never[];
   triangles: never[];
-  texts: never[];
+  texts: { pose: Pose; billboard: boolean; font_size: number; scale_invariant: boolean; color: Color; text: string }[];
   models: never[];
 }
 

@@ -1,12 +1,12 @@
 // Which server answers at a base URL, and where it says its context length. Pure functions over what the endpoint
 // returned, so each provider's response shapes are unit-tested without a network. The shapes come from the
 // providers' own documentation and code (read November 2026):
-// - vLLM: `/v1/models` entries carry `max_model_len` (ModelCard in vllm/entrypoints/openai/protocol.py).
+// - vLLM: `/v1/models` entries carry `max_model_len` (ModelCard in vllm-project/vllm:vllm/entrypoints/openai/protocol.py).
 // - OpenRouter: `/api/v1/models` entries carry `context_length` and `top_provider.context_length`
 //   (openrouter.ai/docs, TopProviderInfo); `/api/v1/key` gives the key's `rate_limit`.
 // - llama.cpp's server: `/v1/models` entries are owned by "llamacpp" with `meta.n_ctx_train` (newer builds also
 //   `meta.n_ctx`); `GET /props` gives the running context (`n_ctx`, or `default_generation_settings.n_ctx` in
-//   older builds), per slot when the server runs several (tools/server/README.md).
+//   older builds), per slot when the server runs several (ggml-org/llama.cpp:tools/server/README.md).
 // - Ollama: `/v1/models` entries are owned by the model's namespace ("library"); the context is not in them.
 //   `GET /api/ps` gives a loaded model's `context_length` (api/types.go ProcessModelResponse); `POST /api/show`
 //   gives `model_info["<arch>.context_length"]` (the model's maximum) and `parameters` (a `num_ctx` line when the
@@ -14,7 +14,7 @@
 //   docs/api/openai-compatibility.mdx).
 // - LM Studio: `/v1/models` has ids only; `GET /api/v1/models` lists `models[]` with `key`, `max_context_length` and
 //   `loaded_instances[].config.context_length`; the older `GET /api/v0/models/{id}` has `max_context_length`
-//   (lmstudio-ai/docs 1_developer/2_rest/list.md, endpoints.mdx).
+//   (lmstudio-ai/docs:1_developer/2_rest/list.md, endpoints.mdx).
 // - OpenAI and Azure OpenAI list no context length.
 // - Waypoint's reference server marks every answer with `x-waypoint-model: reference-scripted` and owns its models
 //   as "<name> (scripted, not an LLM)" (../reference/server.ts).

@@ -2,7 +2,8 @@
 // and why, and the flags to pass. Pure: the needs come from each architecture's manifest (modelNeeds) and its role
 // prompts (output limits, temperatures), read by loadArchNeeds.
 import { join } from 'node:path';
-import type { ArchitectureManifest, ModelNeeds } from '../../agents/types.js';
+import { builtInPromptDir } from '../../architecture/promptFiles.js';
+import type { ArchitectureManifest, ModelNeeds } from '../../architecture/types.js';
 import type { HostIO } from '../../host.js';
 import { loadPromptFile } from '../../prompt/render.js';
 import type { Audience, Findings, Mark } from './probes.js';
@@ -17,14 +18,14 @@ export interface ArchNeeds {
   modelNeeds?: ModelNeeds;
 }
 
-/** Each architecture's needs: its manifest's modelNeeds and its built-in role prompts' configs (under promptRoot/<arch>/). */
-export async function loadArchNeeds(io: HostIO, promptRoot: string, manifests: ReadonlyMap<string, ArchitectureManifest>): Promise<ArchNeeds[]> {
+/** Each architecture's needs: its manifest's modelNeeds and its built-in role prompts' configs (under promptRoot/<arch>/prompts/). */
+export async function loadArchNeeds(io: HostIO, promptRoot: string, manifests: readonly ArchitectureManifest[]): Promise<ArchNeeds[]> {
   const out: ArchNeeds[] = [];
-  for (const m of manifests.values()) {
+  for (const m of manifests) {
     let maxOutput: ArchNeeds['maxOutput'];
     const temps = new Set<number>();
     for (const role of m.roles) {
-      const file = await loadPromptFile(io, join(promptRoot, m.id, role.promptFile)).catch(() => undefined);
+      const file = await loadPromptFile(io, join(builtInPromptDir(promptRoot, m.id), role.promptFile)).catch(() => undefined);
       if (!file) continue;
       const t = file.config.maxOutputTokens;
       if (t !== undefined && (!maxOutput || t > maxOutput.tokens)) maxOutput = { tokens: t, prompt: `${m.id}/${role.promptFile}` };

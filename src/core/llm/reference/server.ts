@@ -9,10 +9,10 @@ import * as z from 'zod';
 import type { ChatMessage } from '../../../protocol/trace.js';
 import type { Clock } from '../../host.js';
 import type { RequestMeta } from '../client.js';
-import { META_HEADERS } from '../openai.js';
+import { META_HEADERS, REFERENCE_HEADER } from '../openai.js';
 import { defaultReferenceModels, type ScriptedPolicy } from './policy.js';
 
-export const REFERENCE_HEADER = { name: 'x-waypoint-model', value: 'reference-scripted' } as const;
+export { REFERENCE_HEADER };
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ReferenceServerOptions {

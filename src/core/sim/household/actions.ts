@@ -1,13 +1,19 @@
-// LLaMAR's high-level actions on the household world. A joint step runs one action per agent, in the team's
-// order (as the released code steps agent 0, then agent 1, ...), so conflicts are decided by that order: an agent
-// cannot walk into a cell another agent holds, A* plans around the others where they stand, and two agents acting
-// on the same object in one step (both opening the fridge) leave the later one with a failure naming the earlier.
+// LLaMAR's high-level actions on the household world. A joint step runs one action per agent. The robots act in
+// the team's order (as the released code steps agent 0, then agent 1, ...), and a NavigateTo is walked one cell
+// per tick with every robot's walk advancing in the same ticks (the paper: the agents' low-level actions "are
+// executed synchronously"), so a robot can stop short of its goal: another robot stepped into its way, or a door
+// opened across it, and the walk ends there, failed, as the released code breaks off a navigation at the first
+// primitive move that fails. Conflicts are decided by the team order: a robot cannot step into another robot's body
+// (its cell and the eight around it), A* plans around the others where they stand and around open doors, an open
+// door cannot swing through a robot, and two robots acting on the same object in one step (both opening the
+// fridge) leave the later one with a failure naming the earlier.
 import { checkAction } from './checker.js';
 import { exploreAction } from './explore.js';
-import { HEADINGS, type Cell } from './grid.js';
-import { accepts, typeSpec } from './objectTypes.js';
+import { HEADING_STEP, HEADINGS, key, type Cell } from './grid.js';
+import { accepts, sizeOf, typeSpec } from './objectTypes.js';
 import { actText, type NavFailure } from './text.js';
-import { HORIZON_MAX, HORIZON_MIN, INTERACT_RANGE_M, type AgentData, type ObjData, type World } from './world.js';
+import { CELL_M } from './floorPlans.js';
+import { CAMERA_HEIGHT_M, HORIZON_MAX, HORIZON_MIN, INTERACT_RANGE_M, type AgentData, type ObjData, type World } from './world.js';
 
 export const ACTION_NAMES = ['Move', 'Rotate', 'LookUp', 'LookDown', 'NavigateTo', 'Pickup', 'Put', 'Open', 'Close', 'Slice', 'Clean', 'ToggleOn', 'ToggleOff', 'Explore', 'Idle', 'Done'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -68,6 +74,22 @@ export function normalizeAction(name: string, args: readonly unknown[]): { name:
   return { name: canonical as ActionName, args: alias?.[1] !== undefined ? [alias[1], ...args] : [...args] };
 }
 
+/** A NavigateTo under way: the planned path, walked one cell per tick. */
+interface Walk {
+  index: number;
+  agent: AgentData;
+  o: ObjData;
+  label: string;
+  path: Cell[];
+  /** Index into `path` of the cell the robot stands on. */
+  at: number;
+  /** The goal is within reach of the object (else the robot only gets as close as it can). */
+  closeEnough: boolean;
+  /** Why the walk stopped before the goal. */
+  stoppedBy?: string;
+  heldBefore: string | null;
+}
+
 /** Runs one joint step: one action per agent (agents without an action stay idle). Results in the given order. */
 export function runJointStep(world: World, actions: readonly JointAction[]): ActionOutcome[] {
   world.data.step += 1;
@@ -75,9 +97,17 @@ export function runJointStep(world: World, actions: readonly JointAction[]): Act
   const ctx: Ctx = { world, touched: new Map() };
   const results = new Map<number, ActionOutcome>();
   const seen = new Set<string>();
+  const walks: Walk[] = [];
   const order = actions
     .map((a, i) => ({ a, i, rank: world.data.agents.findIndex((x) => x.name === a.agent) }))
     .sort((p, q) => (p.rank < 0 ? 99 : p.rank) - (q.rank < 0 ? 99 : q.rank) || p.i - q.i);
+  const settle = (i: number, agent: AgentData, out: ActionOutcome, heldBefore: string | null) => {
+    world.updateViews();
+    checkAction(world, { agent: agent.name, name: out.name, target: out.target, ok: out.ok, heldBefore });
+    if (out.ok && out.target && EXCLUSIVE.has(out.name)) ctx.touched.set(out.target, agent.name);
+    results.set(i, out);
+  };
+  // Tick 0: every robot starts its action in team order; instant actions finish, walks take their first step.
   for (const { a, i } of order) {
     const agent = world.agent(a.agent);
     if (!agent) {
@@ -90,17 +120,43 @@ export function runJointStep(world: World, actions: readonly JointAction[]): Act
     }
     seen.add(a.agent);
     const heldBefore = agent.holding;
-    const out = runOne(ctx, agent, a);
-    world.updateViews();
-    checkAction(world, { agent: agent.name, name: out.name, target: out.target, ok: out.ok, heldBefore });
-    if (out.ok && out.target && EXCLUSIVE.has(out.name)) ctx.touched.set(out.target, agent.name);
-    results.set(i, out);
+    const started = startAction(ctx, agent, a);
+    if ('path' in started) {
+      const walk: Walk = { ...started, index: i, heldBefore };
+      walks.push(walk);
+      stepWalk(world, walk);
+    } else settle(i, agent, started, heldBefore);
   }
+  // Ticks 1, 2, ...: the walking robots each take their next cell, in team order, until all arrived or stopped.
+  for (let tick = 1; walks.some((w) => walking(w)); tick++) {
+    for (const w of walks) if (walking(w)) stepWalk(world, w);
+    if (tick > 400) break;
+  }
+  for (const w of walks) settle(w.index, w.agent, finishWalk(world, w), w.heldBefore);
   world.recordShown();
   return actions.map((_, i) => results.get(i)!);
 }
 
-function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
+const walking = (w: Walk) => w.stoppedBy === undefined && w.at < w.path.length - 1;
+
+/** One cell along the path, unless the cell is blocked now (then the walk stops where it is). */
+function stepWalk(world: World, w: Walk): void {
+  if (!walking(w)) return;
+  const next = w.path[w.at + 1]!;
+  const why = world.stepBlocked(next, w.agent.name);
+  const dir = HEADING_STEP.findIndex(([dr, dc]) => w.agent.cell[0] + dr === next[0] && w.agent.cell[1] + dc === next[1]);
+  if (dir >= 0) w.agent.heading = dir;
+  if (why) {
+    w.stoppedBy = `the next cell ${HEADINGS[dir] ?? ''} is blocked by ${why}`;
+    return;
+  }
+  w.agent.cell = next;
+  world.data.paths[w.agent.name]!.push(next);
+  w.at += 1;
+}
+
+/** Starts an agent's action: instant actions run to their outcome; a NavigateTo that found a path returns its walk. */
+function startAction(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome | Omit<Walk, 'index' | 'heldBefore'> {
   const n = normalizeAction(a.name, a.args);
   if ('error' in n) return { agent: agent.name, name: a.name, ok: false, text: actText({ name: a.name }, false), detail: n.error };
   const arg = n.args[0];
@@ -131,9 +187,8 @@ function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
       if (dir < 0) return fail(`Move takes Ahead, Back, Left or Right, got ${JSON.stringify(arg)}`);
       const to = w.neighbour(agent.cell, agent.heading + dir);
       const name = ['Ahead', 'Right', 'Back', 'Left'][dir]!;
-      if (!w.grid.walkable(to[0], to[1])) return fail(`the cell ${HEADINGS[(agent.heading + dir) % 4]} of ${agent.name} is a wall or furniture`, { arg: name });
-      const other = w.data.agents.find((x) => x !== agent && x.cell[0] === to[0] && x.cell[1] === to[1]);
-      if (other) return fail(`blocked by ${other.name}, who stands in the cell ${HEADINGS[(agent.heading + dir) % 4]} of ${agent.name}`, { arg: name });
+      const why = w.stepBlocked(to, agent.name);
+      if (why) return fail(`the cell ${HEADINGS[(agent.heading + dir) % 4]} of ${agent.name} is blocked by ${why}`, { arg: name });
       agent.cell = to;
       w.data.paths[agent.name]!.push(to);
       return succeed(`moved 0.25 m ${HEADINGS[(agent.heading + dir) % 4]}`, { arg: name });
@@ -170,7 +225,11 @@ function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
     return fail(`no object '${label}' has been seen by the team (seen: ${seen.join(', ') || 'nothing yet'})`, { arg: label, navFailure: 'unknown', held: heldLabel });
   }
   const o = w.obj(id)!;
-  if (n.name === 'NavigateTo') return navigate(ctx, agent, o, label);
+  if (o.gone) {
+    const pieces = w.data.objects.filter((x) => x.slicedFrom === o.id).map((x) => w.nameOf(x.id));
+    return fail(`${label} no longer exists: it was ${typeSpec(o.type).sliceVerb === 'crack' ? 'cracked' : 'sliced'} into ${pieces.join(', ')}`, { arg: label, navFailure: 'unknown', held: heldLabel, target: id });
+  }
+  if (n.name === 'NavigateTo') return startNavigation(ctx, agent, o, label);
 
   const conflictWith = ctx.touched.get(id);
   if (conflictWith && EXCLUSIVE.has(n.name)) return fail(`${conflictWith} acted on ${label} earlier in this same step`, { arg: label, target: id, held: heldLabel });
@@ -203,11 +262,23 @@ function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
       if (why) return fail(why, { arg: label, target: id, held: heldLabel });
       if (spec.openable && !o.isOpen) return fail(`${label} is closed`, { arg: label, target: id, held: heldLabel });
       if (!accepts(o.type, held.type)) return fail(`a ${held.type} does not go in or on a ${o.type}`, { arg: label, target: id, held: heldLabel });
-      if (o.type === 'Toaster' && !held.isSliced) return fail(`only sliced bread goes in the toaster; ${heldLabel} is not sliced`, { arg: label, target: id, held: heldLabel });
-      const inside = w.data.objects.filter((x) => x.parent === o.id).length;
-      if (inside >= (spec.capacity ?? 0)) return fail(`${label} is full (${inside} of ${spec.capacity})`, { arg: label, target: id, held: heldLabel });
-      held.parent = o.id;
-      held.cells = [nearestCell(w, agent, o)];
+      const inside = w.data.objects.filter((x) => x.parent === o.id && !x.gone);
+      const used = inside.reduce((sum, x) => sum + sizeOf(x.type), 0);
+      if (used + sizeOf(held.type) > (spec.capacity ?? 0)) {
+        return fail(`${label} is full: it holds ${inside.map((x) => w.nameOf(x.id)).join(', ')} (${used} of ${spec.capacity} size units; ${heldLabel} needs ${sizeOf(held.type)})`, { arg: label, target: id, held: heldLabel });
+      }
+      if (o.type === 'Floor') {
+        // Put down on the floor: in front of the robot when that cell is free, else where it stands.
+        const front = w.neighbour(agent.cell, agent.heading);
+        const cell = w.stepBlocked(front, agent.name) === undefined ? front : agent.cell;
+        held.parent = 'Floor';
+        held.cells = [cell];
+        held.room = w.grid.roomOf(cell[0], cell[1]) ?? held.room;
+      } else {
+        held.parent = o.id;
+        held.cells = [nearestCell(w, agent, o)];
+        held.room = o.room;
+      }
       agent.holding = null;
       return succeed(`${heldLabel} is now in/on ${label}`, { arg: label, target: id, held: heldLabel });
     }
@@ -219,6 +290,11 @@ function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
       const why = reach();
       if (why) return fail(why, { arg: label, target: id });
       if (open && o.type === 'Microwave' && o.isToggled) return fail(`${label} is running; turn it off first`, { arg: label, target: id });
+      if (open) {
+        const swing = new Set(w.swingOf(o).map(key));
+        const inWay = w.data.agents.filter((x) => swing.has(key(x.cell)));
+        if (inWay.length > 0) return fail(`the door of ${label} cannot swing open: ${inWay.map((x) => x.name).join(' and ')} ${inWay.length > 1 ? 'stand' : 'stands'} in its way`, { arg: label, target: id });
+      }
       o.isOpen = open;
       return succeed(`${label} is now ${open ? 'open' : 'closed'}`, { arg: label, target: id });
     }
@@ -228,8 +304,8 @@ function runOne(ctx: Ctx, agent: AgentData, a: JointAction): ActionOutcome {
       if (w.heldBy(o)) return fail(`${label} is held by ${w.heldBy(o)}; put it down to slice it`, { arg: label, target: id });
       const why = reach();
       if (why) return fail(why, { arg: label, target: id });
-      o.isSliced = true;
-      return succeed(`${label} is now ${spec.sliceVerb === 'crack' ? 'cracked' : 'sliced'}`, { arg: label, target: id });
+      const pieces = slicePieces(w, o);
+      return succeed(`${label} is now ${spec.sliceVerb === 'crack' ? 'cracked' : 'sliced'}: ${pieces.length} ${pieces.length === 1 ? 'piece' : 'pieces'} of ${pieces[0]?.type ?? o.type} where it was`, { arg: label, target: id });
     }
     case 'Clean': {
       if (!spec.dirtyable) return fail(`${label} (${o.type}) cannot be cleaned`, { arg: label, target: id });
@@ -280,37 +356,99 @@ function nearestCell(w: World, agent: AgentData, o: ObjData): Cell {
 }
 
 /**
- * NavigateTo: A* (around walls, furniture and the other agents where they stand) to the nearest free cell from
- * which the object can be reached, then turn to face it and tilt the camera to see it. Fails when the object was
- * never seen ("doesn't exist"), when no cell near it can be reached ("no clear path"), or when the agent arrives
- * but cannot interact with it (held by someone, in a closed receptacle, or the near cells are taken: "blockage").
+ * Slicing (cracking) as AI2-THOR does it: the whole object is gone and its pieces lie where it was, each a new
+ * object ("Apple|...|AppleSliced_0") the team labels when it sees them (AppleSliced_1, ...).
  */
-function navigate(ctx: Ctx, agent: AgentData, o: ObjData, label: string): ActionOutcome {
+function slicePieces(w: World, o: ObjData): ObjData[] {
+  const into = typeSpec(o.type).sliceInto;
+  o.isSliced = true;
+  if (!into) return [];
+  const spec = typeSpec(into.type);
+  const pieces: ObjData[] = Array.from({ length: into.count }, (_, k) => ({
+    id: `${o.id}|${into.type}_${k}`,
+    type: into.type,
+    kind: 'small',
+    cells: o.cells.map((c): Cell => [c[0], c[1]]),
+    parent: o.parent,
+    room: o.room,
+    slicedFrom: o.id,
+    ...(spec.cookable ? { isCooked: false } : {}),
+  }));
+  o.gone = true;
+  w.addObjects(pieces, o.id);
+  return pieces;
+}
+
+/** Where a robot standing on `cell` would face to see `o`: heading toward its nearest cell, pitch in 30° steps. */
+function facePose(w: World, cell: Cell, o: ObjData): { heading: number; horizonDeg: number } {
+  const cells = w.cellsOf(o);
+  const t = [...cells].sort((a, b) => w.grid.distM(cell, a) - w.grid.distM(cell, b))[0]!;
+  const dx = t[1] - cell[1];
+  const dy = cell[0] - t[0];
+  const deg = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
+  const heading = Math.round(deg / 90) % 4;
+  const [lo, hi] = w.extentOf(o);
+  const d = Math.max(w.grid.distM(cell, t), CELL_M / 2);
+  // The pitch (in 30° steps) that brings the object's middle closest to the centre of the view, as the released
+  // code's navigation turns the camera to face the object.
+  const mid = (Math.atan2((lo + hi) / 2 - CAMERA_HEIGHT_M, d) * 180) / Math.PI;
+  const pitches = [0, 30, -30, 60].filter((h) => w.verticallyVisible(h, lo, hi, d));
+  const best = pitches.sort((a, b) => Math.abs(mid + a) - Math.abs(mid + b) || Math.abs(a) - Math.abs(b))[0];
+  return { heading, horizonDeg: best ?? 0 };
+}
+
+/**
+ * NavigateTo, planned when the robot's turn comes: A* around walls, furniture, open doors and the other robots'
+ * bodies where they stand now, to the nearest free cell within 0.75 m (else 1.5 m) of the object from which it
+ * would be in view (nothing in between, not where its own door swings). The walk itself happens in the step's
+ * ticks. Fails at once when the object was never seen ("doesn't exist") or no cell near it can be reached ("no
+ * clear path"); when the near cells are all taken the robot goes as close as it can and fails on arrival.
+ */
+function startNavigation(ctx: Ctx, agent: AgentData, o: ObjData, label: string): ActionOutcome | Omit<Walk, 'index' | 'heldBefore'> {
   const w = ctx.world;
   const target = w.cellsOf(o);
-  const blocked = new Set(w.data.agents.filter((a) => a !== agent).map((a) => `${a.cell[0]},${a.cell[1]}`));
-  const near = (maxM: number): Cell[] => {
+  const blocked = w.blockedFor(agent.name);
+  const ownSwing = new Set(w.swingOf(o).map(key));
+  const targetKeys = new Set(target.map(key));
+  const candidates = (maxM: number, needView: boolean): Cell[] => {
     const out: Cell[] = [];
     for (let r = 0; r < w.grid.rows; r++)
       for (let c = 0; c < w.grid.cols; c++) {
-        if (!w.grid.walkable(r, c) || blocked.has(`${r},${c}`)) continue;
+        const k = `${r},${c}`;
+        if (!w.grid.walkable(r, c) || (blocked.has(k) && !(r === agent.cell[0] && c === agent.cell[1])) || targetKeys.has(k)) continue;
         const d = Math.min(...target.map((t) => w.grid.distM([r, c], t)));
-        if (d <= maxM && d > 0 && target.some((t) => w.grid.lineOfSight([r, c], t))) out.push([r, c]);
+        if (d > maxM) continue;
+        if (needView) {
+          if (ownSwing.has(k)) continue;
+          const pose = facePose(w, [r, c], o);
+          if (!w.sight({ ...agent, cell: [r, c], ...pose }, o, INTERACT_RANGE_M).visible) continue;
+        }
+        out.push([r, c]);
       }
     return out;
   };
-  let path = w.grid.path(agent.cell, near(0.75), blocked) ?? w.grid.path(agent.cell, near(INTERACT_RANGE_M), blocked);
+  let path = w.grid.path(agent.cell, candidates(0.75, true), blocked) ?? w.grid.path(agent.cell, candidates(INTERACT_RANGE_M, true), blocked);
   let closeEnough = path !== undefined;
   if (!path) {
-    // The cells within reach are taken or cut off: go as close as possible (another agent is in the way).
+    // The cells within reach are taken or cut off: go as close as possible (another robot is in the way).
     const reach = w.grid.reachable(agent.cell, blocked);
-    const best = near(2.5)
-      .filter((c) => reach.has(`${c[0]},${c[1]}`))
-      .map((c) => ({ c, d: Math.min(...target.map((t) => w.grid.distM(c, t))), n: reach.get(`${c[0]},${c[1]}`)! }))
+    const best = candidates(2.5, false)
+      .filter((c) => reach.has(key(c)))
+      .map((c) => ({ c, d: Math.min(...target.map((t) => w.grid.distM(c, t))), n: reach.get(key(c))! }))
       .sort((a, b) => a.d - b.d || a.n - b.n)[0];
     path = best ? w.grid.path(agent.cell, [best.c], blocked) : undefined;
     closeEnough = false;
   }
+  if (!path) {
+    return { agent: agent.name, name: 'NavigateTo', ok: false, text: actText({ name: 'NavigateTo', arg: label, navFailure: 'no_path' }, false), detail: `no free cell within 2.5 m of ${label} can be reached from ${agent.name}'s cell`, target: o.id };
+  }
+  return { agent, o, label, path, at: 0, closeEnough };
+}
+
+/** The walk's outcome: arrived (facing the object, which must be interactable) or stopped short. */
+function finishWalk(w: World, walk: Walk): ActionOutcome {
+  const { agent, o, label, path } = walk;
+  const moves = walk.at;
   const outcome = (ok: boolean, detail: string, navFailure?: NavFailure): ActionOutcome => ({
     agent: agent.name,
     name: 'NavigateTo',
@@ -319,38 +457,25 @@ function navigate(ctx: Ctx, agent: AgentData, o: ObjData, label: string): Action
     detail,
     target: o.id,
   });
-  if (!path) return outcome(false, `no free cell within 2.5 m of ${label} can be reached from ${agent.name}'s cell`, 'no_path');
-  agent.cell = path[path.length - 1]!;
-  w.data.paths[agent.name]!.push(...path.slice(1));
-  faceObject(w, agent, o);
+  if (walk.stoppedBy !== undefined) {
+    // Stopped short, as the released code breaks off at the first failed move: no final turn toward the object.
+    const where = `stopped after ${moves} of ${path.length - 1} moves: ${walk.stoppedBy}`;
+    return w.interactable(agent, o) ? outcome(false, `${where} (${label} is within reach all the same)`) : outcome(false, `${where}; ${label} is not within reach from there`, 'not_interactable');
+  }
+  const pose = facePose(w, agent.cell, o);
+  agent.heading = pose.heading;
+  agent.horizonDeg = pose.horizonDeg;
   const held = w.heldBy(o);
   if (held && held !== agent.name) return outcome(false, `arrived, but ${label} is held by ${held}`, 'not_interactable');
   if (held === agent.name) return outcome(false, `${agent.name} is holding ${label}`, 'not_interactable');
   if (!w.interactable(agent, o)) {
+    const others = w.data.agents.filter((a) => a !== agent).map((a) => a.name);
     const why = w.enclosed(o)
       ? `${label} is inside ${w.nameOf(o.parent)}, which is closed`
-      : !closeEnough
-        ? `the cells within ${INTERACT_RANGE_M} m of ${label} are taken by ${[...blocked].length > 0 ? w.data.agents.filter((a) => a !== agent).map((a) => a.name).join(', ') : 'nobody'} or cut off; stopped ${w.sight(agent, o, 99).distM.toFixed(2)} m away`
-        : `${label} is not visible from where ${agent.name} stopped`;
-    return outcome(false, `arrived after ${path.length - 1} moves, but ${why}`, 'not_interactable');
+      : !walk.closeEnough
+        ? `the cells within ${INTERACT_RANGE_M} m of ${label} from which it can be seen are taken by ${others.length > 0 ? others.join(', ') : 'nobody'}, open doors, or cut off; stopped ${w.sight(agent, o, 99).distM.toFixed(2)} m away`
+        : `${label} is not in view from where ${agent.name} stopped`;
+    return outcome(false, `arrived after ${moves} moves, but ${why}`, 'not_interactable');
   }
-  return outcome(true, `${path.length - 1} moves along A*; facing ${HEADINGS[agent.heading]}, camera pitch ${agent.horizonDeg}°`);
-}
-
-/** Turns the agent toward the nearest cell of the object and pitches the camera (in 30° steps) so it is in view. */
-function faceObject(w: World, agent: AgentData, o: ObjData): void {
-  const cells = w.cellsOf(o);
-  const t = [...cells].sort((a, b) => w.grid.distM(agent.cell, a) - w.grid.distM(agent.cell, b))[0]!;
-  const dx = t[1] - agent.cell[1];
-  const dy = agent.cell[0] - t[0];
-  const deg = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
-  agent.heading = Math.round(deg / 90) % 4;
-  const [lo, hi] = w.extentOf(o);
-  const d = w.grid.distM(agent.cell, t);
-  for (const h of [0, 30, -30, 60]) {
-    if (w.verticallyVisible(h, lo, hi, d)) {
-      agent.horizonDeg = h;
-      return;
-    }
-  }
+  return outcome(true, `${moves} moves along A*; facing ${HEADINGS[agent.heading]}, camera pitch ${agent.horizonDeg}°`);
 }

@@ -1,8 +1,8 @@
 // The embedded household simulator behind Waypoint's Simulator interface: symbolic (no physics), deterministic per
 // seed, 1 to 5 agents, per-agent partial views, LLaMAR's actions run jointly. Task ids are "<task>" (its first
-// floor plan) or "<task>@<plan>".
+// floor plan) or "<task>@<plan>"; the ids of the earlier 17-task list still name the MAP-THOR task they became.
 import type { AgentAction, ObjectState, RobotState, WorldState } from '../../../protocol/trace.js';
-import type { HouseholdExtra, HouseholdObjectProps } from '../../../protocol/household.js';
+import { HOUSEHOLD_STEP_SECS, type HouseholdExtra, type HouseholdObjectProps } from '../../../protocol/household.js';
 import { LLAMAR_API } from '../../apis/llamar.js';
 import type { ApiCallResult, JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
 import { runJointStep } from './actions.js';
@@ -11,7 +11,7 @@ import { CELL_M, LEGEND, planById } from './floorPlans.js';
 import { HEADINGS } from './grid.js';
 import { typeSpec } from './objectTypes.js';
 import { buildScene } from './scene.js';
-import { CATEGORY_LABELS, TASKS, type TaskDef } from './tasks.js';
+import { CATEGORY_LABELS, TASKS, taskById, type TaskDef } from './tasks.js';
 import { labelList, stateText } from './text.js';
 import { CAMERA_HEIGHT_M, World, type ObjData, type WorldData } from './world.js';
 
@@ -22,7 +22,7 @@ function taskInfo(t: TaskDef, planId: string, id: string): TaskInfo {
   const plan = planById(planId);
   return {
     id,
-    description: `${t.instructionFor?.[planId] ?? t.instruction} (${plan.label}; MAP-THOR category ${t.category}: ${CATEGORY_LABELS[t.category]})`,
+    description: `${t.instructionFor?.[planId] ?? t.instruction} (${plan.label}; MAP-THOR ${t.paper}, category ${t.category}: ${CATEGORY_LABELS[t.category]})`,
     instruction: t.instructionFor?.[planId] ?? t.instruction,
     suite: `map-thor-${t.category}`,
     arms: DEFAULT_AGENTS,
@@ -30,22 +30,41 @@ function taskInfo(t: TaskDef, planId: string, id: string): TaskInfo {
   };
 }
 
-/** Every task on its first plan (bare id), then every task on every plan ("task@plan"). */
+/** Reported as the simulator's version (a sweep's episode key includes it). */
+export const HOUSEHOLD_SIMULATOR_VERSION = '2';
+
+/** A task's plans: MAP-THOR's five, then the extra ones. */
+export const plansOf = (t: TaskDef): string[] => [...t.plans, ...(t.extraPlans ?? [])];
+
+/** Every task on its first plan (bare id), every task on every plan ("task@plan"), then the earlier ids (last). */
 export function householdTasks(): TaskInfo[] {
-  return [...TASKS.map((t) => taskInfo(t, t.plans[0]!, t.id)), ...TASKS.flatMap((t) => t.plans.map((p) => taskInfo(t, p, `${t.id}@${p}`)))];
+  const alias = (t: TaskDef, id: string, planId: string): TaskInfo => {
+    const info = taskInfo(t, planId, id);
+    return { ...info, description: `earlier id of ${t.id}: ${info.description}` };
+  };
+  return [
+    ...TASKS.map((t) => taskInfo(t, t.plans[0]!, t.id)),
+    ...TASKS.flatMap((t) => plansOf(t).map((p) => taskInfo(t, p, `${t.id}@${p}`))),
+    ...TASKS.flatMap((t) => (t.aliases ?? []).flatMap((a) => [alias(t, a.id, a.plans[0]!), ...a.plans.map((p) => alias(t, `${a.id}@${p}`, p))])),
+  ];
 }
 
 export function parseTaskId(id: string): { task: TaskDef; planId: string } | undefined {
   const [tid, planId] = id.split('@');
-  const task = TASKS.find((t) => t.id === tid);
+  const task = taskById(tid ?? '');
   if (!task) return undefined;
+  const alias = task.aliases?.find((a) => a.id === tid);
+  if (alias) {
+    if (planId === undefined) return { task, planId: alias.plans[0]! };
+    return alias.plans.includes(planId) ? { task, planId } : undefined;
+  }
   if (planId === undefined) return { task, planId: task.plans[0]! };
-  return task.plans.includes(planId) ? { task, planId } : undefined;
+  return plansOf(task).includes(planId) ? { task, planId } : undefined;
 }
 
 export class HouseholdSimulator implements Simulator {
   readonly name = 'waypoint-household';
-  readonly version = '1';
+  readonly version = HOUSEHOLD_SIMULATOR_VERSION;
   readonly agentViews = true;
   private world: World | undefined;
   private readonly taskList = householdTasks();
@@ -58,8 +77,9 @@ export class HouseholdSimulator implements Simulator {
     const parsed = parseTaskId(taskId);
     if (!parsed) {
       const [tid, plan] = taskId.split('@');
-      const t = TASKS.find((x) => x.id === tid);
-      if (t && plan !== undefined) throw new Error(`task ${tid} does not run on floor plan '${plan}'; its plans: ${t.plans.join(', ')}`);
+      const t = taskById(tid ?? '');
+      const plans = t?.aliases?.find((a) => a.id === tid)?.plans ?? (t ? plansOf(t) : []);
+      if (t && plan !== undefined) throw new Error(`task ${tid} does not run on floor plan '${plan}'; its plans: ${plans.join(', ')}`);
       throw new Error(`unknown task '${taskId}'; known: ${TASKS.map((x) => x.id).join(', ')} (add @<plan> for another floor plan)`);
     }
     if (options.api !== undefined && options.api !== HOUSEHOLD_API_ID) throw new Error(`the household simulator serves the '${HOUSEHOLD_API_ID}' actions, not '${options.api}'`);
@@ -155,9 +175,9 @@ export class HouseholdSimulator implements Simulator {
     return { bodies, geoms };
   }
 
-  /** One second per high-level step (the household is symbolic; there is no continuous time). */
+  /** A nominal duration per high-level step (the household is symbolic; there is no continuous time). */
   simTimeSecs(): number {
-    return this.world?.data.step ?? 0;
+    return (this.world?.data.step ?? 0) * HOUSEHOLD_STEP_SECS;
   }
 
   async snapshot(): Promise<SimSnapshot> {
@@ -222,7 +242,7 @@ const yawOf = (heading: number) => [Math.PI / 2, 0, -Math.PI / 2, Math.PI][headi
 function worldState(w: World, agentName?: string): WorldState {
   const agents = w.data.agents;
   const viewer = agentName ? w.agent(agentName)! : undefined;
-  const objs = viewer ? w.visibleTo(viewer) : w.data.objects;
+  const objs = viewer ? w.visibleTo(viewer) : w.present();
   const robots: RobotState[] = agents.map((a) => {
     const [x, y] = w.xy(a.cell);
     return { name: a.name, pos: [x, y, CAMERA_HEIGHT_M], yawRad: yawOf(a.heading), holding: a.holding };
@@ -284,7 +304,8 @@ function agentText(w: World, name: string): string {
 
 function wholeText(w: World): string {
   const lines = w.data.agents.map((a) => agentLines(w, a.name));
-  const truth = w.data.objects
+  const truth = w
+    .present()
     .filter((o) => o.kind === 'small')
     .map((o) => `${w.nameOf(o.id)} (${o.type}) in/on ${o.parent === 'Floor' ? 'the floor' : w.nameOf(o.parent)}, ${o.room}`);
   return [...lines, `Ground truth (never shown to the agents): ${truth.length} small objects; ${w.data.known.length} objects discovered.`, ...truth].join('\n');

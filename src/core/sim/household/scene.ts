@@ -1,12 +1,14 @@
-// Builds a scene from a floor plan, a task and a seed: furniture and fixtures from the plan, the rooms' usual small
-// objects (each present or not, placed on one of its usual receptacles), the task's own objects and states, and
-// the agents' start cells and headings. Same (plan, task, seed, agents) -> the same scene.
+// Builds a scene from a floor plan, a task and a seed: furniture and fixtures from the plan (a fixture of a type
+// one can pick up, a desk lamp, becomes a small object on the furniture under it), the task's own objects and
+// states, its distractors, the rooms' usual small objects (each present or not, placed on one of its usual
+// receptacles with room left), and the agents' start cells and headings. Same (plan, task, seed, agents) -> the
+// same scene.
 import { HOUSEHOLD_AGENT_NAMES } from '../../../protocol/household.js';
 import { seededRng, type Rng } from '../../host.js';
 import { SimParamError } from '../simulator.js';
 import type { PlanSpec, RoomKind } from './floorPlans.js';
 import { Grid, HEADING_STEP, key, type Cell } from './grid.js';
-import { accepts, typeSpec } from './objectTypes.js';
+import { accepts, sizeOf, typeSpec } from './objectTypes.js';
 import type { CheckerSpec, SceneObjectNeed, SceneQuery, SceneSetup, TaskDef } from './tasks.js';
 import { World, type AgentData, type ObjData, type WorldData } from './world.js';
 
@@ -108,8 +110,15 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
     const spec = typeSpec(g.type);
     objects.push({ id: idFor(g.type, centre, (spec.extentM as number[])[1] ?? 0), type: g.type, kind: 'furniture', cells: g.cells, parent: '', room: roomAt(centre), ...initialState(g.type) });
   }
+  const furnitureAt = (c: Cell) => objects.find((o) => o.kind === 'furniture' && o.cells.some((x) => x[0] === c[0] && x[1] === c[1]));
   for (const f of plan.fixtures) {
     const spec = typeSpec(f.type);
+    if (spec.pickupable) {
+      const under = furnitureAt(f.at);
+      const h = under ? (typeSpec(under.type).surfaceM ?? 0) : 0;
+      objects.push({ id: idFor(f.type, f.at, h), type: f.type, kind: 'small', cells: [f.at], parent: under?.id ?? 'Floor', room: f.room ?? roomAt(f.at), ...initialState(f.type) });
+      continue;
+    }
     objects.push({
       id: idFor(f.type, f.at, f.upper ? 2.1 : ((spec.extentM as number[])[1] ?? 0)),
       type: f.type,
@@ -122,19 +131,32 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
     });
   }
 
+  if (task.floorObjects) {
+    // The floor of each room (a receptacle: things can be put down on it) and each doorway (a place to walk to).
+    for (const room of plan.rooms) {
+      const cells: Cell[] = [];
+      for (let r = room.rect[0]; r <= room.rect[2]; r++) for (let c = room.rect[1]; c <= room.rect[3]; c++) if (grid.char(r, c) === '.') cells.push([r, c]);
+      objects.push({ id: idFor('Floor', cells[0] ?? [room.rect[0], room.rect[1]], 0), type: 'Floor', kind: 'fixture', cells, parent: '', room: room.name });
+    }
+    for (const door of doorGroups(grid)) objects.push({ id: idFor('Doorway', door[0]!, 0), type: 'Doorway', kind: 'fixture', cells: door, parent: '', room: roomAt(door[0]!) });
+  }
+
   const roomKind = (name: string): RoomKind => plan.rooms.find((r) => r.name === name)?.kind ?? 'hall';
+  /** Size units used in each receptacle. */
   const load = new Map<string, number>();
   const usedCells = new Set<string>();
-  const place = (need: { type: string; on: readonly string[] }, roomKindWanted: RoomKind, extra: Partial<ObjData> = {}): boolean => {
+  const keepFree = new Set(task.keepFree ?? []);
+  const place = (need: { type: string; on: readonly string[] }, roomKindWanted: RoomKind, extra: Partial<ObjData> = {}, usual = false): boolean => {
     const options: { rec?: ObjData; floor?: string }[] = [];
     for (const on of need.on) {
+      if (usual && keepFree.has(on)) continue;
       if (on === 'Floor') {
         for (const r of plan.rooms.filter((x) => x.kind === roomKindWanted)) options.push({ floor: r.name });
         continue;
       }
       for (const o of objects) {
         if (o.type !== on || o.kind === 'small' || roomKind(o.room) !== roomKindWanted) continue;
-        if ((load.get(o.id) ?? 0) >= (typeSpec(o.type).capacity ?? 0) || !accepts(o.type, need.type)) continue;
+        if ((load.get(o.id) ?? 0) + sizeOf(need.type) > (typeSpec(o.type).capacity ?? 0) || !accepts(o.type, need.type)) continue;
         options.push({ rec: o });
       }
     }
@@ -149,7 +171,7 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
       cell = (choices.length > 0 ? choices : pick.rec.cells)[Math.floor(rng.next() * (choices.length || pick.rec.cells.length))]!;
       parent = pick.rec.id;
       h = typeSpec(pick.rec.type).surfaceM ?? 0;
-      load.set(pick.rec.id, (load.get(pick.rec.id) ?? 0) + 1);
+      load.set(pick.rec.id, (load.get(pick.rec.id) ?? 0) + sizeOf(need.type));
     } else {
       const room = plan.rooms.find((r) => r.name === pick.floor)!;
       const free: Cell[] = [];
@@ -181,8 +203,11 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
     const kinds = new Set(plan.rooms.map((r) => r.kind));
     needs.push(...from.filter((x) => kinds.has(x.room)).slice(0, n));
   }
-  const taskTypes = new Set(needs.map((n) => n.type));
-  for (const need of needs) {
+  // Then the distractors (same types the task names but does not ask for, or look-alikes), where the plan has the room.
+  const kinds = new Set(plan.rooms.map((r) => r.kind));
+  const distractors = (task.distractors ?? []).filter((d) => kinds.has(d.room));
+  const taskTypes = new Set([...needs, ...distractors].map((n) => n.type));
+  for (const need of [...needs, ...distractors]) {
     const [lo, hi] = need.count ?? [1, 1];
     const n = lo + Math.floor(rng.next() * (hi - lo + 1));
     for (let i = 0; i < n; i++) {
@@ -194,7 +219,7 @@ export function buildScene(plan: PlanSpec, task: TaskDef, seed: number, agentCou
   for (const room of plan.rooms) {
     for (const u of USUAL[room.kind]) {
       if (removed.has(u.type) || rng.next() < 0.3) continue;
-      place(u, room.kind);
+      place(u, room.kind, {}, true);
     }
   }
 
@@ -278,6 +303,32 @@ function placeAgents(grid: Grid, plan: PlanSpec, n: number, rng: Rng): AgentData
     agents.push({ name: HOUSEHOLD_AGENT_NAMES[i]!, cell: pick, heading: Math.floor(rng.next() * 4), horizonDeg: 0, holding: null });
   }
   return agents;
+}
+
+/** Connected groups of door cells: one doorway each. */
+function doorGroups(grid: Grid): Cell[][] {
+  const seen = new Set<string>();
+  const out: Cell[][] = [];
+  for (let r = 0; r < grid.rows; r++)
+    for (let c = 0; c < grid.cols; c++) {
+      if (grid.char(r, c) !== 'D' || seen.has(key([r, c]))) continue;
+      const group: Cell[] = [];
+      const stack: Cell[] = [[r, c]];
+      seen.add(key([r, c]));
+      while (stack.length > 0) {
+        const cur = stack.pop()!;
+        group.push(cur);
+        for (const [dr, dc] of HEADING_STEP) {
+          const n: Cell = [cur[0] + dr, cur[1] + dc];
+          if (grid.char(n[0], n[1]) === 'D' && !seen.has(key(n))) {
+            seen.add(key(n));
+            stack.push(n);
+          }
+        }
+      }
+      out.push(group.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+    }
+  return out;
 }
 
 function nearestRoom(grid: Grid, c: Cell): string {

@@ -4,6 +4,7 @@ import { seededRng } from '../../host.js';
 import type { AgentAction, TrajectorySample, WorldState } from '../../../protocol/trace.js';
 import { formatMalmmState } from '../observationText.js';
 import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../simulator.js';
+import { SimParamError } from '../simulator.js';
 import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
 import { malmmFunctions, MOTION_MODES, type MotionMode } from './apis/malmmApi.js';
@@ -12,7 +13,7 @@ import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../..
 import { EpisodeRuntime } from './episodeRuntime.js';
 import { DETECTOR_MODES, type DetectorMode } from '../../perception/detector.js';
 import { sceneWithKeyframe } from './sceneExport.js';
-import { getTask, taskInfos } from './tasks/registry.js';
+import { getTask, TASKS, taskInfos } from './tasks/registry.js';
 import type { ObjectPlacement, TaskDefinition } from './tasks/taskDefinition.js';
 import { TRAJECTORY_RATE_HZ } from './trajectoryRecorder.js';
 import { multiArmExtra, robotViews, sharedSceneText, type RobotView } from './robotViews.js';
@@ -104,16 +105,22 @@ export class TabletopSimulator implements Simulator {
     return this.options.taskIds ? all.filter((t) => this.options.taskIds!.includes(t.id)) : all;
   }
 
+  taskApis(taskId: string): readonly string[] | undefined {
+    const t = TASKS.get(taskId);
+    return t ? [...(t.apis ?? [t.defaultApi])] : undefined;
+  }
+
   async reset(taskId: string, seed: number, options: { api?: string } = {}): Promise<ResetOutcome> {
     this.assertOpen();
+    // Parameters this simulator cannot take are the caller's input (SimParamError), not a broken simulator.
     if (this.options.taskIds && !this.options.taskIds.includes(taskId)) {
-      throw new Error(`unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
+      throw new SimParamError('task', `unknown task '${taskId}'; this simulator offers: ${this.options.taskIds.join(', ')}`);
     }
     const task = getTask(taskId);
     const api = getRobotApi(options.api ?? task.defaultApi);
     const fits = task.apis ?? [task.defaultApi];
-    if (!fits.includes(api.id as never)) throw new Error(`reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
-    if (!Number.isInteger(seed)) throw new Error(`reset: seed must be an integer, got ${seed}`);
+    if (!fits.includes(api.id as never)) throw new SimParamError('api', `reset: task '${taskId}' works with the robot API ${fits.join(', ')}, not '${api.id}'`);
+    if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
     const runtime = this.runtimeFor(task);
     // Friction grasps for every API (issue 25): a poor grasp can drop the object whatever architecture drives the arm.
     runtime.state.graspMode = this.options.grasp ?? 'friction';

@@ -36,6 +36,14 @@ export class TrajectoryRecorder {
     for (const { id } of scene.replayBodies) {
       bodies.push(xpos[3 * id]!, xpos[3 * id + 1]!, xpos[3 * id + 2]!, xquat[4 * id]!, xquat[4 * id + 1]!, xquat[4 * id + 2]!, xquat[4 * id + 3]!);
     }
+    // Several arms: each one's tool point and fingers, so every robot can be plotted, not only the first.
+    const arms: number[] = [];
+    if (scene.arms.length > 1) {
+      for (let a = 0; a < scene.arms.length; a++) {
+        const t = state.tcp(a);
+        arms.push(t.pos[0], t.pos[1], t.pos[2], t.yawRad, state.fingerWidth(a));
+      }
+    }
     this.samples.push({
       tSecs: Math.round(tSecs * 1e6) / 1e6,
       qpos,
@@ -44,6 +52,7 @@ export class TrajectoryRecorder {
       grasped: state.graspedName(0),
       bodies,
       contacts: this.contacts.pairs(state),
+      ...(arms.length ? { arms } : {}),
     });
   }
 

@@ -1,5 +1,5 @@
 // A trajectory event's samples as columns (one line, `columns` instead of `samples`): time, end effector, gripper
-// width, joint positions and body poses as column groups (columns.ts), the grasped object as runs, contacts by
+// width, joint positions, body poses and every arm's tool point as column groups (columns.ts), the grasped object as runs, contacts by
 // sample index. Values are rounded to TRAJECTORY_DIGITS on write; the writer hands the engine the rounded event,
 // so what a view shows live is what it shows when the trace is opened later.
 import type { EventOf, TrajectorySample } from '../../../protocol/trace.js';
@@ -12,7 +12,7 @@ type TrajectoryEvent = EventOf<'trajectory'>;
  * Decimal digits kept per column group: time 1 µs; positions 10 µm; angles (yaw, joints) 1e-5 rad; gripper width
  * 10 µm; body poses 10 µm and quaternion components to 1e-5 (about 2e-5 rad).
  */
-export const TRAJECTORY_DIGITS = { tSecs: 6, ee: 5, gripperWidth: 5, qpos: 5, bodies: 5 } as const;
+export const TRAJECTORY_DIGITS = { tSecs: 6, ee: 5, gripperWidth: 5, qpos: 5, bodies: 5, arms: 5 } as const;
 
 /** The `columns` object of a trajectory line. */
 export interface TrajectoryColumns {
@@ -24,6 +24,8 @@ export interface TrajectoryColumns {
   /** Runs of the grasped object: [first sample index, object name or null], ascending from 0. */
   grasped: [number, string | null][];
   bodies?: ColumnGroup;
+  /** Every arm's x, y, z, yaw and finger width (5 per arm), in scenes with several arms. */
+  arms?: ColumnGroup;
   /**
    * Runs of the contacts list: [first sample index, pairs, or null for samples without a list], ascending from 0
    * (contacts change far less often than the samples come). Absent when no sample has a list.
@@ -42,9 +44,11 @@ export function encodeTrajectory(e: TrajectoryEvent): { line: Record<string, unk
   if (n === 0) return undefined;
   const qw = s[0].qpos.length;
   const bw = s[0].bodies?.length;
-  for (const x of s) if (x.qpos.length !== qw || x.bodies?.length !== bw) return undefined;
+  const aw = s[0].arms?.length;
+  for (const x of s) if (x.qpos.length !== qw || x.bodies?.length !== bw || x.arms?.length !== aw) return undefined;
   const t = new Float64Array(n), ee = new Float64Array(4 * n), width = new Float64Array(n), qpos = new Float64Array(n * qw);
   const bodies = bw === undefined ? undefined : new Float64Array(n * bw);
+  const arms = aw === undefined ? undefined : new Float64Array(n * aw);
   const grasped: TrajectoryColumns['grasped'] = [];
   const contacts: NonNullable<TrajectoryColumns['contacts']> = [];
   let anyContacts = false;
@@ -56,6 +60,7 @@ export function encodeTrajectory(e: TrajectoryEvent): { line: Record<string, unk
     width[i] = x.gripperWidth;
     qpos.set(x.qpos, i * qw);
     if (bodies) bodies.set(x.bodies!, i * bw!);
+    if (arms) arms.set(x.arms!, i * aw!);
     if (i === 0 || x.grasped !== s[i - 1].grasped) grasped.push([i, x.grasped]);
     const key = x.contacts ? JSON.stringify(x.contacts) : 'null';
     if (key !== lastContacts) contacts.push([i, x.contacts ? x.contacts.map((c) => [c[0], c[1]]) : null]);
@@ -71,6 +76,7 @@ export function encodeTrajectory(e: TrajectoryEvent): { line: Record<string, unk
     qpos: encodeGroup(qpos, n, qw, D.qpos),
     grasped,
     ...(bodies ? { bodies: encodeGroup(bodies, n, bw!, D.bodies) } : {}),
+    ...(arms ? { arms: encodeGroup(arms, n, aw!, D.arms) } : {}),
     ...(anyContacts ? { contacts } : {}),
   };
   // encodeGroup rounded the arrays in place: the samples the reader will rebuild.
@@ -85,6 +91,7 @@ export function encodeTrajectory(e: TrajectoryEvent): { line: Record<string, unk
       grasped: x.grasped,
     };
     if (bodies) r.bodies = Array.from(bodies.subarray(i * bw!, (i + 1) * bw!));
+    if (arms) r.arms = Array.from(arms.subarray(i * aw!, (i + 1) * aw!));
     if (x.contacts) r.contacts = x.contacts.map((c) => [c[0], c[1]]);
     samples[i] = r;
   }
@@ -104,6 +111,8 @@ export interface DecodedTrajectory {
   grasped: { from: number; value: string | null }[];
   bodiesWidth?: number;
   bodies?: Float64Array<ArrayBuffer>;
+  armsWidth?: number;
+  arms?: Float64Array<ArrayBuffer>;
   contacts?: { index: number; pairs: [string, string][] }[];
 }
 
@@ -177,6 +186,15 @@ export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean
     decodeGroup(c.bodies, n, bodiesWidth, bodies, pick);
   }
 
+  let arms: Float64Array<ArrayBuffer> | undefined;
+  let armsWidth: number | undefined;
+  if (c.arms !== undefined) {
+    armsWidth = groupWidth(c.arms, 'arms');
+    if (armsWidth % 5 !== 0) throw new ColumnDecodeError('columns.arms is not 5 columns per arm');
+    arms = new Float64Array(rows * armsWidth);
+    decodeGroup(c.arms, n, armsWidth, arms, pick);
+  }
+
   const out: DecodedTrajectory = { n: rows, tSecs, ee, gripperWidth, qposWidth: wantQpos ? qw : 0, qpos, grasped };
   if (pick) {
     out.grasped = [];
@@ -202,6 +220,10 @@ export function decodeTrajectoryColumns(columns: unknown, opts: { qpos?: boolean
   if (bodies) {
     out.bodiesWidth = bodiesWidth;
     out.bodies = bodies;
+  }
+  if (arms) {
+    out.armsWidth = armsWidth;
+    out.arms = arms;
   }
   if (contacts?.length) out.contacts = contacts;
   return out;
@@ -236,6 +258,7 @@ export function decodeTrajectorySamples(columns: unknown): TrajectorySample[] {
       grasped: d.grasped[run].value,
     };
     if (d.bodies && bw !== undefined) s.bodies = Array.from(d.bodies.subarray(i * bw, (i + 1) * bw));
+    if (d.arms && d.armsWidth !== undefined) s.arms = Array.from(d.arms.subarray(i * d.armsWidth, (i + 1) * d.armsWidth));
     const c = contacts.get(i);
     if (c) s.contacts = c.map((p) => [p[0], p[1]]);
     samples[i] = s;

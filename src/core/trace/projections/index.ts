@@ -1,8 +1,5 @@
 // Pure projections of trace events into view models (no I/O, no clock); safe to bundle into webviews.
-export * from './actctxPlan.js';
 export * from './decimate.js';
-export * from './householdMetrics.js';
-export * from './householdSteps.js';
 export * from './motionScores.js';
 export * from './retryDiffs.js';
 export * from './runProjection.js';
@@ -11,4 +8,3 @@ export * from './scene3d.js';
 export * from './stateDiffs.js';
 export * from './trajectorySeries.js';
 export * from './turns.js';
-export * from './rocoRounds.js';

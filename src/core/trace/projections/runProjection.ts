@@ -1,9 +1,9 @@
 // All projections of one run, fed incrementally: append() passes each new event to every builder once.
-// The run viewer, the CLI transcript and the HTML report read their view models from here.
+// The run viewer, the CLI transcript and the HTML report read their view models from here. An architecture's own
+// projections (its views' view models) are not known here: the viewer passes them in as ProjectionKinds
+// (src/architectures/views.ts lists them) and its views read them back with `of(kind)`.
 import type { TraceEvent } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
-import { ActctxPlanBuilder } from './actctxPlan.js';
-import { HouseholdStepsBuilder } from './householdSteps.js';
 import { MotionScoreBuilder } from './motionScores.js';
 import { PerceptionBuilder } from './perception.js';
 import { ReachZonesBuilder } from './reachZones.js';
@@ -11,9 +11,18 @@ import { RetryDiffBuilder } from './retryDiffs.js';
 import { RunSummaryBuilder } from './runSummary.js';
 import { StateDiffBuilder } from './stateDiffs.js';
 import { TrajectorySeriesBuilder } from './trajectorySeries.js';
-import { TrajgenViewBuilder } from './trajgenViews.js';
-import { TrajgenPathsBuilder } from './trajgenPaths.js';
 import { TurnTimelineBuilder } from './turns.js';
+
+/** A projection fed every event of the run once, in order. */
+export interface ProjectionBuilder {
+  add(e: TraceEvent | ViewEvent): void;
+}
+
+/** A kind of projection a run may carry beside the built-in ones: its id and how to start one. */
+export interface ProjectionKind<B extends ProjectionBuilder = ProjectionBuilder> {
+  id: string;
+  create(): B;
+}
 
 export class RunProjection {
   readonly timeline = new TurnTimelineBuilder();
@@ -22,24 +31,29 @@ export class RunProjection {
   readonly series = new TrajectorySeriesBuilder();
   readonly summary = new RunSummaryBuilder();
   readonly motion = new MotionScoreBuilder();
-  /** Action Contextualization's plans, executions and runs (empty for other architectures). */
-  readonly actctx = new ActctxPlanBuilder();
-  /** LLaMAR's steps, subtasks and floor plan (household runs only). */
-  readonly household = new HouseholdStepsBuilder();
   /** Perception mode's estimate against the truth (runs with --perception estimated only). */
   readonly perception = new PerceptionBuilder();
-  /** LM Trajectory Generators' generated poses and success-detector verdicts (empty for other architectures). */
-  readonly trajgen = new TrajgenViewBuilder();
   /** Multi-arm runs: reach zones, objects and every robot's executed path, top down. */
   readonly reach = new ReachZonesBuilder();
-  /** LM Trajectory Generators' generated vs executed paths and detections (runs calling the LMTG API). */
-  readonly trajgenPaths = new TrajgenPathsBuilder();
+  /** The projections passed in (an architecture's), by kind id. */
+  readonly #extra = new Map<string, ProjectionBuilder>();
   eventCount = 0;
   /** Highest seq seen; events at or below it are ignored, so a re-sent batch is harmless. */
   lastSeq = -1;
 
-  constructor(options: { moveThresholdM?: number } = {}) {
+  constructor(options: { moveThresholdM?: number; projections?: readonly ProjectionKind[] } = {}) {
     this.states = new StateDiffBuilder(options.moveThresholdM ?? 0.001);
+    for (const k of options.projections ?? []) {
+      if (this.#extra.has(k.id)) throw new Error(`projection '${k.id}' is passed twice`);
+      this.#extra.set(k.id, k.create());
+    }
+  }
+
+  /** The run's projection of `kind`; one that was not passed in is a bug of the caller, named. */
+  of<B extends ProjectionBuilder>(kind: ProjectionKind<B>): B {
+    const b = this.#extra.get(kind.id);
+    if (!b) throw new Error(`projection '${kind.id}' was not passed to this RunProjection (known: ${[...this.#extra.keys()].join(', ') || 'none'})`);
+    return b as B;
   }
 
   /** Returns how many events were new. */
@@ -58,12 +72,9 @@ export class RunProjection {
       this.series.add(e);
       this.summary.add(e);
       this.motion.add(e);
-      this.actctx.add(e);
-      this.household.add(e);
       this.perception.add(e);
-      this.trajgen.add(e);
       this.reach.add(e);
-      this.trajgenPaths.add(e);
+      for (const b of this.#extra.values()) b.add(e);
       added++;
     }
     this.eventCount += added;
@@ -71,7 +82,7 @@ export class RunProjection {
   }
 }
 
-export function projectRun(events: readonly (TraceEvent | ViewEvent)[], options?: { moveThresholdM?: number }): RunProjection {
+export function projectRun(events: readonly (TraceEvent | ViewEvent)[], options?: { moveThresholdM?: number; projections?: readonly ProjectionKind[] }): RunProjection {
   const p = new RunProjection(options);
   p.append(events);
   return p;

@@ -1,5 +1,6 @@
 // Trajectory series: end-effector x/y/z/yaw and gripper width against sim time, as columns in growable typed
-// arrays so 100k+ samples append in O(new samples) and plots can decimate without copying.
+// arrays so 100k+ samples append in O(new samples) and plots can decimate without copying. With several arms
+// (RoCo), every arm's columns too, named after the robots the observations list.
 import type { TraceEvent, WorldState } from '../../../protocol/trace.js';
 import type { PackedTrajectory, ViewEvent } from '../../../protocol/webview.js';
 
@@ -42,6 +43,10 @@ export class TrajectorySeriesBuilder {
   readonly graspChanges: { index: number; grasped: string | null }[] = [];
   private readonly objects = new Map<string, ObjectMarker>();
   private lastGrasped: string | null | undefined = undefined;
+  /** Several arms: 5 columns per arm (x, y, z, yaw, finger width); NaN for samples recorded without them. */
+  private armCols: Column[] = [];
+  /** Robot names in the simulator's order (the latest observation's `robots`). */
+  private robotNames: string[] = [];
   /** Sim time is expected to increase; a sample that goes back is shifted so the axis stays monotonic. */
   private tOffset = 0;
   /** Bumped on every change, so a view can tell whether to redraw. */
@@ -55,6 +60,22 @@ export class TrajectorySeriesBuilder {
   get gripperWidth(): Float64Array { return this.cols.width.data.subarray(0, this.length); }
   /** Turn of each sample. */
   get turn(): Int32Array { return this.turnCol.subarray(0, this.length); }
+  /** Arms with their own columns (0 for a single-arm run, whose only arm is x..gripperWidth). */
+  get armCount(): number { return this.armCols.length / 5; }
+
+  /** Arm k's columns and name (robot k of the observations, else "arm k+1"). */
+  arm(k: number): { name: string; x: Float64Array; y: Float64Array; z: Float64Array; yawRad: Float64Array; gripperWidth: Float64Array } {
+    const c = (j: number) => this.armCols[5 * k + j]!.data.subarray(0, this.length);
+    return { name: this.robotNames.length === this.armCount ? this.robotNames[k]! : `arm ${k + 1}`, x: c(0), y: c(1), z: c(2), yawRad: c(3), gripperWidth: c(4) };
+  }
+
+  /** The arms' values of samples `idx`, 5 per arm per sample (a window's `arms` column). */
+  armsAt(idx: ArrayLike<number>): Float64Array<ArrayBuffer> {
+    const w = this.armCols.length;
+    const out = new Float64Array(idx.length * w);
+    for (let j = 0; j < idx.length; j++) for (let c = 0; c < w; c++) out[j * w + c] = this.armCols[c]!.data[idx[j]!]!;
+    return out;
+  }
 
   add(e: TraceEvent | ViewEvent): void {
     if (e.type === 'observation') this.observe(e.state);
@@ -63,8 +84,12 @@ export class TrajectorySeriesBuilder {
     if (e.type !== 'trajectory' || e.samples.length === 0) return;
     const start = this.begin(e.samples.length, e.samples[0].tSecs);
     const { t, x, y, z, yaw, width } = this.cols;
+    const aw = e.samples[0].arms?.length ?? 0;
+    this.ensureArms(aw);
     let i = start;
     for (const s of e.samples) {
+      if (s.arms && s.arms.length === this.armCols.length) for (let c = 0; c < s.arms.length; c++) this.armCols[c]!.data[i] = s.arms[c]!;
+      else for (const col of this.armCols) col.data[i] = NaN;
       t.data[i] = s.tSecs + this.tOffset;
       x.data[i] = s.ee[0];
       y.data[i] = s.ee[1];
@@ -93,6 +118,13 @@ export class TrajectorySeriesBuilder {
       width.data[i] = p.gripperWidth[k];
     }
     this.turnCol.fill(p.turn, start, start + p.n);
+    this.ensureArms(p.armsWidth ?? 0);
+    const aw = this.armCols.length;
+    for (let c = 0; c < aw; c++) {
+      const col = this.armCols[c]!.data;
+      if (p.arms && p.armsWidth === aw) for (let k = 0; k < p.n; k++) col[start + k] = p.arms[k * aw + c]!;
+      else col.fill(NaN, start, start + p.n);
+    }
     for (const run of p.grasped) this.grasp(start + run.from, run.value);
     this.finish(p.turn, start, start + p.n);
   }
@@ -103,6 +135,17 @@ export class TrajectorySeriesBuilder {
     const prevT = this.length > 0 ? this.cols.t.data[this.length - 1] : -Infinity;
     if (firstT + this.tOffset < prevT) this.tOffset = prevT - firstT;
     return this.length;
+  }
+
+  /** Creates the arm columns the first time samples carry `width` arm values (earlier samples: NaN). */
+  private ensureArms(width: number): void {
+    if (width === 0 || this.armCols.length > 0 || width % 5 !== 0) return;
+    const cap = this.cols.t.data.length;
+    for (let c = 0; c < width; c++) {
+      const col = new Column(cap);
+      col.data.fill(NaN, 0, this.length);
+      this.armCols.push(col);
+    }
   }
 
   private grasp(index: number, grasped: string | null): void {
@@ -125,6 +168,7 @@ export class TrajectorySeriesBuilder {
   }
 
   private observe(state: WorldState): void {
+    if (state.robots && state.robots.length > 1) this.robotNames = state.robots.map((r) => r.name);
     for (const o of state.objects) {
       const m = this.objects.get(o.name);
       if (m) m.latest = [...o.pos];
@@ -141,6 +185,7 @@ export class TrajectorySeriesBuilder {
     while (next < n) next *= 2;
     if (exact) next = n;
     for (const c of Object.values(this.cols)) c.grow(next);
+    for (const c of this.armCols) c.grow(next);
     const tc = new Int32Array(next);
     tc.set(this.turnCol);
     this.turnCol = tc;

@@ -96,7 +96,7 @@ test('hit counts are the same walking forward or back', () => {
 });
 
 test('prompt line breakpoints: verified for the run’s prompts; unsent ablation text, other architectures and unused roles are not', () => {
-  const path = join(process.cwd(), 'prompts', 'malmm', 'coder.prompt');
+  const path = join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', 'coder.prompt');
   const text = readFileSync(path, 'utf8');
   const line = (needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const session: PromptSession = { arch: 'malmm', topology: 'malmm', roles: ['supervisor', 'planner', 'coder'], promptPaths: { coder: path }, variant: 'v', ablations: { 'coder.center_grasp_reminder': false } };

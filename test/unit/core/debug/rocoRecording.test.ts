@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { EPISODE_THREAD, type FrameInfo } from '../../../../src/core/debug/frames.js';
 import { EngineRuntime, type EngineRuntimeEvent } from '../../../../src/core/debug/runtime.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -17,14 +18,14 @@ import { readTrace } from '../../../../src/core/trace/reader.js';
 import type { EventOf } from '../../../../src/protocol/trace.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-debug-'));
-const builtInPromptRoot = join(process.cwd(), 'prompts');
+const builtInPromptRoot = join(process.cwd(), 'src', 'architectures');
 let run: LaunchResult;
 let calls: EventOf<'role_call'>[];
 
 before(async () => {
   run = await launchRun(
     { workspace, arch: 'roco', task: 'sort_cubes', seed: 0, builtInPromptRoot, model: { kind: 'reference', profile: 'reference' } },
-    { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+    { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
   );
   calls = readTrace(readFileSync(run.tracePath, 'utf8')).events.filter((e): e is EventOf<'role_call'> => e.type === 'role_call');
 });
@@ -37,6 +38,7 @@ async function replay(): Promise<{ rt: EngineRuntime; act: (f: () => void | Prom
   const rt = new EngineRuntime({
     io: nodeIO,
     clock: nodeClock,
+    architectures,
     builtInPromptRoot,
     createSimulator: () => assert.fail('replaying a recording builds no simulator'),
     createSandbox: () => assert.fail('replaying a recording needs no sandbox'),
@@ -98,7 +100,7 @@ test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), e
   assert.deepEqual(shape(bob), ['turn: Robot dialog agent · turn 5', 'step: step 1', 'round: round 2', 'episode: episode roco · sort_cubes · seed 0']);
   const turn = bob[0]!;
   assert.equal(turn.canRestart, true, 'a dialog turn is a Restart Frame target');
-  assert.ok(turn.source?.kind === 'prompt' && turn.source.path.endsWith(join('prompts', 'roco', 'dialog.prompt')), JSON.stringify(turn.source));
+  assert.ok(turn.source?.kind === 'prompt' && turn.source.path.endsWith(join('roco', 'prompts', 'dialog.prompt')), JSON.stringify(turn.source));
   // The turn's scopes are Bob's call: his prompt, his agent name.
   const messages = rt.scopes(turn).find((s) => s.name === 'Messages')!.value;
   assert.match(Object.values(messages).join('\n'), /^You are robot Bob, and you work together with Alice and Chad/);

@@ -3,8 +3,8 @@
 // the bad requests (an agent that does not exist, an unknown snapshot, a mistyped limit) recorded, not crashed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
-import type { ArchitectureDefinition, EpisodeContext } from '../../../../src/core/agents/types.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import type { ArchitectureDefinition, EpisodeContext } from '../../../../src/core/architecture/types.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -102,7 +102,7 @@ test('a joint step moves two arms in one action; each agent gets its result; cou
   assert.ok(ofType(events, 'trajectory').length > 0, 'the motion is recorded');
   const start = ofType(events, 'episode_start')[0]!;
   assert.deepEqual(start.agents, ['Alice', 'Bob']);
-  assert.deepEqual(start.limits, { maxRounds: 10 });
+  assert.deepEqual(start.limits, { maxRounds: 10, maxWallSecs: 3600, maxSimSecs: 3600 }, 'its own limits and the engine caps');
   const end = ofType(events, 'episode_end')[0]!;
   assert.deepEqual(end.archMetrics, { joint_steps: 1 });
   assert.equal(end.metrics.rounds, 1);
@@ -224,5 +224,5 @@ test('an end reason the architecture did not declare is recorded as an engine er
 });
 
 test('MALMM declares its limits in the manifest the CLI and the language server read', () => {
-  assert.deepEqual(ARCH_MANIFESTS.get('malmm')!.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
+  assert.deepEqual(architectureManifests.find('malmm')!.limits.map((l) => l.id), ['maxTurns', 'maxConsecutiveErrors']);
 });

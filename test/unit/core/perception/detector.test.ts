@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DetectorModel, DETECTOR_NOISE, partFailureChance, type DetectionTruth } from '../../../../src/core/perception/detector.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
-import { parseDetections } from '../../../../src/core/llm/reference/policies/trajgen/solutions/readout.js';
+import { parseDetections } from '../../../../src/architectures/trajgen/reference/solutions/readout.js';
 
 const bowl = { name: 'bowl', pos: [0.1, 0.15, 0.775] as [number, number, number], size: [0.14, 0.14, 0.05] as [number, number, number], yawRad: 0 };
 const rim: DetectionTruth = { label: 'bowl rim', pos: [0.1, 0.15, 0.795], size: [0.14, 0.14, 0.01], yawRad: 0, object: bowl };

@@ -2,8 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { analyzePrompt, type PromptDiagnostic } from '../../../../src/core/prompt/analyze.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import { analyzePrompt as analyze, type PromptDiagnostic } from '../../../../src/core/prompt/analyze.js';
 import { bigPrompt } from '../../../fixtures/prompts/bigPrompt.js';
+
+// The host's part: the analysis knows the architectures it is given, here the built-in ones.
+const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/prompts/${name}`, import.meta.url), 'utf8');
 const codes = (ds: PromptDiagnostic[]) => ds.map((d) => d.code);

@@ -2,7 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { analyzePrompt, completePrompt, hoverPrompt, type Pos } from '../../../../src/core/prompt/analyze.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import { analyzePrompt as analyze, completePrompt, hoverPrompt, type Pos } from '../../../../src/core/prompt/analyze.js';
+
+// The host's part: the analysis knows the architectures it is given, here the built-in ones.
+const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
 
 const good = readFileSync(new URL('../../../fixtures/prompts/good.prompt', import.meta.url), 'utf8');
 /** Analyses `text` with a `‸` marking the cursor, removed before analysis. */

@@ -2,7 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { analyzePrompt, findAblations, type PromptSymbol } from '../../../../src/core/prompt/analyze.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import { analyzePrompt as analyze, findAblations, type PromptSymbol } from '../../../../src/core/prompt/analyze.js';
+
+// The host's part: the analysis knows the architectures it is given, here the built-in ones.
+const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
 
 const good = readFileSync(new URL('../../../fixtures/prompts/good.prompt', import.meta.url), 'utf8');
 const tree = (s: PromptSymbol[]): unknown[] => s.map((x) => (x.children.length ? [`${x.kind}:${x.name}`, tree(x.children)] : `${x.kind}:${x.name}`));

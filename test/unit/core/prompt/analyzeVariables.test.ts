@@ -5,21 +5,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
-import { analyzePrompt, type PromptDiagnostic, type PromptRole } from '../../../../src/core/prompt/analyze.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
+import { analyzePrompt as analyze, type PromptDiagnostic, type PromptRole } from '../../../../src/core/prompt/analyze.js';
 import { checkRoleVariables, parsePromptFile, PromptError, renderPrompt } from '../../../../src/core/prompt/render.js';
 
-const PROMPTS = join(process.cwd(), 'prompts');
+// The host's part: the analysis knows the architectures it is given, here the built-in ones.
+const analyzePrompt: typeof analyze = (text, options) => analyze(text, { architectures: architectureManifests, ...options });
+
+const PROMPTS = join(process.cwd(), 'src', 'architectures');
 const VARIABLE_CODES = ['undefined-variable', 'optional-variable', 'never-passed', 'unknown-variable'];
 const variableDiags = (ds: PromptDiagnostic[]) => ds.filter((d) => VARIABLE_CODES.includes(d.code));
 const roleOf = (arch: string, id: string): PromptRole => {
-  const r = ARCH_MANIFESTS.get(arch)!.roles.find((x) => x.id === id)!;
+  const r = architectureManifests.find(arch)!.roles.find((x) => x.id === id)!;
   return { arch, id, variables: r.variables };
 };
 const head = (arch: string, role: string, schema: string) => `---\ninput:\n  schema:\n${schema}waypoint.arch: ${arch}\nwaypoint.role: ${role}\n---\n{{role "user"}}\n`;
 
 test("{{axess}} in MALMM's planner is an error on the variable, naming the names the planner is given and the near one", () => {
-  const text = readFileSync(join(PROMPTS, 'malmm/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
+  const text = readFileSync(join(PROMPTS, 'malmm/prompts/planner.prompt'), 'utf8').replace('{{axes}}', '{{axess}}');
   const ds = variableDiags(analyzePrompt(text).diagnostics);
   assert.equal(ds.length, 1);
   const line = text.split('\n').findIndex((l) => l.includes('{{axess}}'));
@@ -36,9 +39,9 @@ test("{{axess}} in MALMM's planner is an error on the variable, naming the names
 
 test('every built-in prompt passes the variable check of the role it serves, with no error in the editor', () => {
   const found: string[] = [];
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     for (const r of m.roles) {
-      const path = join(PROMPTS, m.id, r.promptFile);
+      const path = join(PROMPTS, m.id, 'prompts', r.promptFile);
       const text = readFileSync(path, 'utf8');
       // Not only the variable check: the editor must show no error at all in a prompt we ship (an error also
       // stops the extension's live run of that prompt).

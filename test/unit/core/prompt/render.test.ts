@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { listAblationIds, parsePromptFile, PromptError, renderPrompt } from '../../../../src/core/prompt/render.js';
@@ -101,10 +101,12 @@ test('front matter without a closing --- is reported at line 1', () => {
 });
 
 test('every built-in prompt parses, declares its role and renders with its declared variables', async () => {
-  const root = join(process.cwd(), 'prompts');
-  for (const arch of readdirSync(root)) {
-    for (const name of readdirSync(join(root, arch)).filter((n) => n.endsWith('.prompt'))) {
-      const f = parsePromptFile(name, readFileSync(join(root, arch, name), 'utf8'));
+  const root = join(process.cwd(), 'src', 'architectures');
+  const archs = readdirSync(root).filter((n) => existsSync(join(root, n, 'prompts')));
+  assert.ok(archs.length >= 5, `built-in prompt folders under ${root}: ${archs.join(', ')}`);
+  for (const arch of archs) {
+    for (const name of readdirSync(join(root, arch, 'prompts')).filter((n) => n.endsWith('.prompt'))) {
+      const f = parsePromptFile(name, readFileSync(join(root, arch, 'prompts', name), 'utf8'));
       assert.ok(f.role, `${arch}/${name} declares waypoint.role`);
       assert.equal(f.arch, arch);
       const vars = Object.fromEntries(f.variables.map((v) => [v.name, v.name === 'api' ? [{ signature: 'f()', doc: 'd' }] : 'x']));

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { picoschema } from 'dotprompt';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
 import { fieldProblems, readSchemaShapes } from '../../../../src/core/prompt/schema.js';
 
 const PICO = {
@@ -55,7 +55,7 @@ test("a call's variables against a role's declaration: undeclared, missing and m
 });
 
 test('every role of every architecture declares its variables in Picoschema that dotprompt reads', async () => {
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     for (const r of m.roles) {
       const json = (await picoschema(r.variables)) as { properties: Record<string, unknown> };
       assert.deepEqual(Object.keys(readSchemaShapes(r.variables).vars).sort(), Object.keys(json.properties).sort(), `${m.id}/${r.id}`);

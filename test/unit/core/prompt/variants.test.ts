@@ -22,6 +22,7 @@ test('variants file: active variant, off lists, agent topology, built-ins, defau
   assert.deepEqual(resolveVariant('default', set).ablations, {});
   assert.equal(resolveVariant('sa', set, { sa: { agent: 'sa' } }).agent, 'sa');
   assert.throws(() => resolveVariant('nope', set, { sa: {} }), /unknown variant 'nope'; known: default, ma_short, no_replan, sa/);
+  assert.throws(() => resolveVariant('no_replann', set, { sa: {} }), /unknown variant 'no_replann' \(did you mean 'no_replan'\?\); known: default, ma_short, no_replan, sa$/);
 });
 
 test('variants file errors name the file and what is wrong', () => {

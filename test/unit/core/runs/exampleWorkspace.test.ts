@@ -17,7 +17,7 @@ test('writes the template and the current built-in prompts; a second time keeps 
   const first = await writeExampleWorkspace(nodeIO, repo, target);
   assert.deepEqual([...first.written].sort(), ['.waypoint/variants.yaml', 'README.md', 'prompts/malmm/coder.prompt', 'prompts/malmm/planner.prompt', 'prompts/malmm/sa.prompt', 'prompts/malmm/supervisor.prompt']);
   for (const f of ['coder', 'planner', 'sa', 'supervisor']) {
-    assert.equal(readFileSync(join(target, 'prompts/malmm', `${f}.prompt`), 'utf8'), readFileSync(join(repo, 'prompts/malmm', `${f}.prompt`), 'utf8'), `${f}.prompt is the built-in one`);
+    assert.equal(readFileSync(join(target, 'prompts/malmm', `${f}.prompt`), 'utf8'), readFileSync(join(repo, 'src/architectures/malmm/prompts', `${f}.prompt`), 'utf8'), `${f}.prompt is the built-in one`);
   }
   const variants = parseVariants('variants.yaml', readFileSync(join(target, '.waypoint/variants.yaml'), 'utf8'));
   assert.equal(variants.active, 'default');
@@ -32,8 +32,8 @@ test('writes the template and the current built-in prompts; a second time keeps 
 
 test('an installation without the template says which file is missing', async () => {
   const fakeRoot = join(tmp, 'broken-install');
-  await nodeIO.mkdirp(join(fakeRoot, 'prompts', 'malmm'));
-  writeFileSync(join(fakeRoot, 'prompts', 'malmm', 'coder.prompt'), '---\n---\nx');
+  await nodeIO.mkdirp(join(fakeRoot, 'src', 'architectures', 'malmm', 'prompts'));
+  writeFileSync(join(fakeRoot, 'src', 'architectures', 'malmm', 'prompts', 'coder.prompt'), '---\n---\nx');
   await assert.rejects(writeExampleWorkspace(nodeIO, fakeRoot, join(tmp, 'b')), /the example's file .*examples\/workspace\/README\.md is missing from the installation/);
   assert.equal(existsSync(join(tmp, 'b', 'README.md')), false);
 });

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { launchRun, type LaunchOptions } from '../../../../src/core/runs/launch.js';
 import { listRuns } from '../../../../src/core/runs/runStore.js';
@@ -18,13 +19,13 @@ import type { TraceEvent } from '../../../../src/protocol/trace.js';
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-launch-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 const base = (o: Partial<LaunchOptions> = {}): LaunchOptions => ({
   workspace,
   arch: 'malmm',
   task: 'stack_blocks',
   seed: 0,
-  builtInPromptRoot: join(process.cwd(), 'prompts'),
+  builtInPromptRoot: join(process.cwd(), 'src', 'architectures'),
   model: { kind: 'reference' },
   ...o,
 });
@@ -87,7 +88,7 @@ test('an unknown architecture, variant or task leaves a trace saying why, marked
   // The task is checked against the simulator before the episode: no reset, no scene, no success check.
   const t = await launchRun(base({ task: 'stack_block' }), deps);
   assert.equal(t.reason, 'invalid_input');
-  assert.match(t.message ?? '', /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\); waypoint-tabletop has: stack_blocks, /);
+  assert.match(t.message ?? '', /unknown task 'stack_block' \(did you mean 'stack_blocks'\?\); malmm's tasks on waypoint-tabletop: stack_blocks, /);
   assert.deepEqual(events(t.tracePath).events.map((e) => e.type), ['episode_start', 'error', 'episode_end']);
   const listed = (await listRuns(nodeIO, workspace)).find((x) => x.runId === t.runId);
   assert.equal(listed?.notStarted, true);
@@ -142,7 +143,7 @@ test('a broken workspace prompt: the run refuses with file and line, before any 
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-badprompt-'));
   try {
     mkdirSync(join(ws, 'prompts'), { recursive: true });
-    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), join(ws, 'prompts', 'malmm'), { recursive: true });
     const coder = join(ws, 'prompts', 'malmm', 'coder.prompt');
     writeFileSync(coder, readFileSync(coder, 'utf8').replace('{{/ablation}}\n\nCODE GENERATION:', '\nCODE GENERATION:'));
     const r = await launchRun(base({ workspace: ws }), deps);
@@ -164,7 +165,7 @@ test('a workspace prompt override (prompts/malmm/) with a misspelt variable is r
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-typoprompt-'));
   try {
     mkdirSync(join(ws, 'prompts'), { recursive: true });
-    cpSync(join(process.cwd(), 'prompts', 'malmm'), join(ws, 'prompts', 'malmm'), { recursive: true });
+    cpSync(join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts'), join(ws, 'prompts', 'malmm'), { recursive: true });
     const planner = join(ws, 'prompts', 'malmm', 'planner.prompt');
     // The role comes from the file the run uses for it, not from the front matter: drop the waypoint keys.
     const text = readFileSync(planner, 'utf8').replace('{{axes}}', '{{axess}}').replace(/^waypoint\.(arch|role): .*\n/gm, '');

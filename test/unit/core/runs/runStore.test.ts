@@ -11,12 +11,12 @@ import { MemoryHost } from '../llm/helpers/memoryHost.js';
 const clock = { t: 0, nowMs() { return (this.t += 1); }, isoNow: () => '2026-11-21T00:00:00.000Z' };
 
 /** Writes the fixture run through the real writer as run `id` (v2), optionally without its episode_end. */
-async function record(io: MemoryHost, id: string, opts: { seed: number; unfinished?: boolean }) {
+async function record(io: MemoryHost, id: string, opts: { seed: number; unfinished?: boolean; startedAt?: string }) {
   const events = buildMalmmTrace({ runId: id }).filter((e) => !(opts.unfinished && e.type === 'episode_end'));
   const w = new JsonlTraceWriter(io, tracePath('/ws', id), clock);
   for (const e of events) {
     const { seq: _s, tMs: _t, ...rest } = e;
-    const p = (rest.type === 'episode_start' ? { ...rest, schemaVersion: TRACE_SCHEMA_VERSION, seed: opts.seed } : rest) as PendingEvent;
+    const p = (rest.type === 'episode_start' ? { ...rest, schemaVersion: TRACE_SCHEMA_VERSION, seed: opts.seed, ...(opts.startedAt ? { startedAt: opts.startedAt } : {}) } : rest) as PendingEvent;
     await w.write(p);
   }
 }
@@ -67,4 +67,47 @@ test('a summary whose trace is gone is not listed', async () => {
   await record(io, '20261121-100000-a', { seed: 1 });
   io.files.delete(tracePath('/ws', '20261121-100000-a'));
   assert.deepEqual(await listRuns(io, '/ws'), []);
+});
+
+/** A host that knows when each file was last written (as Node's does), for runs whose start cannot be read. */
+class TimedHost extends MemoryHost {
+  readonly mtimes = new Map<string, number>();
+  async modifiedMs(path: string): Promise<number | undefined> {
+    return this.mtimes.get(path);
+  }
+}
+
+test('newest first is by episode start, not by run id: a sweep run named by its key sorts by when it started', async () => {
+  const io = new TimedHost();
+  // A sweep names run folders by episode key; letters sort after the digits of a timestamped id.
+  await record(io, 'roco-sort_cubes-roco-s0-3f2a', { seed: 0, startedAt: '2026-11-21T10:00:00.000Z' });
+  await record(io, '20261121-110000-malmm-pick_place-s1-aaaa', { seed: 1, startedAt: '2026-11-21T11:00:00.000Z' });
+  await record(io, 'malmm-stack_blocks-malmm-s2-9c1e', { seed: 2, startedAt: '2026-11-21T12:00:00.000Z' });
+  assert.deepEqual((await listRuns(io, '/ws')).map((r) => r.runId), ['malmm-stack_blocks-malmm-s2-9c1e', '20261121-110000-malmm-pick_place-s1-aaaa', 'roco-sort_cubes-roco-s0-3f2a']);
+});
+
+test('a run whose start cannot be read sorts by its id stamp, else by when its trace was last written', async () => {
+  const io = new TimedHost();
+  await record(io, '20261121-110000-malmm-pick_place-s1-aaaa', { seed: 1, startedAt: '2026-11-21T11:00:00.000Z' });
+  await record(io, '20261121-120000-malmm-pick_place-s2-bbbb', { seed: 2, startedAt: '2026-11-21T12:00:00.000Z' });
+  // Two traces cut inside their first line (killed while writing episode_start): no summary, no start time.
+  io.files.set(tracePath('/ws', 'roco-sort_cubes-roco-s0-cut1'), '{"seq":0,"tMs":0,"type":"episode_st');
+  io.files.set(tracePath('/ws', 'roco-sort_cubes-roco-s1-cut2'), '{"seq":0,"tMs":0,"type":"episode_st');
+  io.files.set(tracePath('/ws', '20261121-113000-malmm-pick_place-s3-cccc'), '{"seq":0,"tMs":0,"type":"episode_st');
+  io.mtimes.set(tracePath('/ws', 'roco-sort_cubes-roco-s0-cut1'), Date.parse('2026-11-21T11:45:00.000Z'));
+  io.mtimes.set(tracePath('/ws', 'roco-sort_cubes-roco-s1-cut2'), Date.parse('2026-11-21T12:30:00.000Z'));
+  const runs = await listRuns(io, '/ws');
+  assert.deepEqual(runs.map((r) => r.runId), [
+    'roco-sort_cubes-roco-s1-cut2',
+    '20261121-120000-malmm-pick_place-s2-bbbb',
+    'roco-sort_cubes-roco-s0-cut1',
+    '20261121-113000-malmm-pick_place-s3-cccc',
+    '20261121-110000-malmm-pick_place-s1-aaaa',
+  ]);
+  assert.equal(runs[0].modifiedAt, '2026-11-21T12:30:00.000Z', 'the fallback time is in the listing (runs --json)');
+  assert.equal(runs[1].modifiedAt, undefined, 'read only when the start is unknown');
+  // A host without file times: such runs go last, and the rest keep their order.
+  const bare = new MemoryHost();
+  for (const [k, v] of io.files) bare.files.set(k, v);
+  assert.deepEqual((await listRuns(bare, '/ws')).map((r) => r.runId).slice(2), ['20261121-110000-malmm-pick_place-s1-aaaa', 'roco-sort_cubes-roco-s1-cut2', 'roco-sort_cubes-roco-s0-cut1']);
 });

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { startReferenceServer } from '../../../../src/core/llm/reference/server.js';
 import { launchRun } from '../../../../src/core/runs/launch.js';
 import type { ChatMessage } from '../../../../src/protocol/trace.js';
@@ -26,7 +27,7 @@ function allFiles(dir: string): string[] {
 
 test('the API key is sent to the endpoint and never written to the trace or the cache; no role marker or role header reaches it', async () => {
   const KEY = 'sk-waypoint-secret-7f3a9c';
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const upstream = await startReferenceServer({ port: 0 });
   // A proxy in front of the reference server that records the Authorization headers it sees.
   const seen: string[] = [];
@@ -57,8 +58,8 @@ test('the API key is sent to the endpoint and never written to the trace or the 
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-secret-'));
   try {
     const r = await launchRun(
-      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'openai', model: 'reference', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY } },
-      { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
+      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'openai', model: 'reference', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY } },
+      { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() },
     );
     assert.equal(r.success, true, `${r.reason} ${r.message ?? ''}`);
     assert.ok(seen.length > 0 && seen.every((h) => h === `Bearer ${KEY}`), 'the key reached the endpoint');

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { launchRun, type LaunchOptions } from '../../../../src/core/runs/launch.js';
 import { WarmPool } from '../../../../src/core/runs/warmPool.js';
@@ -50,7 +51,7 @@ const fakeSim = (log: string[]) => async (): Promise<Simulator> => {
   return { name: `sim${id}`, close: async () => void log.push(`close sim${id}`), simTimeSecs: () => id } as unknown as Simulator;
 };
 
-const host = { io: nodeIO, clock: nodeClock };
+const host = { io: nodeIO, clock: nodeClock, architectures };
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('WarmPool (fake sandboxes and simulators)', () => {
@@ -142,7 +143,7 @@ describe('WarmPool on the product path (Pyodide, MuJoCo, the reference model)', 
     await pool.close();
     rmSync(workspace, { recursive: true, force: true });
   });
-  const options = (seed: number): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks', seed, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' } });
+  const options = (seed: number): LaunchOptions => ({ workspace, arch: 'malmm', task: 'stack_blocks', seed, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' } });
   // What differs between two runs of the same episode by nature: times, ids, the reference server's port.
   const VOLATILE = new Set(['tMs', 'durationMs', 'latencyMs', 'startedAt', 'runId', 'baseUrl', 'loadMs']);
   const comparable = (path: string): unknown =>

@@ -10,7 +10,8 @@ import { after, test } from 'node:test';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
 import { OpenAICompatibleClient } from '../../../../src/core/llm/openai.js';
-import { registerAllPolicies } from '../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { startReferenceServer } from '../../../../src/core/llm/reference/server.js';
 import { FAILURE_LABELS } from '../../../../src/core/sweep/failureLabels.js';
 import { judgeMessages, judgeSweep, parseJudgeAnswer, JUDGE_FILE } from '../../../../src/core/sweep/judge.js';
@@ -64,7 +65,7 @@ test('judgeSweep asks about failed episodes only, writes judge.json apart, and r
 });
 
 test('the reference model as judge (scripted, not an LLM) over HTTP proposes taxonomy labels from the transcript', async () => {
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const server = await startReferenceServer({ port: 0 });
   try {
     const records = await readRecords(nodeIO, dir);

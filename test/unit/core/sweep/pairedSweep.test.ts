@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { LaunchOptions, LaunchResult } from '../../../../src/core/runs/launch.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
@@ -18,14 +19,14 @@ import { SweepFile } from '../../../../src/protocol/sweep.js';
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-sweep-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 const ABL = 'planner.replan_check';
-const deps = { io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
+const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 const opts = (o: Partial<PairedSweepOptions> = {}): PairedSweepOptions => ({
   workspace,
   arch: 'malmm',
   task: 'stack_blocks_2',
   ablation: ABL,
   seeds: 2,
-  builtInPromptRoot: join(process.cwd(), 'prompts'),
+  builtInPromptRoot: join(process.cwd(), 'src', 'architectures'),
   model: { kind: 'reference' },
   ...o,
 });

@@ -1,11 +1,15 @@
 // The scale-out recipes are checked, not just written: the Indexed Job manifest against the Kubernetes Job schema
 // (kubernetes-models validates against the API's OpenAPI schema), and both recipes' sweep commands against the CLI.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { parse } from 'yaml';
-import { parseShard } from '../../../../src/core/sweep/spec.js';
+import { architectures } from '../../../../src/architectures/registry.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { parseShard, parseSweepSpec, planSweep } from '../../../../src/core/sweep/spec.js';
 
 test('the Indexed Job manifest is a valid batch/v1 Job whose pods each run their own shard against their own simulator', () => {
   const doc = parse(readFileSync('docs/recipes/sweep-indexed-job.yaml', 'utf8'));
@@ -34,4 +38,23 @@ test('the CI matrix recipe shards by the matrix index and merges every shard', (
   assert.equal(Number(m[1]), idx.length);
   assert.deepEqual(idx, [...idx.keys()]);
   assert.match(wf.jobs.merge.steps.map((s: { run?: string }) => s.run ?? '').join('\n'), /cli\.mjs merge shards\/shard-\*/);
+});
+
+// The README's and the docs' sweep commands name files that exist and pass every check a sweep makes before it runs
+// (the README once pointed at a topologies sweep file under sweeps/ that did not exist).
+test('every sweep file the README, the docs and the recipes name exists and plans', async () => {
+  const docs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f)), ...readdirSync('docs/recipes').map((f) => join('docs/recipes', f))];
+  const named = new Set<string>();
+  for (const d of docs) for (const m of readFileSync(d, 'utf8').matchAll(/\bsweep\s+([\w./-]+\.ya?ml)\b/g)) if (!m[1]!.startsWith('/')) named.add(m[1]!);
+  assert.ok(named.has('docs/recipes/malmm-topologies.sweep.yaml') && named.has('docs/recipes/llamar-household.sweep.yaml'), [...named].join(', '));
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-recipes-'));
+  try {
+    for (const file of named) {
+      assert.ok(existsSync(file), `${file} is named in the docs but does not exist`);
+      const plan = await planSweep(parseSweepSpec(readFileSync(file, 'utf8'), file), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file });
+      assert.ok(plan.episodes.length > 0, file);
+    }
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
 });

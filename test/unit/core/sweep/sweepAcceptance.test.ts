@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { ChildProcessWorker } from '../../../../src/core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
@@ -24,17 +25,17 @@ const CLI = freshCli();
 test('acceptance sweep: MALMM topologies x stack_blocks x 20 seeds, reference-flawed', { timeout: 20 * 60_000 }, async () => {
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-acceptance-'));
   try {
-    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: FILE });
+    const plan = await planSweep(parseSweepSpec(readFileSync(FILE, 'utf8'), FILE), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: FILE });
     const workers = Array.from({ length: plan.spec.concurrency }, () => new ChildProcessWorker(CLI));
     const t0 = performance.now();
-    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers });
+    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers });
     await Promise.all(workers.map((w) => w.close()));
     assert.equal(r.status, 'complete');
     assert.equal(r.records.length, 80);
     const cells = plan.cells.map((c) => c.name);
     const m = buildMatrix(r.records, { tasks: ['stack_blocks'], cells, baseline: 'malmm' });
     for (const c of m.rows[0]!) assert.equal(c.n, 20, c.cell);
-    console.log(matrixMarkdown(m, `malmm-topologies (${((performance.now() - t0) / 1000).toFixed(0)} s)`));
+    console.log(matrixMarkdown(m, { title: `malmm-topologies (${((performance.now() - t0) / 1000).toFixed(0)} s)`, model: plan.spec.model }));
     // Every pair, both ways of testing it, from the records directly.
     let significant = 0;
     const bySeed = (cell: string) => new Map(r.records.filter((x) => x.cell === cell).map((x) => [x.seed, x.success]));

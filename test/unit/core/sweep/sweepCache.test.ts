@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { canonicalJson } from '../../../../src/core/llm/cache.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
@@ -32,9 +33,9 @@ limits: {maxTurns: 12}
 `,
     'cache.yaml',
   );
-  const plan = await planSweep(spec, { io: nodeIO, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'cache.yaml' });
-  const worker = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() }));
-  const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'prompts'), sim: 'embedded', workers: [worker] });
+  const plan = await planSweep(spec, { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'cache.yaml' });
+  const worker = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() }));
+  const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), sim: 'embedded', workers: [worker] });
   assert.equal(r.status, 'complete');
   const calls = (cell: string) => {
     const rec = r.records.find((x) => x.cell === cell)!;

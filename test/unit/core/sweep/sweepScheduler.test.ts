@@ -2,14 +2,17 @@
 // endpoint outages. The launch writes a real trace file and makes one metered model call, so records, labels and
 // the meter go through the product code.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createHash } from 'node:crypto';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { LaunchDeps, LaunchOptions, LaunchResult } from '../../../../src/core/runs/launch.js';
 import { tracePath } from '../../../../src/core/runs/runStore.js';
+import { preflightRun } from '../../../../src/core/runs/preflight.js';
+import { promptIdentityOf } from '../../../../src/core/sweep/promptVersion.js';
 import { isInfrastructureFailure, runSweep, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
 import { InProcessWorker, readRecords, sweepDirOf } from '../../../../src/core/sweep/workers.js';
@@ -23,7 +26,7 @@ const newWs = () => {
   roots.push(d);
   return d;
 };
-const builtInPromptRoot = join(process.cwd(), 'prompts');
+const builtInPromptRoot = join(process.cwd(), 'src', 'architectures');
 
 const YAML = `
 arch: malmm
@@ -37,25 +40,34 @@ model: {name: reference-flawed}
 `;
 
 async function plan(ws: string, extra = ''): Promise<PlannedSweep> {
-  return planSweep(parseSweepSpec(YAML + extra, 'test.yaml'), { io: nodeIO, workspace: ws, builtInPromptRoot, file: 'test.yaml' });
+  return planSweep(parseSweepSpec(YAML + extra, 'test.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot, file: 'test.yaml' });
 }
 
 /** Deterministic outcome per (seed, variant, ablations): what a real sweep's determinism gives. */
 const outcome = (o: LaunchOptions) => createHash('sha256').update(JSON.stringify([o.seed, o.variant, o.ablations, o.repeatIndex])).digest()[0]! % 3 !== 0;
 
-function fakeLaunch(calls: LaunchOptions[], failFirst: Map<string, number> = new Map()) {
+/** episode_start's prompt fields as a real run writes them: the files the topology uses, with the ablations in effect. */
+async function promptFields(o: LaunchOptions, deps: LaunchDeps, edit?: (sha: string) => string) {
+  const pre = await preflightRun(deps.io, { ...o, architectures: deps.architectures });
+  const id = await promptIdentityOf(deps.io, pre);
+  return { agentVariant: id.agent, ablations: id.ablations, prompts: Object.entries(id.prompts).map(([role, sha]) => ({ role, path: pre.promptPaths[role], sha256: edit ? edit(sha) : sha })) };
+}
+
+function fakeLaunch(calls: LaunchOptions[], failFirst: Map<string, number> = new Map(), o2: { reason?: (o: LaunchOptions) => string | undefined; editedPrompts?: (o: LaunchOptions) => boolean } = {}) {
   return async (o: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> => {
     calls.push(o);
+    const prompts = await promptFields(o, deps, o2.editedPrompts?.(o) ? (sha) => sha.replace(/^./, (c) => (c === '0' ? '1' : '0')) : undefined);
     const fake: ModelClient = { id: 'fake', complete: async () => ({ ok: true, text: 'ok', usage: { promptTokens: 60, completionTokens: 40 }, latencyMs: 3, cached: false, attempts: 1 }) };
     const client = deps.wrapModel ? deps.wrapModel(fake) : fake;
     await client.complete({ model: 'm', messages: [{ role: 'user', content: 'hello' }] });
     const left = failFirst.get(o.runId!) ?? 0;
     if (left > 0) failFirst.set(o.runId!, left - 1);
-    const success = left > 0 ? false : outcome(o);
-    const reason = left > 0 ? 'model_error' : success ? 'task_completed' : 'turn_cap';
+    const forced = o2.reason?.(o);
+    const success = left > 0 || forced ? false : outcome(o);
+    const reason = left > 0 ? 'model_error' : forced ?? (success ? 'task_completed' : 'turn_cap');
     const path = tracePath(o.workspace, o.runId!);
     mkdirSync(join(path, '..'), { recursive: true });
-    const start = { seq: 0, tMs: 0, type: 'episode_start', schemaVersion: 2, runId: o.runId, arch: 'malmm', agentVariant: 'malmm', task: o.task, taskDescription: 't', seed: o.seed, variant: o.variant, ablations: o.ablations ?? {}, model: { provider: 'reference', model: 'reference-flawed', label: 'reference-flawed' }, prompts: [], simulator: { name: 'fake', version: '0' }, options: { maxTurns: 10, maxConsecutiveErrors: 5, persistNamespace: false, codeTimeoutSecs: 5 }, startedAt: '2026-01-01T00:00:00Z' };
+    const start = { seq: 0, tMs: 0, type: 'episode_start', schemaVersion: 2, runId: o.runId, arch: 'malmm', task: o.task, taskDescription: 't', seed: o.seed, variant: o.variant, ...prompts, model: { provider: 'reference', model: 'reference-flawed', label: 'reference-flawed' }, simulator: { name: 'fake', version: '0' }, options: { maxTurns: 10, maxConsecutiveErrors: 5, persistNamespace: false, codeTimeoutSecs: 5 }, startedAt: '2026-01-01T00:00:00Z' };
     const exec = { seq: 1, tMs: 1, type: 'code_execution', turn: 1, role: 'coder', language: 'python', code: 'x', ok: false, exitCode: 1, stdout: '', error: { type: 'NameError', message: "name 'yaw' is not defined" }, durationMs: 1, apiCalls: [], namespacePersisted: false };
     const end = { seq: 2, tMs: 2, type: 'episode_end', success, reason, agentClaimedDone: false, metrics: { turns: 4, modelCalls: 1, cachedCalls: 0, promptTokens: 60, completionTokens: 40, codeBlocks: 1, codeErrors: 1, formatErrors: 0, durationMs: 5, simTimeSecs: 1 } };
     writeFileSync(path, [start, exec, end].map((e) => JSON.stringify(e)).join('\n') + '\n');
@@ -63,7 +75,7 @@ function fakeLaunch(calls: LaunchOptions[], failFirst: Map<string, number> = new
   };
 }
 
-const workers = (n: number, launch: ReturnType<typeof fakeLaunch>) => Array.from({ length: n }, () => new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch));
+const workers = (n: number, launch: ReturnType<typeof fakeLaunch>) => Array.from({ length: n }, () => new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch));
 const base = (ws: string, p: PlannedSweep) => ({ plan: p, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot, sim: 'embedded' });
 const sorted = <T extends { key: string }>(rs: T[]) => [...rs].sort((a, b) => (a.key < b.key ? -1 : 1));
 
@@ -148,6 +160,7 @@ test('an endpoint failing pauses every worker and retries; no finished episode i
 test('a sandbox or simulator that cannot start is the machinery failing, not the variant: retried, never counted', () => {
   assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'code sandbox failed to start: sandbox worker failed to start: start-up took longer than 60 s' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'simulator_error', message: 'cannot start the simulator: x' }), true);
+  assert.equal(isInfrastructureFailure({ reason: 'sandbox_error', message: 'code sandbox failed to start: cannot start python3: spawn python3 ENOENT' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'model_error' }), true);
   assert.equal(isInfrastructureFailure({ reason: 'engine_error', message: 'TypeError in the loop' }), false);
   assert.equal(isInfrastructureFailure({ reason: 'turn_cap' }), false);
@@ -203,4 +216,92 @@ test('progress: the bar, the ETA from the pace so far, and each cell\'s running 
   const cells = p.cells.map((c) => `${c.name} ${r.records.filter((x) => x.cell === c.name && x.success).length}/6`).join(' · ');
   assert.equal(last, `[####################] 18/18 · 0 running · ETA 0s · ${cells}`);
   assert.match(progressLine({ ...seen[3]!, skipped: 2, paused: 'model endpoint failing; retry in 4s' }), /4\/18 \(2 resumed\) .* PAUSED: model endpoint failing; retry in 4s$/);
+});
+
+// The episode key names what the episode is: an edited prompt is another episode, an unchanged one is not.
+test('a prompt edit re-runs exactly the episodes whose prompts changed, and only those; another folder with the same text re-runs nothing', async () => {
+  const ws = newWs();
+  const own = join(ws, 'prompts', 'malmm');
+  mkdirSync(own, { recursive: true });
+  for (const f of ['sa.prompt', 'coder.prompt']) writeFileSync(join(own, f), readFileSync(join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
+  const first = await runSweep({ ...base(ws, await plan(ws)), workers: workers(1, fakeLaunch([])) });
+  assert.equal(first.status, 'complete');
+  // Edit the single agent's prompt: only the sa column (6 episodes) runs again; MALMM's columns never read it.
+  writeFileSync(join(own, 'sa.prompt'), readFileSync(join(own, 'sa.prompt'), 'utf8') + '\nCheck the gripper before each grasp.\n');
+  const p2 = await plan(ws);
+  const calls: LaunchOptions[] = [];
+  const second = await runSweep({ ...base(ws, p2), workers: workers(1, fakeLaunch(calls)) });
+  assert.equal(second.status, 'complete');
+  assert.deepEqual(new Set(calls.map((c) => c.variant)), new Set(['sa']));
+  assert.equal(calls.length, 6);
+  assert.equal(second.skipped, 12);
+  assert.notEqual(p2.cells.find((c) => c.name === 'sa')!.promptVersion, (await plan(newWs())).cells.find((c) => c.name === 'sa')!.promptVersion, 'the column names its new prompt version');
+  // The coder's prompt is read by both MALMM columns (malmm, no_define), not by sa.
+  writeFileSync(join(own, 'coder.prompt'), readFileSync(join(own, 'coder.prompt'), 'utf8').replace('\n', '\n\n'));
+  const calls3: LaunchOptions[] = [];
+  const third = await runSweep({ ...base(ws, await plan(ws)), workers: workers(1, fakeLaunch(calls3)) });
+  assert.equal(third.skipped, 6);
+  assert.deepEqual(calls3.map((c) => `${c.variant}/${Object.keys(c.ablations ?? {}).length}`).sort(), [...Array(6).fill('malmm/0'), ...Array(6).fill('malmm/1')].sort());
+  // The same text from another folder (--prompts) is the same episode: nothing runs.
+  const copy = join(ws, 'copy');
+  mkdirSync(copy);
+  for (const f of ['sa.prompt', 'coder.prompt', 'planner.prompt', 'supervisor.prompt']) writeFileSync(join(copy, f), readFileSync(existsSync(join(own, f)) ? join(own, f) : join(builtInPromptRoot, 'malmm', 'prompts', f), 'utf8'));
+  const viaFolder = await planSweep(parseSweepSpec(YAML, 'test.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot, promptDir: copy, file: 'test.yaml' });
+  const calls4: LaunchOptions[] = [];
+  const fourth = await runSweep({ ...base(ws, viaFolder), promptDir: copy, workers: workers(1, fakeLaunch(calls4)) });
+  assert.equal(calls4.length, 0);
+  assert.equal(fourth.skipped, 18);
+});
+
+test('two sweeps with different names and the same settings never share run folders or records', async () => {
+  const ws = newWs();
+  const a = await plan(ws, 'name: first\n');
+  const b = await plan(ws, 'name: second\n');
+  assert.equal(a.episodes.filter((e) => b.episodes.some((x) => x.key === e.key)).length, 0);
+  await runSweep({ ...base(ws, a), workers: workers(1, fakeLaunch([])) });
+  const calls: LaunchOptions[] = [];
+  const rb = await runSweep({ ...base(ws, b), workers: workers(1, fakeLaunch(calls)) });
+  assert.equal(calls.length, 18, 'the second sweep runs its own episodes');
+  assert.equal(rb.skipped, 0);
+  assert.equal(readdirSync(join(ws, '.waypoint', 'runs')).length, 36);
+  assert.ok(readdirSync(join(ws, '.waypoint', 'runs')).every((d) => d.startsWith('first-') || d.startsWith('second-')));
+});
+
+test('an episode refused for its configuration stops the sweep without a record; old refusals and records of other prompts are not kept on resume', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  const bad = p.episodes[4]!;
+  const calls: LaunchOptions[] = [];
+  const r = await runSweep({ ...base(ws, p), workers: workers(1, fakeLaunch(calls, new Map(), { reason: (o) => (o.runId === bad.key ? 'invalid_input' : undefined) })) });
+  assert.equal(r.status, 'refused');
+  assert.equal(r.refusal?.key, bad.key);
+  assert.equal(calls.length, 5, 'nothing after the refusal is scheduled');
+  const dir = sweepDirOf(ws, p.name);
+  assert.ok(!existsSync(join(dir, 'episodes', `${bad.key}.json`)));
+  // Records kept before this rule: a refusal (invalid_input, as a misspelt limit gave), and one whose trace ran
+  // other prompts than the plan's.
+  const onDisk = await readRecords(nodeIO, dir);
+  writeFileSync(join(dir, 'episodes', `${bad.key}.json`), JSON.stringify({ ...onDisk[0]!, key: bad.key, reason: 'invalid_input', success: false }));
+  const old = onDisk[1]!;
+  writeFileSync(join(dir, 'episodes', `${old.key}.json`), JSON.stringify({ ...old, promptVersion: '000000000000' }));
+  const again: LaunchOptions[] = [];
+  const r2 = await runSweep({ ...base(ws, p), workers: workers(1, fakeLaunch(again)) });
+  assert.equal(r2.status, 'complete');
+  assert.deepEqual(new Set(again.map((c) => c.runId)), new Set([...p.episodes.slice(4).map((e) => e.key), old.key]));
+});
+
+test('a prompt edited while the sweep runs: the episode that ran other prompts is not counted, the sweep stops and a resume runs it', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  const edited = p.episodes[2]!;
+  const r = await runSweep({ ...base(ws, p), workers: workers(1, fakeLaunch([], new Map(), { editedPrompts: (o) => o.runId === edited.key })) });
+  assert.equal(r.status, 'prompts_changed');
+  assert.equal(r.promptsChanged?.key, edited.key);
+  assert.equal(r.promptsChanged?.planned, edited.promptVersion);
+  assert.equal(r.records.length, 2);
+  const calls: LaunchOptions[] = [];
+  const r2 = await runSweep({ ...base(ws, p), workers: workers(1, fakeLaunch(calls)) });
+  assert.equal(r2.status, 'complete');
+  assert.equal(calls[0]!.runId, edited.key);
+  assert.equal(calls.length, 16);
 });

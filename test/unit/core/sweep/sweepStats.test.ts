@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { classifyError, labelFailure } from '../../../../src/core/sweep/failureLabels.js';
 import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.js';
 import { recordFromTrace, type EpisodeRecord } from '../../../../src/core/sweep/record.js';
-import { parseShard, parseSweepSpec, planSweep, shardOf } from '../../../../src/core/sweep/spec.js';
+import { episodeIdentity, episodeKey, parseShard, parseSweepSpec, planSweep, shardOf, type EpisodeKeyParts } from '../../../../src/core/sweep/spec.js';
+import { ENGINE_BEHAVIOUR_VERSION } from '../../../../src/core/engine/behaviourVersion.js';
+import { canonicalJson } from '../../../../src/core/llm/cache.js';
 import { fisherExact, mcnemarExact, spread, wilson95 } from '../../../../src/core/sweep/stats.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -44,6 +47,32 @@ test('wilson95 and spread', () => {
 const startEv = { seq: 0, tMs: 0, type: 'episode_start' } as unknown as TraceEvent;
 const endEv = (over: Record<string, unknown>) => ({ seq: 99, tMs: 9, type: 'episode_end', success: false, reason: 'turn_cap', agentClaimedDone: false, metrics: {}, ...over }) as unknown as TraceEvent;
 
+test('premature completion points at the role turn that claimed it: the block calling task_completed(), not its Executor turn', () => {
+  const ev = (o: Record<string, unknown>) => o as unknown as TraceEvent;
+  // MALMM: the Coder writes task_completed() in turn 21, the Supervisor routes in 22, the Executor runs it in 23.
+  const malmm = [
+    startEv,
+    ev({ seq: 10, tMs: 1, type: 'model_response', turn: 19, role: 'coder', callId: 'c1', ok: true, text: 'x' }),
+    ev({ seq: 11, tMs: 1, type: 'parsed_output', turn: 19, role: 'coder', callId: 'c1', ok: true, kind: 'code', value: 'open_gripper()' }),
+    ev({ seq: 12, tMs: 1, type: 'code_execution', turn: 20, role: 'coder', ok: true, apiCalls: [{ fn: 'open_gripper', args: [], ok: true }] }),
+    ev({ seq: 20, tMs: 1, type: 'model_response', turn: 21, role: 'coder', callId: 'c2', ok: true, text: 'task_completed()' }),
+    ev({ seq: 21, tMs: 1, type: 'parsed_output', turn: 21, role: 'coder', callId: 'c2', ok: true, kind: 'code', value: 'task_completed()' }),
+    ev({ seq: 22, tMs: 1, type: 'model_response', turn: 22, role: 'supervisor', callId: 'c3', ok: true, text: 'Executor' }),
+    ev({ seq: 23, tMs: 1, type: 'code_execution', turn: 23, role: 'coder', ok: true, apiCalls: [{ fn: 'task_completed', args: [], ok: true }] }),
+    ev({ seq: 24, tMs: 1, type: 'check', turn: 23, name: 'task_success', ok: false, message: 'not stacked' }),
+    endEv({ agentClaimedDone: true, reason: 'task_completed' }),
+  ];
+  assert.deepEqual(labelFailure(malmm).find((l) => l.label === 'premature_completion')?.turn, 21);
+  // Without code (LLaMAR's Verifier closing the last subtask): the last role turn, not a later environment turn.
+  const llamar = [
+    startEv,
+    ev({ seq: 30, tMs: 1, type: 'model_response', turn: 40, role: 'verifier', callId: 'v', ok: true, text: '{}' }),
+    ev({ seq: 31, tMs: 1, type: 'observation', turn: 41, text: '', state: { objects: [] } }),
+    endEv({ agentClaimedDone: true, reason: 'subtasks_done' }),
+  ];
+  assert.deepEqual(labelFailure(llamar).find((l) => l.label === 'premature_completion')?.turn, 40);
+});
+
 test('failure labels come from trace events, with the turn where the evidence begins', () => {
   const events = [
     startEv,
@@ -68,6 +97,8 @@ test('failure labels come from trace events, with the turn where the evidence be
   assert.ok(labels.every((l) => l.source === 'auto'));
   assert.deepEqual(labelFailure([startEv, endEv({ success: true })]), []);
   assert.deepEqual(labelFailure([startEv, endEv({})]).map((l) => l.label), ['incomplete_subgoal']);
+  // The engine's caps have a label of their own: out of time, not out of the architecture's turns.
+  for (const reason of ['wall_clock_cap', 'sim_time_cap']) assert.deepEqual(labelFailure([startEv, endEv({ reason })]).map((l) => l.label), ['time_cap']);
   assert.equal(classifyError('collision between gripper and red_block'), 'collision');
   assert.equal(classifyError('object dropped during transport'), 'drop');
   assert.equal(classifyError("no object named 'purple_block'"), 'hallucinated_state');
@@ -96,8 +127,15 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.deepEqual(m.labelTotals.name_error, { a: 2, b: 7 });
   assert.equal(m.labelTotals.premature_completion!.b, 7);
   assert.equal(b!.archMetrics.replans!.mean, 0.5);
-  const md = matrixMarkdown(m, 'test');
-  assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) \*\*worse\*\* \|/);
+  const md = matrixMarkdown(m, { title: 'test', model: { name: 'reference-flawed' } });
+  // Both tests the docs promise, in the cell: McNemar on the paired seeds, Fisher's exact on all episodes.
+  assert.match(md, /\| stack_blocks \| 18\/20 90% \[70%, 97%\] \| 6\/20 30% \[15%, 52%\] · McNemar p=<0.001 \(12↔0 discordant\) · Fisher p=<0.001 \*\*worse\*\* \|/);
+  // The model is named, and a reference model's rates are called a fixture, not results about language models.
+  assert.match(md, /^### test\n\nmodel: reference-flawed \(scripted, not an LLM; seeded mistakes\)\. Its rates are a fixture of a scripted policy for exercising the tool, not results about language models\./);
+  assert.match(matrixMarkdown(m, { model: { name: 'openai:gpt-4o-mini', baseUrl: 'http://127.0.0.1:11434/v1' } }), /^model: openai:gpt-4o-mini at http:\/\/127\.0\.0\.1:11434\/v1\n/);
+  assert.doesNotMatch(matrixMarkdown(m, { model: { name: 'openai:gpt-4o-mini' } }), /fixture/);
+  // Each column's prompt version is in its header.
+  assert.match(matrixMarkdown(buildMatrix(records, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a', promptVersions: { a: '0123456789ab', b: 'ba9876543210' } })), /\| task \| a \(baseline\) · prompts 0123456789ab \| b · prompts ba9876543210 \|/);
   assert.match(md, /\| name_error \| 2 \| 7 \|/);
   assert.match(md, /\| stack_blocks \/ b \| 0\.50 \(0\.51\) \|/, 'the architecture\'s own metrics, mean (sd)');
   // Hand labels replace the automatic ones of that episode.
@@ -106,19 +144,34 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.equal(m2.labelTotals.name_error!.a, 1);
 });
 
-const ctx = { io: nodeIO, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'prompts'), file: 'bad.yaml' };
+const ctx = { io: nodeIO, architectures, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'bad.yaml' };
 const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
 
-test('a sweep file with an unknown task, variant or ablation fails up front, naming it', async () => {
-  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /bad.yaml: unknown task 'stack_blockz' for malmm/);
-  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /unknown variant 'mystery'/);
-  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /unknown ablation 'coder.no_such_rule'/);
+test('a sweep file with an unknown task, variant or ablation fails up front, naming it, its line and the valid choices', async () => {
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm]', '[stack_blockz]'), 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:2: tasks\[0\]: unknown task 'stack_blockz' \(did you mean 'stack_blocks'\?\); malmm's tasks on waypoint-tabletop: stack_blocks, /);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[malmm, mystery]'), 'bad.yaml'), ctx), /bad.yaml:3: variants\[1\]: unknown variant 'mystery'/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: malmm, ablations: {coder.no_such_rule: false}}]'), 'bad.yaml'), ctx), /bad.yaml:3: variants\[0\]: ablation 'coder.no_such_rule' is not in the prompts malmm\/malmm runs/);
+  // An ablation of a prompt the variant's topology does not run is refused as `waypoint run` refuses it.
+  await assert.rejects(planSweep(parseSweepSpec(Y('[{variant: sa, ablations: {coder.define_in_same_block: false}}]'), 'bad.yaml'), ctx), /variants\[0\]: ablation 'coder.define_in_same_block' is not in the prompts malmm\/sa runs/);
   // MALMM's code-level ablations (switched in the loop, not in a prompt) and the waypoint variant are known.
   const plan = await planSweep(parseSweepSpec(Y('[waypoint, {variant: malmm, name: header, ablations: {executor.state_header: true}}]'), 'ok.yaml'), ctx);
   assert.deepEqual(plan.cells.map((c) => c.name), ['waypoint', 'header']);
-  await assert.rejects(planSweep(parseSweepSpec('arch: nope\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /unknown architecture 'nope'/);
-  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: concurency: Unrecognized key/);
-  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: model.temprature: Unrecognized key/);
+  await assert.rejects(planSweep(parseSweepSpec('arch: mallm\ntasks: [a]\nvariants: [b]\nseeds: 1\n', 'bad.yaml'), ctx), /bad.yaml:1: unknown architecture 'mallm' \(did you mean 'malmm'\?\)/);
+  // Limits by their declared names, with the line of the misspelt one (issue 22: `maxTurn` gave a 0 % matrix).
+  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits:\n  maxTurns: 10\n  maxTurn: 10\n', 'bad.yaml'), ctx), /^SweepSpecError: bad.yaml:7: limits.maxTurn: unknown limit 'maxTurn' for malmm \(did you mean 'maxTurns'\?\); its limits: maxTurns, maxConsecutiveErrors, maxWallSecs, maxSimSecs$/);
+  await assert.rejects(planSweep(parseSweepSpec(Y('[sa]') + 'limits: {maxTurns: 0}\n', 'bad.yaml'), ctx), /bad.yaml:5: limits.maxTurns: limit maxTurns of malmm must be an integer >= 1/);
+  // Tasks of every architecture's simulator: LLaMAR's household tasks, and a tabletop task RoCo cannot run.
+  const llamar = await planSweep(parseSweepSpec('arch: llamar\ntasks: [put_bread_lettuce_tomato_fridge, put_bread_lettuce_tomato_fridge@apartment]\nvariants: [default]\nseeds: 1\n', 'l.yaml'), ctx);
+  assert.deepEqual(llamar.episodes.map((e) => e.task), ['put_bread_lettuce_tomato_fridge', 'put_bread_lettuce_tomato_fridge@apartment']);
+  assert.equal(llamar.simulator?.name, 'waypoint-household');
+  await assert.rejects(planSweep(parseSweepSpec('arch: llamar\ntasks: [stack_blocks]\nvariants: [default]\nseeds: 1\n', 'l.yaml'), ctx), /l.yaml:2: tasks\[0\]: unknown task 'stack_blocks'; llamar's tasks on waypoint-household: 1_put_bread_lettuce_tomato_fridge, .*\bput_bread_lettuce_tomato_fridge, /);
+  await assert.rejects(planSweep(parseSweepSpec('arch: roco\ntasks: [sort_cubes, stack_blocks]\nvariants: [dialog]\nseeds: 1\n', 'r.yaml'), ctx), /r.yaml:2: tasks\[1\]: task 'stack_blocks' \(1 arm\) works with the robot API malmm, not roco's 'roco'; roco's tasks on waypoint-tabletop: sort_cubes, pack_grocery, make_sandwich, move_rope, sweep_floor, arrange_cabinet, handover$/);
+  // Unknown keys, anywhere: the key, its line, the valid keys and the near one.
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariant: [malmm]\nseeds: 2\n', 'bad.yaml'), /^SweepSpecError: bad.yaml:3: unknown key 'variant' \(did you mean 'variants'\?\); valid keys: name, arch, tasks, variants, seeds, repeats, model, limits, concurrency, cache, budget, rateLimit, prices, baseline$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nconcurency: 2\n', 'bad.yaml'), /bad.yaml:5: unknown key 'concurency' \(did you mean 'concurrency'\?\)/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: 2\nmodel:\n  name: reference\n  temprature: 1\n', 'bad.yaml'), /bad.yaml:7: unknown key 'temprature' in model \(did you mean 'temperature'\?\); valid keys: name, baseUrl, apiKeyEnv, temperature, maxTokens, maxTokensField, seed$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants:\n  - malmm\n  - {name: x, variantt: sa}\nseeds: 2\n', 'bad.yaml'), /bad.yaml:5: unknown key 'variantt' in variants\[1\] \(did you mean 'variant'\?\); valid keys: name, variant, ablations$/);
+  assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nseeds: 2\n', 'bad.yaml'), /bad.yaml:1: variants: missing \(required\)/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks]\nvariants: [malmm]\nseeds: -3\n', 'bad.yaml'), /bad.yaml:4: seeds/);
   assert.throws(() => parseSweepSpec('arch: malmm\ntasks: [stack_blocks\n', 'bad.yaml'), /bad.yaml:\d+:/);
 });
@@ -164,4 +217,39 @@ test('tokens and cost per role, per episode and per cell, by the price table', (
   close(roles.planner!.cost.mean!, r.callsByRole.planner!.cost! / 2, 1e-12);
   assert.equal(roles.coder!.tokens.mean, 5800);
   assert.match(matrixMarkdown(m), /\| t \/ c \| coder \| 2\.0 \| 5800 \| 0\.0025 \|/);
+});
+
+test('the episode key changes with each thing that makes an episode what it is, and never with the API key', () => {
+  const base: EpisodeKeyParts = {
+    sweep: 's',
+    arch: 'malmm',
+    task: 'stack_blocks',
+    seed: 0,
+    repeat: 0,
+    cell: 'sa',
+    variant: 'sa',
+    resolved: { prompt: { agent: 'sa', prompts: { agent: 'a'.repeat(64) }, ablations: {} }, limits: { maxTurns: 150, maxConsecutiveErrors: 5 } },
+    model: { kind: 'openai', model: 'm', baseUrl: 'http://x/v1', apiKey: 'secret-1' },
+    simulator: { spec: 'embedded', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.7' },
+  };
+  const k = episodeKey(base);
+  assert.equal(episodeIdentity(base).engine, ENGINE_BEHAVIOUR_VERSION);
+  assert.doesNotMatch(canonicalJson(episodeIdentity(base)), /secret-1/);
+  assert.equal(episodeKey({ ...base, model: { ...base.model, apiKey: 'secret-2' } as never }), k, 'the API key is not part of the episode');
+  const variations: Partial<EpisodeKeyParts>[] = [
+    { sweep: 't' },
+    { task: 'stack_blocks_2' },
+    { seed: 1 },
+    { repeat: 1 },
+    { variant: 'ma' },
+    { resolved: { ...base.resolved, prompt: { ...base.resolved.prompt, prompts: { agent: 'b'.repeat(64) } } } },
+    { resolved: { ...base.resolved, prompt: { ...base.resolved.prompt, ablations: { 'sa.step_feedback': false } } } },
+    { resolved: { ...base.resolved, limits: { maxTurns: 30, maxConsecutiveErrors: 5 } } },
+    { resolved: { ...base.resolved, agents: 3 } },
+    { model: { kind: 'openai', model: 'm', baseUrl: 'http://x/v1', temperature: 0.7 } },
+    { simulator: { spec: 'embedded', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.8' } },
+    { simulator: { spec: 'ws://127.0.0.1:8765', name: 'waypoint-tabletop', version: 'mujoco-js 0.0.7' } },
+  ];
+  for (const v of variations) assert.notEqual(episodeKey({ ...base, ...v }).slice(-10), k.slice(-10), JSON.stringify(v));
+  assert.match(k, /^s-stack_blocks-sa-s0-r0-[0-9a-f]{10}$/);
 });

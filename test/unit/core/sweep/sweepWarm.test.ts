@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
 import { nodeClock, nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import { connectSimulator } from '../../../../src/core/sim/connect.js';
@@ -21,8 +22,11 @@ const dirs: string[] = [];
 const tmp = () => (dirs.push(mkdtempSync(join(tmpdir(), 'waypoint-sweep-warm-'))), dirs.at(-1)!);
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const root = join(process.cwd(), 'prompts');
-const sweepFile = (seeds: number[]) => `arch: malmm
+const root = join(process.cwd(), 'src', 'architectures');
+// One sweep name for both workspaces: the key includes it (two sweeps never share run folders), and the warm and
+// cold runs must be the same episode.
+const sweepFile = (seeds: number[]) => `name: warm-vs-cold
+arch: malmm
 tasks: [stack_blocks_2]
 variants: [malmm]
 seeds: [${seeds.join(', ')}]
@@ -34,9 +38,9 @@ limits: {maxTurns: 14}
 const comparable = (r: EpisodeRecord) => JSON.parse(JSON.stringify(r, (k, v: unknown) => (['latencyMs', 'durationMs', 'tracePath', 'runId'].includes(k) ? undefined : v)));
 
 test('a warm worker\'s second episode equals the same episode on a fresh worker; the first one\'s leftovers are reset', async () => {
-  const warm = new WarmWorkerResources({ io: nodeIO, clock: nodeClock }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) });
+  const warm = new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) });
   const wsWarm = tmp();
-  const planWarm = await planSweep(parseSweepSpec(sweepFile([3, 1]), 'warm.yaml'), { io: nodeIO, workspace: wsWarm, builtInPromptRoot: root, file: 'warm.yaml' });
+  const planWarm = await planSweep(parseSweepSpec(sweepFile([3, 1]), 'warm.yaml'), { io: nodeIO, architectures, workspace: wsWarm, builtInPromptRoot: root, file: 'warm.yaml' });
   const worker = new InProcessWorker(warm);
   const rw = await runSweep({ plan: planWarm, io: nodeIO, clock: nodeClock, workspace: wsWarm, builtInPromptRoot: root, sim: 'embedded', workers: [worker] });
   assert.equal(rw.status, 'complete');
@@ -55,8 +59,8 @@ test('a warm worker\'s second episode equals the same episode on a fresh worker;
 
   // The same second episode (seed 1) on fresh resources.
   const wsCold = tmp();
-  const planCold = await planSweep(parseSweepSpec(sweepFile([1]), 'cold.yaml'), { io: nodeIO, workspace: wsCold, builtInPromptRoot: root, file: 'cold.yaml' });
-  const cold = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() }));
+  const planCold = await planSweep(parseSweepSpec(sweepFile([1]), 'cold.yaml'), { io: nodeIO, architectures, workspace: wsCold, builtInPromptRoot: root, file: 'cold.yaml' });
+  const cold = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() }));
   const rc = await runSweep({ plan: planCold, io: nodeIO, clock: nodeClock, workspace: wsCold, builtInPromptRoot: root, sim: 'embedded', workers: [cold] });
   const warmSecond = rw.records.find((r) => r.seed === 1)!;
   const coldOnly = rc.records[0]!;

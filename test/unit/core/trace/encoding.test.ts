@@ -226,6 +226,22 @@ test('columns decode straight into typed arrays (the viewer path), qpos skipped 
   assert.deepEqual(d.contacts?.[0].pairs, full[91].contacts);
 });
 
+test("several arms: every arm's tool point and fingers round-trip as a column group, also picked for the viewer", async () => {
+  const s = samples(80).map((x, i) => ({ ...x, arms: [x.ee[0], x.ee[1], x.ee[2], x.ee[3], x.gripperWidth, 0.5 - 0.001 * i, 0.2, 0.9 + 0.002 * i, -1.5707963, 0] }));
+  const { text, shown } = await writeAll([start, { type: 'trajectory', turn: 1, rateHz: 50, samples: s }]);
+  const line = JSON.parse(text.trimEnd().split('\n')[1]);
+  assert.ok(line.columns.arms && !line.samples, 'written as columns, arms a group of 10');
+  assert.equal(line.columns.arms.v.length, 10);
+  const back = readTrace(text).events[1] as Extract<TraceEvent, { type: 'trajectory' }>;
+  const full = (shown[1] as Extract<TraceEvent, { type: 'trajectory' }>).samples;
+  assert.deepEqual(back.samples.map((x) => x.arms), full.map((x) => x.arms), 'the reader returns what the writer returned');
+  s.forEach((x, i) => x.arms.forEach((v, k) => assert.ok(Math.abs(full[i]!.arms![k]! - v) <= 0.5 * 10 ** -TRAJECTORY_DIGITS.arms + 1e-15)));
+  const pick = Int32Array.of(0, 40, 79);
+  const d = decodeTrajectoryColumns(line.columns, { qpos: false, bodies: false, pick });
+  assert.equal(d.armsWidth, 10);
+  pick.forEach((i, j) => assert.deepEqual([...d.arms!.subarray(10 * j, 10 * j + 10)], full[i]!.arms));
+});
+
 test('the committed v1 fixture opens as before and shows the same transcript, also after re-encoding', async () => {
   const v1 = readFileSync(FIXTURE, 'utf8');
   const snapshot = readFileSync(join(process.cwd(), 'test/fixtures/traces/snapshots/malmm-pick-place.transcript.txt'), 'utf8');

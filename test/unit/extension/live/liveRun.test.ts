@@ -18,7 +18,7 @@ after(() => rmSync(ws, { recursive: true, force: true }));
 const base = (o: Partial<LiveRunOptions['launch']> = {}): LiveRunOptions => ({
   modulePath: join(process.cwd(), 'src/extension/live/workerEntry.ts'),
   execArgv: ['--import', 'tsx'],
-  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
+  launch: { workspace: ws, arch: 'malmm', task: 'stack_blocks', seed: 0, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
   simulator: { kind: 'embedded' },
 });
 
@@ -67,6 +67,20 @@ test('cancel ends the run and the trace with episode_end cancelled', async () =>
   assert.equal(run.events.at(-1)?.seq, end?.seq, 'the host saw the end event too');
 });
 
+test('ablations in the launch (a sweep cell run from the Testing view) are laid over the variant', async () => {
+  const run = LiveRun.start({ ...base({ variant: 'ma', ablations: { 'coder.step_by_step': false } }), cancelGraceMs: 700 });
+  run.onEvents((events) => {
+    if (events.some((e) => e.type === 'episode_start')) run.cancel();
+  });
+  const result = await run.done;
+  const start = readTrace(readFileSync(result.tracePath!, 'utf8')).events[0];
+  assert.equal(start?.type, 'episode_start');
+  if (start?.type === 'episode_start') {
+    assert.equal(start.variant, 'ma');
+    assert.equal(start.ablations['coder.step_by_step'], false);
+  }
+});
+
 test('an API key handed to a run never reaches the trace', async () => {
   // A model that answers nonsense: the run ends quickly on format errors, after real calls with the key.
   const nonsense: ModelClient = { id: 'nonsense', complete: async () => ({ ok: true, text: 'no idea', latencyMs: 1, cached: false, attempts: 1 }) };
@@ -87,7 +101,7 @@ test('warm start: a run arriving while the process loads takes it; later runs ar
   try {
     // Loading (and possibly its warm-up episode) is under way when the first run arrives: that run takes the
     // process, the warm-up episode gives way, and the run is complete.
-    const warming = processes.prewarm({ kind: 'embedded' }, 'stack_blocks', { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'prompts') });
+    const warming = processes.prewarm({ kind: 'embedded' }, 'stack_blocks', { arch: 'malmm', builtInPromptRoot: join(process.cwd(), 'src', 'architectures') });
     for (const seed of [0, 1]) {
       const run = LiveRun.start({ ...base({ seed }), processes });
       if (seed > 0) assert.equal(run.warm, true, `run ${seed} went to the warm process`);

@@ -13,7 +13,7 @@ after(() => rmSync(ws, { recursive: true, force: true }));
 const base = (o: Partial<SweepRunOptions['sweep']> = {}): SweepRunOptions => ({
   modulePath: join(process.cwd(), 'src/extension/live/workerEntry.ts'),
   execArgv: ['--import', 'tsx'],
-  sweep: { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', ablation: 'planner.replan_check', seeds: 1, builtInPromptRoot: join(process.cwd(), 'prompts'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
+  sweep: { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', ablation: 'planner.replan_check', seeds: 1, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' }, options: {}, cache: false, ...o },
   simulator: { kind: 'embedded' },
 });
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../../src/architectures/manifests.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
 import { runDoctor } from '../../../../src/core/llm/doctor/doctor.js';
 import { loadArchNeeds } from '../../../../src/core/llm/doctor/verdicts.js';
@@ -24,7 +24,7 @@ const proxy = await startModelProxy(chatModel);
 after(() => proxy.close());
 
 test('doctor through the Language Model bridge: chat, JSON and limits pass through; no model list, images and embeddings refused', async () => {
-  const archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'prompts'), ARCH_MANIFESTS);
+  const archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'src', 'architectures'), architectureManifests.list());
   const r = await runDoctor({ baseUrl: proxy.baseUrl, model: 'vscode-lm/copilot/gpt-4o', modelArg: 'openai:vscode-lm/copilot/gpt-4o', apiKey: proxy.token, apiKeyEnv: 'WAYPOINT_DOCTOR_API_KEY', audience: 'none', timeoutMs: 5000, clock: nodeClock, archs });
   const line = (id: string) => r.findings.probes.find((p) => p.id === id);
   assert.equal(r.exitCode, 0);

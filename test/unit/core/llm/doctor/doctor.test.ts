@@ -6,11 +6,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../../../src/architectures/manifests.js';
 import { EXIT_CHAT_FAILS, formatReport, runDoctor, type DoctorReport } from '../../../../../src/core/llm/doctor/doctor.js';
 import type { ProbeId } from '../../../../../src/core/llm/doctor/probes.js';
 import { loadArchNeeds, type ArchNeeds } from '../../../../../src/core/llm/doctor/verdicts.js';
-import { registerAllPolicies } from '../../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../../src/core/llm/reference/policies.js';
+import { architectures } from '../../../../../src/architectures/registry.js';
 import { startReferenceServer } from '../../../../../src/core/llm/reference/server.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
 import { json, startFakeServer, type FakeServer, type Handler } from '../helpers/fakeServer.js';
@@ -18,7 +19,7 @@ import { answer, azureFake, htmlFake, KEY, limitIgnoringFake, llamaCppFake, lmSt
 
 let archs: ArchNeeds[];
 before(async () => {
-  archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'prompts'), ARCH_MANIFESTS);
+  archs = await loadArchNeeds(nodeIO, join(process.cwd(), 'src', 'architectures'), architectureManifests.list());
 });
 
 let clockMs = 0;
@@ -300,7 +301,7 @@ test('a model the server does not have: reachable, then one line listing what it
 });
 
 test("Waypoint's reference server: works, and is named a scripted policy, not an LLM; runs told to use --model reference", async () => {
-  registerAllPolicies();
+  registerReferencePolicies(architectures);
   const server = await startReferenceServer({ port: 0 });
   try {
     const r = await doctor(server.url, 'reference');

@@ -3,19 +3,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { ARCH_MANIFESTS } from '../../../../../src/core/agents/manifests.js';
+import { architectureManifests } from '../../../../../src/architectures/manifests.js';
 import type { Findings } from '../../../../../src/core/llm/doctor/probes.js';
 import { archVerdicts, contextNeed, LLM_GROWTH, loadArchNeeds, runAdvice, type AdviceContext, type ArchNeeds } from '../../../../../src/core/llm/doctor/verdicts.js';
 import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
 
-const promptRoot = join(process.cwd(), 'prompts');
+const promptRoot = join(process.cwd(), 'src', 'architectures');
 let needs: ArchNeeds[];
 before(async () => {
-  needs = await loadArchNeeds(nodeIO, promptRoot, ARCH_MANIFESTS);
+  needs = await loadArchNeeds(nodeIO, promptRoot, architectureManifests.list());
 });
 
 test('every built-in architecture declares what it asks of a model', () => {
-  for (const m of ARCH_MANIFESTS.values()) {
+  for (const m of architectureManifests.list()) {
     assert.ok(m.modelNeeds, `${m.id} has no modelNeeds`);
     assert.ok(m.modelNeeds.longestRequest.tokens > 500, m.id);
     assert.ok(m.modelNeeds.longestRequest.measuredOn && m.modelNeeds.longestRequest.grows, m.id);
@@ -23,11 +23,11 @@ test('every built-in architecture declares what it asks of a model', () => {
 });
 
 test('needs come from the role prompts: the largest maxOutputTokens and every temperature they set', () => {
-  assert.deepEqual(needs.map((n) => n.id), [...ARCH_MANIFESTS.keys()]);
+  assert.deepEqual(needs.map((n) => n.id), [...architectureManifests.ids()]);
   for (const n of needs) {
-    const m = ARCH_MANIFESTS.get(n.id)!;
+    const m = architectureManifests.find(n.id)!;
     const configs = m.roles.map((r) => {
-      const src = readFileSync(join(promptRoot, n.id, r.promptFile), 'utf8');
+      const src = readFileSync(join(promptRoot, n.id, 'prompts', r.promptFile), 'utf8');
       return { file: `${n.id}/${r.promptFile}`, max: Number(/maxOutputTokens:\s*(\d+)/.exec(src)?.[1]), temp: Number(/temperature:\s*([\d.]+)/.exec(src)?.[1]) };
     });
     const largest = Math.max(...configs.map((c) => c.max));

@@ -3,7 +3,7 @@
 // scene is about (a wedged paper ball, a lamp over the apple). The scripted plans are in acSolutions.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sceneContext } from '../../../../../src/core/agents/actctx/context.js';
+import { sceneContext } from '../../../../../src/architectures/actctx/context.js';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { getArchitecture } from '../../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../../src/architectures/registry.js';
 import { EpisodeController } from '../../../../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../../src/core/engine/episode.js';
 import { ReplayClient } from '../../../../../src/core/llm/replay.js';
@@ -20,7 +20,7 @@ import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../../src/protocol/trace.js';
 import { cubeYaw } from './scriptedStacker.js';
 
-const arch = getArchitecture('malmm');
+const arch = architectures.get('malmm');
 let sandbox: CodeSandbox;
 before(async () => {
   sandbox = createPyodideSandbox();
@@ -57,7 +57,7 @@ async function poorGraspEpisode(grasp: 'friction' | 'weld') {
         task: 'stack_blocks',
         seed: 0,
         variant: resolveVariant('sa_nofeedback', { active: 'default', variants: {} }, arch.builtInVariants),
-        promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'prompts', 'malmm', r.promptFile)])),
+        promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts', r.promptFile)])),
         options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
         model: { provider: 'replay', model: 'replay', label: 'replay' },
       },

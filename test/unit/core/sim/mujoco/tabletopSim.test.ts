@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
-import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simulator.js';
+import { SimParamError, type ApiCallResult, type Simulator } from '../../../../../src/core/sim/simulator.js';
 import { TrajectorySample, WorldState } from '../../../../../src/protocol/trace.js';
 import { cubeYaw } from './scriptedStacker.js';
 
@@ -74,6 +74,8 @@ test('reset rejects unknown tasks and robot APIs with the known names', async ()
   await assert.rejects(sim.reset('fold_laundry', 0), /unknown task 'fold_laundry'; known tasks: stack_blocks, stack_blocks_2, stack_blocks_4, /);
   await assert.rejects(sim.reset('stack_blocks', 0, { api: 'telepathy' }), /unknown robot API 'telepathy'; known: malmm, /);
   await assert.rejects(sim.reset('stack_blocks', 0, { api: 'lmtg' }), /task 'stack_blocks' works with the robot API malmm, not 'lmtg'/);
+  // A task of another architecture's API is the caller's input (the run exits 2), not a simulator failure (exit 3).
+  await assert.rejects(sim.reset('stack_blocks', 0, { api: 'roco' }), (e: unknown) => e instanceof SimParamError && e.param === 'api');
 });
 
 test('call validates arguments with Python-like messages and does not move', async () => {

@@ -4,7 +4,7 @@ import { projectRun } from '../../../../../src/core/trace/projections/runProject
 import { projectRunSummary, whyNoMotion } from '../../../../../src/core/trace/projections/runSummary.js';
 import { assertSnapshot, loadFixture } from './helpers.js';
 
-test('run summary: header, success, metrics matching episode_end, per-role cost, first error', () => {
+test('run summary: header, success, metrics matching episode_end, per-role cost, the first error (recovered from)', () => {
   const { events } = loadFixture('malmm-pick-place.jsonl');
   const s = projectRunSummary(events);
   assert.equal(s.header?.modelLabel, 'reference (scripted, not an LLM)');
@@ -24,6 +24,9 @@ test('run summary: header, success, metrics matching episode_end, per-role cost,
   assert.equal(s.perRole.reduce((n, x) => n + x.calls, 0), s.metrics.modelCalls);
   assert.equal(s.firstError?.kind, 'code_error');
   assert.equal(s.firstError?.turn, 14);
+  // The next block ran: recovered from, and a success has no deciding error.
+  assert.deepEqual(s.recovered, { count: 1, first: s.firstError });
+  assert.equal(s.decidingError, undefined);
   assert.equal(s.metrics.maxConsecutiveCodeErrors, 1);
   assertSnapshot('malmm-pick-place.summary', s);
 });

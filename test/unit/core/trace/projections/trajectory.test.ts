@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decimateMinMax, decimatePath } from '../../../../../src/core/trace/projections/decimate.js';
 import { projectTrajectory, TrajectorySeriesBuilder } from '../../../../../src/core/trace/projections/trajectorySeries.js';
+import { loadTraceForView } from '../../../../../src/core/trace/viewData.js';
+import { packTrajectory } from '../../../../../src/protocol/webview.js';
+import type { TraceEvent } from '../../../../../src/protocol/trace.js';
 import { loadFixture } from './helpers.js';
 
 const { events } = loadFixture('malmm-pick-place.jsonl');
@@ -80,4 +83,42 @@ test('decimatePath keeps the path extent', () => {
   assert.ok(idx.length <= 3000);
   assert.ok(idx.includes(12_345));
   assert.equal(idx[idx.length - 1], n - 1);
+});
+
+/** A RoCo-like run: three robots, each moving along its own line; the first arm's values repeat in ee. */
+function threeArmEvents(n = 40): TraceEvent[] {
+  const robots = ['Alice', 'Bob', 'Chad'].map((name, k) => ({ name, pos: [0.5 * (k - 1), 0.2, 1] as [number, number, number], yawRad: 0, holding: null }));
+  const obs = { seq: 1, tMs: 1, type: 'observation', turn: 0, text: '', state: { objects: [], ee: { pos: [0, 0, 1], yawRad: 0 }, gripperOpen: true, grasped: null, robots } };
+  const samples = Array.from({ length: n }, (_, i) => {
+    const arms = [0, 1, 2].flatMap((k) => [0.5 * (k - 1) + 0.001 * i * (k + 1), 0.2, 1 - 0.002 * i * k, 0, 0.08 - 0.001 * k]);
+    return { tSecs: i / 50, qpos: [], ee: [arms[0]!, arms[1]!, arms[2]!, arms[3]!] as [number, number, number, number], gripperWidth: arms[4]!, grasped: null, arms };
+  });
+  return [obs, { seq: 2, tMs: 2, type: 'trajectory', turn: 3, rateHz: 50, samples }] as unknown as TraceEvent[];
+}
+
+test("several arms: each robot's columns, named after the observation's robots, from samples and from packed columns", () => {
+  const events = threeArmEvents(1500); // past the columns' first capacity (1024): the arm columns grow too
+  const samples = (events[1] as Extract<TraceEvent, { type: 'trajectory' }>).samples;
+  for (const s of [projectTrajectory(events), projectTrajectory([events[0]!, packTrajectory(events[1] as Extract<TraceEvent, { type: 'trajectory' }>)!])]) {
+    assert.equal(s.armCount, 3);
+    assert.deepEqual([0, 1, 2].map((k) => s.arm(k).name), ['Alice', 'Bob', 'Chad']);
+    const bob = s.arm(1);
+    assert.deepEqual([...bob.x], samples.map((x) => x.arms![5]));
+    assert.deepEqual([...s.arm(2).z], samples.map((x) => x.arms![12]));
+    assert.deepEqual([...s.arm(2).gripperWidth], samples.map((x) => x.arms![14]));
+    assert.deepEqual([...s.arm(0).x], [...s.x], "the first arm's columns are the end effector's");
+  }
+  // A single-arm run has no arm columns (its plots stay as they were).
+  assert.equal(projectTrajectory(loadFixture('malmm-pick-place.jsonl').events).armCount, 0);
+});
+
+test("several arms: the viewer's zoom window carries every arm's samples", () => {
+  const events = threeArmEvents(60);
+  const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const load = loadTraceForView(text);
+  const w = load.window(0.2, 0.4, 1000);
+  assert.equal(w.armsWidth, 15);
+  const samples = (events[1] as Extract<TraceEvent, { type: 'trajectory' }>).samples;
+  const first = samples.findIndex((x) => x.tSecs === w.t[0]);
+  for (let j = 0; j < w.t.length; j++) assert.deepEqual([...w.arms!.subarray(15 * j, 15 * j + 15)], samples[first + j]!.arms);
 });

@@ -12,7 +12,8 @@
 //                             Looser than the task's own success check (inside / resting on), as in the paper.
 //   collision_free()          the label of the first thing the arm touched during the preceding skill (the held
 //                             object and a pick's target do not count), '' if nothing (the paper's prompt).
-//   timeout()                 True unless a controller run of the preceding skill hit 300 s (the authors' TIMEOUT).
+//   timeout()                 True unless a controller run of the preceding skill hit DS_TIMEOUT_SECS (the authors'
+//                             TIMEOUT of 300 s, scaled to this controller's speed: 40 s).
 //   check_motion_health()     the paper's Check 5: the preceding action's M_T > 0 and finite.
 //   can_reach(goal, grasp)    the paper: an IK solution exists from the current configuration: for an object its
 //                             grasp pose; for a location the pose place goes to first (placePoses: what the hand
@@ -21,6 +22,7 @@
 import type { DoubleBuffer } from 'mujoco-js';
 import { boxBoxDistance } from '../../boxDistance.js';
 import { fingerContacts } from '../../robot/gripper.js';
+import { DS_TIMEOUT_SECS } from '../../robot/jointDs.js';
 import { solveToolTarget } from '../../robot/skillMotion.js';
 import { inside, localOf, type ViewObject } from '../../tasks/checks.js';
 import type { LocationSpec } from '../../tasks/taskDefinition.js';
@@ -136,7 +138,7 @@ export function collisionFree(ctx: RobotApiContext, call: string): SimCallResult
 export function timeout(ctx: RobotApiContext, call: string): SimCallResult {
   const l = last(ctx);
   const ok = !l || !l.timedOut;
-  return checkResult(call, ok, l ? `${l.action} took ${l.durationSecs.toFixed(2)} s${l.timedOut ? '; a controller run hit 300 s' : ''}` : 'no action yet');
+  return checkResult(call, ok, l ? `${l.action} took ${l.durationSecs.toFixed(2)} s${l.timedOut ? `; a controller run hit ${DS_TIMEOUT_SECS} s` : ''}` : 'no action yet');
 }
 
 export function motionHealth(ctx: RobotApiContext, call: string): SimCallResult {

@@ -22,7 +22,9 @@
 // side-grasped object is what the side grasp avoided, e.g. a lamp) and flies off up from there, turning top-down on
 // the way (the authors' fly-off goal is a position only, with their orientation factor 0.9 on the way).
 // Letting go opens the fingers before the grasp releases the object (letGo).
-// A collision stops the skill where it is; nothing after it runs (the authors' `_in_collision`). While the arm
+// A collision stops the skill where it is; nothing after it runs (the authors' `_in_collision`). So does a controller
+// run that timed out: the action has failed timeout() already, and each further run could time out again (a side
+// pick's turn and grasp did, 86 s for one action), so one action costs at most one timeout. While the arm
 // holds something, a motion that pulls harder than the grip can hold makes it slip (gripLoad.ts).
 // What happened is kept in the API memory for the checks that follow.
 import { quatToMat, topDownMat } from '../../math3.js';
@@ -55,7 +57,7 @@ export interface LastSkill {
   /** Things the arm hit (labels), in order. */
   collided: string[];
   durationSecs: number;
-  /** A controller run hit the 300 s timeout. */
+  /** A controller run hit the timeout (DS_TIMEOUT_SECS). */
   timedOut: boolean;
   /** The skill's obstacle_clearance (can_grasp's distance), m. */
   clearanceM: number;
@@ -87,11 +89,11 @@ function massOf(ctx: RobotApiContext, object: number): number {
 }
 
 /**
- * One DS run to a tool target. Unreachable (no IK solution): the arm does not move. A run after a collision in
- * the same skill does not start.
+ * One DS run to a tool target. Unreachable (no IK solution): the arm does not move. A run after a collision or a
+ * timeout in the same skill does not start.
  */
 function dsTo(ctx: RobotApiContext, run: SkillRun, target: ToolTarget, what: string, s: DsSettings): DsRun | null {
-  if (run.runs.some((r) => r.end === 'collision')) return null;
+  if (run.runs.some((r) => r.end === 'collision' || r.end === 'timeout')) return null;
   const ctrl = ctx.arms[ARM]!;
   const solved = solveToolTarget(ctrl, target);
   if (!solved.sol || !solved.sol.converged) {

@@ -2,11 +2,11 @@
 // server shared by every episode (launchRun builds all three per run, which costs seconds each time). Used by the
 // acceptance tests and by test/bench/referenceRates.bench.ts.
 import { join } from 'node:path';
-import { getArchitecture } from '../../../../../../src/core/agents/registry.js';
+import { architectures } from '../../../../../../src/architectures/registry.js';
 import { EpisodeController } from '../../../../../../src/core/engine/controller.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../../../src/core/engine/episode.js';
 import { OpenAICompatibleClient } from '../../../../../../src/core/llm/openai.js';
-import { registerAllPolicies } from '../../../../../../src/core/llm/reference/policies/index.js';
+import { registerReferencePolicies } from '../../../../../../src/core/llm/reference/policies.js';
 import { referenceLabel, type ReferenceProfile } from '../../../../../../src/core/llm/reference/policy.js';
 import { startReferenceServer, type ReferenceServer } from '../../../../../../src/core/llm/reference/server.js';
 import { nodeClock, nodeIO } from '../../../../../../src/core/node/nodeHost.js';
@@ -44,8 +44,8 @@ export class InProcessRunner {
     private readonly promptRoot: string,
   ) {}
 
-  static async start(promptRoot = join(process.cwd(), 'prompts')): Promise<InProcessRunner> {
-    registerAllPolicies();
+  static async start(promptRoot = join(process.cwd(), 'src', 'architectures')): Promise<InProcessRunner> {
+    registerReferencePolicies(architectures);
     const sandbox = createPyodideSandbox();
     const [sim, server] = await Promise.all([createTabletopSimulator(), startReferenceServer({ port: 0 }), sandbox.warmUp()]);
     return new InProcessRunner(sim, sandbox, server, promptRoot);
@@ -57,7 +57,7 @@ export class InProcessRunner {
   }
 
   async run(r: EpisodeRequest): Promise<EpisodeOutcome> {
-    const arch = getArchitecture('malmm');
+    const arch = architectures.get('malmm');
     const profile = r.profile ?? 'reference';
     let variant = resolveVariant(r.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants);
     if (r.on?.length) variant = { ...variant, ablations: { ...variant.ablations, ...Object.fromEntries(r.on.map((id) => [id, true])) } };
@@ -71,7 +71,7 @@ export class InProcessRunner {
         task: r.task,
         seed: r.seed,
         variant,
-        promptPaths: Object.fromEntries(arch.roles.map((role) => [role.id, join(this.promptRoot, 'malmm', role.promptFile)])),
+        promptPaths: Object.fromEntries(arch.roles.map((role) => [role.id, join(this.promptRoot, 'malmm', 'prompts', role.promptFile)])),
         options: { ...DEFAULT_EPISODE_OPTIONS, limits: r.limits ?? {} },
         model: { provider: 'reference', model: profile, label: referenceLabel(profile), temperature: 0 },
       },

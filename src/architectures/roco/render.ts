@@ -1,0 +1,112 @@
+// The text RoCo's agents see, rendered from the simulator's structured state (`state.extra.multiArm`, written by
+// multi-robot simulators): the current observation (RoCo's description function f^n), each robot's capability,
+// the action options and the task's rules. A simulator without that structure still works: the observation falls
+// back to its own text and the capability to the robot's name.
+import type { ObjectState, RobotState, WorldState } from '../../protocol/trace.js';
+import type { Observation } from '../../core/sim/simulator.js';
+
+export interface RobotInfo {
+  name: string;
+  embodiment?: string;
+  gripper?: string;
+  reach?: string;
+  reachX?: [number, number];
+  /** Where the robot stands on the table (x, y of its base). */
+  base?: [number, number];
+  holding?: string | null;
+}
+
+export interface MultiArmState {
+  self?: string;
+  observation: 'shared' | 'partial';
+  robots: RobotInfo[];
+  relations: string[];
+  facts: string[];
+  actions: { verb: string; usage: string; doc: string }[];
+  path: 'optional' | 'required';
+  pathPoints?: number;
+  rules: string[];
+}
+
+/** The multi-robot structure of an observation, when the simulator provides it. */
+export function multiArmOf(state: WorldState): MultiArmState | undefined {
+  const m = state.extra?.['multiArm'];
+  if (!m || typeof m !== 'object') return undefined;
+  const x = m as Partial<MultiArmState>;
+  if (!Array.isArray(x.robots) || !Array.isArray(x.actions)) return undefined;
+  return { observation: x.observation ?? 'shared', relations: x.relations ?? [], facts: x.facts ?? [], path: x.path ?? 'optional', rules: x.rules ?? [], ...x } as MultiArmState;
+}
+
+const p3 = (v: readonly number[]) => `(${v.map((x) => x.toFixed(2)).join(', ')})`;
+const p2 = (v: readonly number[]) => `(${v[0]!.toFixed(2)}, ${v[1]!.toFixed(2)})`;
+
+function size(o: ObjectState): string {
+  return `${o.size.map((v) => v.toFixed(2)).join(' x ')} m`;
+}
+
+/** RoCo's scene description for one agent (or the whole scene): relations with positions, places, task facts, grippers. */
+export function renderScene(observation: Observation, agent?: string): string {
+  const m = multiArmOf(observation.state);
+  if (!m) return observation.text;
+  const byName = new Map(observation.state.objects.map((o) => [o.name, o]));
+  const described = new Set<string>();
+  const lines = ['[Scene]'];
+  for (const r of m.relations) {
+    const subject = r.split(' ')[0]!;
+    const o = byName.get(subject);
+    described.add(subject);
+    lines.push(o ? `${r}, at ${p3(o.pos)}` : r);
+  }
+  const places = observation.state.objects.filter((o) => !described.has(o.name));
+  if (places.length > 0) lines.push(...places.map((o) => `${o.name} is at ${p3(o.pos)}, size ${size(o)}`));
+  lines.push(...m.facts);
+  lines.push('[Robots]');
+  const self = agent ?? m.self;
+  const robots: RobotState[] = observation.state.robots ?? [];
+  for (const r of robots) {
+    const who = r.name === self ? 'Your gripper' : `${r.name}'s gripper`;
+    lines.push(`${who} is at ${p3(r.pos)}, ${r.holding ? `holding ${r.holding}` : 'holding nothing'}`);
+  }
+  return lines.join('\n');
+}
+
+/** "You are Alice, a UR5E (6-DoF arm) with a Robotiq 2F-85 gripper. You can reach panel1, panel2, panel3." */
+export function capabilityText(state: WorldState, agent: string): string {
+  const m = multiArmOf(state);
+  const me = m?.robots.find((r) => r.name === agent);
+  if (!me) return `You are ${agent}.`;
+  return `You are ${agent}, a ${me.embodiment ?? 'robot arm'}${me.base ? ` based at ${p2(me.base)}` : ''}. You can reach ${me.reach ?? 'the whole table'}.`;
+}
+
+/** The other robots' capabilities, when the observation is shared (in partial-view tasks robots do not know them). */
+export function othersText(state: WorldState, agent: string | undefined): string[] {
+  const m = multiArmOf(state);
+  if (!m) return [];
+  return m.robots.filter((r) => r.name !== agent).map((r) => `${r.name} is a ${r.embodiment ?? 'robot arm'}${r.base ? ` based at ${p2(r.base)}` : ''} and can reach ${r.reach ?? 'the whole table'}.`);
+}
+
+export interface ActionOption {
+  n: number;
+  usage: string;
+  doc: string;
+}
+
+export function actionOptions(state: WorldState): ActionOption[] {
+  const m = multiArmOf(state);
+  const list = m?.actions ?? [
+    { verb: 'PICK', usage: 'PICK <object>', doc: 'grasp the object' },
+    { verb: 'PLACE', usage: 'PLACE <object> <target>', doc: 'put the held object on the target' },
+    { verb: 'MOVE', usage: 'MOVE (x, y, z)', doc: 'move the gripper to a point' },
+    { verb: 'WAIT', usage: 'WAIT', doc: 'stay' },
+  ];
+  return list.map((a, i) => ({ n: i + 1, usage: a.usage, doc: a.doc }));
+}
+
+/** An example EXECUTE block for the output instruction: WAIT for everyone but the first robot, who does the first action. */
+export function exampleBlock(state: WorldState, agents: readonly string[]): string {
+  const m = multiArmOf(state);
+  const verbs = m?.actions.map((a) => a.usage) ?? ['PICK <object>'];
+  const first = verbs.find((u) => !u.startsWith('WAIT')) ?? 'WAIT';
+  const path = m?.path === 'required' ? ` PATH [${Array.from({ length: m.pathPoints ?? 4 }, (_, i) => `(x${i + 1}, y${i + 1}, z${i + 1})`).join(', ')}]` : '';
+  return ['EXECUTE', ...agents.map((a, i) => `NAME ${a} ACTION ${i === 0 ? first + path : 'WAIT'}`)].join('\n');
+}

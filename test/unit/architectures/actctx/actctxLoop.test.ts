@@ -1,0 +1,149 @@
+// The Action Contextualization loop end to end through the engine, with scripted model answers and a small fake
+// clearing world (the MuJoCo runs go through the CLI): a retune after holding() fails, the syntax repair loop and
+// its format failure, and the multi-run selection.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseTaskPlan } from '../../../../src/architectures/actctx/plan.js';
+import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
+import { BALL, BIN, GLASS, SINK } from './fakeClearingSim.js';
+import { evalPlan, of, plan, py, retuneExchange, run, spec } from './scripted.js';
+
+test('a fast pick lets the full glass slip: holding() fails, the retune lowers the speed and the plan passes; trace and plan view show both attempts', async () => {
+  const { result, events, sim } = await retuneExchange();
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.success, true);
+  assert.equal(result.end.archMetrics?.retunes, 1);
+  assert.equal(result.end.archMetrics?.replans, 0);
+  assert.equal(result.end.archMetrics?.trials, 1);
+  // The retune request is the paper's failure report: index, action, arguments, score, reason, history.
+  const retuneCall = of(events, 'role_call').find((e) => e.role === 'retune')!;
+  const request = retuneCall.messages[retuneCall.messages.length - 1]!.content as string;
+  assert.match(request, /failure index: 1\nfailed action: pick\ncurrent arguments: \('glass with yellowish liquid', 0\.95, 0\.02, 'top'\)/);
+  assert.match(request, /motion score: 0\.1\d+/);
+  assert.match(request, /failure reason: The action failed because of: holding\(\) returned False, expected True/);
+  assert.match(request, /Earlier failures of this action:\nFAILURE: pick: glass with yellowish liquid \(0\.95, 0\.02, 'top'\) \| score = /);
+  // One conversation: the retune request carries the plan and the evaluation plan before it.
+  assert.ok(retuneCall.messages.some((m) => m.role === 'assistant' && /task_plan = \[/.test(m.content as string)));
+  assert.ok(retuneCall.messages.some((m) => m.role === 'assistant' && /evaluation_plan = \[/.test(m.content as string)));
+  // Both executions, from the same start (the fake world was restored between them).
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.kind, a.success, a.failedIndex]), [['P0', 'plan', false, 1], ['R1', 'retune', true, null]]);
+  const [p0, r1] = view.attempts;
+  assert.equal(p0!.steps.length, 2, 'P0 stopped after the failed pick');
+  assert.deepEqual(p0!.steps[1]!.checks.find((c) => c.name === 'holding'), { name: 'holding', args: '()', expected: 'True', observed: 'False', ok: false });
+  assert.equal(p0!.steps[1]!.named.speed, '0.95');
+  assert.equal(r1!.steps[1]!.named.speed, '0.4');
+  assert.deepEqual(r1!.changes, [{ index: 1, action: 'pick', param: 'speed', before: '0.95', after: '0.4' }]);
+  assert.deepEqual(r1!.steps[1]!.changed, ['speed']);
+  // Scores per action and attempt: the slower pick scores higher (the fake's M_E falls with speed).
+  assert.ok(r1!.steps[1]!.mT! > p0!.steps[1]!.mT!);
+  assert.ok(Math.abs(p0!.steps[1]!.mT! - (p0!.steps[1]!.mI! + p0!.steps[1]!.mE!)) < 1e-12);
+  assert.equal(r1!.steps.length, 6);
+  const q = r1!.steps.reduce((s, x) => s + x.mT!, 0) / 6;
+  assert.ok(Math.abs(r1!.q! - q) < 1e-12);
+  assert.ok(Math.abs(result.end.archMetrics!.planQuality! - q) < 1e-12);
+  // Every skill and every check went through ctx.act (structured actions, one step per action).
+  const acts = of(events, 'action');
+  assert.ok(acts.length >= 8 + 6 + 6 * 4);
+  assert.equal(sim.calls.filter((c) => c.fn === 'pick' && c.args[0] === GLASS).length, 2);
+  const end = of(events, 'episode_end')[0]!;
+  assert.equal(end.archMetrics?.retunes, 1);
+});
+
+test('bad plans get the paper-style feedback, are counted, and after the repair limit end the run as a format failure', async () => {
+  const labels = { objects: [GLASS, BALL], locations: [SINK, BIN] };
+  const bad = [
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 0.5, 0.02, 'top')`),
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 0.5, 0.02))]`),
+    py(`task_plan = [(0, 'pick', ('${GLASS}', 1.5, 0.02, 'top'))]`),
+    py(`task_plan = [(0, 'pick', ('pear', 0.5, 0.02, 'top'))]`),
+  ];
+  const feedback = bad.map((b) => {
+    const p = parseTaskPlan(b, labels);
+    assert.equal(p.ok, false);
+    return (p as { error: string }).error;
+  });
+  assert.match(feedback[0]!, /^I ran your code and it raised the following error: SyntaxError: .*line 1.* Please correct it\.$/);
+  assert.match(feedback[1]!, /TypeError: pick\(\) missing 1 required positional argument: 'grasp'/);
+  assert.match(feedback[2]!, /ValueError: pick\(\): speed must be in \(0, 1\], got 1\.5/);
+  assert.match(feedback[3]!, /ValueError: pick\(\): 'pear' is not one of the objects: 'glass with yellowish liquid', 'crumpled paper ball'/);
+
+  const { result, events } = await run(spec({ taskPlanRepairs: 3 }), { 'actctx/task_plan': [bad[0]!], 'actctx/repair': bad.slice(1) });
+  assert.equal(result.reason, 'format_failure');
+  assert.equal(result.success, false);
+  assert.match(result.message ?? '', /the task_plan could not be read after 3 repairs/);
+  const parsed = of(events, 'parsed_output');
+  assert.deepEqual(parsed.map((p) => [p.role, p.ok]), [['task_plan', false], ['repair', false], ['repair', false], ['repair', false]]);
+  assert.deepEqual(parsed.map((p) => p.error), feedback);
+  // Each repair request is the feedback itself, in the same conversation.
+  const repairs = of(events, 'role_call').filter((e) => e.role === 'repair');
+  assert.deepEqual(repairs.map((r) => r.messages[r.messages.length - 1]!.content), feedback.slice(0, 3));
+  const end = of(events, 'episode_end')[0]!;
+  assert.equal(end.metrics.formatErrors, 4);
+  assert.equal(end.archMetrics?.repairs, 3);
+});
+
+test('a repaired plan runs; the multi-run selection keeps the validated run with the highest Q and the trace keeps every run', async () => {
+  const { result, events } = await run(spec({ planRuns: 2, retunesPerAction: 0, maxReplans: 0 }), {
+    // Run 1: a syntax slip, repaired, then a plan at speed 0.6 (passes). Run 2: speed 0.3 (passes, higher Q).
+    'actctx/task_plan': [py('task_plan = [(0, "pick"'), plan(0.3)],
+    'actctx/repair': [plan(0.6)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.end.archMetrics?.runs, 2);
+  assert.equal(result.end.archMetrics?.validatedRuns, 2);
+  assert.equal(result.end.archMetrics?.chosenRun, 2);
+  assert.equal(result.end.archMetrics?.repairs, 1);
+  const view = projectActctxPlan(events);
+  const runs = view.runs();
+  assert.deepEqual(runs.map((r) => [r.run, r.success, r.chosen]), [[1, true, false], [2, true, true]]);
+  assert.ok(runs[1]!.q! > runs[0]!.q!);
+  const sel = of(events, 'check').find((e) => e.name === 'plan_selection')!;
+  assert.match(sel.message ?? '', /kept run 2 of 2/);
+  // Each run started from the same snapshot: both executions began at t = 0 in the fake world.
+  assert.equal(of(events, 'restore').length >= 3, true);
+});
+
+test('retuneAfterSuccess: a passing plan is retuned to raise its score until the retunes run out (IV-B)', async () => {
+  const { result, events } = await run(spec({ retuneAfterSuccess: true, retunesPerAction: 2 }), {
+    'actctx/task_plan': [plan(0.6)],
+    'actctx/evaluation_plan': [evalPlan],
+    'actctx/improve': [py(`task_plan[5] = (5, 'drop', ('${BIN}', 0.3, 0.02))`), py(`task_plan[3] = (3, 'approach', ('${BALL}', 0.3, 0.02, 'top'))`)],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.end.archMetrics?.retunes, 2);
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.kind, a.success]), [['P0', 'plan', true], ['R1', 'improve', true], ['R2', 'improve', true]]);
+  // Each slower action scores higher in the fake world, so Q rises with every retune.
+  assert.ok(view.attempts[1]!.q! > view.attempts[0]!.q! && view.attempts[2]!.q! > view.attempts[1]!.q!);
+  const req = of(events, 'role_call').find((e) => e.role === 'improve')!;
+  assert.match(req.messages[req.messages.length - 1]!.content as string, /The task plan succeeded: it took \d+\.\d\d s and its average motion score is 0\.1\d+/);
+});
+
+test('multi-run selection: a run whose plan stays unreadable drops out, the others are still compared, and the trace shows all three', async () => {
+  const { result, events } = await run(spec({ planRuns: 3, retunesPerAction: 0, maxReplans: 0, taskPlanRepairs: 0 }), {
+    // Run 1 passes at speed 0.6; run 2's task plan does not read (no repair allowed); run 3 passes at 0.3, higher Q.
+    'actctx/task_plan': [plan(0.6), py('task_plan = [(0, "pick"'), plan(0.3)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.success, true);
+  const m = result.end.archMetrics!;
+  assert.deepEqual([m.runs, m.validatedRuns, m.formatFailedRuns, m.chosenRun], [3, 2, 1, 3]);
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.runs().map((r) => [r.run, r.success, r.chosen, r.formatFailure !== null]), [[1, true, false, false], [2, false, false, true], [3, true, true, false]]);
+  assert.match(view.runs()[1]!.formatFailure!, /the task_plan could not be read after 0 repairs: I ran your code and it raised the following error: SyntaxError/);
+  assert.deepEqual(view.attempts.map((a) => [a.run, a.label, a.success]), [[1, 'P0', true], [3, 'P0', true]]);
+  const sel = of(events, 'check').find((e) => e.name === 'plan_selection')!;
+  assert.match(sel.message ?? '', /kept run 3 of 3 \(Q = 0\.\d{4}; 2 validated; 1 left out after a format failure\)/);
+});
+
+test('multi-run selection: when no run gives a readable plan the episode is a format failure naming each run', async () => {
+  const { result, events } = await run(spec({ planRuns: 2, taskPlanRepairs: 0 }), { 'actctx/task_plan': [py('task_plan = ['), py('plan = []')] });
+  assert.equal(result.reason, 'format_failure');
+  assert.match(result.message ?? '', /^no run gave a readable plan \(run 1: the task_plan could not be read after 0 repairs: .*; run 2: the task_plan could not be read after 0 repairs: I expected the code to assign 'task_plan' but it assigns 'plan'\.\)$/);
+  assert.deepEqual([result.end.archMetrics?.runs, result.end.archMetrics?.formatFailedRuns], [2, 2]);
+  assert.equal(of(events, 'check').filter((e) => e.name === 'plan_run').length, 2);
+  assert.equal(of(events, 'check').some((e) => e.name === 'plan_selection'), false);
+});

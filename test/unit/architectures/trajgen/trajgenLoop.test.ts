@@ -1,0 +1,156 @@
+// The LM Trajectory Generators loop end to end through the engine, the real Pyodide sandbox and the MuJoCo
+// tabletop: a failure verdict from the (scripted) success detector reading real object tracks, the summary and a
+// successful re-plan; and the bad inputs the paper's error feedback handles (a pose of length 3, NaN, a pose out
+// of reach, a <trajectory> block that is not a list), each fed back, counted, and a format failure past the limit.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { architectures } from '../../../../src/architectures/registry.js';
+import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
+import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
+import { trajgenDetector } from '../../../../src/architectures/trajgen/reference/detector.js';
+import { trajgenMain } from '../../../../src/architectures/trajgen/reference/main.js';
+import { trajgenSummary } from '../../../../src/architectures/trajgen/reference/summary.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
+import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
+import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
+import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
+import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
+import type { ChatMessage, TraceEvent } from '../../../../src/protocol/trace.js';
+
+const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
+const arch = architectures.get('trajgen');
+const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'trajgen', 'prompts', r.promptFile)]));
+let sim: Simulator;
+let sandbox: CodeSandbox;
+before(async () => {
+  sim = await createTabletopSimulator();
+  sandbox = createPyodideSandbox();
+  await sandbox.warmUp();
+});
+after(async () => {
+  await sandbox.close();
+  await sim.close();
+});
+
+/** Answers by role from functions of the messages (as the reference model's policies decide), keeping each request. */
+class Scripted implements ModelClient {
+  readonly id = 'scripted';
+  readonly requests: ModelRequest[] = [];
+  constructor(private readonly byRole: Record<string, (messages: ChatMessage[]) => string>) {}
+  async complete(request: ModelRequest): Promise<ModelResult> {
+    this.requests.push(request);
+    const fn = this.byRole[request.meta?.role ?? ''];
+    if (!fn) return { ok: false, error: { kind: 'bad_request', message: `no answer for role ${request.meta?.role}` }, latencyMs: 0, cached: false, attempts: 1 };
+    return { ok: true, text: fn(request.messages), latencyMs: 0, cached: false, attempts: 1 };
+  }
+}
+
+async function episode(task: string, model: ModelClient, opts: { limits?: Record<string, unknown>; variant?: string } = {}): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
+  const sink = new MemoryTraceSink();
+  const result = await runEpisode(
+    {
+      runId: 'trajgen-loop',
+      arch,
+      task,
+      seed: 0,
+      variant: resolveVariant(opts.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants),
+      promptPaths,
+      options: { ...DEFAULT_EPISODE_OPTIONS, limits: opts.limits ?? {} },
+      model: { provider: 'replay', model: 'scripted', label: 'scripted test answers' },
+    },
+    { io: nodeIO, clock, sim, sandbox, model, sink },
+  );
+  return { result, events: sink.events };
+}
+
+const of = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
+const reference = { profile: 'reference' as const };
+const hasPrintOut = (m: ChatMessage[]) => m.some((x) => x.role === 'user' && x.content.includes('Position of'));
+
+test('trajgen: the detector reads the tracks and fails attempt 1, the summary goes to the new instance, the re-plan succeeds', async () => {
+  const model = new Scripted({
+    // Attempt 1 detects, then claims completion without moving; the re-planned attempt writes the real solution.
+    main: (m) => {
+      const replan = m[0]!.content.includes('SUMMARY OF PREVIOUS FAILED ATTEMPTS');
+      if (!replan && hasPrintOut(m)) return 'INITIAL PLANNING 2:\nThe can is already where it should be.\n```python\ntask_completed()\n```';
+      return trajgenMain(m, reference);
+    },
+    detector: (m) => trajgenDetector(m, reference),
+    summary: (m) => `ATTEMPT SUMMARY: ${trajgenSummary(m, reference).split('\n')[1]}`,
+  });
+  const { result, events } = await episode('push_can', model);
+  assert.equal(result.reason, 'detector_completed', result.message);
+  assert.equal(result.success, true, 'the simulator check passes after the re-plan');
+  const m = result.end.archMetrics!;
+  assert.equal(m['attempts'], 2);
+  assert.equal(m['replans'], 1);
+  assert.equal(m['detectorCalls'], 2);
+  assert.equal(m['detectorFailedVerdicts'], 1);
+
+  const verdicts = of(events, 'check').filter((c) => c.name === 'success_detection') as (Extract<TraceEvent, { type: 'check' }> & { verdict: string; tracks: { query: string; pos: number[][] }[] })[];
+  assert.deepEqual(verdicts.map((v) => [v.ok, v.verdict]), [[false, 'failed'], [true, 'completed']]);
+  // The detector read the detected objects' tracks (the query text the model used), in the authors' format.
+  assert.deepEqual(verdicts[0]!.tracks.map((t) => t.query).sort(), ['can', 'line']);
+  const detectorRequests = model.requests.filter((r) => r.meta?.role === 'detector');
+  assert.match(detectorRequests[0]!.messages.map((x) => x.content).join('\n'), /^can trajectory positions and orientations:\nPositions:\n\[\[/m);
+  // The can did not move in attempt 1; it moved in attempt 2.
+  const spanY = (t: { pos: number[][] }) => t.pos[t.pos.length - 1]![1]! - t.pos[0]![1]!;
+  assert.ok(Math.abs(spanY(verdicts[0]!.tracks.find((t) => t.query === 'can')!)) < 0.005);
+  assert.ok(spanY(verdicts[1]!.tracks.find((t) => t.query === 'can')!) > 0.05);
+
+  // The summary was asked in the main conversation (its system prompt and answers), and reached the new instance.
+  const summaryReq = model.requests.find((r) => r.meta?.role === 'summary')!;
+  assert.match(summaryReq.messages[0]!.content, /^You are in charge of a robot arm/);
+  assert.ok(summaryReq.messages.some((x) => x.role === 'assistant' && x.content.includes('task_completed()')));
+  assert.match(summaryReq.messages[summaryReq.messages.length - 1]!.content, /^The task was not completed successfully/);
+  const mains = model.requests.filter((r) => r.meta?.role === 'main');
+  const replanned = mains.find((r) => r.messages[0]!.content.includes('SUMMARY OF PREVIOUS FAILED ATTEMPTS'))!;
+  assert.match(replanned.messages[0]!.content, /SUMMARY OF PREVIOUS FAILED ATTEMPTS:\nATTEMPT SUMMARY: [\s\S]*PROBLEM RESOLUTION:/);
+  assert.equal(replanned.messages.length, 1, 'a new instance: only the system prompt');
+  // In the trace: the failure verdict, then the summary's role call, then the re-planned main call.
+  const order = events.filter((e) => (e.type === 'check' && e.name === 'success_detection') || (e.type === 'role_call' && (e.role === 'summary' || e.role === 'main')));
+  const labels = order.map((e) => (e.type === 'check' ? `verdict:${e.ok}` : (e as { role: string }).role));
+  const firstFail = labels.indexOf('verdict:false');
+  assert.deepEqual(labels.slice(firstFail, firstFail + 3), ['verdict:false', 'summary', 'main']);
+  // The arm went back to its start between attempts (actions traced by the loop).
+  assert.ok(of(events, 'action').some((a) => a.actions[0]!.name === 'execute_trajectory'));
+});
+
+const detectFirst = (m: ChatMessage[]) => (hasPrintOut(m) ? undefined : '```python\ndetect_object("can")\n```');
+
+for (const [label, code, pattern] of [
+  ['a pose of length 3', 'execute_trajectory([[0.0, 0.1, 1.0]])', /expects every pose as \[x, y, z, yaw\]; pose 0 is \[0, 0\.1, 1\]/],
+  ['a pose list with NaN', 'execute_trajectory([[0.0, 0.1, 1.0, 0.0], [0.0, 0.1, float("nan"), 0.0]])', /must be finite/],
+  ['a pose outside the workspace', 'execute_trajectory([[0.0, 0.1, 1.0, 0.0], [2.5, 3.0, 0.2, 0.0]])', /unreachable/],
+] as const) {
+  test(`trajgen: ${label} gets the paper's error feedback, is counted, and ends the episode as a format failure past the limit`, async () => {
+    const model = new Scripted({ main: (m) => detectFirst(m) ?? `Trying again.\n\`\`\`python\n${code}\n\`\`\`` });
+    const { result, events } = await episode('push_can', model, { limits: { maxErrorCorrections: 2 } });
+    assert.equal(result.reason, 'format_failure', result.message);
+    assert.equal(result.end.archMetrics?.['errorCorrections'], 3);
+    const feedback = of(events, 'chat_message').filter((c) => c.speaker === 'Environment' && c.content.startsWith('Running code block 1 of your previous response resulted in the following error:'));
+    assert.equal(feedback.length, 2, 'two corrections asked for; the third error ends the episode');
+    assert.match(feedback[0]!.content, pattern);
+    assert.match(feedback[0]!.content, /Can you output a modified code block to resolve this error\?/);
+    // The feedback reached the model as the next user message.
+    const lastMain = model.requests.filter((r) => r.meta?.role === 'main').pop()!;
+    assert.match(lastMain.messages[lastMain.messages.length - 1]!.content, pattern);
+  });
+}
+
+test('trajgen numeric mode: a <trajectory> block that is not a list gets the error feedback and ends as a format failure', async () => {
+  const model = new Scripted({ main: (m) => (hasPrintOut(m) ? 'Here it is.\n<trajectory>\n{"x": 0.1}\n</trajectory>' : 'INITIAL PLANNING 1:\n<detect_object>can</detect_object>') });
+  const { result, events } = await episode('push_can', model, { variant: 'numbers_trajectory', limits: { maxErrorCorrections: 1 } });
+  assert.equal(result.reason, 'format_failure', result.message);
+  assert.equal(result.end.archMetrics?.['errorCorrections'], 2);
+  const feedback = of(events, 'chat_message').filter((c) => c.speaker === 'Environment');
+  assert.match(feedback[0]!.content, /^Print statement output:\nPosition of can:/);
+  assert.match(feedback[1]!.content, /^Reading trajectory 1 of your previous response resulted in the following error:\nthe <trajectory> block must be a list of poses/);
+  // The numeric variant's prompt has no code rules and asks for <trajectory> tags.
+  const sys = model.requests[0]!.messages[0]!.content;
+  assert.match(sys, /AVAILABLE ACTIONS:/);
+  assert.doesNotMatch(sys, /CODE GENERATION:/);
+});

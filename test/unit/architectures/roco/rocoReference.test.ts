@@ -18,9 +18,9 @@ import { readTrace } from '../../../../src/core/trace/reader.js';
 const workspace = mkdtempSync(join(tmpdir(), 'waypoint-roco-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
-// move_rope's 1 cm rope ends slip out of a friction grip when both robots carry the rope over the wall (drops.test.ts;
-// docs/roco.md): the reference model cannot do it with friction grasps, so its run here uses weld grasps, as
-// RoCo's code welds the rope ends.
+// move_rope's 1 cm rope ends slip out of a friction grip when both robots carry the rope over the wall
+// (test/unit/core/sim/mujoco/drops.test.ts; docs/roco.md): the reference model cannot do it with friction grasps,
+// so its run here uses weld grasps, as RoCo's code welds the rope ends.
 const WELD = new Set(['move_rope']);
 const weldDeps = { ...deps, createSimulator: () => createTabletopSimulator({ grasp: 'weld' }) };
 

@@ -1,9 +1,10 @@
 // Joint-space motion planning for one or several arms at once: one configuration is the joint vector of every
 // arm, so arm-arm collisions are part of the search. Two presets:
-//   ROCO_BIRRT    RoCo's multi-arm planner as the authors' code runs it (rocobench/rrt.py, rrt_multi_arm.py): the
-//                 direct joint line if it is free, else a bidirectional RRT-Connect of 800 iterations whose sampler
-//                 first returns the agents' waypoints (IK-solved) one by one, then draws uniformly within 5% of each
-//                 joint's range around the start or the goal; shortcut smoothing (200 tries).
+//   ROCO_BIRRT    RoCo's multi-arm planner as the authors' code runs it (MandiZhao/robot-collab:rocobench/rrt.py,
+//                 rrt_multi_arm.py): the direct joint line if it is free, else a bidirectional RRT-Connect of 800
+//                 iterations whose sampler first returns the agents' waypoints (IK-solved) one by one, then draws
+//                 uniformly within 5% of each joint's range around the start or the goal; shortcut smoothing (200
+//                 tries).
 //   MALMM_PLANNER RLBench-style planning for one top-down waypoint: the straight tool line (the seeds are its
 //                 knots) if it is free, else the joint line, else RRT-Connect over a box around start and goal.
 // Seeded RNG: the same call plans the same path. A start already in collision (arms left touching, a held object

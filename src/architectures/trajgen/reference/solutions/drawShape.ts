@@ -27,8 +27,9 @@ export const drawShapeSolution: TrajgenSolution = {
     const c: [number, number] = [Number(m[2]), Number(m[3])];
     const marker = seen.one('marker');
     const top = marker.pos[2] + marker.height / 2;
-    // Misjudged grip: 5 cm too high, the fingers close on air above the marker.
-    const gripZ = top - GRIP_BELOW_TOP_M + (flaw === 'gripper_pose_error' ? 0.05 : 0);
+    // Misjudged grip: 8 cm too high, the fingers close on air above the marker (5 cm too high, the pads' lower edges
+    // still caught its top and it drew).
+    const gripZ = top - GRIP_BELOW_TOP_M + (flaw === 'gripper_pose_error' ? 0.08 : 0);
     const reach = marker.height - PALM_ABOVE_TOOL_M;
     const drawZ = TABLE_Z + reach + 0.001;
     const [mx, my] = marker.pos;

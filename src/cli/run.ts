@@ -34,8 +34,15 @@ export const RUN_OPTIONS = {
   grasp: {
     type: 'string',
     choices: ['friction', 'weld'],
-    help: "how the embedded tabletop's grasps hold: friction (objects can slip and drop) or weld (held until the gripper opens)",
-    defaultText: "friction for MALMM's API, weld for the others",
+    help: "how the embedded tabletop's grasps hold, for every robot API: friction (objects can slip and drop) or weld (held until the gripper opens; suction cups hold by vacuum in both)",
+    defaultText: 'friction',
+    group: 'Episode',
+  },
+  motion: {
+    type: 'string',
+    choices: ['planned', 'straight'],
+    help: "how MALMM's execute_trajectory moves on the embedded tabletop: planned (a straight line when it is free, else a collision-free path around obstacles; a target no such path reaches fails) or straight (a straight line whatever it hits)",
+    defaultText: 'planned',
     group: 'Episode',
   },
   robot: {
@@ -145,6 +152,7 @@ export function notStartedLine(command: string, r: Pick<LaunchResult, 'reason' |
 export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (a.grasp !== undefined && a.sim !== 'embedded') throw new UsageError("--grasp sets the embedded simulator's grasp model; a protocol simulator chooses its own");
   if (a.robot !== undefined && a.sim !== 'embedded') throw new UsageError("--robot sets the embedded simulator's robot; a protocol simulator chooses its own");
+  if (a.motion !== undefined && a.sim !== 'embedded') throw new UsageError("--motion sets the embedded simulator's motion planning; a protocol simulator chooses its own");
   const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   const write = (s: string) => out.write(s + '\n');
@@ -199,7 +207,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           io: nodeIO,
           clock: nodeClock,
           architectures,
-          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}), ...(a.robot ? { robot: a.robot as 'panda' | 'iiwa' } : {}) }),
+          createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator, ...(a.grasp ? { grasp: a.grasp as 'friction' | 'weld' } : {}), ...(a.perception ? { perception: a.perception as DetectorMode } : {}), ...(a.motion ? { motion: a.motion as 'planned' | 'straight' } : {}), ...(a.robot ? { robot: a.robot as 'panda' | 'iiwa' } : {}) }),
           createSandbox: (o) => (o?.codeRunner === 'host-python' ? createHostPythonSandbox() : createPyodideSandbox()),
         },
       );

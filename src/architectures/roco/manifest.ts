@@ -86,7 +86,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     checkFailures: 'plans rejected by the task-constraint, IK, collision or waypoint check',
     executionFailures: 'checked plans the multi-arm planner could not move (fed back next round)',
     plannerChecks: 'configurations the multi-arm planner checked for collisions (its cost; the waypoint study\'s measure)',
-    rrtPlans: 'approach motions that needed an RRT-Connect search (not the straight or waypoint path)',
+    rrtPlans: 'approach motions that needed a BiRRT search (the direct joint line was not free)',
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {

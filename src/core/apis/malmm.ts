@@ -35,3 +35,9 @@ export const MALMM_API: ApiFunctionSpec[] = [
     doc: 'Call only when the task has been completed.',
   },
 ];
+
+/** execute_trajectory's description when the simulator moves in straight lines (`--motion straight`). */
+export const MALMM_STRAIGHT_MOTION_DOC =
+  'Moves the end-effector (the point between the fingertips) to position [x, y, z] in metres, gripper pointing down, ' +
+  'rotated by orientation radians about the z axis. The end-effector moves in a straight line to the target (a straight line in joint space where ' +
+  'that line cannot be followed); the path does not go around obstacles. Unreachable targets raise an error without moving.';

@@ -26,6 +26,8 @@ export interface ConnectOptions {
   family?: 'tabletop' | 'household';
   /** The embedded tabletop's grasp model: friction (default; objects can slip and drop) or weld. */
   grasp?: 'friction' | 'weld';
+  /** How the embedded tabletop's MALMM execute_trajectory moves: planned around obstacles (default) or straight. */
+  motion?: 'planned' | 'straight';
   /** What the embedded tabletop's detect_object reports: ground truth (default) or the seeded detector model's estimate. */
   perception?: 'ground-truth' | 'estimated';
   /** The embedded tabletop's robot for single-arm tasks: each task's own arm (default) or the KUKA iiwa where offered. */
@@ -41,7 +43,7 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.perception ? { perception: options.perception } : {}), ...(options.robot ? { robot: options.robot } : {}) });
+    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.motion ? { motion: options.motion } : {}), ...(options.perception ? { perception: options.perception } : {}), ...(options.robot ? { robot: options.robot } : {}) });
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

@@ -90,6 +90,8 @@ test('bad input exits 2 with one line on stderr naming the cause and the valid c
   refused(run('run', '--grasp', 'weld', '--sim', 'ws://127.0.0.1:1'), /^waypoint run: --grasp sets the embedded simulator's grasp model/m);
   refused(run('run', '--robot', 'ur5'), /^waypoint run: unknown --robot 'ur5'; valid: panda, iiwa$/m);
   refused(run('run', '--robot', 'iiwa', '--sim', 'ws://127.0.0.1:1'), /^waypoint run: --robot sets the embedded simulator's robot/m);
+  refused(run('run', '--motion', 'teleport'), /^waypoint run: unknown --motion 'teleport'; valid: planned, straight$/m);
+  refused(run('run', '--motion', 'straight', '--sim', 'ws://127.0.0.1:1'), /^waypoint run: --motion sets the embedded simulator's motion planning/m);
   refused(run('frobnicate'), /^waypoint: unknown command 'frobnicate'; commands: demo, run, runs, /);
   // Start failures are kept as traces marked "not started", and listed as such.
   const runs = run('runs');

@@ -30,8 +30,14 @@ export const GUESSED_RELEASE_M = 0;
 export const GRASP_MARGIN_M = 0.02;
 /** How far a drawer is pulled ("well open"); the workspace limits may shorten it. */
 export const PULL_M = 0.2;
-/** How far below its top the button is pressed. */
-export const PRESS_M = 0.01;
+/** How far below its top the button is pressed (by the fingertips). */
+export const PRESS_M = 0.012;
+/**
+ * The closed fingertips reach this far below the end-effector point: the policy's own knowledge of the hand, so a
+ * press moves the fingertips, not the end effector, into the button (a planned motion refuses an end effector 1 cm
+ * into the button: the fingertips would be in its housing).
+ */
+const FINGERTIPS_BELOW_EE_M = 0.014;
 /** The gripper's opening (MALMM's API: open_gripper opens 0.08 m); a vessel wider than this is held by its wall. */
 const FINGER_OPENING_M = 0.08;
 
@@ -224,11 +230,11 @@ function pickAndPlace(action: Extract<Action, { kind: 'transfer' | 'lift' }>, sc
   return steps;
 }
 
-/** The drawer's handle: the middle of the face toward the robot, 6 mm in from the edge, 1 cm above the centre. */
+/** The drawer's handle: the middle of the face toward the robot, 6 mm in from the edge, 3 cm above the centre. */
 export function handleOf(d: SceneObject, m: Motion): Vec3 {
   const [tx, ty] = m.toward;
   const half = Math.abs(tx) > 0 ? d.length / 2 : d.width / 2;
-  return [d.pos[0] + tx * (half - 0.006), d.pos[1] + ty * (half - 0.006), d.pos[2] + 0.01];
+  return [d.pos[0] + tx * (half - 0.006), d.pos[1] + ty * (half - 0.006), d.pos[2] + 0.03];
 }
 
 /** How far the handle is pulled: PULL_M, shortened so that the end effector stays inside the stated workspace. */
@@ -271,7 +277,7 @@ function press(name: string, scene: Scene, m: Motion): Step[] {
   if (scene.gripperOpen) steps.push({ kind: 'close', say: 'close the gripper so the fingertips press together', object: b.name });
   const above: Vec3 = [b.pos[0], b.pos[1], top(b) + Math.max(m.safe, 0.05)];
   if (dxy(scene.ee, above) > 0.012 || Math.abs(scene.ee[2] - above[2]) > 0.03) steps.push({ kind: 'move', say: `move above the ${b.name}`, pos: above, yaw });
-  steps.push({ kind: 'move', say: `press the ${b.name} ${PRESS_M} m down`, pos: [b.pos[0], b.pos[1], top(b) - PRESS_M], yaw });
+  steps.push({ kind: 'move', say: `press the ${b.name} ${PRESS_M} m down with the fingertips`, pos: [b.pos[0], b.pos[1], top(b) + FINGERTIPS_BELOW_EE_M - PRESS_M], yaw });
   steps.push({ kind: 'move', say: `rise off the ${b.name}`, pos: above, yaw });
   return steps;
 }

@@ -57,7 +57,10 @@ function gripperFromCalls(conv: Conversation): boolean | undefined {
   return undefined;
 }
 
-/** Objects that a block which ran pushed below their top (a press), read from the code's waypoints. */
+/**
+ * Objects that a block which ran pushed below their top (a press), read from the code's waypoints: the end
+ * effector within 2 cm above the top (the fingertips reach 1.4 cm below it) down to 5 cm below it.
+ */
 function pressedIn(conv: Conversation, initial: Scene | undefined): Set<string> {
   const out = new Set<string>();
   if (!initial) return out;
@@ -65,7 +68,7 @@ function pressedIn(conv: Conversation, initial: Scene | undefined): Set<string> 
     if (!x.ok) continue;
     for (const m of x.code.matchAll(/\[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]/g)) {
       const p = [Number(m[1]), Number(m[2]), Number(m[3])];
-      for (const o of initial.objects) if (!isFlat(o) && insideFootprint(o, p) && p[2]! < top(o) - 0.003 && p[2]! > top(o) - 0.05) out.add(o.name);
+      for (const o of initial.objects) if (!isFlat(o) && insideFootprint(o, p) && p[2]! < top(o) + 0.011 && p[2]! > top(o) - 0.05) out.add(o.name);
     }
   }
   return out;

@@ -70,6 +70,15 @@ function collidedWith(s: Situation, robot: string): { robots: Set<string>; objec
   return { robots, objects };
 }
 
+/** Goals of this robot that the round's feedback says have no IK solution ("IK failed: on Bob's goal (x, y, z)"). */
+function unreachableGoals(s: Situation, robot: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const f of s.feedback) {
+    for (const m of f.matchAll(new RegExp(`${robot}'s goal \\((-?[\\d.]+), (-?[\\d.]+), -?[\\d.]+\\)`, 'g'))) out.push([Number(m[1]), Number(m[2])]);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Sort Cubes: seven panels in a line, three robots each reaching three panels; cubes are passed along.
 
@@ -223,7 +232,11 @@ const packGrocery: TaskPolicy = {
       const inBin = [...s.things.values()].filter((t) => t.relation === 'is in bin' || collidedWith(s, robot).objects.has(t.name));
       const hx = bin.size ? bin.size[0] / 2 - 0.07 : 0.1;
       const hy = bin.size ? bin.size[1] / 2 - 0.07 : 0.06;
-      const spots: [number, number][] = [-1, 0, 1].flatMap((i) => [-1, 1].map((j) => [i * hx, j * hy] as [number, number]));
+      // Spots whose goal the checks found unreachable this round are left out (the others are tried instead).
+      const unreachable = unreachableGoals(s, robot);
+      const all: [number, number][] = [-1, 0, 1].flatMap((i) => [-1, 1].map((j) => [i * hx, j * hy] as [number, number]));
+      const reachable = all.filter(([dx, dy]) => !unreachable.some(([x, y]) => Math.hypot(x - bin.pos[0] - dx, y - bin.pos[1] - dy) < 0.03));
+      const spots = reachable.length > 0 ? reachable : all;
       const clearance = ([dx, dy]: [number, number]) => Math.min(1, ...inBin.map((t) => Math.hypot(t.pos[0] - bin.pos[0] - dx, t.pos[1] - bin.pos[1] - dy))) + (Math.sign(dx) === side ? 0.01 : 0);
       const pick = spots.reduce((best, sp) => (clearance(sp) > clearance(best) + 1e-9 ? sp : best), spots[mineInBin % spots.length]!);
       const spot: V3 = round3([bin.pos[0] + pick[0], bin.pos[1] + pick[1], bin.pos[2] + 0.25]);

@@ -134,12 +134,14 @@ export class EpisodeRuntime {
       if (g.kind === 'parallel') {
         const w = Math.min(g.range[1], Math.max(g.range[0], h.gripWidthM / 2));
         g.qposAdr.forEach((a) => ((d.qpos as Float64Array)[a] = w));
-        // Commanded a little tighter than the grip, as a closed gripper squeezes.
-        g.ctrlAdr.forEach((a) => ((d.ctrl as Float64Array)[a] = Math.max(g.range[0], w - 0.004)));
+        // Commanded shut, as close_gripper leaves a gripper: the pads squeeze with the servo's force, which is what
+        // holds the tool under friction grasps (4 mm tighter than the grip squeezed too weakly to hold a broom).
+        g.ctrlAdr.forEach((a) => ((d.ctrl as Float64Array)[a] = g.range[0]));
       } else if (g.kind === 'suction') (d.ctrl as Float64Array)[g.ctrlAdr] = 1;
       else throw new Error(`reset: a tool held from the start needs a parallel gripper or a suction cup, not a ${g.kind}`);
       mj.mj_forward(model, d);
-      attach(this.state, h.robot, i);
+      // A mounted tool, welded whatever the grasp model (a broom pivots in a friction grip).
+      attach(this.state, h.robot, i, true);
     }
   }
 
@@ -174,7 +176,7 @@ export class EpisodeRuntime {
     mj.mj_setState(model, this.state.data, physics, this.stateSpec);
     this.state.grasps = this.scene.arms.map(() => null);
     grasps.forEach((g, a) => {
-      if (g) applyGrasp(this.state, a, { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] });
+      if (g) applyGrasp(this.state, a, { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat], ...(g.mounted ? { mounted: true } : {}) });
     });
     // mj_forward fills positions for observations; setting the state again undoes anything it touched
     // (warm start), so a restored copy steps exactly like the original.

@@ -13,6 +13,8 @@ export interface GraspState {
   object: number;
   relPos: Vec3;
   relQuat: Quat;
+  /** A tool the robot holds from the start (a task's mounted tool): welded whatever the grasp model. */
+  mounted?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { JointActResult, Observation, ResetOutcome, SceneGeometryInfo, SimS
 import { SimParamError } from '../simulator.js';
 import { rocoPlanText } from './apis/roco/planText.js';
 import { getRobotApi } from './apis/registry.js';
+import { malmmFunctions, MOTION_MODES, type MotionMode } from './apis/malmmApi.js';
 import type { RobotApi, SimCallResult } from './apis/robotApi.js';
 import { summarizeEpisode, type ActionMetrics, type EpisodeMetrics } from '../../metrics/motionMetrics.js';
 import { EpisodeRuntime } from './episodeRuntime.js';
@@ -58,7 +59,7 @@ function goalRng(seed: number) {
 export interface TabletopSimulatorOptions {
   /** Tasks to offer (default: every registered task). */
   taskIds?: string[];
-  /** How grasps hold: `friction` (objects can slip and drop) or `weld` (held until opened). Default: friction for the MALMM API, weld for the others. */
+  /** How grasps hold: `friction` (default, every API: objects can slip and drop) or `weld` (held until opened). Suction cups hold by vacuum in both. */
   grasp?: GraspMode;
   /**
    * What detect_object reports (LMTG API): the ground truth (default) or the seeded detector model's estimate
@@ -70,6 +71,12 @@ export interface TabletopSimulatorOptions {
    * `iiwa` the KUKA iiwa 7 R800 with an Allegro-class hand where a task offers it (table clearing; others refuse it).
    */
   robot?: RobotId;
+  /**
+   * How MALMM's execute_trajectory moves: `planned` (default; the straight line when it is free, else a
+   * collision-free path around obstacles, and a target no such path reaches fails) or `straight` (a straight line
+   * whatever it hits, as before issue 25).
+   */
+  motion?: MotionMode;
 }
 
 /** The scene of a task with a robot: the task's own (the default), or one of its alternatives (TaskDefinition.robots). */
@@ -113,10 +120,13 @@ export class TabletopSimulator implements Simulator {
     if (options.perception !== undefined && !DETECTOR_MODES.includes(options.perception)) {
       throw new Error(`unknown perception mode '${String(options.perception)}'; choices: ${DETECTOR_MODES.join(', ')}`);
     }
-    // The grasp model, the detector and the robot are part of what a trace's simulator line must say: they change
-    // what can happen and what detect_object prints.
+    if (options.motion !== undefined && !MOTION_MODES.includes(options.motion)) {
+      throw new Error(`unknown motion mode '${String(options.motion)}'; choices: ${MOTION_MODES.join(', ')}`);
+    }
+    // The grasp model, MALMM's motion, the detector and the robot are part of what a trace's simulator line must
+    // say: they change what can happen and what detect_object prints.
     this.version =
-      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ? `${options.grasp} grasps` : 'friction grasps (weld for the non-MALMM APIs)'}` +
+      `MuJoCo ${mj.mj_versionString()} (mujoco-js), ${options.grasp ?? 'friction'} grasps, ${options.motion === 'straight' ? 'straight-line' : 'planned'} execute_trajectory` +
       (options.perception === 'estimated' ? ', estimated detections' : '') +
       `, robot: ${ROBOT_NAMES[options.robot ?? 'panda']}`;
   }
@@ -144,16 +154,15 @@ export class TabletopSimulator implements Simulator {
     if (!Number.isInteger(seed)) throw new SimParamError('seed', `reset: seed must be an integer, got ${seed}`);
     const { robot, scene } = sceneWithRobot(task, this.options.robot);
     const runtime = this.runtimeFor(scene);
-    // Friction grasps are MALMM's default (issue 8); the other APIs' skills (RoCo handovers, side grasps) keep the weld
-    // unless a grasp model is chosen explicitly.
-    runtime.state.graspMode = this.options.grasp ?? (api.id === 'malmm' ? 'friction' : 'weld');
+    // Friction grasps for every API (issue 25): a poor grasp can drop the object whatever architecture drives the arm.
+    runtime.state.graspMode = this.options.grasp ?? 'friction';
     const goal = task.goal?.(goalRng(seed));
     runtime.reset(seededLayout(task, seed, robot), goal, task.monitor?.(), task.heldAtStart);
     this.current = { task, seed, api, robot };
     return {
       task: { ...task.info, instruction: goal?.instruction ?? task.info.instruction },
       observation: this.observation(),
-      api: api.functions.map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })),
+      api: (api.id === 'malmm' ? malmmFunctions(this.options.motion ?? 'planned') : api.functions).map((f) => ({ ...f, params: f.params.map((p) => ({ ...p })) })),
       workspace: { ...task.workspace },
       agents: this.agentNames(),
     };
@@ -231,7 +240,7 @@ export class TabletopSimulator implements Simulator {
     if (measured) runtime.probe.begin(fn, runtime.state);
     let result: SimCallResult;
     try {
-      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed } }, fn, Array.isArray(args) ? args : [args]);
+      result = api.call({ ...runtime.apiContext(), task: this.current!.task, perception: { mode: this.options.perception ?? 'ground-truth', seed: this.current!.seed }, motion: this.options.motion ?? 'planned' }, fn, Array.isArray(args) ? args : [args]);
     } catch (err) {
       runtime.probe.cancel();
       runtime.afterCall();
@@ -290,7 +299,7 @@ export class TabletopSimulator implements Simulator {
       seed,
       api: api.id,
       physics: this.runtime!.physicsState(),
-      grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat] } : null)),
+      grasps: this.runtime!.state.grasps.map((g) => (g ? { object: g.object, relPos: [...g.relPos], relQuat: [...g.relQuat], ...(g.mounted ? { mounted: true } : {}) } : null)),
       actionMetrics: this.runtime!.actionMetrics.map((m) => ({ ...m })),
       ...(this.runtime!.monitor ? { monitor: structuredClone(this.runtime!.monitor.state()) } : {}),
       apiMemory: structuredClone(this.runtime!.apiMemory),

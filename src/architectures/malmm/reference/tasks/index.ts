@@ -4,12 +4,12 @@ import { button } from './button.js';
 import { drawer } from './drawer.js';
 import { hoop } from './hoop.js';
 import { lifting } from './lifting.js';
-import { emptying, putting, sorting } from './placing.js';
+import { closing, emptying, putting, sorting } from './placing.js';
 import { stacking } from './stacking.js';
 import { uncapping } from './uncapping.js';
 import type { TaskFamily, TaskModel } from './types.js';
 
-export const TASK_FAMILIES: readonly TaskFamily[] = [sorting, emptying, hoop, uncapping, lifting, drawer, button, stacking, putting];
+export const TASK_FAMILIES: readonly TaskFamily[] = [sorting, emptying, hoop, uncapping, closing, lifting, drawer, button, stacking, putting];
 
 /** The first family that reads the sentence: its model, or why it cannot be done; undefined when none reads it. */
 export function readTask(sentence: string, initial: Scene): TaskModel | string | undefined {

@@ -1,7 +1,8 @@
 // Putting objects in or on things: "Put the red block in the target area." (put_block), "Put the rubbish in the
 // bin.", "Pick up the red block and place it in the green zone." (toy pick_place), "put the green cup into the red
 // cup and the blue cup into the green cup" (stack_cups), "Empty the large container: put every cube that is in it
-// into the blue container." (empty_container) and "Put each block on the area of the same colour." (sort_by_color).
+// into the blue container." (empty_container), "Put each block on the area of the same colour." (sort_by_color)
+// and "Close the red jar with a lid." (close_jar: the lid goes on the jar).
 import { insideFootprint, isFlat, normalName, type Scene, type SceneObject } from '../scene.js';
 import { obj, placedIn, placement, resolve } from './common.js';
 import type { Goal, TaskFamily, TaskModel } from './types.js';
@@ -58,6 +59,20 @@ export const putting: TaskFamily = {
       last = r[0];
     }
     return moves.length > 0 ? model('putting', moves) : undefined;
+  },
+};
+
+// "Close the red jar with a lid": closing a jar with something is putting that on it.
+const CLOSE_RE = /^\s*close\s+(?:the\s+)?(.+?)\s+with\s+(?:a|an|the)\s+(.+?)\s*\.?\s*$/i;
+
+export const closing: TaskFamily = {
+  id: 'closing',
+  read(sentence, initial) {
+    const m = CLOSE_RE.exec(sentence);
+    if (!m) return undefined;
+    const r = resolve(initial, [m[2]!, m[1]!]);
+    if (typeof r === 'string') return r;
+    return model('closing', [{ object: r[0]!, dest: r[1]! }]);
   },
 };
 

@@ -1,9 +1,13 @@
-// draw_shape: grip the marker 3 cm below its top, lower its tip to 1 mm above the table at the outline's first
+// draw_shape: grip the marker with its top against the palm (4.3 cm below its top; held by friction, a marker
+// gripped lower creeps up the pads until it meets the palm), lower its tip to 1 mm above the table at the outline's first
 // point, go round the outline (a circle as 64 points, a polygon through its corners) and lift.
 import type { TrajgenSolution } from './types.js';
 import { StepWriter, type PyPose } from './python.js';
 
 const TABLE_Z = 0.75;
+/** Gripped this far below its top, the marker's top sits under the palm, which is this far above the tool centre. */
+export const GRIP_BELOW_TOP_M = 0.043;
+export const PALM_ABOVE_TOOL_M = 0.0434;
 const RE = /Draw an? (\w+) 10 cm wide centred at \[(-?[\d.]+), (-?[\d.]+)\]/i;
 
 function corners(shape: string, c: [number, number], r: number): [number, number][] {
@@ -23,12 +27,14 @@ export const drawShapeSolution: TrajgenSolution = {
     const c: [number, number] = [Number(m[2]), Number(m[3])];
     const marker = seen.one('marker');
     const top = marker.pos[2] + marker.height / 2;
-    // Misjudged grip: 4 cm too high, the fingers close on air above the marker.
-    const gripZ = top - 0.03 + (flaw === 'gripper_pose_error' ? 0.04 : 0);
-    const drawZ = TABLE_Z + (marker.height - 0.03) + 0.001;
+    // Misjudged grip: 8 cm too high, the fingers close on air above the marker (5 cm too high, the pads' lower edges
+    // still caught its top and it drew).
+    const gripZ = top - GRIP_BELOW_TOP_M + (flaw === 'gripper_pose_error' ? 0.08 : 0);
+    const reach = marker.height - PALM_ABOVE_TOOL_M;
+    const drawZ = TABLE_Z + reach + 0.001;
     const [mx, my] = marker.pos;
     const w = new StepWriter();
-    w.comment(`The marker is grasped 3 cm below its top (z ${gripZ.toFixed(3)}); its tip is then ${(marker.height - 0.03).toFixed(3)} m below the gripper.`);
+    w.comment(`The marker is grasped with its top against the palm (z ${gripZ.toFixed(3)}); its tip is then ${reach.toFixed(3)} m below the gripper.`);
     if (flaw === 'close_before_lower') w.move('above the marker', [[mx, my, gripZ + 0.1, 0]]).gripper('close').move('down to the marker', [[mx, my, gripZ, 0]]);
     else w.move('above the marker, then down to it', [[mx, my, gripZ + 0.1, 0], [mx, my, gripZ, 0]]).gripper('close');
     const r = 0.05;

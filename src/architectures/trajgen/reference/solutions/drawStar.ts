@@ -1,9 +1,10 @@
-// draw_star: take the marker out of its holder (grip 3 cm below its top), then draw the pentagram as the paper's
+// draw_star: take the marker out of its holder (its top against the palm, as draw_shape), then draw the pentagram as the paper's
 // generated code does (Appendix F): five points on a circle of half the width, joined 1-3-5-2-4-1, each stroke a
 // line of poses with the tip 1 mm above the table. Flaw: the stroke helper with a hard-coded height (0.9 m), so the
 // tip never touches the table.
 import { PyTrajectory, pyPose, TABLE_Z } from './pyTrajectory.js';
 import type { TrajgenSolution } from './types.js';
+import { GRIP_BELOW_TOP_M, PALM_ABOVE_TOOL_M } from './drawShape.js';
 
 const STAR_HELPER = `
 def star_trajectory(center, radius, z, yaw, points_per_edge=50):
@@ -33,11 +34,12 @@ export const drawStar: TrajgenSolution = {
     const c: [number, number] = m ? [Number(m[1]), Number(m[2])] : [0, 0.15];
     const marker = seen.one('marker');
     const top = marker.pos[2] + marker.height / 2;
-    const drawZ = TABLE_Z + (marker.height - 0.03) + 0.001;
+    const reach = marker.height - PALM_ABOVE_TOOL_M;
+    const drawZ = TABLE_Z + reach + 0.001;
     const first: [number, number] = [c[0], c[1] + 0.05];
     const py = new PyTrajectory().raw(flaw === 'hard_coded_height' ? FLAWED_HELPER : STAR_HELPER);
-    py.comment('Take the marker out of its holder, gripping it 3 cm below its top.').grasp([marker.pos[0], marker.pos[1], top - 0.03], 0, top + 0.1);
-    py.comment(`Bring the tip down at the star's first point (the tool ${(marker.height - 0.03).toFixed(3)} m above the tip).`);
+    py.comment('Take the marker out of its holder, its top against the palm.').grasp([marker.pos[0], marker.pos[1], top - GRIP_BELOW_TOP_M], 0, top + 0.1);
+    py.comment(`Bring the tip down at the star's first point (the tool ${reach.toFixed(3)} m above the tip).`);
     py.through([
       [first[0], first[1], drawZ + 0.05, 0],
       [first[0], first[1], drawZ, 0],

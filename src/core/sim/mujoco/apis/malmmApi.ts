@@ -1,10 +1,27 @@
 // MALMM's action space (Singh et al.): one top-down waypoint per execute_trajectory call, open/close of the
 // gripper by name, and task_completed() (handled by the engine; listed here so it gets injected).
-import { MALMM_API } from '../../../apis/catalog.js';
-import type { ApiCallResult } from '../../simulator.js';
-import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
+// execute_trajectory moves as RLBench's planner does (the paper: "trajectories are computed and executed using a
+// motion planner, following the approach commonly used in RLBench"): the straight tool line when it is free, else
+// a collision-free joint path (RRT-Connect) around what is in the way, the held object carried in the checks; a
+// target that no collision-free path reaches fails the call without moving. `motion: 'straight'` keeps the
+// straight line whatever it hits.
+import { MALMM_API, MALMM_STRAIGHT_MOTION_DOC } from '../../../apis/malmm.js';
+import type { ApiCallResult, ApiFunctionSpec } from '../../simulator.js';
+import { fmtVec, REACH_TOL_M, type MotionRoute } from '../robot/armController.js';
+import { pairsText, type ConfigCollision } from '../robot/configChecker.js';
+import { jointPathThrough } from '../robot/motion.js';
+import { MALMM_PLANNER, planMultiArm } from '../robot/multiArmPlanner.js';
 import { callShapeError, finiteNumber, numberList, pyRepr, str } from './args.js';
 import { heldObjects, okResult as result, settleObjects, watchCollisions, type RobotApi, type RobotApiContext, type SimCallResult } from './robotApi.js';
+
+/** How execute_trajectory moves: around obstacles (default) or in a straight line through them. */
+export type MotionMode = 'planned' | 'straight';
+export const MOTION_MODES: readonly MotionMode[] = ['planned', 'straight'];
+
+/** The functions as the agents see them in a motion mode (execute_trajectory says how it moves). */
+export function malmmFunctions(motion: MotionMode): ApiFunctionSpec[] {
+  return MALMM_API.map((f) => (f.name === 'execute_trajectory' && motion === 'straight' ? { ...f, doc: MALMM_STRAIGHT_MOTION_DOC } : f));
+}
 
 // The functions as the agents see them: defined once, in the handler-free catalog the language server reads too.
 const FUNCTIONS = MALMM_API;
@@ -40,10 +57,11 @@ function executeTrajectory(ctx: RobotApiContext, position: unknown, orientation:
   if (!yaw.ok) return yaw;
   const target = { pos: pos.value as [number, number, number], yawRad: yaw.value };
   const arm = ctx.arms[ARM]!;
-  const w = watchCollisions(ctx, heldObjects(ctx), () => arm.moveTool(target, 'execute_trajectory'));
+  const route = ctx.motion === 'straight' ? undefined : plannedRoute(ctx, target.pos, yaw.value);
+  const w = watchCollisions(ctx, heldObjects(ctx), () => arm.moveTool(target, 'execute_trajectory', route));
   const out = w.value;
   if (!out.ok) return { ok: false, error: out.error, motionFailed: true };
-  const warnings = [...w.warnings];
+  const warnings = [...(out.note ? [out.note] : []), ...w.warnings];
   if (out.yawFlipped) {
     warnings.push(
       `execute_trajectory: orientation ${yaw.value.toFixed(4)} was executed as ${out.reached.yawRad.toFixed(4)} (a half turn apart: the same grasp for the symmetric gripper; the wrist cannot turn further)`,
@@ -53,6 +71,36 @@ function executeTrajectory(ctx: RobotApiContext, position: unknown, orientation:
     warnings.push(`execute_trajectory: stopped ${out.posErrM.toFixed(4)} m from the target ${fmtVec(target.pos)}, at ${fmtVec(out.reached.pos)}`);
   }
   return result(warnings, w.collisions);
+}
+
+const depthText = (hits: readonly ConfigCollision[]) => hits.map((h) => `${h.a.trim()}-${h.b.trim()} (${(h.depthM * 1000).toFixed(1)} mm)`).join(', ');
+
+/**
+ * The planner's route for one waypoint: the straight path if no configuration along it collides (checked every
+ * 0.02 rad, the held object carried, objects the arm holds and interactive ones allowed), else the joint line,
+ * else RRT-Connect; a goal configuration that collides, or no path found, refuses the motion with the reason.
+ */
+function plannedRoute(ctx: RobotApiContext, pos: readonly number[], yawRad: number): MotionRoute {
+  return (straight, qGoal) => {
+    const qNow = ctx.scene.arms.map((_, a) => ctx.state.armQ(a));
+    const goal = qNow.map((q, a) => (a === ARM ? qGoal : q));
+    // The straight tool line's inner knots are the seeds: the planner's first choice is that polyline.
+    const seeds = straight.kind === 'cartesian' ? straight.knots.slice(1, -1).map((k) => qNow.map((q, a) => (a === ARM ? k : q))) : [];
+    const seed = 1 + Math.round(ctx.state.timeSecs * 1000);
+    const plan = planMultiArm({ checker: ctx.checker, state: ctx.state, ranges: ctx.scene.arms.map((a) => a.layout.jointRanges), allowed: heldObjects(ctx) }, qNow, goal, seeds, seed, MALMM_PLANNER);
+    const where = `${fmtVec(pos)} with yaw ${yawRad.toFixed(4)}`;
+    if (!plan.ok) {
+      const why =
+        plan.reason === 'the goal configuration collides'
+          ? `at the target the arm would collide: ${depthText(plan.collisions ?? [])}`
+          : `${plan.reason}${plan.collisions ? ` (the straight path hits ${pairsText(plan.collisions)})` : ''}`;
+      return { ok: false, error: `execute_trajectory: no collision-free path to ${where}: ${why}; the arm did not move` };
+    }
+    if (plan.kind === 'waypoints' || (plan.kind === 'straight' && straight.kind === 'joint')) return { ok: true, path: straight };
+    const how = plan.kind === 'rrt' ? `${MALMM_PLANNER.name}, ${plan.iterations} iteration${plan.iterations === 1 ? '' : 's'}` : 'a straight line in joint space';
+    const note = `execute_trajectory: the straight path to ${fmtVec(pos)} would hit ${pairsText(plan.blockedBy ?? [])}; the arm went around it (${how}, ${plan.checks} configurations checked)`;
+    return { ok: true, path: jointPathThrough(ctx.scene.arms[ARM]!, plan.knots.map((k) => k[ARM]!)), note };
+  };
 }
 
 function openGripper(ctx: RobotApiContext): ApiCallResult {

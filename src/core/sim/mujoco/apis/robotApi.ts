@@ -33,6 +33,8 @@ export interface RobotApiContext {
   memory: Record<string, unknown>;
   /** What detect_object reports: ground truth, or the seeded detector model's estimate (src/core/perception/detector.ts). */
   perception?: { mode: DetectorMode; seed: number };
+  /** How MALMM's execute_trajectory moves: planned around obstacles (default) or in a straight line. */
+  motion?: 'planned' | 'straight';
 }
 
 /**

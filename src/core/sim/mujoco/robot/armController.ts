@@ -7,11 +7,18 @@ import type { Vec3 } from '../scene/sceneSpec.js';
 import { attach, detach, fingerContacts, moveFingers, objectsBetweenFingers } from './gripper.js';
 import { IK_POS_TOL_M, IK_ROT_TOL_RAD, TopDownIk, type IkSolution, type ToolTarget } from './ik.js';
 import { executeTimed, planDense } from './denseFollower.js';
-import { executePath, planPath } from './motion.js';
+import { executePath, planPath, type JointPath } from './motion.js';
 
 export type MoveOutcome =
-  | { ok: true; reached: ToolTarget; posErrM: number; yawFlipped: boolean; pathKind: 'cartesian' | 'joint' }
+  | { ok: true; reached: ToolTarget; posErrM: number; yawFlipped: boolean; pathKind: 'cartesian' | 'joint'; note?: string }
   | { ok: false; error: string };
+
+/**
+ * Chooses the path a motion takes, given the straight one (a Cartesian line, or the joint line where that cannot be
+ * followed) and the goal configuration: keep it, replace it (a planned detour, with a note saying so), or refuse
+ * the motion (nothing moves).
+ */
+export type MotionRoute = (straight: JointPath, qGoal: number[]) => { ok: true; path: JointPath; note?: string } | { ok: false; error: string };
 
 export type GraspOutcome =
   | { grasped: true; object: number; widthM: number }
@@ -107,8 +114,11 @@ export class ArmController {
     return this.arm.layout.seedQ.map((v, i) => (i === 0 ? Math.min(hi - 0.05, Math.max(lo + 0.05, v + turn)) : v));
   }
 
-  /** Plans and executes a motion of the tool to `target`. Unreachable targets fail without moving. */
-  moveTool(target: ToolTarget, what: string): MoveOutcome {
+  /**
+   * Plans and executes a motion of the tool to `target`: the straight path, or what `route` makes of it.
+   * Unreachable targets (and routes refused) fail without moving.
+   */
+  moveTool(target: ToolTarget, what: string, route?: MotionRoute): MoveOutcome {
     const { sol, yawRad, flipped } = this.solveTarget(target);
     if (!sol.converged) {
       const limits = sol.jointsAtLimit.length > 0 ? `; joint${sol.jointsAtLimit.length > 1 ? 's' : ''} ${sol.jointsAtLimit.join(', ')} at ${sol.jointsAtLimit.length > 1 ? 'their limits' : 'its limit'}` : '';
@@ -122,12 +132,15 @@ export class ArmController {
     const state = this.runner.state;
     const qNow = state.armQ(this.armIndex);
     const start = state.tcp(this.armIndex);
-    const path = planPath(this.ik, this.arm, qNow, start, { pos: target.pos, yawRad }, sol.q);
+    const straight = planPath(this.ik, this.arm, qNow, start, { pos: target.pos, yawRad }, sol.q);
+    const routed = route ? route(straight, sol.q) : { ok: true as const, path: straight };
+    if (!routed.ok) return routed;
+    const path = routed.path;
     executePath(this.runner, this.arm, path);
     this.settle();
     const reached = state.tcp(this.armIndex);
     const e = reached.pos.map((v, i) => v - target.pos[i]!);
-    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlipped: flipped, pathKind: path.kind };
+    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlipped: flipped, pathKind: path.kind, ...(routed.note ? { note: routed.note } : {}) };
   }
 
   /** Holds the last command until the arm stops (or gives up after a short while, e.g. pressed against the table). */

@@ -49,13 +49,25 @@ export class ConfigChecker {
    * `allowed[arm]` lists objects that arm may touch (the one it is about to grasp). `grasps` replaces what the arms
    * hold now, for a later stage of a plan (an object a PICK will have lifted).
    */
-  collisions(state: SimState, q: (number[] | null)[], allowed: Set<number>[] = [], grasps: readonly (GraspState | null)[] = state.grasps): ConfigCollision[] {
+  collisions(
+    state: SimState,
+    q: (number[] | null)[],
+    allowed: Set<number>[] = [],
+    grasps: readonly (GraspState | null)[] = state.grasps,
+    placed: readonly { object: number; pos: Vec3; quat: readonly number[] }[] = [],
+  ): ConfigCollision[] {
     const { mj, model } = this.scene;
     const d = this.data;
     this.pose(state, q);
     const qpos = d.qpos as Float64Array;
-    // Carry held objects with their hands (their free joints are set from the hand pose and the grasp offset).
+    // Objects a plan will have put down elsewhere by then (`placed`), and held objects carried with their hands
+    // (their free joints set from the hand pose and the grasp offset).
     let moved = false;
+    for (const p of placed) {
+      if (this.scene.objects[p.object]!.kind !== 'free') continue;
+      qpos.set([...p.pos, ...p.quat], this.scene.objects[p.object]!.qposAdr);
+      moved = true;
+    }
     grasps.forEach((g, a) => {
       if (!g || !q[a] || this.scene.objects[g.object]!.kind !== 'free') return;
       const hand = this.scene.arms[a]!.handBody;
@@ -70,6 +82,18 @@ export class ConfigChecker {
     if (moved) mj.mj_kinematics(model, d);
     mj.mj_fwdPosition(model, d);
     return this.penetrations(grasps, allowed);
+  }
+
+  /** Where a held object would be with the arms at `q` (world pose), e.g. where a release will leave it. */
+  carriedPose(state: SimState, q: (number[] | null)[], arm: number, grasp: GraspState): { pos: Vec3; quat: [number, number, number, number] } {
+    this.pose(state, q);
+    const d = this.data;
+    const hand = this.scene.arms[arm]!.handBody;
+    const xpos = d.xpos as Float64Array;
+    const xquat = d.xquat as Float64Array;
+    const hq = [xquat[4 * hand]!, xquat[4 * hand + 1]!, xquat[4 * hand + 2]!, xquat[4 * hand + 3]!];
+    const off = quatRotate(hq, grasp.relPos);
+    return { pos: [xpos[3 * hand]! + off[0], xpos[3 * hand + 1]! + off[1], xpos[3 * hand + 2]! + off[2]], quat: quatMul(hq, grasp.relQuat) as [number, number, number, number] };
   }
 
   /** The grasp `arm` would take of `object` (where it lies now) with its joints at `q`: a PICK's hold before it happens. */

@@ -5,8 +5,9 @@
 //   let it slip. When a pad has lost the object for FRICTION_LOSS_SECS the grasp is over (a GraspLoss is logged).
 // - weld: a weld equality (hand -> object) is switched on with the relative pose the object has at that moment,
 //   so the grasp survives anything until the gripper opens.
-// A suction cup keeps the weld in both modes (vacuum, not friction). The relative pose is stored in SimState and
-// snapshots, because MuJoCo keeps it in the model (eq_data).
+// A suction cup keeps the weld in both modes (vacuum, not friction), and so does a tool a task mounts in a hand
+// from the start (Sweep Floor's broom and dustpan). The relative pose is stored in SimState and snapshots, because
+// MuJoCo keeps it in the model (eq_data).
 import { quatConj, quatMul, quatRotate } from '../math3.js';
 import type { PhysicsRunner } from '../physicsRunner.js';
 import type { GraspState, Quat, SimState } from '../simState.js';
@@ -90,10 +91,11 @@ export function objectsBetweenFingers(state: SimState, arm: number): number[] {
   return [...found].sort((x, y) => x - y);
 }
 
-/** Switches the grasp weld on with the object's current pose in the hand frame. */
-export function attach(state: SimState, arm: number, object: number): GraspState {
+/** Switches the grasp weld on with the object's current pose in the hand frame (`mounted`: a tool held from the start). */
+export function attach(state: SimState, arm: number, object: number, mounted = false): GraspState {
   const scene = state.scene;
   const grasp = graspOf(object, scene.arms[arm]!.handBody, scene.objects[object]!.body, state.data.xpos as Float64Array, state.data.xquat as Float64Array);
+  if (mounted) grasp.mounted = true;
   applyGrasp(state, arm, grasp);
   return grasp;
 }
@@ -111,8 +113,8 @@ export function graspOf(object: number, hand: number, body: number, xpos: Float6
 /** Writes a grasp into the model's weld row and activates it (also used by restore). Friction grasps only record it. */
 export function applyGrasp(state: SimState, arm: number, grasp: GraspState): void {
   state.padsMissing[arm] = 0;
-  // A suction cup holds by vacuum, not friction: it keeps the weld in both modes.
-  if (state.graspMode === 'friction' && state.scene.arms[arm]!.gripper.kind !== 'suction') {
+  // A suction cup holds by vacuum, not friction, and a mounted tool is fixed to its hand: both keep the weld.
+  if (state.graspMode === 'friction' && state.scene.arms[arm]!.gripper.kind !== 'suction' && !grasp.mounted) {
     state.grasps[arm] = grasp;
     return;
   }
@@ -138,7 +140,9 @@ export function watchFrictionGrasps(state: SimState): void {
   const limit = Math.max(1, Math.round(FRICTION_LOSS_SECS / state.scene.timestepSecs));
   for (let arm = 0; arm < state.grasps.length; arm++) {
     const g = state.grasps[arm];
-    if (!g || state.scene.arms[arm]!.gripper.kind === 'suction') continue;
+    if (!g || g.mounted || state.scene.arms[arm]!.gripper.kind === 'suction') continue;
+    // Fingers opening on purpose (a skill that opens before it lets go) release the object; that is no slip.
+    if (gripperCommandedOpen(state, arm)) continue;
     const [l, r] = fingerContacts(state, arm, g.object);
     if (l && r) {
       state.padsMissing[arm] = 0;

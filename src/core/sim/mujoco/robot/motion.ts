@@ -62,6 +62,30 @@ export function planPath(
   return { knots: path, durationSecs, kind: cartesian ? 'cartesian' : 'joint' };
 }
 
+/** Joint step of the evenly spaced knots of a path through given configurations (executePath spends equal time per knot). */
+const RESAMPLE_RAD = 0.05;
+
+/**
+ * A timed path through joint configurations (a planner's detour), resampled into evenly spaced knots so that
+ * executePath's equal time per segment is an even speed; timed like planPath by the slowest joint.
+ */
+export function jointPathThrough(arm: ArmIndex, configs: number[][]): JointPath {
+  const knots: number[][] = [configs[0]!];
+  for (let k = 1; k < configs.length; k++) {
+    const a = configs[k - 1]!;
+    const b = configs[k]!;
+    const n = Math.max(1, Math.ceil(maxAbsDiff(a, b) / RESAMPLE_RAD));
+    for (let i = 1; i <= n; i++) knots.push(a.map((v, j) => v + (i / n) * (b[j]! - v)));
+  }
+  let jointTime = 0;
+  for (let j = 0; j < knots[0]!.length; j++) {
+    let len = 0;
+    for (let k = 1; k < knots.length; k++) len += Math.abs(knots[k]![j]! - knots[k - 1]![j]!);
+    jointTime = Math.max(jointTime, len / arm.layout.maxJointSpeed[j]!);
+  }
+  return { knots, durationSecs: Math.max(MIN_DURATION_SECS, MIN_JERK_PEAK * jointTime), kind: 'joint' };
+}
+
 /**
  * Steps physics along the path; ends with the servos holding the last knot. `stop`, checked every `stopEvery`
  * steps, ends the motion early with the servos holding where the arm is (returns false then).

@@ -1,25 +1,62 @@
-// Centralized motion planning for several arms at once (RoCo's multi-arm planner): one configuration is the
-// joint vector of every arm, so arm-arm collisions are part of the search. First the polyline through the seeds
-// (configurations solved from the agents' waypoints) to the goal, then the straight joint line, then
-// RRT-Connect over the joint space of all arms with a sampler biased toward the seeds (the mechanism by which
-// waypoints "reduce the sample complexity"), shortcut afterwards. Seeded RNG: the same call plans the same path.
-// A start already in collision (arms left touching, a held object pressed into something) is planned out of:
-// edges leaving the start may keep the contacts it has, no deeper, until they are out of them; any other contact
-// fails the edge as usual. RoCo's planner refuses such a start (CollisionAtStart), which no plan could then fix.
+// Joint-space motion planning for one or several arms at once: one configuration is the joint vector of every
+// arm, so arm-arm collisions are part of the search. Two presets:
+//   ROCO_BIRRT    RoCo's multi-arm planner as the authors' code runs it (MandiZhao/robot-collab:rocobench/rrt.py,
+//                 rrt_multi_arm.py): the direct joint line if it is free, else a bidirectional RRT-Connect of 800
+//                 iterations whose sampler first returns the agents' waypoints (IK-solved) one by one, then draws
+//                 uniformly within 5% of each joint's range around the start or the goal; shortcut smoothing (200
+//                 tries).
+//   MALMM_PLANNER RLBench-style planning for one top-down waypoint: the straight tool line (the seeds are its
+//                 knots) if it is free, else the joint line, else RRT-Connect over a box around start and goal.
+// Seeded RNG: the same call plans the same path. A start already in collision (arms left touching, a held object
+// pressed into something) is planned out of: edges leaving the start may keep the contacts it has, no deeper,
+// until they are out of them; any other contact fails the edge as usual. RoCo's planner refuses such a start
+// (CollisionAtStart), which no plan could then fix.
 import { seededRng, type Rng } from '../../../host.js';
-import type { SimState } from '../simState.js';
+import type { GraspState, SimState } from '../simState.js';
 import type { ConfigChecker, ConfigCollision } from './configChecker.js';
 
-/** Joint steps between collision checks along an edge (max over all joints of all arms). */
-const CHECK_STEP_RAD = 0.05;
-const EXTEND_RAD = 0.3;
-const MAX_ITERATIONS = 2500;
-const SHORTCUTS = 80;
-/** Share of samples drawn around a seed configuration when there are seeds. */
-const SEED_BIAS = 0.35;
-const SEED_NOISE_RAD = 0.3;
-/** Uniform samples stay within this margin around the start and goal of each joint (a box, not the whole range). */
-const BOX_MARGIN_RAD = 1.2;
+/** How a planner searches (see the presets below). */
+export interface PlannerSettings {
+  /** Named in reasons and reports. */
+  name: string;
+  /** Try the polyline through the seeds before anything else (MALMM: the straight tool line's knots). */
+  seedPolylineFirst: boolean;
+  maxIterations: number;
+  /**
+   * 'waypoints-then-near': each seed once, in order, then uniform within `bias` x the joint's range around the start
+   * or the goal (even odds); 'box': `seedBias` of samples near a seed (+- seedNoiseRad), the rest uniform in a box of
+   * +- marginRad around start and goal.
+   */
+  sampler: { kind: 'waypoints-then-near'; bias: number } | { kind: 'box'; seedBias: number; seedNoiseRad: number; marginRad: number };
+  smoothIterations: number;
+  /** Joint steps between collision checks along an edge (largest joint change). */
+  checkStepRad: number;
+  /** Longest step of one extension (RRT-Connect extends greedily in such steps until blocked). */
+  extendRad: number;
+}
+
+/** RoCo's BiRRT with the authors' parameters (iterations 800, sampler bias 0.05, smoothing 200). */
+export const ROCO_BIRRT: PlannerSettings = {
+  name: 'BiRRT',
+  seedPolylineFirst: false,
+  maxIterations: 800,
+  sampler: { kind: 'waypoints-then-near', bias: 0.05 },
+  smoothIterations: 200,
+  checkStepRad: 0.05,
+  extendRad: 0.3,
+};
+
+/** MALMM's execute_trajectory (RLBench: a linear path first, else a sampling planner). Finer checks: one arm, short edges. */
+export const MALMM_PLANNER: PlannerSettings = {
+  name: 'RRT-Connect',
+  seedPolylineFirst: true,
+  maxIterations: 1500,
+  sampler: { kind: 'box', seedBias: 0, seedNoiseRad: 0, marginRad: 1.2 },
+  smoothIterations: 80,
+  checkStepRad: 0.02,
+  extendRad: 0.25,
+};
+
 /** Leaving a colliding start, a contact it has may get this much deeper (the edge's sampling) but no more. */
 const START_DEPTH_TOL_M = 0.002;
 
@@ -30,6 +67,16 @@ export interface MultiArmContext {
   ranges: [number, number][][];
   /** Objects each arm may touch (the one it grasps or releases). */
   allowed: Set<number>[];
+  /** What the arms hold during the motion, when not what they hold now (a later stage of a plan). */
+  grasps?: readonly (GraspState | null)[];
+  /** Objects put elsewhere for the checks (an object released earlier in the plan). */
+  placed?: readonly PlacedObject[];
+}
+
+export interface PlacedObject {
+  object: number;
+  pos: [number, number, number];
+  quat: [number, number, number, number];
 }
 
 export type MultiArmPlan =
@@ -37,13 +84,15 @@ export type MultiArmPlan =
       ok: true;
       /** Configurations of every arm, in order, from start to goal (both included). */
       knots: number[][][];
-      /** 'straight': the joint line; 'waypoints': the polyline through the agents' waypoints; 'rrt': searched. */
+      /** 'straight': the joint line; 'waypoints': the polyline through the seeds; 'rrt': searched. */
       kind: 'straight' | 'waypoints' | 'rrt';
       iterations: number;
       /** Configurations checked for collisions (the planner's cost). */
       checks: number;
       /** Contacts the start already had; the path only moves out of them. */
       startCollisions?: ConfigCollision[];
+      /** What blocked the first choice (the seed polyline or the joint line) when the search was needed. */
+      blockedBy?: ConfigCollision[];
     }
   | { ok: false; reason: string; collisions?: ConfigCollision[]; checks: number };
 
@@ -53,6 +102,10 @@ class Space {
   readonly sizes: number[];
   readonly lo: number[] = [];
   readonly hi: number[] = [];
+  /** Each joint's whole range (the waypoints-then-near sampler scales by it). */
+  readonly span: number[] = [];
+  readonly limLo: number[] = [];
+  readonly limHi: number[] = [];
   checks = 0;
   /** The start as a flat configuration, and the contacts it has (pair -> depth): edges from it may leave them. */
   readonly start: Flat;
@@ -60,17 +113,22 @@ class Space {
 
   constructor(
     readonly ctx: MultiArmContext,
+    readonly settings: PlannerSettings,
     start: number[][],
     goal: number[][],
   ) {
     this.start = flat(start);
     this.sizes = start.map((q) => q.length);
+    const margin = settings.sampler.kind === 'box' ? settings.sampler.marginRad : Infinity;
     ctx.ranges.forEach((rs, a) =>
       rs.forEach(([lo, hi], j) => {
         const s = start[a]![j]!;
         const g = goal[a]![j]!;
-        this.lo.push(Math.max(lo, Math.min(s, g) - BOX_MARGIN_RAD));
-        this.hi.push(Math.min(hi, Math.max(s, g) + BOX_MARGIN_RAD));
+        this.lo.push(Math.max(lo, Math.min(s, g) - margin));
+        this.hi.push(Math.min(hi, Math.max(s, g) + margin));
+        this.limLo.push(lo);
+        this.limHi.push(hi);
+        this.span.push(hi - lo);
       }),
     );
   }
@@ -87,7 +145,7 @@ class Space {
 
   collisions(x: Flat): ConfigCollision[] {
     this.checks++;
-    return this.ctx.checker.collisions(this.ctx.state, this.split(x), this.ctx.allowed);
+    return this.ctx.checker.collisions(this.ctx.state, this.split(x), this.ctx.allowed, this.ctx.grasps, this.ctx.placed);
   }
 
   /**
@@ -97,7 +155,7 @@ class Space {
   edge(a: Flat, b: Flat): ConfigCollision[] | null {
     let leaving = this.startHits.size > 0 && a === this.start;
     let last: ConfigCollision[] = [];
-    const n = Math.max(1, Math.ceil(dist(a, b) / CHECK_STEP_RAD));
+    const n = Math.max(1, Math.ceil(dist(a, b) / this.settings.checkStepRad));
     for (let k = 1; k <= n; k++) {
       const c = this.collisions(lerp(a, b, k / n));
       if (c.length === 0) leaving = false;
@@ -141,23 +199,17 @@ function nearest(tree: Node[], q: Flat): number {
   return best;
 }
 
-function extend(space: Space, tree: Node[], q: Flat): number {
-  const i = nearest(tree, q);
-  const from = tree[i]!.q;
-  const d = dist(from, q);
-  const to = d <= EXTEND_RAD ? q : lerp(from, q, EXTEND_RAD / d);
-  if (space.edge(from, to)) return -1;
-  tree.push({ q: to, parent: i });
-  return tree.length - 1;
-}
-
+/** Extends the tree's nearest node toward q in steps until q is reached or a step collides (greedy, as RoCo's code). */
 function connect(space: Space, tree: Node[], q: Flat): { index: number; reached: boolean } {
-  let last = -1;
-  for (let guard = 0; guard < 200; guard++) {
-    const k = extend(space, tree, q);
-    if (k < 0) return { index: last, reached: false };
-    last = k;
-    if (dist(tree[k]!.q, q) < 1e-9) return { index: k, reached: true };
+  let last = nearest(tree, q);
+  for (let guard = 0; guard < 400; guard++) {
+    const from = tree[last]!.q;
+    const d = dist(from, q);
+    if (d < 1e-9) return { index: last, reached: true };
+    const to = d <= space.settings.extendRad ? q : lerp(from, q, space.settings.extendRad / d);
+    if (space.edge(from, to)) return { index: last, reached: false };
+    tree.push({ q: to, parent: last });
+    last = tree.length - 1;
   }
   return { index: last, reached: false };
 }
@@ -170,7 +222,7 @@ function branch(tree: Node[], i: number): Flat[] {
 
 function shortcut(space: Space, path: Flat[], rng: Rng): Flat[] {
   let p = path;
-  for (let it = 0; it < SHORTCUTS && p.length > 2; it++) {
+  for (let it = 0; it < space.settings.smoothIterations && p.length > 2; it++) {
     const i = Math.floor(rng.next() * (p.length - 2));
     const j = i + 2 + Math.floor(rng.next() * (p.length - i - 2));
     if (j >= p.length) continue;
@@ -179,20 +231,40 @@ function shortcut(space: Space, path: Flat[], rng: Rng): Flat[] {
   return p;
 }
 
-function sample(space: Space, seeds: Flat[], rng: Rng): Flat {
-  if (seeds.length > 0 && rng.next() < SEED_BIAS) {
-    const s = seeds[Math.floor(rng.next() * seeds.length)]!;
-    return s.map((v, i) => Math.min(space.hi[i]!, Math.max(space.lo[i]!, v + (2 * rng.next() - 1) * SEED_NOISE_RAD)));
+/** Draws the next configuration to grow toward (see PlannerSettings.sampler). */
+function sampler(space: Space, start: Flat, goal: Flat, seeds: Flat[], rng: Rng): () => Flat {
+  const s = space.settings.sampler;
+  let next = 0;
+  if (s.kind === 'waypoints-then-near') {
+    return () => {
+      if (next < seeds.length) return seeds[next++]!;
+      // Around the start or the goal, as RoCo's CenterWaypointsUniformSampler names it (its code adds the centre a
+      // second time, which puts samples outside the joint limits; we draw around the centre).
+      const c = rng.next() < 0.5 ? goal : start;
+      return c.map((v, i) => {
+        const centre = Math.min(space.limHi[i]!, Math.max(space.limLo[i]!, v));
+        const lo = Math.max(space.limLo[i]!, centre - s.bias * space.span[i]!);
+        const hi = Math.min(space.limHi[i]!, centre + s.bias * space.span[i]!);
+        return lo + rng.next() * (hi - lo);
+      });
+    };
   }
-  return space.lo.map((lo, i) => lo + rng.next() * (space.hi[i]! - lo));
+  return () => {
+    if (seeds.length > 0 && rng.next() < s.seedBias) {
+      const c = seeds[Math.floor(rng.next() * seeds.length)]!;
+      return c.map((v, i) => Math.min(space.hi[i]!, Math.max(space.lo[i]!, v + (2 * rng.next() - 1) * s.seedNoiseRad)));
+    }
+    return space.lo.map((lo, i) => lo + rng.next() * (space.hi[i]! - lo));
+  };
 }
 
 /**
- * A collision-free path of all arms from `start` to `goal` (per arm, in scene order), through `seeds` when that
- * is free. Arms that should stay put have start = goal; the search may still move them aside and back.
+ * A collision-free path of all arms from `start` to `goal` (per arm, in scene order), planned as `settings` say,
+ * with `seeds` the configurations of intermediate waypoints (the agents' PATH steps; MALMM: the straight tool
+ * line's knots). Arms that should stay put have start = goal; the search may still move them aside and back.
  */
-export function planMultiArm(ctx: MultiArmContext, start: number[][], goal: number[][], seeds: number[][][] = [], rngSeed = 1): MultiArmPlan {
-  const space = new Space(ctx, start, goal);
+export function planMultiArm(ctx: MultiArmContext, start: number[][], goal: number[][], seeds: number[][][] = [], rngSeed = 1, settings: PlannerSettings = ROCO_BIRRT): MultiArmPlan {
+  const space = new Space(ctx, settings, start, goal);
   const s = space.start;
   const g = flat(goal);
   const atGoal = space.collisions(g);
@@ -200,29 +272,40 @@ export function planMultiArm(ctx: MultiArmContext, start: number[][], goal: numb
   const atStart = space.collisions(s);
   for (const h of atStart) space.startHits.set(pairKey(h), h.depthM);
   const seedFlats = seeds.map(flat);
-  const done = (knots: Flat[], kind: 'straight' | 'waypoints' | 'rrt', iterations: number): MultiArmPlan => ({ ok: true, knots: knots.map((k) => space.split(k)), kind, iterations, checks: space.checks, ...(atStart.length > 0 ? { startCollisions: atStart } : {}) });
-  if (seedFlats.length > 0) {
+  let blockedBy: ConfigCollision[] | undefined;
+  const done = (knots: Flat[], kind: 'straight' | 'waypoints' | 'rrt', iterations: number): MultiArmPlan => ({
+    ok: true,
+    knots: knots.map((k) => space.split(k)),
+    kind,
+    iterations,
+    checks: space.checks,
+    ...(atStart.length > 0 ? { startCollisions: atStart } : {}),
+    ...(blockedBy ? { blockedBy } : {}),
+  });
+  if (settings.seedPolylineFirst && seedFlats.length > 0) {
     const poly = [s, ...seedFlats, g];
-    let free = true;
-    for (let i = 1; i < poly.length && free; i++) if (space.edge(poly[i - 1]!, poly[i]!)) free = false;
-    if (free) return done(poly, 'waypoints', 0);
+    for (let i = 1; i < poly.length && !blockedBy; i++) blockedBy = space.edge(poly[i - 1]!, poly[i]!) ?? undefined;
+    if (!blockedBy) return done(poly, 'waypoints', 0);
   }
-  if (!space.edge(s, g)) return done([s, g], 'straight', 0);
+  const direct = space.edge(s, g);
+  if (!direct) return done([s, g], 'straight', 0);
+  blockedBy ??= direct;
   const rng = seededRng(rngSeed);
-  const a: Node[] = [{ q: s, parent: -1 }];
-  const b: Node[] = [{ q: g, parent: -1 }];
-  for (let it = 1; it <= MAX_ITERATIONS; it++) {
-    const [grow, other] = it % 2 === 1 ? [a, b] : [b, a];
-    const k = extend(space, grow, sample(space, seedFlats, rng));
-    if (k < 0) continue;
-    const c = connect(space, other, grow[k]!.q);
-    if (c.reached) {
-      const fromStart = grow === a ? branch(a, k).reverse() : branch(a, c.index).reverse();
-      const toGoal = grow === a ? branch(b, c.index) : branch(b, k);
-      const path = [...fromStart, ...toGoal.slice(dist(fromStart[fromStart.length - 1]!, toGoal[0]!) < 1e-9 ? 1 : 0)];
+  const draw = sampler(space, s, g, seedFlats, rng);
+  let a: Node[] = [{ q: s, parent: -1 }];
+  let b: Node[] = [{ q: g, parent: -1 }];
+  const fromStart = (t: Node[]) => t[0]!.q === s;
+  for (let it = 1; it <= settings.maxIterations; it++) {
+    // Grow the smaller tree toward the sample, then the other toward where the first got (RoCo's rrt_connect).
+    if (a.length > b.length) [a, b] = [b, a];
+    const r1 = connect(space, a, draw());
+    const r2 = connect(space, b, a[r1.index]!.q);
+    if (r2.reached) {
+      const [sTree, sIdx, gTree, gIdx] = fromStart(a) ? [a, r1.index, b, r2.index] : [b, r2.index, a, r1.index];
+      const path = [...branch(sTree, sIdx).reverse(), ...branch(gTree, gIdx).slice(1)];
       return done(shortcut(space, path, rng), 'rrt', it);
     }
   }
-  if (atStart.length > 0) return { ok: false, reason: `the start configuration collides and no path out of it was found in ${MAX_ITERATIONS} RRT-Connect iterations`, collisions: atStart, checks: space.checks };
-  return { ok: false, reason: `no collision-free joint path for all arms in ${MAX_ITERATIONS} RRT-Connect iterations`, checks: space.checks };
+  if (atStart.length > 0) return { ok: false, reason: `the start configuration collides and no path out of it was found in ${settings.maxIterations} ${settings.name} iterations`, collisions: atStart, checks: space.checks };
+  return { ok: false, reason: `no collision-free joint path ${ctx.ranges.length > 1 ? 'for all arms ' : ''}in ${settings.maxIterations} ${settings.name} iterations`, collisions: blockedBy, checks: space.checks };
 }

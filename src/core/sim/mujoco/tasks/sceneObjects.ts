@@ -115,6 +115,9 @@ export function tool(o: ObjectSpec): ObjectSpec {
   return { ...o, interactive: true };
 }
 
+/** Height of a drawer's handle bar above the drawer's centre. */
+export const HANDLE_ABOVE_CENTRE_M = 0.03;
+
 /**
  * A low cabinet facing -y (the robot) with drawers side by side, each on a slide joint that pulls out toward
  * -y. Returns the cabinet (fixed) followed by the drawers (sliding). Drawer features: 'handle'.
@@ -148,6 +151,9 @@ export function drawerCabinet(names: string[], color: string): ObjectSpec[] {
   const shift = (p: PartSpec): PartSpec => ({ ...p, pos: [p.pos![0], p.pos![1] + out / 2, p.pos![2]] });
   const barY = -d / 2 - out + 0.006;
   const postLen = out - 0.012;
+  // The bar 3 cm above the drawer's centre: a hand holding it keeps its palm (which spans 9 cm toward the cabinet)
+  // 8 mm over the cabinet's top; at 1 cm it pressed 6 mm into it, which a collision-checked motion refuses.
+  const barZ = HANDLE_ABOVE_CENTRE_M;
   const drawers = names.map((name, i): ObjectSpec => ({
     ...base(name, color, 'compound', [w, d + out, drawerH], 0.6),
     mount: { kind: 'slide', parent: 'cabinet', pos: [-width / 2 + 0.02 + drawerW * (i + 0.5), -0.01 - out / 2, 0], axis: [0, -1, 0], rangeM: [0, 0.18], frictionLossN: 1.5, dampingNspm: 8 },
@@ -157,11 +163,11 @@ export function drawerCabinet(names: string[], color: string): ObjectSpec[] {
       { shape: 'box', size: [w / 2, d / 2, 0.004], pos: [0, 0, -drawerH / 2 + 0.004] },
       { shape: 'box', size: [0.004, d / 2, drawerH / 2 - 0.02], pos: [w / 2 - 0.004, 0, -0.02] },
       { shape: 'box', size: [0.004, d / 2, drawerH / 2 - 0.02], pos: [-w / 2 + 0.004, 0, -0.02] },
-      { shape: 'box', size: [0.035, 0.006, 0.0075], pos: [0, barY, 0.01], rgba: dark },
-      { shape: 'box', size: [0.005, postLen / 2, 0.006], pos: [0.03, -d / 2 - postLen / 2, 0.01], rgba: dark },
-      { shape: 'box', size: [0.005, postLen / 2, 0.006], pos: [-0.03, -d / 2 - postLen / 2, 0.01], rgba: dark },
+      { shape: 'box', size: [0.035, 0.006, 0.0075], pos: [0, barY, barZ], rgba: dark },
+      { shape: 'box', size: [0.005, postLen / 2, 0.006], pos: [0.03, -d / 2 - postLen / 2, barZ], rgba: dark },
+      { shape: 'box', size: [0.005, postLen / 2, 0.006], pos: [-0.03, -d / 2 - postLen / 2, barZ], rgba: dark },
     ].map((p) => shift(p as PartSpec)),
-    features: [{ name: 'handle', pos: [0, barY + out / 2, 0.01], size: [0.07, 0.012, 0.015] }],
+    features: [{ name: 'handle', pos: [0, barY + out / 2, barZ], size: [0.07, 0.012, 0.015] }],
   }));
   return [cabinet, ...drawers];
 }

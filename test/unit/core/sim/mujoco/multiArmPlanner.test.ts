@@ -82,6 +82,6 @@ test('a start in collision with no way out found: the failure names the start an
   const p = planMultiArm({ ...ctx, ranges: pinned }, start, goal, [], 3);
   assert.equal(p.ok, false);
   if (p.ok) return;
-  assert.match(p.reason, /^the start configuration collides and no path out of it was found in \d+ RRT-Connect iterations$/);
+  assert.match(p.reason, /^the start configuration collides and no path out of it was found in \d+ BiRRT iterations$/);
   assert.deepEqual(p.collisions?.map(key), rt.checker.collisions(rt.state, start, ctx.allowed).map(key));
 });

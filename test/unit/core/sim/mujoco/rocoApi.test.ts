@@ -36,8 +36,15 @@ test('the parser reads RoCo lines, PUT as PLACE, MOVE points and PATHs, and name
   assert.deepEqual(bad.ok ? null : bad.reason, 'no action for Bob: every robot needs one (WAIT if idle)');
   const pathless = parsePlan(plan('NAME Alice ACTION PICK x PATH', 'NAME Bob ACTION WAIT'), ['Alice', 'Bob']);
   assert.match(pathless.ok ? '' : pathless.reason, /PATH must be followed by/);
-  assert.equal(evenness([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0]]), null);
-  assert.match(evenness([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.5, 0, 0]]) ?? '', /^Distance between \(0\.20, 0\.00, 0\.00\)-\(0\.50, 0\.00, 0\.00\) is 0\.300, too high; Overall Distance std: 0\.094$/);
+  // Evenness as RoCo's feedback.py: the spread of the step lengths against a threshold (RoCo's base environment
+  // allows 1.0, so this path passes by default), the longest step too high, the shortest too low.
+  const uneven: [number, number, number][] = [[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.5, 0, 0]];
+  assert.equal(evenness(uneven), null);
+  assert.equal(evenness([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0]], 0.05), null);
+  assert.equal(
+    evenness(uneven, 0.05),
+    '  Distance between (0.20, 0.00, 0.00)-(0.50, 0.00, 0.00) is 0.30, too high\n  Distance between (0.00, 0.00, 0.00)-(0.10, 0.00, 0.00) is 0.10, too low\n  Overall Distance std: 0.09',
+  );
 });
 
 test('each of the five checks produces its own feedback, in order, and a rejected plan moves nothing', async () => {
@@ -56,7 +63,6 @@ test('each of the five checks produces its own feedback, in order, and a rejecte
     // (5) waypoints: unreachable, into the table, uneven
     [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.05, 1.05), (-0.45, 0.9, 1.0)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.45, 0\.90, 1\.00\):\n - IK failed: on Alice's waypoint \(-0\.45, 0\.90, 1\.00\)$/],
     [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.05, 0.74), (-0.45, 0.08, 0.9)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.45, 0\.05, 0\.74\):\n - Collision detected: collided object pairs: .*Alice (left|right) finger-table/],
-    [plan('NAME Alice ACTION MOVE (-0.45, 0.1, 1.0) PATH [(-0.45, 0.0, 1.09), (-0.45, 0.0, 1.08)]', 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /You must make Alice's path more evenly spaced: Distance between .* too (high|low); Overall Distance std: 0\.\d{3}$/],
   ];
   for (const [text, re] of cases) {
     const r = await sim.call('check_plan', [text]);
@@ -68,6 +74,23 @@ test('each of the five checks produces its own feedback, in order, and a rejecte
   assert.equal(sim.simTimeSecs(), t0, 'nothing moved');
   const ok = await sim.call('check_plan', [plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.0, 0.1, 1.0) PATH [(0.0, 0.033, 1.067), (0.0, 0.067, 1.033)]', 'NAME Chad ACTION WAIT')]);
   assert.equal(out(ok), 'check_plan: the plan passed all checks (parse, task constraints, IK, collision, waypoints)');
+});
+
+test("an unevenly spaced PATH fails where the task sets RoCo's threshold (Pack Grocery 0.19): gripper, PATH as written, target", async () => {
+  await sim.reset('pack_grocery', 0);
+  const t0 = sim.simTimeSecs();
+  // Four 1 cm steps down from Alice's gripper at (-0.20, 0.05, 1.10), then 0.53 m to the target.
+  const text = plan('NAME Alice ACTION MOVE (-0.25, 0.55, 0.9) PATH [(-0.2, 0.05, 1.09), (-0.2, 0.05, 1.08), (-0.2, 0.05, 1.07), (-0.2, 0.05, 1.06)]', 'NAME Bob ACTION WAIT');
+  const r = await sim.call('execute_plan', [text]);
+  assert.equal((r as { value?: unknown }).value, false);
+  assert.match(
+    out(r),
+    /\nYou must make Alice's path more evenly spaced:\n {2}Distance between \(-0\.20, 0\.05, 1\.06\)-\(-0\.25, 0\.55, 0\.90\) is 0\.53, too high\n {2}Distance between \(-0\.20, 0\.05, 1\.\d\d\)-\(-0\.20, 0\.05, 1\.\d\d\) is 0\.01, too low\n {2}Overall Distance std: 0\.21$/,
+  );
+  assert.equal(sim.simTimeSecs(), t0, 'nothing moved');
+  // Even steps to the same target pass.
+  const even = plan('NAME Alice ACTION MOVE (-0.25, 0.55, 0.9) PATH [(-0.21, 0.15, 1.06), (-0.22, 0.25, 1.02), (-0.23, 0.35, 0.98), (-0.24, 0.45, 0.94)]', 'NAME Bob ACTION WAIT');
+  assert.doesNotMatch(out(await sim.call('check_plan', [even])), /evenly spaced/);
 });
 
 test('PATH lengths are compared as written: a four-point PATH that starts at the gripper matches one that does not; different lengths are named', async () => {
@@ -103,8 +126,6 @@ test('a combined PICK … PLACE has its PATH checked before anything moves: from
     [plan(alice('(-0.17, 0.0, 1.0), (-0.08, 0.0, 1.1), (0.0, 0.0, 1.1), (0.0, 0.0, 1.05)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.08, 0\.00, 1\.10\):\n - Collision detected: collided object pairs: (Alice [a-z0-9 ]+-Bob [a-z0-9 ]+(, )?)+$/],
     // low over pink_polygon: the gripper clears it, the cube it carries does not
     [plan(alice('(-0.526, 0.162, 0.80), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /- Waypoint Step Alice \(-0\.53, 0\.16, 0\.80\):\n - Collision detected: collided object pairs: pink_polygon-yellow_trapezoid$/],
-    // spacing counted from the lift, 12 cm above the grasp
-    [plan(alice('(-0.526, 0.162, 0.85), (-0.43, 0.155, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION WAIT'), /You must make Alice's path more evenly spaced: Distance between \(-0\.17, 0\.15, 0\.89\)-\(-0\.53, 0\.16, 0\.85\) is 0\.\d{3}, too high; Overall Distance std: 0\.\d{3}$/],
     // two PLACE parts move together: their PATHs need the same number of steps
     [
       plan(alice('(-0.2, 0.05, 0.95), (-0.24, 0.1, 0.95), (-0.28, 0.1, 0.92), (-0.33, 0.1, 0.9)'), 'NAME Bob ACTION WAIT', 'NAME Chad ACTION PICK blue_square PLACE panel6 PATH [(0.45, 0.16, 0.9), (0.4, 0.155, 0.9), (0.34, 0.15, 0.9)]'),

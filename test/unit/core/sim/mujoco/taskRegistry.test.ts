@@ -122,3 +122,23 @@ test('stack_blocks layouts keep blocks apart, inside the workspace', async () =>
     }
   }
 });
+
+test("close_jar and insert_in_peg say what MALMM's Table IV says, no hint how (issue 25)", () => {
+  const wordings: Record<string, RegExp> = {
+    close_jar: /^Close the (red|blue|green|yellow) jar with a lid\.$/,
+    insert_in_peg: /^Insert the square ring into the (red|green|blue) peg\.$/,
+  };
+  for (const [id, wording] of Object.entries(wordings)) {
+    const task = getTask(id);
+    assert.match(task.info.instruction, wording, id);
+    const colours = new Set<string>();
+    for (let seed = 0; seed < 12; seed++) {
+      const goal = task.goal!(seededRng(seed));
+      const m = wording.exec(goal.instruction);
+      assert.ok(m, `${id} seed ${seed}: ${goal.instruction}`);
+      colours.add(m[1]!);
+      assert.equal(Object.values(goal.params)[0], `${m[1]} ${id === 'close_jar' ? 'jar' : 'peg'}`, 'the instruction names the goal the check uses');
+    }
+    assert.ok(colours.size > 1, `${id}: the seed picks the colour`);
+  }
+});

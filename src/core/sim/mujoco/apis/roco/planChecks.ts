@@ -38,8 +38,11 @@ export interface CheckedPlan {
 
 export type PlanVerdict = CheckedPlan | { ok: false; check: RocoCheck; feedback: string; checks: CheckVerdict[] };
 
-/** Spread of step lengths (standard deviation) above which a PATH is not evenly spaced. */
-export const PATH_STD_MAX_M = 0.03;
+/**
+ * Spread of step lengths (standard deviation, metres) above which a PATH is not evenly spaced: RoCo's
+ * `waypoint_std_threshold` (1.0 in its base environment; Pack Grocery 0.19 and Move Rope 0.3 set their own).
+ */
+export const PATH_STD_MAX_M = 1.0;
 const ZONE_MARGIN_M = 0.02;
 /** A PATH point this close to where the robot is, or to its approach pose, is that pose (RoCo's paths include both). */
 const SAME_POINT_M = 0.03;
@@ -199,7 +202,7 @@ export function checkPlan(ctx: RobotApiContext, text: string): PlanVerdict {
   pass('collision');
   // (5) waypoints: the PATHs of the robots that move first, then those of the PLACE parts of combined actions
   const stdMax = setup?.pathStdMaxM ?? PATH_STD_MAX_M;
-  const moves = actions.map((a, i) => ({ robot: a.robot, arm: armOf(a.robot), path: a.path, start: ctx.state.tcp(armOf(a.robot)).pos, approach: approachOf(goals[i]!)?.pos ?? null }));
+  const moves = actions.map((a, i) => ({ robot: a.robot, arm: armOf(a.robot), path: a.path, start: ctx.state.tcp(armOf(a.robot)).pos, approach: approachOf(goals[i]!)?.pos ?? null, target: goals[i]!.target.pos }));
   const first = checkWaypoints(ctx, { startQ: qNow, approachQ, approachYaw, moves }, allowed, stdMax);
   if (!first.ok) return fail('waypoints', header + first.feedback);
   if (laterGoals.some(({ a }) => a.then!.path.length > 0)) {
@@ -216,7 +219,7 @@ interface WaypointStage {
   startQ: number[][];
   approachQ: number[][];
   approachYaw: number[];
-  moves: { robot: string; arm: number; path: Vec3[]; start: Vec3; approach: Vec3 | null }[];
+  moves: { robot: string; arm: number; path: Vec3[]; start: Vec3; approach: Vec3 | null; target: Vec3 }[];
   /** What the arms hold during the stage, when not what they hold now. */
   grasps?: (GraspState | null)[];
 }
@@ -251,9 +254,10 @@ function checkWaypoints(ctx: RobotApiContext, stage: WaypointStage, allowed: Set
     if (c.length > 0) return { ok: false, feedback: `- Waypoint Step ${where.join('; ')}:\n - Collision detected: collided object pairs: ${pairsText(c)}` };
     seeds.push(qs);
   }
-  for (const { m, own } of withPath) {
-    const spacing = evenness([m.start, ...own, ...(m.approach ? [m.approach] : [])], stdMax);
-    if (spacing) return { ok: false, feedback: `You must make ${m.robot}'s path more evenly spaced: ${spacing}` };
+  // Evenness as RoCo's code measures it: the gripper, the PATH as written, the action's target.
+  for (const { m } of withPath) {
+    const spacing = evenness([m.start, ...m.path, m.target], stdMax);
+    if (spacing) return { ok: false, feedback: `You must make ${m.robot}'s path more evenly spaced:\n${spacing}` };
   }
   return { ok: true, seeds };
 }
@@ -306,7 +310,7 @@ function placeStage(
     const sol = solveNear(ctx, arm, laterQ[arm] ?? startQ[arm]!, yawed(arm, ap));
     approachQ[arm] = sol.converged ? sol.q : (laterQ[arm] ?? startQ[arm]!);
     const lift = goals[i]!.depart.at(-1) ?? goals[i]!.target;
-    return { robot: a.robot, arm, path: a.then!.path, start: lift.pos, approach: ap.pos };
+    return { robot: a.robot, arm, path: a.then!.path, start: lift.pos, approach: ap.pos, target: g.target.pos };
   });
   const allowed = allowedSets(ctx, actions.flatMap((a) => (a.then ? [a, a.then] : [a])), armOf, grasps);
   return { stage: { startQ, approachQ, approachYaw, moves, grasps }, allowed };
@@ -353,7 +357,10 @@ function goalsText(actions: RocoAction[], goals: RocoGoal[]): string {
   return actions.map((a, i) => `${a.robot} ${fmt(goals[i]!.target.pos)}`).join('; ');
 }
 
-/** Null when the steps are evenly spaced; else which step is off and the spread. */
+/**
+ * Null when the steps are evenly spaced; else RoCo's text (feedback.py): the longest step "too high", the shortest
+ * "too low", and the standard deviation of the step lengths, which must not exceed `stdMaxM`.
+ */
 export function evenness(points: Vec3[], stdMaxM = PATH_STD_MAX_M): string | null {
   const d: number[] = [];
   for (let i = 1; i < points.length; i++) d.push(dist3(points[i]!, points[i - 1]!));
@@ -361,10 +368,10 @@ export function evenness(points: Vec3[], stdMaxM = PATH_STD_MAX_M): string | nul
   const mean = d.reduce((s, x) => s + x, 0) / d.length;
   const std = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / d.length);
   if (std <= stdMaxM) return null;
-  let worst = 0;
-  d.forEach((x, i) => Math.abs(x - mean) > Math.abs(d[worst]! - mean) && (worst = i));
-  const w = d[worst]!;
-  return `Distance between ${fmt(points[worst]!)}-${fmt(points[worst + 1]!)} is ${w.toFixed(3)}, too ${w > mean ? 'high' : 'low'}; Overall Distance std: ${std.toFixed(3)}`;
+  const hi = d.indexOf(Math.max(...d));
+  const lo = d.indexOf(Math.min(...d));
+  const pair = (i: number) => `${fmt(points[i]!)}-${fmt(points[i + 1]!)}`;
+  return `  Distance between ${pair(hi)} is ${d[hi]!.toFixed(2)}, too high\n  Distance between ${pair(lo)} is ${d[lo]!.toFixed(2)}, too low\n  Overall Distance std: ${std.toFixed(2)}`;
 }
 
 function viewOf(ctx: RobotApiContext) {

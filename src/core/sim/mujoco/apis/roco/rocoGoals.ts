@@ -28,7 +28,12 @@ export interface RocoGoal {
   depart: ToolTarget[];
   /** The object a PICK grasps (its index), for the grip stage. */
   graspObject?: number;
+  /** A PICK of what another arm holds (a handover): that arm lets go and backs its hand off; the taker stays. */
+  handoverFrom?: number;
 }
+
+/** How far a handover's giver backs its open hand off the object, along its tool axis. */
+export const HANDOVER_RETREAT_M = 0.1;
 
 /** How far a picked object is lifted straight up after the grasp. */
 export const LIFT_M = 0.12;
@@ -66,7 +71,11 @@ export function rocoGoal(ctx: RobotApiContext, arm: number, a: RocoAction, held:
   if (a.verb === 'PICK') {
     const obj = objectIndex(ctx, a.object!);
     const plan = graspPlan(ctx, obj, 'top', arm);
-    return { target: plan.grasp, above: plan.pre, zonePoint: plan.grasp.pos, contact: [plan.grasp], grip: 'close', depart: [up(plan.grasp, LIFT_M)], graspObject: obj };
+    // A handover: the taker holds still while the giver's open hand backs off; lifting would drag the object
+    // through the giver's fingers (with friction grasps, out of the taker's).
+    const holder = ctx.state.grasps.findIndex((g, k) => k !== arm && g?.object === obj);
+    const handover = holder >= 0 ? { handoverFrom: holder } : {};
+    return { target: plan.grasp, above: plan.pre, zonePoint: plan.grasp.pos, contact: [plan.grasp], grip: 'close', depart: holder >= 0 ? [] : [up(plan.grasp, LIFT_M)], graspObject: obj, ...handover };
   }
   if (a.verb === 'PLACE') {
     // The held object's bottom onto the target, keeping the current yaw.

@@ -106,7 +106,7 @@ export function moveRopeTask(): TaskDefinition {
       observation: 'shared',
       path: 'required',
       pathPoints: 4,
-      pathStdMaxM: 0.04,
+      pathStdMaxM: 0.3, // RoCo's task_rope.py waypoint_std_threshold
       rules: [
         'Each robot PICKs one end of the rope; then both PLACE their ends on the groove ends in the same round, carrying the rope over the wall together.',
         'Every PICK and PLACE needs a PATH of exactly four (x, y, z) waypoints from your gripper to above the target; the last one is the target.',

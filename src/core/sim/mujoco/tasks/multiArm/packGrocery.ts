@@ -38,6 +38,7 @@ export function packGroceryTask(): TaskDefinition {
       observation: 'shared',
       path: 'required',
       pathPoints: 4,
+      pathStdMaxM: 0.19, // RoCo's task_pack.py waypoint_std_threshold
       rules: [
         'Every PICK and PLACE needs a PATH of exactly four (x, y, z) waypoints from your gripper to above the target; the last one is the target.',
         'Keep grippers above the table and below z = 1.3; keep your path away from the other robot.',

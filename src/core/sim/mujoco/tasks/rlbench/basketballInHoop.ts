@@ -92,7 +92,9 @@ export function basketballInHoopTask(): TaskDefinition {
       // The pole stands behind the ring as the robot sees it (+y, turned up to 0.6 rad either way).
       const h = l.scatter(ring, { x: [-0.18, 0.18], y: [0.06, 0.2] }, { z: TABLE_TOP_Z + RIM_HEIGHT_M, yawRange: [Math.PI / 2 - 0.6, Math.PI / 2 + 0.6] });
       l.at(pole, [h.pos[0] + POLE_OFFSET_M * Math.cos(h.yawRad), h.pos[1] + POLE_OFFSET_M * Math.sin(h.yawRad)], 0);
-      l.scatter(ball, { x: [-0.24, 0.24], y: [-0.02, 0.3] }, { gapM: 0.04 });
+      // The ball lies in front of the ring, as RLBench spawns it: behind it, the arm reaching down for the ball
+      // passed through the ring (a target the planned motion refuses).
+      l.scatter(ball, { x: [-0.24, 0.24], y: [-0.02, h.pos[1]] }, { gapM: 0.04 });
       return l.placements(objects);
     },
     monitor: () => hoopMonitor(ball.name, ring.name),

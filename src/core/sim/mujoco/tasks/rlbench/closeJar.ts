@@ -22,7 +22,7 @@ export function closeJarTask(): TaskDefinition {
     info: {
       id: 'close_jar',
       description: 'Four open jars of different colours and a lid; the seed names the jar the lid goes on.',
-      instruction: 'Close the red jar with the lid: put the lid on the red jar.',
+      instruction: 'Close the red jar with a lid.',
       suite: 'single-arm',
       arms: 1,
       imitates: 'MALMM / RLBench close_jar',
@@ -37,7 +37,8 @@ export function closeJarTask(): TaskDefinition {
     },
     goal(rng) {
       const color = JAR_COLORS[Math.min(JAR_COLORS.length - 1, Math.floor(rng.next() * JAR_COLORS.length))]!;
-      return { instruction: `Close the ${color} jar with the lid: put the lid on the ${color} jar.`, params: { jar: `${color} jar` } };
+      // MALMM's wording (Table IV, "Close the colored jar with a lid."): how to close it is the agents' to work out.
+      return { instruction: `Close the ${color} jar with a lid.`, params: { jar: `${color} jar` } };
     },
     check(view) {
       const jarName = (view.goal?.params.jar as string | undefined) ?? 'red jar';

@@ -38,7 +38,7 @@ export function insertInPegTask(): TaskDefinition {
     info: {
       id: 'insert_in_peg',
       description: 'A 6 cm square ring and three 10 cm coloured pegs; the seed names the peg the ring goes onto.',
-      instruction: 'Insert the square ring into the red peg: put the square ring on the red peg.',
+      instruction: 'Insert the square ring into the red peg.',
       suite: 'single-arm',
       arms: 1,
       imitates: 'MALMM / RLBench insert_onto_square_peg',
@@ -54,7 +54,8 @@ export function insertInPegTask(): TaskDefinition {
     },
     goal(rng) {
       const color = PEG_COLORS[Math.min(PEG_COLORS.length - 1, Math.floor(rng.next() * PEG_COLORS.length))]!;
-      return { instruction: `Insert the square ring into the ${color} peg: put the square ring on the ${color} peg.`, params: { peg: `${color} peg` } };
+      // MALMM's wording (Table IV, "Insert the square ring into the colored peg."), no hint how.
+      return { instruction: `Insert the square ring into the ${color} peg.`, params: { peg: `${color} peg` } };
     },
     check(view) {
       const pegName = (view.goal?.params.peg as string | undefined) ?? 'red peg';

@@ -131,8 +131,9 @@ async function drawStar(sim: Simulator, instruction: string): Promise<void> {
   const m = /centred at \[(-?[\d.]+), (-?[\d.]+)\]/.exec(instruction)!;
   const marker = await detect(sim, 'marker');
   const top = marker.pos[2] + marker.height / 2;
-  await grasp(sim, [marker.pos[0], marker.pos[1], top - 0.03], 0, top + 0.1);
-  const drawZ = TABLE_Z + (marker.height - 0.03) + 0.001;
+  // The marker's top against the palm (see drawShape): friction cannot push it up the pads.
+  await grasp(sim, [marker.pos[0], marker.pos[1], top - 0.043], 0, top + 0.1);
+  const drawZ = TABLE_Z + (marker.height - 0.0434) + 0.001;
   const pts = starOutline([Number(m[1]), Number(m[2])]);
   const first = pts[0]!;
   await through(sim, [

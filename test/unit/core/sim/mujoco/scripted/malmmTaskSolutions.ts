@@ -15,7 +15,7 @@ async function meatOffGrill(sim: Simulator, instruction: string): Promise<void> 
 }
 
 async function closeJar(sim: Simulator, instruction: string): Promise<void> {
-  const jar = /put the lid on the (\w+ jar)/.exec(instruction)![1]!;
+  const jar = /Close the (\w+ jar) with a lid/.exec(instruction)![1]!;
   await pick(sim, 'lid', { yaw: 0 });
   const j = await obj(sim, jar);
   const lid = await obj(sim, 'lid');
@@ -23,7 +23,7 @@ async function closeJar(sim: Simulator, instruction: string): Promise<void> {
 }
 
 async function insertInPeg(sim: Simulator, instruction: string): Promise<void> {
-  const peg = /put the square ring on the (\w+ peg)/.exec(instruction)![1]!;
+  const peg = /Insert the square ring into the (\w+ peg)/.exec(instruction)![1]!;
   const ring = await obj(sim, 'square ring');
   await pick(sim, 'square ring', { yaw: squareYaw(ring.euler[2]) });
   const p = await obj(sim, peg);

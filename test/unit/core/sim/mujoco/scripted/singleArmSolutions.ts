@@ -28,11 +28,11 @@ async function rubbishInBin(sim: Simulator): Promise<void> {
   await placeAt(sim, [bin.pos[0], bin.pos[1], bin.pos[2] + bin.size[2] / 2 + 0.05], 0, 1.0);
 }
 
-/** The drawer named in the instruction: grasp its handle (at the -y end of its box), pull 15 cm toward -y. */
+/** The drawer named in the instruction: grasp its handle (at the -y end of its box, 3 cm above its centre), pull 15 cm toward -y. */
 async function openDrawer(sim: Simulator, instruction: string): Promise<void> {
   const name = /Open the (\w+ drawer)/.exec(instruction)![1]!;
   const d = await obj(sim, name);
-  const handle: [number, number, number] = [d.pos[0], d.pos[1] - d.size[1] / 2 + 0.006, d.pos[2] + 0.01];
+  const handle: [number, number, number] = [d.pos[0], d.pos[1] - d.size[1] / 2 + 0.006, d.pos[2] + 0.03];
   await move(sim, [handle[0], handle[1], handle[2] + 0.1], 0);
   await move(sim, handle, 0);
   await call(sim, 'close_gripper', [name]);

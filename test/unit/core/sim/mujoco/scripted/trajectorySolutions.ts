@@ -11,10 +11,11 @@ async function drawShape(sim: Simulator, instruction: string): Promise<void> {
   const c: [number, number] = [Number(m[2]), Number(m[3])];
   const marker = await detect(sim, 'marker');
   const top = marker.pos[2] + marker.height / 2;
-  // Grip 3 cm below the top: the tip is then 0.11 m below the tool.
-  await grasp(sim, [marker.pos[0], marker.pos[1], top - 0.03], 0, top + 0.1);
+  // Grip with the marker's top against the palm (4.3 cm above the tool centre), so a friction grasp cannot let it
+  // creep up the pads: the tip is then height - 0.0434 m below the tool.
+  await grasp(sim, [marker.pos[0], marker.pos[1], top - 0.043], 0, top + 0.1);
   // The tip 1 mm above the table: pressing it in would make it drag.
-  const drawZ = TABLE_Z + (marker.height - 0.03) + 0.001;
+  const drawZ = TABLE_Z + (marker.height - 0.0434) + 0.001;
   const pts = outline(shape, c);
   const first = pts[0]!;
   await through(sim, [

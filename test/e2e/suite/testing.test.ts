@@ -47,7 +47,7 @@ describe('Testing view', function () {
       return s.length === 5 ? s : undefined;
     });
     assert.deepEqual(snap.map((n) => n.label), ['MALMM', 'RoCo', 'Action Contextualization', 'LLaMAR', 'LM Trajectory Generators']);
-    assert.deepEqual(leaves(snap), ['malmm/stack_blocks/s0', 'roco/sort_cubes/s0', 'actctx/clear_table_bin/s0', 'llamar/put_bread_lettuce_tomato_fridge/s0', 'trajgen/draw_shape/s0']);
+    assert.deepEqual(leaves(snap), ['malmm/stack_blocks/s0', 'roco/sort_cubes/s0', 'actctx/clear_table_bin/s0', 'llamar/1_put_bread_lettuce_tomato_fridge/s0', 'trajgen/draw_shape/s0']);
   });
 
   it('a bad tests.yaml: a diagnostic on the line, an error item, and its good entries still listed', async function () {

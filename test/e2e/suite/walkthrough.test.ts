@@ -32,7 +32,7 @@ describe('getting-started walkthrough', function () {
       assert.equal(r?.folder, target);
       assert.ok(r.written.includes('prompts/malmm/coder.prompt') && r.written.includes('.waypoint/variants.yaml'), r.written.join(', '));
       const repo = e2eEnv().repoRoot;
-      assert.equal(readFileSync(join(target, 'prompts/malmm/planner.prompt'), 'utf8'), readFileSync(join(repo, 'prompts/malmm/planner.prompt'), 'utf8'));
+      assert.equal(readFileSync(join(target, 'prompts/malmm/planner.prompt'), 'utf8'), readFileSync(join(repo, 'src/architectures/malmm/prompts/planner.prompt'), 'utf8'));
       assert.ok(existsSync(join(target, 'README.md')));
     } finally {
       rmSync(join(target, '..'), { recursive: true, force: true });

@@ -32,7 +32,7 @@ test('waypoint judge with --model openai:<name> sends no x-waypoint-* header to 
     let printed = '';
     out.on('data', (c) => (printed += String(c)));
     const port = (server.address() as { port: number }).port;
-    const code = await judgeCommand('fixture', { model: 'openai:judge-x', 'base-url': `http://127.0.0.1:${port}/v1`, 'api-key-env': 'WAYPOINT_TEST_NO_SUCH_KEY', workspace: ws }, out);
+    const code = await judgeCommand('fixture', { model: 'openai:judge-x', 'base-url': `http://127.0.0.1:${port}/v1`, 'api-key-env': 'WAYPOINT_TEST_NO_SUCH_KEY', workspace: ws, temperature: undefined, 'max-tokens': undefined, 'model-seed': undefined }, out);
     process.stderr.write = stderr;
     assert.equal(code, 0, printed);
     assert.match(printed, /proposed by judge-x @ http/);

@@ -405,3 +405,14 @@ test('a block that runs clean resets the error count: four failures, a success, 
   assert.equal(result.reason, 'task_completed');
   assert.equal(of(events, 'code_execution').length, 10);
 });
+
+test('unroutable Supervisor answers count as errors with the others: with a reply without code and an empty Executor call, five in a row stop the episode', async () => {
+  // Route 1 unroutable (1) -> Planner; route 2 unroutable (2) -> Coder answers prose (3); route 3 unroutable (4) ->
+  // Executor with no code to run (5): the fifth error in a row ends the episode.
+  const model = new ReplayClient({ 'malmm/supervisor': Array(8).fill('I am not sure.'), 'malmm/planner': Array(4).fill('Step 1: go.'), 'malmm/coder': Array(4).fill('I would move the arm.') });
+  const { result, events } = await run(spec('default'), model);
+  assert.equal(result.reason, 'max_consecutive_errors', result.end.message);
+  assert.equal(result.end.message, '5 consecutive errors');
+  assert.equal(of(events, 'parsed_output').filter((p) => p.kind === 'route' && !p.ok).length, 3);
+  assert.deepEqual(of(events, 'chat_message').filter((m) => m.speaker !== 'User' && m.speaker !== 'Supervisor').map((m) => m.speaker), ['Planner', 'Coder', 'Executor']);
+});

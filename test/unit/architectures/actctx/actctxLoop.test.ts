@@ -178,3 +178,16 @@ test('a retune that moves the failure to a later action does not use up the budg
   const view = projectActctxPlan(events);
   assert.deepEqual(view.attempts.map((a) => [a.label, a.success, a.failedIndex]), [['P0', false, 1], ['R1', false, 5], ['R2', true, null]]);
 });
+
+test('maxReplans replans and no more: a plan that keeps failing is replanned exactly once with maxReplans 1, then the run ends unvalidated', async () => {
+  const { result, events } = await run(spec({ retunesPerAction: 0, maxReplans: 1 }), {
+    'actctx/task_plan': [plan(0.95)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan, evalPlan],
+    'actctx/replan': [plan(0.9), plan(0.85)],
+  });
+  assert.equal(result.success, false);
+  assert.notEqual(result.reason, 'plan_validated');
+  assert.equal(of(events, 'role_call').filter((c) => c.role === 'replan').length, 1);
+  assert.deepEqual([result.end.archMetrics?.replans, result.end.archMetrics?.retunes], [1, 0]);
+  assert.deepEqual(projectActctxPlan(events).attempts.map((a) => [a.label, a.success]), [['P0', false], ['P1', false]]);
+});

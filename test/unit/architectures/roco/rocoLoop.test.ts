@@ -213,3 +213,13 @@ test("RoCo: a first speaker's EXECUTE in the first attempt does not end the dial
   assert.equal(result.end.archMetrics?.['replans'], 1);
   assert.equal(result.end.archMetrics?.['envSteps'], 1);
 });
+
+test("RoCo on sweep_floor: the agents' parser refuses PICK (a verb this task does not offer) with the task's own actions in the feedback", async () => {
+  const model = new Recording(['I am Alice. PROCEED', plan('NAME Alice ACTION PICK red_cube', 'NAME Bob ACTION WAIT')]);
+  const { result, events } = await episode('sweep_floor', model, { maxRounds: 1, maxReplans: 1, maxDialogTurns: 2 });
+  assert.equal(result.reason, 'format_failure', result.message);
+  const parse = of(events, 'check').filter((c) => c.name === 'plan: parse');
+  assert.equal(parse.length, 1);
+  assert.match(parse[0]!.message ?? '', /unknown action 'PICK'; actions: (?!.*PICK)(?=.*SWEEP)(?=.*DUMP).*$/m);
+  assert.equal(result.end.archMetrics?.envSteps, 0);
+});

@@ -2,8 +2,9 @@
 // of the working tree (never to the tree itself, so a Ctrl-C or a crash cannot leave a mutant behind), runs only
 // that mutant's test files there, and prints caught/survived per mutant and a score per folder. Opt-in and slow
 // (each mutant runs its test files, sequentially): not part of `npm test`. A filter keeps the mutants whose id or
-// folder contains it; `--list` prints the list; `--timeout=<s>` bounds one mutant's test run (default 600; a
-// mutant that hangs the tests counts as caught, as a test run that never ends fails CI).
+// folder contains it; `--list` prints the list; `--timeout=<s>` bounds one mutant's test run (default: five times
+// its tests' unmutated run, at least 120 s; a mutant that hangs the tests counts as caught, as a test run that never
+// ends fails CI).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { listProblems, MUTANTS } from './mutants.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const timeoutS = Number(args.find((a) => a.startsWith('--timeout='))?.slice('--timeout='.length) ?? 600);
+const fixedTimeoutS = args.find((a) => a.startsWith('--timeout='))?.slice('--timeout='.length);
 const filters = args.filter((a) => !a.startsWith('--'));
 const chosen = MUTANTS.filter((m) => filters.length === 0 || filters.some((f) => m.id.includes(f) || m.folder.includes(f)));
 
@@ -67,7 +68,7 @@ if (existsSync(join(ROOT, 'dist'))) cpSync(join(ROOT, 'dist'), join(scratch, 'di
 symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(scratch, 'node_modules'), 'dir');
 
 /** Brings dist/ up to date in the scratch copy, then runs `files` there; resolves to the outcome. */
-function runTests(files) {
+function runTests(files, timeoutS = 1800) {
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale', '--quiet'], { cwd: scratch, encoding: 'utf8' });
   if (build.status !== 0) return Promise.resolve({ status: 'build-failed', detail: (build.stderr || '').trim().split('\n').slice(-3).join(' ') });
   return new Promise((done) => {
@@ -101,16 +102,17 @@ const baseline = new Map();
 console.log(`test:mutation: ${chosen.length} mutant(s), ${sets.length} test set(s); scratch copy ${scratch} (made in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 for (const s of sets) {
   const r = await runTests(JSON.parse(s));
-  baseline.set(s, r.status === 'pass');
+  baseline.set(s, r.status === 'pass' ? r.secs : undefined);
   console.log(`baseline ${r.status === 'pass' ? 'passes' : 'FAILS'} (${r.secs?.toFixed(0) ?? '?'} s): ${JSON.parse(s).join(' ')}`);
-  if (r.status !== 'pass') console.log(`baseline FAILS (${r.status}) for ${JSON.parse(s).join(' ')}: ${r.failed?.slice(0, 3).join('; ') ?? r.detail}`);
+  if (r.status !== 'pass') console.log(`  (${r.status}) ${r.failed?.slice(0, 3).join('; ') ?? r.detail}`);
 }
 
 // ---- the mutants
+const timeoutOf = (key) => (fixedTimeoutS !== undefined ? Number(fixedTimeoutS) : Math.max(120, Math.ceil(5 * baseline.get(key))));
 const results = [];
 for (const m of chosen) {
   const key = JSON.stringify(m.tests);
-  if (!baseline.get(key)) {
+  if (baseline.get(key) === undefined) {
     results.push({ m, status: 'no-baseline' });
     console.log(`${'skipped'.padEnd(9)} ${m.id}  (its tests fail without the mutant)`);
     continue;
@@ -122,7 +124,7 @@ for (const m of chosen) {
   writeFileSync(path, original.replace(m.search, () => m.replace));
   let r;
   try {
-    r = await runTests(m.tests);
+    r = await runTests(m.tests, timeoutOf(key));
   } finally {
     writeFileSync(path, original);
     // A bundle rebuilt with the mutant must be rebuilt again: leave the file newer than it; otherwise put the time back.
@@ -130,7 +132,7 @@ for (const m of chosen) {
   }
   const status = r.status === 'pass' ? 'SURVIVED' : r.status === 'build-failed' ? 'invalid' : 'caught';
   results.push({ m, status, r });
-  const by = r.status === 'timeout' ? `timed out after ${timeoutS} s` : r.status === 'build-failed' ? `the build fails: ${r.detail}` : r.failed?.filter((n) => !n.endsWith('.ts'))[0] ?? r.failed?.[0] ?? '';
+  const by = r.status === 'timeout' ? `the tests did not finish in ${timeoutOf(key)} s` : r.status === 'build-failed' ? `the build fails: ${r.detail}` : r.failed?.filter((n) => !n.endsWith('.ts'))[0] ?? r.failed?.[0] ?? '';
   console.log(`${status.padEnd(9)} ${m.id}  (${r.secs?.toFixed(0) ?? '?'} s)${status === 'caught' ? `  by: ${by}` : status === 'SURVIVED' ? `  ${m.what}` : `  ${by}`}`);
 }
 

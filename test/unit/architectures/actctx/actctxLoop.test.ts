@@ -184,3 +184,47 @@ test('multi-run selection: N runs send N independent requests through the respon
   assert.equal(again.result.end.archMetrics?.chosenRun, 2);
   assert.ok(of(again.events, 'model_response').every((e) => e.cached));
 });
+
+test('the retune budget: retunesPerAction retunes that fail at the same action, then the replan (never one more)', async () => {
+  // Every retune keeps the pick too fast, so the glass slips at index 1 each time.
+  const tooFast = [0.9, 0.85, 0.82].map((v) => py(`task_plan[1] = (1, 'pick', ('${GLASS}', ${v}, 0.02, 'top'))`));
+  const { result, events } = await run(spec({ retunesPerAction: 2, maxReplans: 1 }), {
+    'actctx/task_plan': [plan(0.95)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+    'actctx/retune': tooFast,
+    'actctx/replan': [plan(0.4)],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  const roles = of(events, 'role_call').map((c) => c.role).filter((r) => r === 'retune' || r === 'replan');
+  assert.deepEqual(roles, ['retune', 'retune', 'replan']);
+  assert.deepEqual([result.end.archMetrics?.retunes, result.end.archMetrics?.replans], [2, 1]);
+});
+
+test('a retune that moves the failure to a later action does not use up the budget (the authors\' counter)', async () => {
+  // The plan drops the ball in the sink: after the glass is fixed, the failure moves from index 1 to index 5, and the
+  // one retune of the budget is still there for it.
+  const wrongBin = plan(0.95).replace(`(5, 'drop', ('${BIN}', 0.5, 0.02))`, `(5, 'drop', ('${SINK}', 0.5, 0.02))`);
+  assert.notEqual(wrongBin, plan(0.95));
+  const { result, events } = await run(spec({ retunesPerAction: 1, maxReplans: 0 }), {
+    'actctx/task_plan': [wrongBin],
+    'actctx/evaluation_plan': [evalPlan],
+    'actctx/retune': [py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.4, 0.02, 'top'))`), py(`task_plan[5] = (5, 'drop', ('${BIN}', 0.5, 0.02))`)],
+  });
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.end.archMetrics?.retunes, 2);
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.success, a.failedIndex]), [['P0', false, 1], ['R1', false, 5], ['R2', true, null]]);
+});
+
+test('maxReplans replans and no more: a plan that keeps failing is replanned exactly once with maxReplans 1, then the run ends unvalidated', async () => {
+  const { result, events } = await run(spec({ retunesPerAction: 0, maxReplans: 1 }), {
+    'actctx/task_plan': [plan(0.95)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan, evalPlan],
+    'actctx/replan': [plan(0.9), plan(0.85)],
+  });
+  assert.equal(result.success, false);
+  assert.notEqual(result.reason, 'plan_validated');
+  assert.equal(of(events, 'role_call').filter((c) => c.role === 'replan').length, 1);
+  assert.deepEqual([result.end.archMetrics?.replans, result.end.archMetrics?.retunes], [1, 0]);
+  assert.deepEqual(projectActctxPlan(events).attempts.map((a) => [a.label, a.success]), [['P0', false], ['P1', false]]);
+});

@@ -54,6 +54,13 @@ test('the matcher maps free text to the closest admissible action, and the paper
   assert.match(m('pick up object Apple_7'), /^ERR Apple_7 has not been seen by any robot; only objects/);
   assert.match(m('pick up object Tomato_9'), /Tomato_9 has not been seen by any robot \(seen of that type: Tomato_1, Tomato_2\)/);
   assert.match(m('sing a song'), /^ERR "sing a song" is not close to any admissible action \(closest: /);
+  // Sharing only the verb (or only an object's name) with an admissible action is not enough: these score between
+  // 0.3 and the 0.45 threshold and are refused, not mapped onto an object the answer never named.
+  for (const t of ['open the window', 'close the door', 'pick a song', 'the tomato is red']) {
+    const r = matchAction(t, known, opts);
+    assert.equal(r.ok, false, `${t} -> ${r.ok ? r.action.text : ''}`);
+    assert.ok(r.candidates[0]!.score >= 0.3 && r.candidates[0]!.score < 0.45, `${t}: ${r.candidates[0]!.score}`);
+  }
   // Without exploration (the ablation), Explore is not admissible.
   const noExplore = matchAction('explore', known, { ...opts, explore: false });
   assert.ok(!noExplore.ok || noExplore.action.name !== 'Explore');

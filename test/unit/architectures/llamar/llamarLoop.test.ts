@@ -169,3 +169,16 @@ test('reference-flawed makes the reported mistakes; with the Corrector they are 
   }
   assert.ok(failures(withoutC).filter((f) => f === 'Put: Fridge_1 is closed').length >= 3, 'without the Corrector the closed-fridge Put repeats');
 });
+
+test('the step cap ends the episode as step_cap after exactly T steps, with the checker metrics of that state', async () => {
+  // Three steps are too few for this task; every step of the team is one joint action.
+  const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, limits: { maxSteps: 3 } });
+  assert.equal(result.reason, 'step_cap', result.message);
+  assert.equal(result.message, 'stopped at the step cap (3 steps)');
+  assert.equal(result.success, false);
+  const actions = of(events, 'action');
+  assert.deepEqual(actions.map((a) => a.step), [1, 2, 3]);
+  assert.equal(result.end.archMetrics!.steps, 3);
+  assert.equal(of(events, 'role_call').filter((c) => c.role === 'planner').length, 3);
+  assert.ok(result.end.archMetrics!.transportRate! < 1);
+});

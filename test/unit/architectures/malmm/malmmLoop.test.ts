@@ -414,3 +414,40 @@ test('perception mode: the agents see the seeded estimate, the trace keeps the t
   const supervisorPrompt = of(est.events, 'role_call')[0]!.messages[0]!.content;
   assert.doesNotMatch(supervisorPrompt, /Center Position: \[0\.1000 0\.2000 0\.7750\]/, 'the agents never saw the true centre');
 });
+
+test('five raising blocks in a row end the episode after exactly five executions, with no model call after the fifth', async () => {
+  // The paper gives up after five consecutive errors: a failed block counts one, and the stop comes right after
+  // the fifth report (the default of maxConsecutiveErrors, not an explicit limit here).
+  const raising = Array.from({ length: 10 }, (_, i) => py(`raise ValueError("attempt ${i + 1}")`));
+  const { result, events } = await run(spec('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': raising }));
+  assert.equal(result.reason, 'max_consecutive_errors');
+  assert.equal(result.end.message, '5 consecutive errors');
+  const execs = of(events, 'code_execution');
+  assert.equal(execs.length, 5);
+  assert.ok(execs.every((e) => !e.ok && e.error?.type === 'ValueError'));
+  const fifth = events.indexOf(execs[4]);
+  assert.deepEqual(of(events.slice(fifth), 'role_call'), [], 'no Planner or Coder call after the fifth failed block');
+});
+
+test('a block that runs clean resets the error count: four failures, a success, four failures do not stop the episode', async () => {
+  const answers = [
+    ...Array.from({ length: 4 }, () => py('raise ValueError("x")')),
+    py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'),
+    ...Array.from({ length: 4 }, () => py('raise ValueError("y")')),
+    py('task_completed()'),
+  ];
+  const { result, events } = await run(spec('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': answers }));
+  assert.equal(result.reason, 'task_completed');
+  assert.equal(of(events, 'code_execution').length, 10);
+});
+
+test('unroutable Supervisor answers count as errors with the others: with a reply without code and an empty Executor call, five in a row stop the episode', async () => {
+  // Route 1 unroutable (1) -> Planner; route 2 unroutable (2) -> Coder answers prose (3); route 3 unroutable (4) ->
+  // Executor with no code to run (5): the fifth error in a row ends the episode.
+  const model = new ReplayClient({ 'malmm/supervisor': Array(8).fill('I am not sure.'), 'malmm/planner': Array(4).fill('Step 1: go.'), 'malmm/coder': Array(4).fill('I would move the arm.') });
+  const { result, events } = await run(spec('default'), model);
+  assert.equal(result.reason, 'max_consecutive_errors', result.end.message);
+  assert.equal(result.end.message, '5 consecutive errors');
+  assert.equal(of(events, 'parsed_output').filter((p) => p.kind === 'route' && !p.ok).length, 3);
+  assert.deepEqual(of(events, 'chat_message').filter((m) => m.speaker !== 'User' && m.speaker !== 'Supervisor').map((m) => m.speaker), ['Planner', 'Coder', 'Executor']);
+});

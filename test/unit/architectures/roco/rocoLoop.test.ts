@@ -194,3 +194,32 @@ test('RoCo: an executed plan in which every robot failed its part ends the round
   assert.deepEqual(of(events, 'role_call').map((c) => c.round), [1, 1, 2, 2]);
   assert.equal(of(events, 'check').filter((c) => c.name === 'task_success' && c.phase === 'mid').length, 2);
 });
+
+test("RoCo: a first speaker's EXECUTE in the first attempt does not end the dialog (every robot speaks first); in a re-plan it does", async () => {
+  const model = new Recording([
+    // attempt 1: Alice proposes at once; Bob still speaks, and his (unreachable) plan is the one checked
+    plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION WAIT'),
+    plan('NAME Alice ACTION MOVE (-0.30, 0.00, 2.20)', 'NAME Bob ACTION WAIT'),
+    // attempt 2 (a re-plan): Alice's EXECUTE ends the dialog; Bob is not asked
+    plan('NAME Alice ACTION MOVE (-0.30, 0.05, 1.00)', 'NAME Bob ACTION WAIT'),
+  ]);
+  const { result, events } = await episode('handover', model, { maxRounds: 1 });
+  assert.equal(result.reason, 'round_cap', result.message);
+  assert.deepEqual(model.requests.map((r) => r.meta?.agent), ['Alice', 'Bob', 'Alice']);
+  const dialog = of(events, 'parsed_output').filter((p) => p.kind === 'dialog').map((p) => p.value as { decision: string; early?: string });
+  assert.deepEqual(dialog.map((d) => [d.decision, d.early !== undefined]), [['EXECUTE', true], ['EXECUTE', false], ['EXECUTE', false]]);
+  const plans = of(events, 'parsed_output').filter((p) => p.kind === 'plan').map((p) => p.value as { attempt: number; speaker: string });
+  assert.deepEqual(plans.map((p) => [p.attempt, p.speaker]), [[1, 'Bob'], [2, 'Alice']]);
+  assert.equal(result.end.archMetrics?.['replans'], 1);
+  assert.equal(result.end.archMetrics?.['envSteps'], 1);
+});
+
+test("RoCo on sweep_floor: the agents' parser refuses PICK (a verb this task does not offer) with the task's own actions in the feedback", async () => {
+  const model = new Recording(['I am Alice. PROCEED', plan('NAME Alice ACTION PICK red_cube', 'NAME Bob ACTION WAIT')]);
+  const { result, events } = await episode('sweep_floor', model, { maxRounds: 1, maxReplans: 1, maxDialogTurns: 2 });
+  assert.equal(result.reason, 'format_failure', result.message);
+  const parse = of(events, 'check').filter((c) => c.name === 'plan: parse');
+  assert.equal(parse.length, 1);
+  assert.match(parse[0]!.message ?? '', /unknown action 'PICK'; actions: (?!.*PICK)(?=.*SWEEP)(?=.*DUMP).*$/m);
+  assert.equal(result.end.archMetrics?.envSteps, 0);
+});

@@ -175,3 +175,29 @@ test('trajgen: a name defined in turn 1 is defined in turn 2 (one namespace per 
   assert.equal(freshRuns[1]!.ok, false);
   assert.equal(freshRuns[1]!.error?.type, 'NameError');
 });
+
+for (const [label, answer] of [
+  ['neither verdict', 'The can seems to have moved, I think it worked.'],
+  ['both verdicts', '```python\ntask_completed()\ntask_failed()\n```'],
+] as const) {
+  test(`trajgen: a detector answer with ${label} is a failed verdict, never a success`, async () => {
+    // The main conversation solves the task; the detector's answer is unreadable. With no re-plan left the episode
+    // ends on the failure verdict, whatever the simulator says.
+    const model = new Scripted({ main: (m) => trajgenMain(m, reference), detector: () => answer });
+    const { result, events } = await episode('push_can', model, { limits: { maxReplans: 0 } });
+    assert.equal(result.reason, 'detector_failed', result.message);
+    assert.equal(result.end.archMetrics?.['detectorFailedVerdicts'], 1);
+    const verdicts = of(events, 'check').filter((c) => c.name === 'success_detection') as (Extract<TraceEvent, { type: 'check' }> & { verdict: string })[];
+    assert.deepEqual(verdicts.map((v) => [v.ok, v.verdict]), [[false, 'unreadable']]);
+    assert.match(verdicts[0]!.message ?? '', /unreadable verdict .* taken as a failure/);
+  });
+}
+
+test('trajgen: by default three corrections are fed back and the fourth error in a row ends the episode (the paper: up to three)', async () => {
+  const model = new Scripted({ main: (m) => detectFirst(m) ?? 'Trying again.\n```python\nexecute_trajectory([[0.0, 0.1, 1.0]])\n```' });
+  const { result, events } = await episode('push_can', model);
+  assert.equal(result.reason, 'format_failure', result.message);
+  assert.equal(result.end.archMetrics?.['errorCorrections'], 4);
+  const feedback = of(events, 'chat_message').filter((c) => c.speaker === 'Environment' && c.content.includes('resulted in the following error'));
+  assert.equal(feedback.length, 3);
+});

@@ -23,6 +23,8 @@ test('trajgen parse: numeric trajectories must be lists of five finite numbers w
   };
   assert.match(err('{"x": 1}'), /must be a list of poses/);
   assert.match(err('[[0.1, 0.2, 0.9, 0]]'), /pose 0 .* \(5 numbers\)/);
+  // Exactly five: a sixth number is not silently dropped or accepted.
+  assert.match(err('[[0.1, 0.2, 0.9, 0, 1], [0.1, 0.2, 0.8, 0, 1, 0.5]]'), /pose 1 .* \(5 numbers\), got \[0.1,0.2,0.8,0,1,0.5\]/);
   assert.match(err('[[0.1, 0.2, NaN, 0, 1]]'), /not a list of numbers \(found "NaN/);
   assert.match(err('[[0.1, 0.2, 0.9, 0, 0.5]]'), /gripper state must be 1 \(open\) or 0 \(closed\)/);
   assert.match(err('[p for p in poses]'), /not a list of numbers/);

@@ -133,3 +133,21 @@ test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), e
   assert.deepEqual([rt.threads().find((t) => t.id === stop.threadId)?.name, rt.stack(stop.threadId)[0]!.turn], ['Bob', 5]);
   await rt.terminate();
 });
+
+test('RoCo recording: Step Over stands at each role call (before its answer); Step Out of a round-1 turn stops at the first event of round 2', async () => {
+  const { rt, act } = await replay();
+  await act(() => rt.start());
+  for (let k = 1; k <= 3; k++) {
+    const stop = await act(() => rt.next());
+    const top = rt.stack(stop.threadId)[0]!;
+    assert.equal(top.turn, k);
+    assert.equal(top.index, top.roleCallIndex, `turn ${k}: stopped at event ${top.index}, the role call is ${top.roleCallIndex}`);
+  }
+  // From Chad's turn 3 in round 1 (the round's last speaker): Step Out runs to the end of the round.
+  const before = rt.stack(rt.currentThread);
+  assert.ok(shape(before).includes('round: round 1'), shape(before).join(' | '));
+  const out = await act(() => rt.stepOut());
+  const after = shape(rt.stack(out.threadId));
+  assert.ok(after.includes('round: round 2'), after.join(' | '));
+  await rt.terminate();
+});

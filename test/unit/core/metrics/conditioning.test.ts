@@ -35,3 +35,11 @@ test('a two-link planar arm: isotropy drops to 0 as the elbow straightens (hand-
   assert.equal(inverseConditionNumber(jac(0), 2, 2), 0);
   assert.equal(inverseConditionNumber([0, 0, 0, 0], 2, 2), 0);
 });
+
+test('delta is the smallest over the largest singular value of a 6 x 7 Jacobian, not any other pair', () => {
+  // Rows scaled 4, 2, 1, 3, 2.5, 0.5 in the first six joints; the 7th column is 0 (a redundant joint's null space).
+  const scale = [4, 2, 1, 3, 2.5, 0.5];
+  const J = new Array<number>(42).fill(0);
+  scale.forEach((v, i) => (J[i * 7 + i] = v));
+  close(inverseConditionNumber(J, 6, 7), 0.5 / 4);
+});

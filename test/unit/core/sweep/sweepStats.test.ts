@@ -144,6 +144,24 @@ test('the matrix: Wilson per cell, McNemar and Fisher against the baseline, labe
   assert.equal(m2.labelTotals.name_error!.a, 1);
 });
 
+test('significance comes from the paired test when seeds pair, from Fisher\'s exact test only when none do', () => {
+  // 20 seeds: the baseline solves 0-9, the other column solves 0-15. Six discordant pairs, all one way: McNemar
+  // p = 2 / 2^6 = 0.031 (significant at 0.05); Fisher on 10/20 vs 16/20 is not (p ~ 0.1). Pairing decides.
+  const paired: EpisodeRecord[] = [];
+  for (let s = 0; s < 20; s++) paired.push(rec('a', s, s < 10), rec('b', s, s < 16));
+  const v = buildMatrix(paired, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a' }).rows[0]![1]!.vsBaseline!;
+  assert.deepEqual([v.pairs, v.onlyBaseline, v.onlyThis], [20, 0, 6]);
+  close(v.mcnemarP, 2 / 64);
+  assert.ok(v.fisherP > 0.05, `Fisher p ${v.fisherP}`);
+  assert.deepEqual([v.significant, v.direction], [true, 'better']);
+  // The same successes on seeds that do not pair (b ran seeds 100-119): only Fisher's test is left, not significant.
+  const unpaired = [...paired.filter((r) => r.cell === 'a'), ...paired.filter((r) => r.cell === 'b').map((r) => ({ ...r, seed: r.seed + 100, key: `b-${r.seed + 100}` }))];
+  const u = buildMatrix(unpaired, { tasks: ['stack_blocks'], cells: ['a', 'b'], baseline: 'a' }).rows[0]![1]!.vsBaseline!;
+  assert.equal(u.pairs, 0);
+  close(u.fisherP, v.fisherP);
+  assert.equal(u.significant, false);
+});
+
 const ctx = { io: nodeIO, architectures, workspace: '/nonexistent-ws', builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'bad.yaml' };
 const Y = (variants: string, tasks = '[stack_blocks]') => `arch: malmm\ntasks: ${tasks}\nvariants: ${variants}\nseeds: 2\n`;
 

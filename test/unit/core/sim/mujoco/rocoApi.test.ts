@@ -170,3 +170,17 @@ test('an all-WAIT plan lets the world settle: a rope still moving at the success
     rt.dispose();
   }
 });
+
+test("sweep_floor offers no PICK or PLACE: a plan that uses either fails the parse check naming the verb, and nothing moves", async () => {
+  await sim.reset('sweep_floor', 0);
+  const t0 = sim.simTimeSecs();
+  for (const [line, verb] of [['NAME Alice ACTION PICK red_cube', 'PICK'], ['NAME Alice ACTION PLACE red_cube trash_bin', 'PLACE']] as const) {
+    const r = await sim.call('check_plan', [plan(line, 'NAME Bob ACTION WAIT')]);
+    assert.equal((r as { value?: unknown }).value, false, line);
+    assert.match(out(r), new RegExp(`failed to parse!: '${line}' this task has no ${verb} action`));
+  }
+  assert.equal(sim.simTimeSecs(), t0, 'nothing moved');
+  // The verbs it does offer pass the parse check.
+  const ok = await sim.call('check_plan', [plan('NAME Alice ACTION WAIT', 'NAME Bob ACTION MOVE (0.0, 0.2, 1.0)')]);
+  assert.doesNotMatch(out(ok), /failed to parse/);
+});

@@ -43,11 +43,12 @@ export function roleFormatCases(): void {
         return RECORDED;
       }));
 
-    it('a Coder whose block is not tagged python: the format error says so, the guard stops the episode at max_consecutive_errors', () =>
-      faultCase('coder-untagged', async (ws) => {
-        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/coder' ? { kind: 'text', text: '```\nopen_gripper()\n```' } : REFERENCE), GUARD);
+    // A bare fence is read as Python (docs/parsing.md); a block in another language is not run.
+    it('a Coder whose block is tagged with another language: the format error says so, the guard stops the episode at max_consecutive_errors', () =>
+      faultCase('coder-other-language', async (ws) => {
+        const { run } = await runAgainst(ws, (c) => (c.role === 'malmm/coder' ? { kind: 'text', text: '```bash\nopen_gripper\n```' } : REFERENCE), GUARD);
         expectFailedEnd(run, 'max_consecutive_errors');
-        assert.match(formatErrors(run, 'coder', 'code')[0]?.error ?? '', /not tagged ```python/);
+        assert.match(formatErrors(run, 'coder', 'code')[0]?.error ?? '', /tagged ```bash; write the robot code in a ```python block/);
         return RECORDED;
       }));
 

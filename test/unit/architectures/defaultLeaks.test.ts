@@ -22,7 +22,7 @@ const found = (text: string, phrases: readonly string[]) => phrases.filter((p) =
 
 // MALMM (Fig. 9): the Coder's and the single agent's function list is the bare functions, with no word on how the
 // robot moves or what the gripper does.
-const MALMM_FORBIDDEN = ['straight line', 'go around obstacles', 'joint space', 'unreachable', '0.08 m', 'between the fingers', 'close on nothing'];
+const MALMM_FORBIDDEN = ['straight line', 'motion planner', 'around obstacles', 'unreachable', '0.08 m', 'between the fingers', 'close on nothing'];
 const MALMM_VARS = {
   task: 'stack the red block on the green block',
   ee_position: '[0.0 0.0 1.1]',

@@ -89,7 +89,7 @@ test('MALMM: block 1 raises NameError, the Supervisor sends the Coder back, bloc
 });
 
 // The paper's log shows NameErrors for names an earlier block defined: MALMM's blocks each start fresh, while
-// trajgen (App. F) shares one namespace per episode (trajgenLoop.test.ts).
+// trajgen (App. F) shares one namespace per episode (test/unit/architectures/trajgen/trajgenLoop.test.ts).
 test('MALMM: a name the Coder defined in one block is undefined in the next (each block runs alone, as the paper)', async () => {
   const model = new ReplayClient({
     'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'],
@@ -415,11 +415,11 @@ test('perception mode: the agents see the seeded estimate, the trace keeps the t
   assert.doesNotMatch(supervisorPrompt, /Center Position: \[0\.1000 0\.2000 0\.7750\]/, 'the agents never saw the true centre');
 });
 
-test('five raising blocks in a row end the episode after exactly five executions, with no model call after the fifth', async () => {
-  // The paper gives up after five consecutive errors: a failed block counts one, and the stop comes right after
-  // the fifth report (the default of maxConsecutiveErrors, not an explicit limit here).
+test('with the guard on, five raising blocks in a row end the episode after exactly five executions, with no model call after the fifth', async () => {
+  // With the loop's guard on, a failed block counts one and the stop comes right after the fifth report (the
+  // default of maxConsecutiveErrors, not an explicit limit here).
   const raising = Array.from({ length: 10 }, (_, i) => py(`raise ValueError("attempt ${i + 1}")`));
-  const { result, events } = await run(spec('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': raising }));
+  const { result, events } = await run(withGuard('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': raising }));
   assert.equal(result.reason, 'max_consecutive_errors');
   assert.equal(result.end.message, '5 consecutive errors');
   const execs = of(events, 'code_execution');
@@ -436,7 +436,7 @@ test('a block that runs clean resets the error count: four failures, a success, 
     ...Array.from({ length: 4 }, () => py('raise ValueError("y")')),
     py('task_completed()'),
   ];
-  const { result, events } = await run(spec('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': answers }));
+  const { result, events } = await run(withGuard('ma'), new ReplayClient({ 'malmm/planner': Array(10).fill('Step 1: try.'), 'malmm/coder': answers }));
   assert.equal(result.reason, 'task_completed');
   assert.equal(of(events, 'code_execution').length, 10);
 });
@@ -445,7 +445,7 @@ test('unroutable Supervisor answers count as errors with the others: with a repl
   // Route 1 unroutable (1) -> Planner; route 2 unroutable (2) -> Coder answers prose (3); route 3 unroutable (4) ->
   // Executor with no code to run (5): the fifth error in a row ends the episode.
   const model = new ReplayClient({ 'malmm/supervisor': Array(8).fill('I am not sure.'), 'malmm/planner': Array(4).fill('Step 1: go.'), 'malmm/coder': Array(4).fill('I would move the arm.') });
-  const { result, events } = await run(spec('default'), model);
+  const { result, events } = await run(withGuard('default'), model);
   assert.equal(result.reason, 'max_consecutive_errors', result.end.message);
   assert.equal(result.end.message, '5 consecutive errors');
   assert.equal(of(events, 'parsed_output').filter((p) => p.kind === 'route' && !p.ok).length, 3);

@@ -79,6 +79,9 @@ test('clearance: the finger pads end 1 cm above the table (hand-checked), and M_
 });
 
 test('pressing into the table: collisions counted, clearance negative; the episode summary has Q = mean M_T with -2 for an unreachable target', async () => {
+  // A planned motion refuses a target inside the table (plannedMotion.test.ts); a straight one presses into it.
+  const sim = (await createTabletopSimulator({ motion: 'straight' })) as TabletopSimulator;
+  after(() => sim.close());
   await sim.reset('stack_blocks', 0);
   const press = metricsOf(await sim.call('execute_trajectory', [[0.0, 0.3, 0.75], 0]));
   assert.ok(press.collisionCount >= 1);

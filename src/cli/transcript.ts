@@ -87,11 +87,10 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
         // Labels of OpenAI-compatible models already name their endpoint.
         `  model ${e.model.label}${e.model.baseUrl && !e.model.label.includes(e.model.baseUrl) ? ` via ${e.model.baseUrl}` : ''}`,
-        // The simulator and how it is set up (the embedded tabletop names its grasp model and MALMM's motion).
+        // The simulator and how it is set up (the embedded tabletop names its grasp model, MALMM's motion, the detector
+        // and the robot: what can happen).
         `  simulator ${e.simulator.name}${e.simulator.version ? ` · ${e.simulator.version}` : ''}`,
         e.prompts.length ? `  prompts ${promptSources(e.prompts)}` : undefined,
-        // The simulator line names what can happen: grasp model, detector, robot.
-        e.simulator?.version ? `  simulator ${e.simulator.name}: ${e.simulator.version}` : undefined,
         e.taskDescription ? `  instruction: ${e.taskDescription}` : undefined,
         // MALMM's own line; an architecture with other limits (trajgen has a maxTurns too) lists its limits.
         e.options.maxTurns !== undefined && e.options.maxConsecutiveErrors !== undefined

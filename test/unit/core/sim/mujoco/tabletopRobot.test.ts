@@ -40,13 +40,14 @@ test('an unknown robot is refused when the simulator is made', async () => {
   await assert.rejects(createTabletopSimulator({ robot: 'ur5' as never }), /unknown robot 'ur5'; choices: panda, iiwa/);
 });
 
-test("the run header prints the simulator line (so the embodiment), and none when the simulator gives no version", () => {
+test("the run header prints the simulator line once (so the embodiment), and only the name when the simulator gives no version", () => {
   const start = {
     seq: 0, tMs: 0, type: 'episode_start' as const, runId: 'r', arch: 'actctx', agentVariant: 'actctx', variant: 'actctx', task: 't', seed: 0,
     model: { label: 'reference' }, prompts: [], options: {}, simulator: { name: 'mujoco-tabletop', version: 'MuJoCo 3 (mujoco-js), robot: KUKA iiwa 7 R800 with an Allegro-class hand' },
   };
   const text = formatEvent(start as never, { color: false, verbose: false }) ?? '';
-  assert.match(text, /\n  simulator mujoco-tabletop: MuJoCo 3 \(mujoco-js\), robot: KUKA iiwa 7 R800 with an Allegro-class hand/);
+  assert.match(text, /\n  simulator mujoco-tabletop · MuJoCo 3 \(mujoco-js\), robot: KUKA iiwa 7 R800 with an Allegro-class hand/);
+  assert.equal(text.match(/simulator/g)?.length, 1, text);
   const bare = formatEvent({ ...start, simulator: { name: 'x' } } as never, { color: false, verbose: false }) ?? '';
-  assert.doesNotMatch(bare, /simulator/);
+  assert.deepEqual(bare.split('\n').filter((l) => /simulator/.test(l)), ['  simulator x']);
 });

@@ -34,7 +34,7 @@ test('every tabletop architecture runs with friction grasps by default, as its t
     const r = run('run', '--arch', arch, '--task', TASKS[arch]!, '--model', 'reference', '--quiet');
     assert.equal(r.status, 0, `${arch}: ${r.stderr}`);
     const { version } = simulatorLine(r.stdout);
-    assert.match(version, /^MuJoCo [\d.]+ \(mujoco-js\), friction grasps, planned execute_trajectory$/, arch);
+    assert.match(version, /^MuJoCo [\d.]+ \(mujoco-js\), friction grasps, planned execute_trajectory, robot: each task's own arm \(Franka-class with a parallel gripper on single-arm tasks\)$/, arch);
   }
 });
 
@@ -42,6 +42,6 @@ test('the run header names the grasp model and the motion, as the trace does; --
   const r = run('run', '--arch', 'malmm', '--task', 'pick_and_lift', '--model', 'reference', '--grasp', 'weld', '--motion', 'straight');
   assert.equal(r.status, 0, r.stderr);
   const { header, version } = simulatorLine(r.stdout);
-  assert.match(version, /^MuJoCo [\d.]+ \(mujoco-js\), weld grasps, straight-line execute_trajectory$/);
+  assert.match(version, /^MuJoCo [\d.]+ \(mujoco-js\), weld grasps, straight-line execute_trajectory, robot: each task's own arm /);
   assert.equal(header, `  simulator waypoint-tabletop · ${version}`);
 });

@@ -22,6 +22,15 @@ function offInActiveVariant(id: string): boolean {
   return (v.off ?? []).includes(id) && !(v.on ?? []).includes(id);
 }
 
+/** Whether `id` is on in the active variant: a block marked default="off" is on only when the variant lists it under on. */
+function onInActiveVariant(id: string, promptText: string): boolean {
+  const defaultOff = new RegExp(`\\{\\{#ablation\\s+"${id.replace(/\./g, '\\.')}"[^}]*default="off"`).test(promptText);
+  const doc = (parse(readFileSync(join(e2eEnv().workspace, '.waypoint', 'variants.yaml'), 'utf8')) ?? {}) as { active?: string; variants?: Record<string, { off?: string[]; on?: string[] } | null> };
+  const v = doc.variants?.[doc.active ?? 'default'] ?? {};
+  if ((v.on ?? []).includes(id)) return true;
+  return !defaultOff && !(v.off ?? []).includes(id);
+}
+
 async function lensesWith(uri: vscode.Uri, what: string, pred: (titles: string[]) => boolean): Promise<vscode.CodeLens[]> {
   return waitFor(what, 15_000, async () => {
     const lenses = await codeLenses(uri);
@@ -56,7 +65,7 @@ describe('prompt language', function () {
       const lens = lenses.find((l) => new RegExp(`^[●○] ${id.replace(/\./g, '\\.')}: (on|off)$`).test(l.command?.title ?? ''));
       assert.ok(lens, `no toggle lens for ablation '${id}' (lenses: ${titles.join(' | ')})`);
       assert.match(doc.lineAt(lens.range.start.line).text, new RegExp(`#ablation\\s+"${id.replace(/\./g, '\\.')}"`), `the '${id}' lens sits on its {{#ablation}} line`);
-      assert.equal(/^●/.test(lens.command!.title), !offInActiveVariant(id), `lens state of '${id}' matches variants.yaml`);
+      assert.equal(/^●/.test(lens.command!.title), onInActiveVariant(id, doc.getText()), `lens state of '${id}' matches variants.yaml and the block's default`);
     }
   });
 

@@ -22,7 +22,8 @@ type Step = [fn: string, args: unknown[]];
 
 /** Runs the calls on the real simulator and writes them as an episode: a Coder turn, then an Executor turn each. */
 async function recordTrace(): Promise<TraceEvent[]> {
-  const sim = await createTabletopSimulator();
+  // Straight motion, so the scripted calls collide where they aim (a planned motion refuses such targets).
+  const sim = await createTabletopSimulator({ motion: 'straight' });
   try {
     const reset = await sim.reset('stack_blocks', 0);
     const at = (name: string) => reset.observation.state.objects.find((o) => o.name === name)!.pos;

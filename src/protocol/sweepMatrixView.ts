@@ -55,6 +55,8 @@ export const ViewMatrix = z
     baseline: z.string(),
     alpha: z.number(),
     rows: z.array(z.array(ViewMatrixCell)),
+    /** Each column's prompt version (a hash of its rendered prompts), when the sweep's plan records them. */
+    promptVersions: z.record(z.string(), z.string()).optional(),
     /** The paper beside this run: citation, whether this run is a fixture (reference model), the pooled row. */
     paper: z.object({ citation: z.string(), metric: z.string().optional(), note: z.string().optional(), fixture: z.boolean(), pooled: z.array(ViewMatrixCell).optional() }).passthrough().optional(),
   })

@@ -6,7 +6,7 @@
 // errors. Screenshots: test/output/sweep-view*.png.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +23,11 @@ const ws = mkdtempSync(join(tmpdir(), 'waypoint-sweep-view-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 test('sweep comparison view: matrix by significance, baseline switch, episodes, labels, side by side', { skip: chromiumMissing }, async () => {
   const dir = fixtureSweep(ws);
+  // Prompt versions per column, as a planned sweep records them (the header names each).
+  const planPath = join(dir, 'plan.json');
+  const plan = JSON.parse(readFileSync(planPath, 'utf8')) as { cells: { name: string; promptVersion?: string }[] };
+  plan.cells.forEach((c, i) => (c.promptVersion = `${String(i).repeat(4)}abcd1234`));
+  writeFileSync(planPath, JSON.stringify(plan));
   // One proposal of the model judge (judge.json): shown beside the labels, marked as a model's.
   writeFileSync(join(dir, 'judge.json'), JSON.stringify({ model: 'judge-model @ fake', note: 'n', proposals: { 'malmm-stack_blocks-sa-s2-r0-fixture': { labels: [{ label: 'drop', turn: 4, evidence: 'fell', source: 'judge' }], at: 'x' } } }));
   const data = await loadSweepView(nodeIO, dir);
@@ -44,6 +49,7 @@ test('sweep comparison view: matrix by significance, baseline switch, episodes, 
       getState: () => undefined, setState: () => undefined });`);
     await page.goto(pathToFileURL(file).href);
     await page.waitForSelector('table.matrix', { timeout: 5000 }).catch((e: unknown) => assert.fail(`${String(e)}; errors: ${seen.errors.join(' / ')}`));
+    assert.deepEqual(await page.$$eval('table.matrix thead .prompt-version', (els) => els.map((e) => e.textContent)), ['prompts 0000abcd1234', 'prompts 1111abcd1234', 'prompts 2222abcd1234']);
     const classes = () => page.$$eval('table.matrix tbody td', (tds) => tds.map((td) => td.className));
     assert.deepEqual(await classes(), ['cell baseline', 'cell ns', 'cell sig worse'], 'sa (2/12) differs significantly from malmm (11/12); ma (8/12) does not');
     assert.match((await page.textContent('td.sig.worse'))!, /2\/12 17%\[5%, 45%\]p=0\.004 · 9↔0 · worse/);

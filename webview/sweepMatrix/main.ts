@@ -33,7 +33,17 @@ function matrixTable(m: ViewMatrix): HTMLElement {
   return h(
     'table',
     { class: 'matrix' },
-    h('thead', null, h('tr', null, h('th', null, 'task'), ...m.cells.map((c) => h('th', { class: c === m.baseline ? 'baseline' : undefined }, c === m.baseline ? `${c} (baseline)` : c)))),
+    h('thead', null, h('tr', null, h('th', null, 'task'), ...m.cells.map((c) =>
+          h(
+            'th',
+            { class: c === m.baseline ? 'baseline' : undefined },
+            c === m.baseline ? `${c} (baseline)` : c,
+            // Which prompts the column ran: a prompt edit makes a new version (and re-runs its episodes).
+            m.promptVersions?.[c] ? h('div', { class: 'prompt-version', title: 'prompt version: a hash of the rendered prompts of every role' }, `prompts ${m.promptVersions[c]}`) : null,
+          ),
+        ),
+      ),
+    ),
     h(
       'tbody',
       null,

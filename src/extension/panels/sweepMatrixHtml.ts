@@ -14,6 +14,7 @@ th, td { border: 1px solid var(--vscode-panel-border, var(--vscode-editorWidget-
 thead th { background: var(--vscode-editorWidget-background); }
 .matrix td { text-align: center; min-width: 9em; }
 .matrix .ci, .matrix .p { font-size: 0.9em; color: var(--vscode-descriptionForeground); }
+.matrix th .prompt-version { font-weight: normal; font-family: var(--vscode-editor-font-family, monospace); font-size: 0.85em; color: var(--vscode-descriptionForeground); }
 .cell.baseline, th.baseline { background: var(--vscode-editor-inactiveSelectionBackground, #8882); }
 .cell.sig.better { background: color-mix(in srgb, var(--vscode-testing-iconPassed, #2a2) 28%, transparent); }
 .cell.sig.worse { background: color-mix(in srgb, var(--vscode-testing-iconFailed, #d33) 28%, transparent); }

@@ -13,7 +13,7 @@ import { buildAllegroHand, rpyQuat } from './allegroHand.js';
 import { buildGripper } from './grippers.js';
 import type { CollisionBits } from './collisionGroups.js';
 import { axisAngleQuat, el, type MjcfElement } from './mjcf.js';
-import type { BuiltArm } from './pandaArm.js';
+import { armLayout, type BuiltArm } from './pandaArm.js';
 import type { ArmSpec, BodyLabel, Vec3 } from './sceneSpec.js';
 
 const deg = (d: number) => (d * Math.PI) / 180;
@@ -91,23 +91,18 @@ export function buildIiwaArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
   return {
     body: base,
     actuators,
-    layout: {
+    layout: armLayout(p, {
       spec,
       joints,
-      actuators: joints.map((_, i) => `${p}act${i + 1}`),
-      gripper: hand.layout,
-      eeSite: `${p}ee`,
-      handBody: `${p}hand`,
+      hand,
       embodiment: `KUKA LBR iiwa 7 R800 (7-DoF arm) with an ${hand.label}`,
       bodies,
-      jointRanges: IIWA7.jointRanges.map((r) => [r[0], r[1]] as [number, number]),
-      tcpInHand: hand.tcpInHand,
-      seedQ: [...IIWA7.readyQ],
-      sideSeedQ: [...IIWA7.sideQ],
-      servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
+      model: IIWA7,
+      kp: KP,
+      kv: KV,
       // Planned motions at about half the datasheet's speeds, as for the other arms.
       maxJointSpeed: IIWA7.speedLimit.map((v) => v / 2),
       jointSpeedLimit: [...IIWA7.speedLimit],
-    },
+    }),
   };
 }

@@ -69,6 +69,40 @@ export interface BuiltArm {
   layout: ArmLayout;
 }
 
+/** What an arm builder knows about its model: joint limits and the two IK seed configurations. */
+interface ArmModel {
+  jointRanges: readonly (readonly number[])[];
+  readyQ: readonly number[];
+  sideQ: readonly number[];
+}
+
+/**
+ * The names and numbers controllers read from a built arm (`p`: its name prefix), the same for every arm model;
+ * what differs (embodiment text, speed limits, servo gains) comes in.
+ */
+export function armLayout(
+  p: string,
+  a: { spec: ArmSpec; joints: string[]; hand: { layout: ArmLayout['gripper']; tcpInHand: ArmLayout['tcpInHand'] }; embodiment: string; bodies: BodyLabel[]; model: ArmModel; kp: readonly number[]; kv: readonly number[]; maxJointSpeed: number[]; jointSpeedLimit: number[] },
+): ArmLayout {
+  return {
+    spec: a.spec,
+    joints: a.joints,
+    actuators: a.joints.map((_, i) => `${p}act${i + 1}`),
+    gripper: a.hand.layout,
+    eeSite: `${p}ee`,
+    handBody: `${p}hand`,
+    embodiment: a.embodiment,
+    bodies: a.bodies,
+    jointRanges: a.model.jointRanges.map((r) => [r[0]!, r[1]!] as [number, number]),
+    tcpInHand: a.hand.tcpInHand,
+    seedQ: [...a.model.readyQ],
+    sideSeedQ: [...a.model.sideQ],
+    servoLeadSecs: a.kp.map((kp, i) => a.kv[i]! / kp),
+    maxJointSpeed: a.maxJointSpeed,
+    jointSpeedLimit: a.jointSpeedLimit,
+  };
+}
+
 /** `bits`: this arm's collision bits (collisionGroups.ts); its own links never collide with each other. */
 export function buildPandaArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
   const p = spec.prefix;
@@ -122,23 +156,18 @@ export function buildPandaArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
   return {
     body: base,
     actuators,
-    layout: {
+    layout: armLayout(p, {
       spec,
       joints,
-      actuators: joints.map((_, i) => `${p}act${i + 1}`),
-      gripper: hand.layout,
-      eeSite: `${p}ee`,
-      handBody: `${p}hand`,
+      hand,
       embodiment: `${spec.torso ? 'humanoid (a Franka-class 7-DoF arm on a torso)' : 'Franka Panda (7-DoF arm)'} with a ${hand.label}`,
       bodies,
-      jointRanges: PANDA.jointRanges.map((r) => [r[0], r[1]] as [number, number]),
-      tcpInHand: hand.tcpInHand,
-      seedQ: [...PANDA.readyQ],
-      sideSeedQ: [...PANDA.sideQ],
-      servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
+      model: PANDA,
+      kp: KP,
+      kv: KV,
       maxJointSpeed: [...PANDA.motionSpeed],
       jointSpeedLimit: [...PANDA.speedLimit],
-    },
+    }),
   };
 }
 

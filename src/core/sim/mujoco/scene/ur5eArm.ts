@@ -6,7 +6,7 @@
 import type { CollisionBits } from './collisionGroups.js';
 import { buildGripper } from './grippers.js';
 import { axisAngleQuat, el, type MjcfElement } from './mjcf.js';
-import { linkGeom, torsoGeoms, type BuiltArm } from './pandaArm.js';
+import { armLayout, linkGeom, torsoGeoms, type BuiltArm } from './pandaArm.js';
 import type { ArmSpec, BodyLabel } from './sceneSpec.js';
 
 /** Standard DH: frame k = frame k-1 * RotZ(q_k) * TransZ(d_k) * TransX(a_k) * RotX(alpha_k). */
@@ -75,24 +75,19 @@ export function buildUr5eArm(spec: ArmSpec, bits: CollisionBits): BuiltArm {
   return {
     body: base,
     actuators,
-    layout: {
+    layout: armLayout(p, {
       spec,
       joints,
-      actuators: joints.map((_, i) => `${p}act${i + 1}`),
-      gripper: hand.layout,
-      eeSite: `${p}ee`,
-      handBody: `${p}hand`,
+      hand,
       embodiment: `${spec.torso ? 'humanoid (a UR5E-class 6-DoF arm on a torso)' : 'UR5E (6-DoF arm)'} with a ${hand.label}`,
       bodies,
-      jointRanges: UR5E.jointRanges.map((r) => [r[0], r[1]] as [number, number]),
-      tcpInHand: hand.tcpInHand,
-      seedQ: [...UR5E.readyQ],
-      sideSeedQ: [...UR5E.sideQ],
-      servoLeadSecs: KP.map((kp, i) => KV[i]! / kp),
+      model: UR5E,
+      kp: KP,
+      kv: KV,
       maxJointSpeed: [...UR5E.motionSpeed],
       // The datasheet's 180 deg/s on every joint.
       jointSpeedLimit: UR5E.dh.map(() => Math.PI),
-    },
+    }),
   };
 }
 

@@ -47,6 +47,11 @@ export interface SceneQuery {
   startsOn(id: string): string | undefined;
 }
 
+/** Objects of the given types that start in or on one of the given receptacle types, in scene order by type. */
+function startingOn(q: SceneQuery, types: readonly string[], places: readonly string[]): string[] {
+  return types.flatMap((t) => q.ids(t)).filter((id) => places.includes(q.startsOn(id) ?? ''));
+}
+
 export interface CheckerSpec {
   subtasks: SubtaskSpec[];
   /** What counts for coverage: object ids, or type names (any object of the type, as the released checkers list them). */
@@ -653,7 +658,7 @@ export const TASKS: readonly TaskDef[] = [
     someOf: { choose: [3, 5], from: ['Laptop', 'Pencil', 'Pen', 'Plate', 'CreditCard', 'Book', 'Newspaper'].map((t) => living(t, ['DiningTable', 'CoffeeTable'])) },
     keepFree: ['DiningTable', 'CoffeeTable'],
     checker: (q) => {
-      const ids = ['Laptop', 'Pencil', 'Pen', 'Plate', 'CreditCard', 'Book', 'Newspaper'].flatMap((t) => q.ids(t)).filter((id) => ['DiningTable', 'CoffeeTable'].includes(q.startsOn(id) ?? ''));
+      const ids = startingOn(q, ['Laptop', 'Pencil', 'Pen', 'Plate', 'CreditCard', 'Book', 'Newspaper'], ['DiningTable', 'CoffeeTable']);
       return simple(transport(q, ids, ['Desk']), ['Desk']);
     },
   },
@@ -792,7 +797,7 @@ export const TASKS: readonly TaskDef[] = [
     someOf: { choose: [0, 1], from: [kitchen('Tomato', ['CounterTop']), kitchen('Fork', ['CounterTop'])] },
     keepFree: ['CounterTop', 'Drawer', 'Cabinet'],
     checker: (q) => {
-      const ids = ['Lettuce', 'Mug', 'PaperTowelRoll', 'Tomato', 'Fork'].flatMap((t) => q.ids(t)).filter((id) => q.startsOn(id) === 'CounterTop');
+      const ids = startingOn(q, ['Lettuce', 'Mug', 'PaperTowelRoll', 'Tomato', 'Fork'], ['CounterTop']);
       return simple(clearInto(q, ids, ['CounterTop']));
     },
   },
@@ -807,7 +812,7 @@ export const TASKS: readonly TaskDef[] = [
     objects: [living('Statue', ['Desk']), living('Watch', ['Desk']), living('RemoteControl', ['Desk'])],
     keepFree: ['Desk'],
     checker: (q) => {
-      const ids = ['Statue', 'Watch', 'RemoteControl'].flatMap((t) => q.ids(t)).filter((id) => q.startsOn(id) === 'Desk');
+      const ids = startingOn(q, ['Statue', 'Watch', 'RemoteControl'], ['Desk']);
       return simple(clearInto(q, ids, ['Desk']));
     },
   },
@@ -822,7 +827,7 @@ export const TASKS: readonly TaskDef[] = [
     someOf: { choose: [3, 5], from: ['Book', 'CreditCard', 'Laptop', 'Plate', 'Newspaper', 'Pen', 'Pencil'].map((t) => living(t, ['DiningTable', 'CoffeeTable'])) },
     keepFree: ['DiningTable', 'CoffeeTable'],
     checker: (q) => {
-      const ids = ['Book', 'CreditCard', 'Laptop', 'Plate', 'Newspaper', 'Pen', 'Pencil'].flatMap((t) => q.ids(t)).filter((id) => ['DiningTable', 'CoffeeTable'].includes(q.startsOn(id) ?? ''));
+      const ids = startingOn(q, ['Book', 'CreditCard', 'Laptop', 'Plate', 'Newspaper', 'Pen', 'Pencil'], ['DiningTable', 'CoffeeTable']);
       return simple(clearInto(q, ids, ['DiningTable', 'CoffeeTable']));
     },
   },
@@ -838,7 +843,7 @@ export const TASKS: readonly TaskDef[] = [
     someOf: { choose: [0, 1], from: [living('RemoteControl', ['Sofa']), living('Book', ['Sofa'])] },
     keepFree: ['Sofa'],
     checker: (q) => {
-      const ids = ['Pillow', 'RemoteControl', 'Book'].flatMap((t) => q.ids(t)).filter((id) => q.startsOn(id) === 'Sofa');
+      const ids = startingOn(q, ['Pillow', 'RemoteControl', 'Book'], ['Sofa']);
       return simple(clearInto(q, ids, ['Sofa']));
     },
   },

@@ -225,7 +225,7 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       const r = await retryDiff(liveFrame!);
       if (!r) {
         figures.liveRunHadExecutorError = false;
-        throw new Error('the live run (reference-flawed, stack_blocks seed 4) had no Coder turn after an executor error: its seeded NameError should give one');
+        throw new Error('the live run (reference-flawed, stack_blocks seed 9) had no Coder turn after an executor error: its seeded NameError should give one');
       }
       figures.liveRunHadExecutorError = true;
       await shots.take(page, '03-live-run-retry-diff');

@@ -62,6 +62,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     linear_waypoints: { description: 'Linear waypoints instead of the agents\' PATHs', agent: 'dialog_linear_paths' },
     topdown_waypoints: { description: 'Hard-coded top-down waypoints instead of the agents\' PATHs', agent: 'dialog_topdown_paths' },
     no_waypoints: { description: 'No waypoints: the planner searches unseeded', agent: 'dialog_no_paths' },
+    waypoint: { description: "RoCo dialog with Waypoint's additions on (each robot asked to say what it can reach and what it needs)", agent: 'dialog', on: ['dialog.share_reach'] },
   },
   limits: [
     { id: 'maxRounds', label: 'Rounds (T)', type: 'int', default: 10, min: 1, max: 100, description: 'Rounds (environment interactions) before the episode fails; RoCo\'s --tsteps. Dialog w/o feedback gets twice as many.' },

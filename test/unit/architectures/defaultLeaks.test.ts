@@ -51,3 +51,19 @@ test("LLaMAR default: the Corrector reasons about failures without the simulator
   assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'llamar'), LLAMAR_FORBIDDEN), []);
   assert.deepEqual(found(await rendered('llamar', 'corrector.prompt', LLAMAR_VARS, 'waypoint'), LLAMAR_FORBIDDEN), LLAMAR_FORBIDDEN, 'waypoint variant (corrector.failure_causes)');
 });
+
+// RoCo (§3.1, the released prompts): the communication instruction asks for brief answers that do not repeat the
+// others; asking each robot to announce its reach and needs is ours.
+const ROCO_VARS = {
+  task: 'sort the cubes', actions: [], rules: [], example: '', path_required: false, path_points: 0, round_history: '', failed_plans: '', last_plan_failed: false,
+  agent: 'Alice', others: 'Bob and Chad', capability: 'Alice can reach the left half.', others_capability: [], observation: 'blue_square is on panel2',
+  previous_chat: '', feedback: [], current_chat: '', last_call: false,
+};
+
+test("RoCo default: the communication instruction is the paper's; 'say what you can reach and what you need' only in the waypoint variant", async () => {
+  const ask = ['what you can reach and what you need'];
+  const paper = await rendered('roco', 'dialog.prompt', ROCO_VARS, 'dialog');
+  assert.deepEqual(found(paper, ask), []);
+  assert.match(paper, /do not repeat what others said/);
+  assert.deepEqual(found(await rendered('roco', 'dialog.prompt', ROCO_VARS, 'waypoint'), ask), ask, 'waypoint variant (dialog.share_reach)');
+});

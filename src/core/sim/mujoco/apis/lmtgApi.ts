@@ -51,7 +51,8 @@ function detect(ctx: RobotApiContext, query: unknown): SimCallResult {
   if (!q.ok) return q;
   const found = detectObjects(ctx.scene, ctx.state, q.value);
   if (found.length === 0) {
-    return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}; the scene has: ${ctx.scene.objects.map((o) => o.name).join(', ')}` };
+    // A detector that finds nothing says so and no more: the paper's LangSAM never listed what else the image held.
+    return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}` };
   }
   const records = estimate(ctx, found);
   const printed = found.map((d, i): Detection => ({ ...d, ...records[i]!.estimate }));

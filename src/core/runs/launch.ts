@@ -162,7 +162,7 @@ const embeddingFields = (spec: EmbeddingSpec): EmbeddingSpec => ({
 });
 
 /** The run's embedding client and what the run header records of it; undefined when the run has none. */
-function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'> } | undefined {
+export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'> } | undefined {
   const model = spec.embeddingModel ?? (spec.kind === 'reference' ? REFERENCE_EMBEDDING_MODEL : undefined);
   if (model === undefined || model === 'none') return undefined;
   const separate = spec.embeddingBaseUrl !== undefined && spec.embeddingBaseUrl.replace(/\/+$/, '') !== chatUrl.replace(/\/+$/, '');

@@ -64,7 +64,7 @@ export interface ModelNeeds {
   typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string };
   /** What the paper's model saw as images and what Waypoint sends it instead. */
   vision?: string;
-  /** Where the paper matches with a sentence-embedding model and what Waypoint does meanwhile. */
+  /** Where the paper matches with a sentence-embedding model and what Waypoint matches with. */
   embeddings?: string;
 }
 

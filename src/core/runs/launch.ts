@@ -151,7 +151,9 @@ export async function resolveModelSpec(spec: ModelSpec, clock: Clock): Promise<M
   if (spec.provider) return spec;
   const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock, timeoutMs: spec.timeoutMs }).identify();
   if (id.kind !== 'reference') return spec;
-  if (!id.models.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no model '${spec.model}'; it serves ${id.models.join(', ')}`);
+  // Its embedding fixture is listed too, but answers no chat.
+  const chat = id.models.filter((m) => m !== REFERENCE_EMBEDDING_MODEL);
+  if (!chat.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no chat model '${spec.model}'; it serves ${chat.join(', ')}`);
   if (!(REFERENCE_PROFILES as readonly string[]).includes(spec.model)) return spec;
   return { kind: 'reference', baseUrl: spec.baseUrl, profile: spec.model as ReferenceProfile, ...(spec.seed !== undefined ? { seed: spec.seed } : {}), ...embeddingFields(spec) };
 }

@@ -3,6 +3,7 @@
 // response: the `model` field, `system_fingerprint`, `/v1/models` `owned_by`, and an `x-waypoint-model` header.
 // Answers are deterministic: temperature is accepted and ignored; the request's seed reaches the policies, where
 // only the reference-flawed profile uses it (with the conversation) to draw its seeded mistakes.
+// POST /v1/embeddings serves `reference-embedding`, a hashed-words fixture (./embedding.ts), for LLaMAR's matcher.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';

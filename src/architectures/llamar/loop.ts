@@ -68,6 +68,7 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
   const matcher: MatcherOptions & { embeddings?: EpisodeEmbeddings; signal: AbortSignal } = {
     explore: limitFlag(ctx.limits, 'explore'),
     exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')],
+    embeddingThreshold: limitNumber(ctx.limits, 'embeddingThreshold'),
     ...(ctx.embeddings ? { embeddings: ctx.embeddings } : {}),
     signal: ctx.signal,
   };

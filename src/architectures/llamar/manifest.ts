@@ -60,6 +60,15 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
     { id: 'exploreRounds', label: 'Explore rounds (K)', type: 'int', default: 3, min: 1, max: 10, description: 'Look-around-and-move rounds per Explore (the paper\'s K = 3).' },
     { id: 'exploreMoves', label: 'Explore moves (J)', type: 'int', default: 2, min: 0, max: 10, description: 'Cells moved toward the best direction per round (the paper\'s J = 2).' },
     {
+      id: 'embeddingThreshold',
+      label: 'Embedding match threshold',
+      type: 'number',
+      default: 0.5,
+      min: 0,
+      max: 1,
+      description: "Least cosine similarity at which the embedding matcher takes the closest admissible action (the run's --embedding-model); embedding models differ in how alike unrelated phrases score, so tune it per model.",
+    },
+    {
       id: 'viewDescriptions',
       label: 'Describe the views',
       type: 'bool',

@@ -190,3 +190,12 @@ test('in an episode: an embedding endpoint answering 500 leaves the lexical matc
     await new Promise<void>((r) => failing.close(() => r()));
   }
 });
+
+test('the embeddingThreshold limit is the bar: at 0.9 the same free-form answer is refused by the embedding matcher and fed back', async () => {
+  const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, model: freeFormFirstStep(), embeddings: new OpenAIEmbeddingClient({ baseUrl: server.url, model: REFERENCE_EMBEDDING_MODEL, clock }), limits: { embeddingThreshold: 0.9 } });
+  const first = events.find((e): e is EventOf<'parsed_output'> => e.type === 'parsed_output' && e.role === 'actor')!;
+  assert.equal(first.ok, false);
+  assert.match(first.error ?? '', /Alice's action "look around the room": "look around the room" is not close to any admissible action \(closest by embedding: "explore" 0\.707/);
+  assert.equal(result.end.archMetrics?.formatErrors, 1);
+  assert.equal(events.find((e) => e.type === 'episode_start' && e.limits?.embeddingThreshold === 0.9) !== undefined, true);
+});

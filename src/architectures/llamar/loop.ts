@@ -10,6 +10,7 @@ import { checkerMetrics } from '../../core/metrics/householdMetrics.js';
 import type { Observation } from '../../core/sim/simulator.js';
 import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
 import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
+import type { EpisodeEmbeddings } from '../../core/llm/embeddings.js';
 import type { MatcherOptions } from './actionMatcher.js';
 import { parseActor, parseCorrector, parsePlanner, parseVerifier, type ActorAnswer, type MatchedAction, type Parsed } from './parse.js';
 import { household, inputDict, listOrNone, observationList, stateLine, viewDescription } from './render.js';
@@ -63,7 +64,14 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
   const maxSteps = limitNumber(ctx.limits, 'maxSteps');
   const maxFormat = limitNumber(ctx.limits, 'maxFormatErrors');
   const withView = limitFlag(ctx.limits, 'viewDescriptions');
-  const matcher: MatcherOptions = { explore: limitFlag(ctx.limits, 'explore'), exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')] };
+  // The run's embedding model, when it has one, matches free-form actions (the paper's matcher); else the lexical one.
+  const matcher: MatcherOptions & { embeddings?: EpisodeEmbeddings; signal: AbortSignal } = {
+    explore: limitFlag(ctx.limits, 'explore'),
+    exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')],
+    embeddingThreshold: limitNumber(ctx.limits, 'embeddingThreshold'),
+    ...(ctx.embeddings ? { embeddings: ctx.embeddings } : {}),
+    signal: ctx.signal,
+  };
   const task = ctx.task.instruction;
   const agentNames = agents.length === 1 ? agents[0]! : `${agents.slice(0, -1).join(', ')} and ${agents[agents.length - 1]}`;
   const baseVars = { agent_count: String(agents.length), agent_names: agentNames, agents, robot_word: agents.length === 1 ? 'robot' : 'robots' };
@@ -126,13 +134,13 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
    * Calls a role and reads its answer; an unusable answer is shown to the role with the reason and asked again
    * (counted). `maxFormatErrors` unusable answers in a row end the episode.
    */
-  const ask = async <T>(role: string, input: string, parse: (text: string) => Parsed<T>, kind: string): Promise<T> => {
+  const ask = async <T>(role: string, input: string, parse: (text: string) => Parsed<T> | Promise<Parsed<T>>, kind: string): Promise<T> => {
     const retry: ChatMessage[] = [];
     for (;;) {
       const turn = ctx.nextTurn();
       const r = await ctx.callRole(role, { ...baseVars, input }, retry);
       if (!r.ok) throw new Cancelled();
-      const p = parse(r.text);
+      const p = await parse(r.text);
       if (p.ok) {
         consecutiveFormat = 0;
         await ctx.parsed(role, r.callId, turn, { ok: true, kind, value: p.value });

@@ -60,6 +60,15 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
     { id: 'exploreRounds', label: 'Explore rounds (K)', type: 'int', default: 3, min: 1, max: 10, description: 'Look-around-and-move rounds per Explore (the paper\'s K = 3).' },
     { id: 'exploreMoves', label: 'Explore moves (J)', type: 'int', default: 2, min: 0, max: 10, description: 'Cells moved toward the best direction per round (the paper\'s J = 2).' },
     {
+      id: 'embeddingThreshold',
+      label: 'Embedding match threshold',
+      type: 'number',
+      default: 0.5,
+      min: 0,
+      max: 1,
+      description: "Least cosine similarity at which the embedding matcher takes the closest admissible action (the run's --embedding-model); embedding models differ in how alike unrelated phrases score, so tune it per model.",
+    },
+    {
       id: 'viewDescriptions',
       label: 'Describe the views',
       type: 'bool',
@@ -95,6 +104,6 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
     typicalEpisode: { calls: 42, tokens: 53559, measuredOn: '1_put_bread_lettuce_tomato_fridge, variant llamar, seeds 0-1, 28 Nov 2026' },
     longestRequest: { tokens: 1759, measuredOn: 'reference model, wash_bowl_mug_pot_pan, seed 0', grows: "the robots' observations and the memory, not the whole history" },
     vision: "the paper's modules see each robot's egocentric image (GPT-4V); Waypoint describes the views in words (limit viewDescriptions)",
-    embeddings: "the paper matches a free-form action to the admissible ones with a sentence-embedding model; Waypoint's matcher is lexical for now",
+    embeddings: "the paper matches a free-form action to the admissible ones with a fine-tuned SentenceBERT; Waypoint uses the run's --embedding-model from the endpoint's /v1/embeddings, else the lexical fallback matcher",
   },
 };

@@ -1,7 +1,8 @@
 // Strict readers of LLaMAR's module answers. Each answer must be one dict with the module's keys (as the paper's
 // prompts ask); the Actor's actions must name robots of this team and map to admissible actions. A problem comes
 // back as one message the module is shown before it answers again.
-import { matchAction, type AdmissibleAction, type MatcherName, type MatcherOptions } from './actionMatcher.js';
+import type { EpisodeEmbeddings } from '../../core/llm/embeddings.js';
+import { matchAction, matchActionWithEmbeddings, type AdmissibleAction, type MatcherName, type MatcherOptions } from './actionMatcher.js';
 import { pick, readDictAnswer, type Literal } from './dictAnswer.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -105,6 +106,8 @@ export interface MatchedAction {
   candidates: { text: string; score: number }[];
   /** Which matcher chose it (kept in the trace with the parsed answer). */
   matcher: MatcherName;
+  /** Why the lexical matcher chose although the run has an embedding model (no embeddings, a failed call). */
+  fallback?: string;
 }
 
 export interface ActorAnswer {
@@ -120,7 +123,12 @@ export interface ActorAnswer {
  * every robot. A key for a robot that is not on the team, a missing robot, an action that matches nothing
  * admissible or names an object no robot has seen: each is an error naming it.
  */
-export function parseActor(text: string, agents: readonly string[], known: readonly string[], opts: MatcherOptions & { keys: readonly string[] }): Parsed<ActorAnswer> {
+export async function parseActor(
+  text: string,
+  agents: readonly string[],
+  known: readonly string[],
+  opts: MatcherOptions & { keys: readonly string[]; embeddings?: EpisodeEmbeddings; signal?: AbortSignal },
+): Promise<Parsed<ActorAnswer>> {
   const r = readDictAnswer(text);
   if (!r.ok) return r;
   const d = r.value;
@@ -145,12 +153,12 @@ export function parseActor(text: string, agents: readonly string[], known: reado
       problems.push(`"${k}" must be a string`);
       continue;
     }
-    const m = matchAction(v, known, opts);
+    const m = opts.embeddings ? await matchActionWithEmbeddings(v, known, opts, opts.embeddings, opts.signal) : matchAction(v, known, opts);
     if (!m.ok) {
       problems.push(`${name}'s action "${v}": ${m.error}`);
       continue;
     }
-    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates, matcher: m.matcher };
+    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates, matcher: m.matcher, ...(m.fallback ? { fallback: m.fallback } : {}) };
   }
   const absent = agents.filter((a) => !actionKeys.some((k) => actionKeyRobot(k)!.toLowerCase() === a.toLowerCase()));
   if (absent.length > 0) problems.push(`missing ${absent.map((a) => `"${a}'s action"`).join(', ')}`);

@@ -2,6 +2,7 @@
 // provide. An architecture writes its seed's loop in its own terms and acts only through the EpisodeContext, so the
 // engine can trace, pause, fork and replay every step it takes.
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TokenUsage, TraceEvent } from '../../protocol/trace.js';
+import type { EpisodeEmbeddings } from '../llm/embeddings.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
 import type { ActionCheck, ApiFunctionSpec, CollisionReport, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
 import type { Picoschema } from '../prompt/schema.js';
@@ -63,7 +64,7 @@ export interface ModelNeeds {
   typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string };
   /** What the paper's model saw as images and what Waypoint sends it instead. */
   vision?: string;
-  /** Where the paper matches with a sentence-embedding model and what Waypoint does meanwhile. */
+  /** Where the paper matches with a sentence-embedding model and what Waypoint matches with. */
   embeddings?: string;
 }
 
@@ -188,6 +189,11 @@ export interface EpisodeContext {
    */
   readonly ablations: Readonly<Record<string, boolean>>;
   readonly signal: AbortSignal;
+  /**
+   * The run's sentence-embedding model (LLaMAR's action matcher), cached per episode; absent when the run has none
+   * (an OpenAI-compatible model without `--embedding-model`, a replay). Failures come back as values.
+   */
+  readonly embeddings?: EpisodeEmbeddings;
 
   /** Counters on separate axes. Each event carries turn (where it belongs to one), round, step and agent. */
   readonly turn: number;

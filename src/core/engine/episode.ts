@@ -7,6 +7,7 @@ import { ENGINE_LIMITS, manifestProblems, resolveLimits } from '../architecture/
 import type { ActOptions, ArchitectureDefinition, CodeRunOutcome, EpisodeContext, EpisodeOptions, JointActionOutcome, LimitValues, RoleCallOptions, RoleCallOutcome } from '../architecture/types.js';
 import type { Clock, HostIO } from '../host.js';
 import type { ModelClient } from '../llm/client.js';
+import { EmbeddingCache, type EmbeddingClient } from '../llm/embeddings.js';
 import type { PromptRole } from '../prompt/analyze.js';
 import { loadPromptFile, PromptError, renderPrompt, type PromptFile } from '../prompt/render.js';
 import { fieldProblems, readSchemaShapes } from '../prompt/schema.js';
@@ -57,6 +58,8 @@ export interface EpisodeDeps {
   sim: Simulator;
   sandbox: CodeSandbox;
   model: ModelClient;
+  /** The run's embedding model (LLaMAR's action matcher); each episode caches its vectors. */
+  embeddings?: EmbeddingClient;
   sink: TraceSink;
   controller?: EpisodeController;
   /** A person typing some agents' turns (RoCo's human in a robot's seat). */
@@ -562,6 +565,7 @@ function makeContext(p: ContextParts): EpisodeContext {
     agent: p.agent,
     agents: p.agents,
     humans: deps.human?.agents ?? [],
+    ...(deps.embeddings ? { embeddings: new EmbeddingCache(deps.embeddings) } : {}),
     ablations: spec.variant.ablations,
     signal: controller.signal,
     get turn() {

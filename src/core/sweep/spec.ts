@@ -55,6 +55,9 @@ const Model = z
     /** max_completion_tokens for OpenAI models that refuse max_tokens (`waypoint doctor` says which). */
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     seed: z.number().int().optional(),
+    /** LLaMAR's action matcher: an embedding model at the endpoint (or at embeddingBaseUrl); 'none' for the lexical one. */
+    embeddingModel: z.string().min(1).optional(),
+    embeddingBaseUrl: z.string().regex(/^https?:\/\/[^/]/, 'an http:// or https:// URL').optional(),
   })
   .strict();
 
@@ -244,9 +247,10 @@ function checkPaper(spec: SweepSpec, at: (mapPath: (string | number)[], key: str
 }
 
 export function modelSpecOf(m: SweepSpec['model'], env: NodeJS.ProcessEnv): ModelSpec {
-  if ((REFERENCE_PROFILES as readonly string[]).includes(m.name)) return { kind: 'reference', baseUrl: m.baseUrl, profile: m.name as ReferenceProfile };
+  const embedding = { ...(m.embeddingModel ? { embeddingModel: m.embeddingModel } : {}), ...(m.embeddingBaseUrl ? { embeddingBaseUrl: m.embeddingBaseUrl } : {}) };
+  if ((REFERENCE_PROFILES as readonly string[]).includes(m.name)) return { kind: 'reference', baseUrl: m.baseUrl, profile: m.name as ReferenceProfile, ...embedding };
   if (!m.name.startsWith('openai:') || m.name.length <= 7) throw new SweepSpecError(`model.name must be ${REFERENCE_PROFILES.join(', ')} or openai:<model>, got '${m.name}'`);
-  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed, ...(m.maxTokensField ? { maxTokensField: m.maxTokensField } : {}) };
+  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed, ...(m.maxTokensField ? { maxTokensField: m.maxTokensField } : {}), ...embedding };
 }
 
 function seedList(s: SweepSpec['seeds']): number[] {

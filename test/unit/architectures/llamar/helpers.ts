@@ -3,6 +3,7 @@
 import { architectures } from '../../../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
+import type { EmbeddingClient } from '../../../../src/core/llm/embeddings.js';
 import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
 import { defaultRolePolicies, roleDispatchPolicy, type ReferenceProfile } from '../../../../src/core/llm/reference/policy.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
@@ -55,6 +56,8 @@ export async function runLlamar(o: {
   variant?: string;
   limits?: Record<string, unknown>;
   model?: ModelClient;
+  /** The run's embedding model (the action matcher's); absent: the lexical matcher. */
+  embeddings?: EmbeddingClient;
 }): Promise<LlamarRun> {
   const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
@@ -77,6 +80,7 @@ export async function runLlamar(o: {
       sim: createHouseholdSimulator(),
       sandbox: noSandbox,
       model: o.model ?? policyClient(),
+      ...(o.embeddings ? { embeddings: o.embeddings } : {}),
       sink,
     },
   );

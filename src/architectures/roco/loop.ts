@@ -217,7 +217,9 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
         if (out.info?.['executed'] === false) {
           // Checked but not movable: the round ends; the next round's agents see the plan as failed to execute.
           c.executionFailures++;
-          failedPlans = [...failedPlans, `${planLines(actions)}\n(${out.results[0]?.error ?? 'failed to execute'})`];
+          // W/o feedback discards reasons: the plan is shown as failed, without the motion planner's why.
+          const why = noFeedback ? '' : `\n(${out.results[0]?.error ?? 'failed to execute'})`;
+          failedPlans = [...failedPlans, `${planLines(actions)}${why}`];
           lastPlanFailed = true;
           break;
         }

@@ -14,6 +14,7 @@ import { PromptLensProvider } from './prompt/promptLensProvider.js';
 import { VariantStatusItem } from './prompt/variantStatus.js';
 import { RESUME_WALKTHROUGH_KEY } from './walkthrough.js';
 import { AgentsTreeProvider } from './views/agentsTree.js';
+import { watchWorkspaceArchitectures } from './architectureWatch.js';
 import { RunsTreeProvider } from './views/runsTree.js';
 import { SimulatorTreeProvider } from './views/simulatorTree.js';
 
@@ -120,8 +121,17 @@ export async function activateWaypoint(
     c.activation = { activateMs, hostCodeMs: t.hostCodeLoadedAtMs - t.activateCalledAtMs, loadToActivateMs: t.activateCalledAtMs - t.moduleEvaluatedAtMs };
     c.output.info(`Waypoint activated in ${activateMs.toFixed(1)} ms (host code ${c.activation.hostCodeMs.toFixed(1)} ms; extension ${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, ${c.trusted ? 'trusted' : 'Restricted Mode'})`);
 
+    // The workspace's own architectures: registered like the built-ins, loaded again when their files change.
+    const workspaceArchs = watchWorkspaceArchitectures(c, () => {
+      agents.refresh();
+      lenses.refresh();
+      previews.refreshAll();
+      void c.testing?.discover();
+    });
+
     // After activation returns: things that read files or start processes.
     setTimeout(() => {
+      void workspaceArchs.loadNow().catch((err: unknown) => c.output.error(`workspace architectures did not load: ${err instanceof Error ? err.message : String(err)}`));
       for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
       void runs.updateContextKey();
       void status.update();

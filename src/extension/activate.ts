@@ -94,7 +94,11 @@ export async function activateWaypoint(
         for (const issue of c.config.issues) c.output.warn(issue.message);
         if (change.needsServerRestart) void (c.config.settings.languageServer.enabled ? c.lsp.restart() : c.lsp.stop());
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => simulator.refresh()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        simulator.refresh();
+        // The language server loads the workspace's architectures only in a trusted workspace.
+        if (c.lsp.state === 'running') void c.lsp.restart();
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         c.fireRunsChanged();
         c.fireVariantsChanged();

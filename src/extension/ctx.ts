@@ -50,7 +50,7 @@ export class Ctx implements vscode.Disposable {
     this.output = this.push(vscode.window.createOutputChannel('Waypoint', { log: true }));
     this.config = this.push(new Config());
     this.keys = new ApiKeyStore(context.secrets);
-    this.lsp = this.push(new PromptLanguageClient(this.asset('dist', 'lsp.js'), this.output));
+    this.lsp = this.push(new PromptLanguageClient(this.asset('dist', 'lsp.js'), this.output, () => this.config.settings.architectures.paths));
     this.push(this.runsChanged, this.variantsChanged);
   }
 

@@ -5,7 +5,7 @@
 // (a file changed, the setting changed) are serialised; a refused folder is kept as a problem with file:line for
 // the view and the diagnostics, and the other architectures keep working. No `vscode` here (unit-tested).
 import { join } from 'node:path';
-import { architecturePathRoots, architecturePathValue, ARCHITECTURE_PATH_ENV, refusalLine, resolveArchitecturePaths, WORKSPACE_ARCHITECTURES_DIR, type RefusedArchitecture } from '../core/architecture/workspace.js';
+import { architectureRoots as rootsFor, architecturePathValue, ARCHITECTURE_PATH_ENV, refusalLine, resolveArchitecturePaths, WORKSPACE_ARCHITECTURES_DIR, type RefusedArchitecture } from '../core/architecture/workspace.js';
 
 export interface ArchitectureSources {
   /** Local workspace folders, the first one first (the one relative setting paths are read from). */
@@ -31,9 +31,7 @@ export type ReloadFn = (o: { workspace?: string; roots: readonly string[] }) => 
  * folders' .waypoint/architectures/, the setting's folders, then $WAYPOINT_ARCHITECTURE_PATH of `env`.
  */
 export function architectureRoots(s: Pick<ArchitectureSources, 'folders' | 'paths'>, env: Readonly<Record<string, string | undefined>> = process.env): { workspace?: string; roots: string[] } {
-  const [first, ...others] = s.folders;
-  const roots = [...others.map((f) => join(f, WORKSPACE_ARCHITECTURES_DIR)), ...resolveArchitecturePaths(s.paths, first), ...architecturePathRoots(env[ARCHITECTURE_PATH_ENV])];
-  return { ...(first !== undefined ? { workspace: first } : {}), roots: [...new Set(roots)] };
+  return rootsFor(s.folders, s.paths, env[ARCHITECTURE_PATH_ENV]);
 }
 
 /**

@@ -57,6 +57,17 @@ export function architecturePathValue(roots: readonly string[], inherited: strin
   return all.length > 0 ? all.join(delimiter) : undefined;
 }
 
+/**
+ * The roots a long-lived host (the extension, the language server) loads from: the first folder as the workspace
+ * (its .waypoint/architectures/), the other folders' .waypoint/architectures/, the setting's folders (relative
+ * ones from the first folder), then the roots of a $WAYPOINT_ARCHITECTURE_PATH value.
+ */
+export function architectureRoots(folders: readonly string[], paths: readonly string[], envValue: string | undefined): { workspace?: string; roots: string[] } {
+  const [first, ...others] = folders;
+  const roots = [...others.map((f) => join(f, WORKSPACE_ARCHITECTURES_DIR)), ...resolveArchitecturePaths(paths, first), ...architecturePathRoots(envValue)];
+  return { ...(first !== undefined ? { workspace: first } : {}), roots: [...new Set(roots)] };
+}
+
 /** `file:line: message` for one refusal (the line when known). */
 export function refusalLine(r: RefusedArchitecture): string {
   return `${r.file}${r.line !== undefined ? `:${r.line}` : ''}: architecture '${r.id}' refused: ${r.message}`;

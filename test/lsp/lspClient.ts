@@ -63,7 +63,9 @@ export class LspClient {
         return false;
       });
     });
-    this.conn.onNotification(LogMessageNotification.type, (p) => this.logs.push(p.message));
+    this.conn.onNotification(LogMessageNotification.type, (p) => {
+      this.logs.push(p.message);
+    });
     this.conn.listen();
   }
 

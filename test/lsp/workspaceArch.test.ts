@@ -28,7 +28,9 @@ function copyCap(root: string, rel: string): string {
   return join(root, rel, 'cap', 'prompts', 'policy.prompt');
 }
 
-const undefinedName = (d: PublishDiagnosticsParams) => d.diagnostics.find((x) => x.message.includes("'undefined_name'"));
+/** A diagnostic's text (a string, or markup for clients that ask for it). */
+const msgOf = (m: string | { value: string }) => (typeof m === 'string' ? m : m.value);
+const undefinedName = (d: PublishDiagnosticsParams) => d.diagnostics.find((x) => msgOf(x.message).includes("'undefined_name'"));
 
 async function openWithUndefinedName(client: LspClient, file: string): Promise<{ uri: string; text: string; diag: PublishDiagnosticsParams }> {
   const text = `${readFileSync(file, 'utf8')}\n{{undefined_name}}\n`;
@@ -52,9 +54,9 @@ test("a prompt in the workspace's .waypoint/architectures/cap is checked against
     const d = undefinedName(diag);
     assert.ok(d, `a diagnostic for undefined_name: ${JSON.stringify(diag.diagnostics)}`);
     assert.equal(d.severity, 1, 'an error, as for a built-in role');
-    assert.match(d.message, /cap's policy prompt is given task, objects/);
+    assert.match(msgOf(d.message), /cap's policy prompt is given task, objects/);
     assert.equal(d.range.start.line, text.split('\n').findIndex((l) => l.includes('{{undefined_name}}')));
-    assert.ok(!diag.diagnostics.some((x) => /No architecture 'cap'/.test(x.message)), 'cap is known');
+    assert.ok(!diag.diagnostics.some((x) => /No architecture 'cap'/.test(msgOf(x.message))), 'cap is known');
     assert.ok((await archCompletions(client, uri, text)).includes('cap'), 'waypoint.arch: completes to cap');
   } finally {
     await client.stop();
@@ -68,7 +70,7 @@ test('a folder named in architecturePaths (relative to the workspace) is loaded 
   try {
     await trusted.initialize(pathToFileURL(ws).href, undefined, { trusted: true, architecturePaths: ['shared/archs'] });
     const { diag } = await openWithUndefinedName(trusted, file);
-    assert.match(undefinedName(diag)?.message ?? '', /cap's policy prompt is given/);
+    assert.match(msgOf(undefinedName(diag)?.message ?? ''), /cap's policy prompt is given/);
   } finally {
     await trusted.stop();
   }
@@ -76,7 +78,7 @@ test('a folder named in architecturePaths (relative to the workspace) is loaded 
   try {
     await restricted.initialize(pathToFileURL(ws).href, undefined, { trusted: false, architecturePaths: ['shared/archs'] });
     const { diag } = await openWithUndefinedName(restricted, file);
-    assert.ok(diag.diagnostics.some((x) => /No architecture 'cap'/.test(x.message)), `not loaded in an untrusted workspace: ${JSON.stringify(diag.diagnostics)}`);
+    assert.ok(diag.diagnostics.some((x) => /No architecture 'cap'/.test(msgOf(x.message))), `not loaded in an untrusted workspace: ${JSON.stringify(diag.diagnostics)}`);
   } finally {
     await restricted.stop();
   }
@@ -92,15 +94,15 @@ test('a broken folder is refused with file:line on the server log and the other 
   try {
     await client.initialize(pathToFileURL(ws).href, undefined, { trusted: true });
     const { uri, text, diag } = await openWithUndefinedName(client, file);
-    assert.ok(diag.diagnostics.some((x) => /No architecture 'cap'/.test(x.message)), 'cap refused');
+    assert.ok(diag.diagnostics.some((x) => /No architecture 'cap'/.test(msgOf(x.message))), 'cap refused');
     // A built-in prompt is still checked against its manifest.
     const malmm = join(REPO, 'src/architectures/malmm/prompts/coder.prompt');
     const m = await client.open(pathToFileURL(malmm).href, `${readFileSync(malmm, 'utf8')}\n{{undefined_name}}\n`);
-    assert.match(undefinedName(m)?.message ?? '', /malmm's coder prompt is given/);
+    assert.match(msgOf(undefinedName(m)?.message ?? ''), /malmm's coder prompt is given/);
     // The fix, reported as the client's file watcher would: cap loads and the open prompt is checked again.
     writeFileSync(loop, good);
     await client.conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(loop).href, type: FileChangeType.Changed }] });
-    const again = await client.diagnostics(uri, (p) => undefinedName(p)?.message.includes("cap's policy prompt") === true);
+    const again = await client.diagnostics(uri, (p) => msgOf(undefinedName(p)?.message ?? '').includes("cap's policy prompt"));
     assert.equal(undefinedName(again)?.severity, 1);
     assert.ok(text.includes('waypoint.arch: cap'));
   } finally {

@@ -23,6 +23,8 @@ export interface WaypointApi {
   readonly activation: ActivationTimes | undefined;
   /** The Testing view's tests as plain data (`snapshot()`), and `discover()` to read the tests files again. */
   readonly testing: { snapshot(): unknown[]; discover(): Promise<void> } | undefined;
+  /** The workspace's own architectures after the last load: the ones registered and the refused folders. */
+  readonly architectures: { loaded: string[]; refused: { id: string; file: string; line?: number; message: string }[] };
 }
 
 export async function activateWaypoint(
@@ -160,6 +162,9 @@ export async function activateWaypoint(
         },
         get testing() {
           return c.testing;
+        },
+        get architectures() {
+          return { loaded: c.architectures.last.loaded.map((l) => l.id), refused: c.architectures.last.refused.map(({ id, file, line, message }) => ({ id, file, ...(line !== undefined ? { line } : {}), message })) };
         },
       },
       deactivate: async () => {

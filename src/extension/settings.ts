@@ -40,6 +40,8 @@ export interface WaypointSettings {
   simulator: SimulatorConfig;
   run: RunConfig;
   languageServer: { enabled: boolean };
+  /** Folders of architecture folders besides <workspace>/.waypoint/architectures/, as written (resolved by the host). */
+  architectures: { paths: string[] };
 }
 
 export interface SettingsIssue {
@@ -69,18 +71,19 @@ export const SETTING_DEFAULTS = {
   'run.useCache': true,
   'run.keepWarm': true,
   'languageServer.enabled': true,
-} as const satisfies Record<string, string | number | boolean | null>;
+  'architectures.paths': [],
+} as const satisfies Record<string, string | number | boolean | null | readonly string[]>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
 /** Keys whose change needs the language server restarted (rust-analyzer's requiresServerReloadOpts). */
-export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled'];
+export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled', 'architectures.paths'];
 
 /**
  * Keys that a workspace must not be able to set in an untrusted folder (package.json `restrictedConfigurations`):
  * a hostile workspace could otherwise send the user's API key to its own URL or start its own simulator command.
  */
-export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint', 'run.hostPython'];
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint', 'run.hostPython', 'architectures.paths'];
 
 const PROVIDERS: readonly ModelProvider[] = ['reference', 'reference-flawed', 'openai', 'vscode-lm'];
 
@@ -173,6 +176,16 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     else bad('run.codeTimeoutSecs', `must be a number of seconds from 0 to 600, got ${JSON.stringify(codeTimeout)}`);
   }
 
+  const strings = (key: SettingKey): string[] => {
+    const v = get(key);
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v) || v.some((p) => typeof p !== 'string')) {
+      bad(key, `must be an array of folder paths, got ${JSON.stringify(v)}`);
+      return [];
+    }
+    return v.map((p: string) => p.trim()).filter((p) => p !== '');
+  };
+
   const settings: WaypointSettings = {
     model: {
       provider,
@@ -196,6 +209,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       keepWarm: bool('run.keepWarm'),
     },
     languageServer: { enabled: bool('languageServer.enabled') },
+    architectures: { paths: strings('architectures.paths') },
   };
   return { settings, issues };
 }

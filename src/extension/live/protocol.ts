@@ -38,6 +38,11 @@ export const LaunchWire = z.object({
   cache: z.boolean(),
   /** Agents whose turns a person types (RoCo's human in a robot's seat); the host answers `human_ask`. */
   human: z.array(z.string().min(1)).optional(),
+  /**
+   * Folders of architecture folders besides the workspace's .waypoint/architectures/ (the host's setting and
+   * environment): the process loads them again before the run, so an edit since the last run is picked up.
+   */
+  architectureRoots: z.array(z.string().min(1)).optional(),
 });
 export type LaunchWire = z.infer<typeof LaunchWire>;
 

@@ -128,6 +128,7 @@ async function runOne(host: RunnerHost, root: string, c: TestCase, run: vscode.T
     options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && ctx.trusted ? { codeRunner: 'host-python' as const } : {}) },
     limits: { ...limitsFromSettings(c.arch, s), ...c.limits },
     cache: s.run.useCache,
+    architectureRoots: ctx.architectures.roots(),
   };
   const t0 = performance.now();
   const live = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator: simulatorWire(ctx), processes: runProcesses(ctx), log: (l) => ctx.output.info(l) });

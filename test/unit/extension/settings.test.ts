@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiKeySecretName, changedKeys, isLoopbackUrl, parseSettings, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings.js';
+import { apiKeySecretName, changedKeys, isLoopbackUrl, parseSettings, RESTART_SERVER_KEYS, RESTRICTED_KEYS, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings.js';
 
 const from = (values: Partial<Record<SettingKey, unknown>>) => parseSettings((k) => values[k]);
 
@@ -94,4 +94,15 @@ test('model.maxTokensField: max_tokens unless set to max_completion_tokens; anyt
   const bad = from({ 'model.maxTokensField': 'max_output_tokens' });
   assert.equal(bad.settings.model.maxTokensField, 'max_tokens');
   assert.deepEqual(bad.issues.map((i) => i.key), ['waypoint.model.maxTokensField']);
+});
+
+test('architectures.paths: an array of folders (blank entries dropped); anything else is reported and ignored; a change restarts the language server', () => {
+  const get = (v: unknown) => (k: SettingKey) => (k === 'architectures.paths' ? v : undefined);
+  assert.deepEqual(parseSettings(get([' archs ', '', '/opt/archs'])).settings.architectures.paths, ['archs', '/opt/archs']);
+  assert.deepEqual(parseSettings(get(undefined)).settings.architectures.paths, []);
+  const bad = parseSettings(get('archs'));
+  assert.deepEqual(bad.settings.architectures.paths, []);
+  assert.deepEqual(bad.issues.map((i) => i.key), ['waypoint.architectures.paths']);
+  assert.ok(RESTART_SERVER_KEYS.includes('architectures.paths'), 'the server reads the setting at start');
+  assert.ok(RESTRICTED_KEYS.includes('architectures.paths'), 'a workspace cannot point an untrusted window at code');
 });

@@ -15,6 +15,8 @@ export interface ModelSettingsConfig {
   maxTokens?: number;
   /** The request field for the output limit: max_completion_tokens for OpenAI models that refuse max_tokens. */
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /** Embedding model at the same endpoint for LLaMAR's action matcher (provider 'openai'); undefined: lexical matcher. */
+  embeddingModel?: string;
   /** Selector for vscode.lm.selectChatModels (provider 'vscode-lm'); empty means any chat model. */
   vscodeLm: { vendor?: string; family?: string };
 }
@@ -57,6 +59,7 @@ export const SETTING_DEFAULTS = {
   'model.temperature': null,
   'model.maxTokens': null,
   'model.maxTokensField': 'max_tokens',
+  'model.embeddingModel': '',
   'model.vscodeLm.vendor': '',
   'model.vscodeLm.family': '',
   'simulator.kind': 'embedded',
@@ -148,6 +151,8 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     bad('model.maxTokensField', `must be "max_tokens" or "max_completion_tokens", got ${JSON.stringify(maxTokensField)}`);
     maxTokensField = 'max_tokens';
   }
+  const embeddingModel = str('model.embeddingModel').trim();
+  if (embeddingModel && !/^[\w.:/@-]+$/.test(embeddingModel)) bad('model.embeddingModel', `must be a model name, got ${JSON.stringify(embeddingModel)}`);
   const vendor = str('model.vscodeLm.vendor');
   const family = str('model.vscodeLm.family');
 
@@ -194,6 +199,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       temperature: optNum('model.temperature', 0, 2, false),
       maxTokens: optNum('model.maxTokens', 1, 1_000_000, true),
       maxTokensField,
+      ...(embeddingModel && /^[\w.:/@-]+$/.test(embeddingModel) ? { embeddingModel } : {}),
       vscodeLm: { ...(vendor ? { vendor } : {}), ...(family ? { family } : {}) },
     },
     simulator,

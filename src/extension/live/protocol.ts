@@ -15,6 +15,8 @@ const ModelSpecWire = z.discriminatedUnion('kind', [
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    /** LLaMAR's action matcher: an embedding model at the same endpoint. */
+    embeddingModel: z.string().min(1).optional(),
     seed: z.number().int().optional(),
     provider: z.string().optional(),
     label: z.string().optional(),

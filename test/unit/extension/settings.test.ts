@@ -106,3 +106,11 @@ test('architectures.paths: an array of folders (blank entries dropped); anything
   assert.ok(RESTART_SERVER_KEYS.includes('architectures.paths'), 'the server reads the setting at start');
   assert.ok(RESTRICTED_KEYS.includes('architectures.paths'), 'a workspace cannot point an untrusted window at code');
 });
+
+test('model.embeddingModel: a model name for the LLaMAR matcher, empty for none; a malformed one is reported and ignored', () => {
+  assert.equal(from({}).settings.model.embeddingModel, undefined);
+  assert.equal(from({ 'model.embeddingModel': ' text-embedding-3-small ' }).settings.model.embeddingModel, 'text-embedding-3-small');
+  const bad = from({ 'model.embeddingModel': 'two words' });
+  assert.equal(bad.settings.model.embeddingModel, undefined);
+  assert.ok(bad.issues.some((i) => i.key === 'waypoint.model.embeddingModel'), JSON.stringify(bad.issues));
+});

@@ -33,7 +33,11 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
   builtInVariants: {
     llamar: { description: 'LLaMAR: Planner, Actor, Corrector, Verifier (2 robots)', agent: 'llamar' },
     // Our additions to the paper's prompts are default="off" blocks; this variant turns them on.
-    waypoint: { description: "LLaMAR with Waypoint's additions on (the Corrector's list of the simulator's failure causes)", agent: 'llamar', on: ['corrector.failure_causes'] },
+    waypoint: {
+      description: "LLaMAR with Waypoint's additions on (the Corrector's list of the simulator's failure causes, the Actor's notes on the simulator)",
+      agent: 'llamar',
+      on: ['corrector.failure_causes', 'actor.simulator_notes'],
+    },
     pav: { description: 'Without the Corrector (Planner + Actor + Verifier)', agent: 'pav' },
     pac: { description: 'Without the Verifier: oracle subtask completion (Planner + Actor + Corrector)', agent: 'pac' },
     actor_only: { description: 'Actor only (the Act baseline)', agent: 'actor_only', off: ['actor.subtasks', 'actor.corrections'] },

@@ -30,7 +30,8 @@ export function actorPolicy(messages: ChatMessage[], ctx: PolicyContext, central
   const p = picture(input);
   if (!p) return cannot(`it does not understand the task "${input.task}"`, names);
   const flawed = ctx.profile === 'reference-flawed';
-  const key = messages.map((m) => m.content).join('\n');
+  // The dice read the episode's messages, not the system prompt: a reworded prompt keeps the flawed profile's mistakes.
+  const key = messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
   const chance = (kind: string, agent: string) => coin(ctx.seed ?? 0, key, kind, agent);
 
   // Who does what: robots keep their job; a robot holding an item does that item's job; free robots take the next.

@@ -259,7 +259,13 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
           return await end('subtasks_done', `the Verifier closed every subtask after step ${t}`, true);
         }
       } else if (roles.has('planner')) {
-        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion.
+        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion: the
+        // checker's finished subtasks become the completed list the Planner and Actor read, as a Verifier's would.
+        const h = HouseholdExtra.safeParse(whole.state.extra?.household);
+        if (h.success && h.data.checker) {
+          completed = [...new Set([...completed, ...h.data.checker.subtasks.filter((s) => s.done).map((s) => s.text)])];
+          open = open.filter((s) => !completed.includes(s));
+        }
         const check = await ctx.checkSuccess();
         if (check.success) return await end('subtasks_done', `the oracle checker reports the task done after step ${t}`, allDone);
       }

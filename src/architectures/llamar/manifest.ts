@@ -24,8 +24,8 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
   ],
   topologies: {
     llamar: { label: 'LLaMAR', description: 'Planner -> Actor -> joint step -> Corrector -> Verifier, every step (Algorithm 2).', roles: ['planner', 'actor', 'corrector', 'verifier'] },
-    pav: { label: 'Planner + Actor + Verifier', description: 'Without the Corrector: failures are seen only as the previous action and its success (Table 4, row 2).', roles: ['planner', 'actor', 'verifier'] },
-    pac: { label: 'Planner + Actor + Corrector (oracle)', description: 'Without the Verifier: the simulator\'s checker ends the episode when the task is done, privileged information (Table 4, row 3).', roles: ['planner', 'actor', 'corrector'] },
+    pav: { label: 'Planner + Actor + Verifier', description: 'Without the Corrector: failures are seen only as the previous action and its success; the Actor has no failure-reason field (Table 4, row 2).', roles: ['planner', 'actor', 'verifier'] },
+    pac: { label: 'Planner + Actor + Corrector (oracle)', description: 'Without the Verifier: the simulator\'s checker fills the completed subtasks and ends the episode when the task is done, privileged information (Table 4, row 3).', roles: ['planner', 'actor', 'corrector'] },
     actor_only: { label: 'Actor only (Act)', description: 'The Actor alone, without subtasks or corrections (Table 4, row 1; the Act baseline).', roles: ['actor'] },
     central: { label: 'Central single-model planner', description: 'One model plans and acts for all robots in one answer per step, with the step history (the CoT baseline\'s shape, Table 3).', roles: ['central'] },
   },
@@ -38,7 +38,8 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
       agent: 'llamar',
       on: ['corrector.failure_causes', 'actor.simulator_notes'],
     },
-    pav: { description: 'Without the Corrector (Planner + Actor + Verifier)', agent: 'pav' },
+    // Without the Corrector the Actor neither reasons out failures (the failure-reason field) nor reads corrections.
+    pav: { description: 'Without the Corrector (Planner + Actor + Verifier)', agent: 'pav', off: ['actor.failure_reason_field', 'actor.corrections'] },
     pac: { description: 'Without the Verifier: oracle subtask completion (Planner + Actor + Corrector)', agent: 'pac' },
     actor_only: { description: 'Actor only (the Act baseline)', agent: 'actor_only', off: ['actor.subtasks', 'actor.corrections'] },
     central: { description: 'One central model for planning and acting (CoT-style)', agent: 'central' },

@@ -58,7 +58,17 @@ function failuresLine(phrases: readonly string[]): string {
 export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
   const topology = ctx.agent;
   const roles = new Set(
-    topology === 'pav' ? ['planner', 'actor', 'verifier'] : topology === 'pac' ? ['planner', 'actor', 'corrector'] : topology === 'actor_only' ? ['actor'] : topology === 'central' ? ['central'] : ['planner', 'actor', 'corrector', 'verifier'],
+    topology === 'pav'
+      ? ['planner', 'actor', 'verifier']
+      : topology === 'pac'
+        ? ['planner', 'actor', 'corrector']
+        : topology === 'actor_only'
+          ? ['act']
+          : topology === 'react'
+            ? ['react']
+            : topology === 'central'
+              ? ['central']
+              : ['planner', 'actor', 'corrector', 'verifier'],
   );
   const agents = [...ctx.agents];
   const maxSteps = limitNumber(ctx.limits, 'maxSteps');
@@ -111,7 +121,7 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
     if (parts.failures) out.push([`${a}'s previous failures`, failuresLine(memo[a]!.failures)]);
     return out;
   };
-  const shared = (keys: ('open' | 'completed' | 'subtask' | 'memory' | 'corrections' | 'history')[]): [string, string][] => {
+  const shared = (keys: ('open' | 'completed' | 'subtask' | 'memory' | 'corrections' | 'history' | 'trace')[]): [string, string][] => {
     const out: [string, string][] = [];
     for (const k of keys) {
       if (k === 'open') out.push(["Robots' open subtasks", listOrNone(open)]);
@@ -122,6 +132,8 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
         out.push(["Robots' failure reasons", failureReason || 'None']);
         out.push(["Robots' corrective actions", agents.some((a) => corrections[a]) ? `{${agents.map((a) => `${a}: ${corrections[a] ?? 'None'}`).join(', ')}}` : 'None']);
       }
+      // The Act and ReAct baselines' input (App. E.2-E.3): every step so far, each robot's action and its success.
+      if (k === 'trace') out.push(["Robots' history", history.length === 0 ? 'None' : history.map((h) => `step ${h.step}: ${h.lines.join('; ')}`).join(' | ')]);
       if (k === 'history') {
         const recent = history.slice(-8);
         out.push(["Robots' history", recent.length === 0 ? 'None' : recent.map((h) => `step ${h.step}: ${h.lines.join('; ')}`).join(' | ')]);
@@ -198,7 +210,11 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
 
       // Actor (or the central model): one action per robot and the new memory.
       let answer: ActorAnswer;
-      if (roles.has('central')) {
+      if (roles.has('act') || roles.has('react')) {
+        const role = roles.has('act') ? 'act' : 'react';
+        const input = inputDict([['Task', task], ...agents.flatMap((a) => agentLines(a, { state: true })), ...shared(['trace'])]);
+        answer = await ask(role, input, (text) => parseActor(text, agents, known(), { ...matcher, shape: role, keys: role === 'react' ? ['think', 'action'] : [] }), 'actions');
+      } else if (roles.has('central')) {
         const input = inputDict([['Task', task], ...agents.flatMap((a) => agentLines(a, { state: true, previous: true, failures: true })), ...shared(['history', 'memory'])]);
         answer = await ask('central', input, (text) => parseActor(text, agents, known(), { ...matcher, keys: ['reason', 'memory'] }), 'actions');
       } else {
@@ -259,7 +275,13 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
           return await end('subtasks_done', `the Verifier closed every subtask after step ${t}`, true);
         }
       } else if (roles.has('planner')) {
-        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion.
+        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion: the
+        // checker's finished subtasks become the completed list the Planner and Actor read, as a Verifier's would.
+        const h = HouseholdExtra.safeParse(whole.state.extra?.household);
+        if (h.success && h.data.checker) {
+          completed = [...new Set([...completed, ...h.data.checker.subtasks.filter((s) => s.done).map((s) => s.text)])];
+          open = open.filter((s) => !completed.includes(s));
+        }
         const check = await ctx.checkSuccess();
         if (check.success) return await end('subtasks_done', `the oracle checker reports the task done after step ${t}`, allDone);
       }

@@ -127,13 +127,25 @@ export async function parseActor(
   text: string,
   agents: readonly string[],
   known: readonly string[],
-  opts: MatcherOptions & { keys: readonly string[]; embeddings?: EpisodeEmbeddings; signal?: AbortSignal },
+  opts: MatcherOptions & { keys: readonly string[]; shape?: 'act' | 'react'; embeddings?: EpisodeEmbeddings; signal?: AbortSignal },
 ): Promise<Parsed<ActorAnswer>> {
   const r = readDictAnswer(text);
   if (!r.ok) return r;
   const d = r.value;
   const miss = requireKeys(d, opts.keys);
   const problems: string[] = miss ? [miss] : [];
+  // The baselines' shapes (App. E.2-E.3): {"Alice": "...", "Bob": "..."} (Act), or the same dict under "Action" (ReAct).
+  if (opts.shape === 'react') {
+    const a = pick(d, 'action');
+    if (a.found && (typeof a.value !== 'object' || a.value === null || Array.isArray(a.value))) problems.push('"Action" must be a dictionary from robot name to action, such as {"Alice": "...", "Bob": "..."}');
+    else if (a.found) for (const [who, v] of Object.entries(a.value as Record<string, Literal>)) d[`${who}'s action`] = v;
+    if (a.key) delete d[a.key];
+  } else if (opts.shape === 'act') {
+    for (const k of Object.keys(d)) {
+      const name = agents.find((x) => x.toLowerCase() === k.trim().toLowerCase());
+      if (name) d[`${name}'s action`] = d[k]!;
+    }
+  }
   // {"actions": {"Alice": "...", "Bob": "..."}} (a JSON-minded model's grouping) reads as the robots' action keys.
   const grouped = pick(d, 'actions').value;
   if (grouped && typeof grouped === 'object' && !Array.isArray(grouped)) {
@@ -173,7 +185,7 @@ export async function parseActor(
     value: {
       ...(fr.found ? { failureReason: s('failure reason') } : {}),
       memory: s('memory'),
-      reason: s('reason'),
+      reason: opts.shape === 'react' ? s('think') : s('reason'),
       subtask: s('subtask'),
       actions,
     },

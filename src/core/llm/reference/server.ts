@@ -134,19 +134,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
 
   async function embed(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (e) {
-      throw new HttpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
-    }
-    const parsed = EmbeddingRequest.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new HttpError(400, 'invalid_request_error', 'invalid_request', `invalid embeddings request at ${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
-    }
-    const body = parsed.data;
+    const body = await readRequest(req, EmbeddingRequest, 'embeddings request');
     if (body.model !== REFERENCE_EMBEDDING_MODEL) {
       throw new HttpError(404, 'invalid_request_error', 'model_not_found', `the reference server embeds only with "${REFERENCE_EMBEDDING_MODEL}" (a hashed-words fixture), not "${body.model}"`);
     }
@@ -162,20 +150,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
 
   async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (e) {
-      throw new HttpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
-    }
-    const parsed = ChatRequest.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.length ? issue.path.join('.') : 'body';
-      throw new HttpError(400, 'invalid_request_error', 'invalid_request', `invalid chat completion request at ${where}: ${issue.message}`);
-    }
-    const body = parsed.data;
+    const body = await readRequest(req, ChatRequest, 'chat completion request');
     if (body.n !== undefined && body.n !== null && body.n !== 1) {
       throw new HttpError(400, 'invalid_request_error', 'unsupported_parameter', `the reference model returns one choice; n=${body.n} is not supported`);
     }
@@ -276,6 +251,23 @@ function sendError(res: ServerResponse, err: HttpError): void {
     return;
   }
   sendJson(res, err.status, { error: { message: err.message, type: err.type, code: err.code, param: null } });
+}
+
+/** A JSON body checked against its schema; a malformed one is a 400 naming the field, as OpenAI's servers answer. */
+async function readRequest<T>(req: IncomingMessage, schema: z.ZodType<T>, what: string): Promise<T> {
+  const raw = await readBody(req);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw new HttpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HttpError(400, 'invalid_request_error', 'invalid_request', `invalid ${what} at ${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -151,8 +151,11 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     bad('model.maxTokensField', `must be "max_tokens" or "max_completion_tokens", got ${JSON.stringify(maxTokensField)}`);
     maxTokensField = 'max_tokens';
   }
-  const embeddingModel = str('model.embeddingModel').trim();
-  if (embeddingModel && !/^[\w.:/@-]+$/.test(embeddingModel)) bad('model.embeddingModel', `must be a model name, got ${JSON.stringify(embeddingModel)}`);
+  let embeddingModel: string | undefined = str('model.embeddingModel').trim() || undefined;
+  if (embeddingModel && !/^[\w.:/@-]+$/.test(embeddingModel)) {
+    bad('model.embeddingModel', `must be a model name, got ${JSON.stringify(embeddingModel)}`);
+    embeddingModel = undefined;
+  }
   const vendor = str('model.vscodeLm.vendor');
   const family = str('model.vscodeLm.family');
 
@@ -199,7 +202,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       temperature: optNum('model.temperature', 0, 2, false),
       maxTokens: optNum('model.maxTokens', 1, 1_000_000, true),
       maxTokensField,
-      ...(embeddingModel && /^[\w.:/@-]+$/.test(embeddingModel) ? { embeddingModel } : {}),
+      ...(embeddingModel ? { embeddingModel } : {}),
       vscodeLm: { ...(vendor ? { vendor } : {}), ...(family ? { family } : {}) },
     },
     simulator,

@@ -62,7 +62,7 @@ export function openingMessage(ctx: EpisodeContext, from: 'Supervisor' | 'User' 
  * Who opens the chat: MALMM's Supervisor (as in the paper's log), the user for MA (no Supervisor), nobody for SA,
  * whose own prompt ends with the task and the state (the paper's Fig. 6).
  */
-function opener(topology: string): Speaker | undefined {
+function opener(topology: string): 'Supervisor' | 'User' | undefined {
   if (topology === 'malmm') return 'Supervisor';
   if (topology === 'ma') return 'User';
   return undefined;
@@ -88,7 +88,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   const chat: ChatEntry[] = [];
   const openedBy = opener(topology);
   if (openedBy) {
-    chat.push({ speaker: openedBy, content: openingMessage(ctx, openedBy === 'User' ? 'User' : 'Supervisor') });
+    chat.push({ speaker: openedBy, content: openingMessage(ctx, openedBy) });
     await ctx.say(openedBy, chat[0].content);
   }
 

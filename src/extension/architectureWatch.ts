@@ -5,7 +5,7 @@
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { Ctx } from './ctx.js';
-import { architectureRoots, reloadLines, type ArchitectureSources } from './workspaceArchitectures.js';
+import { architectureRoots, isUnderAny, reloadLines, type ArchitectureSources } from './workspaceArchitectures.js';
 
 export function localFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -70,6 +70,11 @@ export function watchWorkspaceArchitectures(c: Ctx, changed: () => void): { load
       soon();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(soon),
+    // A file saved in the editor reloads whatever the watcher reports: the workspace's shared watcher can miss edits
+    // in a folder created with its contents at once (a recursive copy), which the e2e test met in code-server.
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme === 'file' && isUnderAny(doc.uri.fsPath, c.architectures.roots())) soon();
+    }),
   );
   return { loadNow };
 }

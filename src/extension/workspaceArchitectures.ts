@@ -4,7 +4,7 @@
 // beside the built-ins, so the Agents view, live runs, the Testing view and the prompt checks see them. Reloads
 // (a file changed, the setting changed) are serialised; a refused folder is kept as a problem with file:line for
 // the view and the diagnostics, and the other architectures keep working. No `vscode` here (unit-tested).
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { architectureRoots as rootsFor, architecturePathValue, ARCHITECTURE_PATH_ENV, refusalLine, resolveArchitecturePaths, WORKSPACE_ARCHITECTURES_DIR, type RefusedArchitecture } from '../core/architecture/workspace.js';
 
 export interface ArchitectureSources {
@@ -43,6 +43,14 @@ export function architectureEnv(s: Pick<ArchitectureSources, 'folders' | 'paths'
   const [first, ...others] = s.folders;
   const value = architecturePathValue([...others.map((f) => join(f, WORKSPACE_ARCHITECTURES_DIR)), ...resolveArchitecturePaths(s.paths, first)], env[ARCHITECTURE_PATH_ENV]);
   return value !== undefined ? { [ARCHITECTURE_PATH_ENV]: value } : {};
+}
+
+/** Whether `file` lies inside one of `roots`. */
+export function isUnderAny(file: string, roots: readonly string[]): boolean {
+  return roots.some((root) => {
+    const rel = relative(root, file);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  });
 }
 
 export class WorkspaceArchitectureHost {

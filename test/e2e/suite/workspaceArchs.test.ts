@@ -3,7 +3,7 @@
 // a trace of cap, a syntax error added to its loop is an error diagnostic at that line in the Problems view while
 // the built-ins stay, and removing the folder takes it out again.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readTrace } from '../../../src/core/trace/reader.js';
@@ -44,10 +44,17 @@ describe('workspace architectures', function () {
 
     const loop = join(folder, 'loop.ts');
     const good = readFileSync(loop, 'utf8');
-    writeFileSync(loop, `${good}\nexport const broken = ;\n`);
+    // Edited as a user does: in the editor, then saved.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(loop));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, doc.lineAt(doc.lineCount - 1).range.end, '\nexport const broken = ;\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save(), 'loop.ts saved');
     const diags = await waitFor('an error diagnostic on loop.ts', 30_000, () => {
       const d = vscode.languages.getDiagnostics(vscode.Uri.file(loop)).filter((x) => x.source === 'waypoint');
       return d.length > 0 ? d : undefined;
+    }).catch((err: unknown) => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}; the extension reports loaded [${api.architectures.loaded.join(', ')}], refused ${JSON.stringify(api.architectures.refused)}`);
     });
     assert.equal(diags[0]!.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(diags[0]!.range.start.line + 1, good.split('\n').length + 1, 'at the line of the syntax error');

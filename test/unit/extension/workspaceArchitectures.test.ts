@@ -13,7 +13,7 @@ import { architectures } from '../../../src/architectures/registry.js';
 import { parseVariants } from '../../../src/core/prompt/variants.js';
 import { testCatalog } from '../../../src/extension/testing/catalog.js';
 import { buildAgentsTree } from '../../../src/extension/views/agentsModel.js';
-import { architectureEnv, architectureRoots, reloadLines, WorkspaceArchitectureHost } from '../../../src/extension/workspaceArchitectures.js';
+import { architectureEnv, architectureRoots, isUnderAny, reloadLines, WorkspaceArchitectureHost } from '../../../src/extension/workspaceArchitectures.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'waypoint-ext-archs-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -112,4 +112,14 @@ test('waypoint.architectures.paths becomes $WAYPOINT_ARCHITECTURE_PATH for the C
   assert.deepEqual(architectureEnv({ folders: [], paths: ['rel', resolve('/abs')] }, {}), { WAYPOINT_ARCHITECTURE_PATH: resolve('/abs') });
   // The roots the extension host itself loads are the same folders, its first folder as the workspace.
   assert.deepEqual(architectureRoots({ folders: [ws, other], paths: ['archs'] }, {}), { workspace: ws, roots: [join(other, '.waypoint/architectures'), join(ws, 'archs')] });
+});
+
+test('a saved file reloads the architectures only when it lies inside a root', () => {
+  const roots = ['/ws/.waypoint/architectures', '/elsewhere/archs'];
+  assert.equal(isUnderAny('/ws/.waypoint/architectures/cap/loop.ts', roots), true);
+  assert.equal(isUnderAny('/elsewhere/archs/x/manifest.ts', roots), true);
+  assert.equal(isUnderAny('/ws/.waypoint/architectures', roots), false, 'the root itself is not a file in it');
+  assert.equal(isUnderAny('/ws/.waypoint/architectures-old/cap/loop.ts', roots), false, 'a sibling whose name starts the same');
+  assert.equal(isUnderAny('/ws/prompts/malmm/coder.prompt', roots), false);
+  assert.equal(isUnderAny('/ws/.waypoint/architectures/cap/loop.ts', []), false);
 });

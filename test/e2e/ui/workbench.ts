@@ -80,14 +80,24 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Go to Line (Ctrl+G) in the focused editor (click its tab first): reveals the line in the middle. */
+/**
+ * Go to Line (Ctrl+G) in the focused editor (click its tab first): reveals the line in the middle. When the key
+ * did not reach the editor (focus still in a tree, as after a debugger stop) the editor is focused by its tab's
+ * click and the key pressed again.
+ */
 export async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`:${line}`);
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('Control+G');
+    if (await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+    if (attempt === 2) throw new Error(`Go to Line: Ctrl+G opened no input after 3 tries (active element: ${await page.evaluate(() => document.activeElement?.className ?? 'none')})`);
+    await page.keyboard.press('Escape');
+    await page.locator('.editor-group-container.active .tabs-container .tab.active').first().click();
+  }
+  await typeIntoQuickInput(page, input, `:${line}`);
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await widget.waitFor({ state: 'hidden' });
 }
 
 /** Picks the quick-pick row containing `text` after typing `filter`. */

@@ -3,12 +3,14 @@
 // uses them as the paper uses its SentenceBERT. Calls resolve to values: a failure says whether the endpoint has no
 // embeddings at all (the matcher then stops asking for the episode) or the call failed this time.
 import type OpenAI from 'openai';
-import type { Clock } from '../host.js';
+import type { Clock, Rng } from '../host.js';
 import type { ModelError } from './client.js';
 import { classifyOpenAIError, createOpenAISdk, redactKey, type OpenAISdkOptions } from './openai.js';
+import { fullPolicy, retryStep, type RetryPolicy, type Sleep } from './retry.js';
 
 export type EmbeddingResult =
-  | { ok: true; vectors: number[][] }
+  /** `promptTokens`: the endpoint's usage count, when it sent one (a sweep's budget counts it). */
+  | { ok: true; vectors: number[][]; promptTokens?: number }
   /** `unsupported`: the endpoint or model serves no embeddings (404, 400, 405, 501, ...): asking again will not help. */
   | { ok: false; unsupported: boolean; error: ModelError };
 
@@ -59,7 +61,8 @@ export class OpenAIEmbeddingClient implements EmbeddingClient {
       if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number'))) {
         return { ok: false, unsupported: true, error: { kind: 'bad_response', message: `${this.#baseUrl}/embeddings answered without ${texts.length} embedding vector${texts.length === 1 ? '' : 's'} for ${this.model}` } };
       }
-      return { ok: true, vectors };
+      const used = (r as { usage?: { prompt_tokens?: unknown } }).usage?.prompt_tokens;
+      return { ok: true, vectors, ...(typeof used === 'number' && Number.isFinite(used) ? { promptTokens: used } : {}) };
     } catch (e) {
       const error = classifyOpenAIError(e, this.#baseUrl, Date.parse(this.#clock.isoNow()));
       const message = redactKey(error.message, this.#apiKey);
@@ -68,6 +71,27 @@ export class OpenAIEmbeddingClient implements EmbeddingClient {
       return { ok: false, unsupported, error: { ...error, message } };
     }
   }
+}
+
+/**
+ * Retries an embedding call as chat calls are retried (retry.ts): the same retryable kinds, backoff and Retry-After
+ * rule and attempt count. An endpoint without embeddings (`unsupported`) is not asked again.
+ */
+export function withEmbeddingRetries(client: EmbeddingClient, policy: RetryPolicy, rng: Rng, sleep: Sleep): EmbeddingClient {
+  const p = fullPolicy(policy);
+  return {
+    model: client.model,
+    async embed(texts, options = {}) {
+      for (let attempt = 1; ; attempt++) {
+        const r = await client.embed(texts, options);
+        if (r.ok || r.unsupported) return r;
+        const next = retryStep(r.error, attempt, p, rng);
+        if ('stop' in next) return { ...r, error: { ...r.error, message: next.stop } };
+        await sleep(next.waitMs, options.signal);
+        if (options.signal?.aborted) return { ok: false, unsupported: false, error: { kind: 'cancelled', message: 'embedding call cancelled while waiting to retry' } };
+      }
+    },
+  };
 }
 
 export function cosine(a: readonly number[], b: readonly number[]): number {

@@ -10,7 +10,7 @@ import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } fr
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
-import { OpenAIEmbeddingClient, type EmbeddingClient } from '../llm/embeddings.js';
+import { OpenAIEmbeddingClient, withEmbeddingRetries, type EmbeddingClient } from '../llm/embeddings.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
 import { REFERENCE_EMBEDDING_MODEL } from '../llm/reference/embedding.js';
 import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
@@ -126,6 +126,8 @@ export interface LaunchDeps {
   createSandbox(options?: { codeRunner?: 'pyodide' | 'host-python' }): CodeSandbox;
   /** Wraps the client that reaches the endpoint (under retries and cache): a sweep's rate limiter and budget meter. */
   wrapModel?(client: ModelClient): ModelClient;
+  /** The same for the run's embedding client (LLaMAR's matcher), under its retries. */
+  wrapEmbeddings?(client: EmbeddingClient): EmbeddingClient;
 }
 
 export interface LaunchResult extends EpisodeResult {
@@ -211,7 +213,8 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   let client: ModelClient = withRetries(deps.wrapModel ? deps.wrapModel(base) : base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
   // The reference policy is deterministic and free: caching it would only cost disk writes (unless a sweep asks).
   if (cacheDir && (spec.kind !== 'reference' || extra.cacheReference)) client = withCache(client, new ResponseCache(deps.io, cacheDir));
-  return { client, settings, ...(embeddings ? { embeddings: embeddings.client } : {}), close };
+  const embeddingClient = embeddings ? withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep) : undefined;
+  return { client, settings, ...(embeddingClient ? { embeddings: embeddingClient } : {}), close };
 }
 
 export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> {

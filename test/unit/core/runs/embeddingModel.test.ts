@@ -97,3 +97,22 @@ test('--embedding-model and --embedding-base-url, and a sweep\'s model keys, rea
   const m = modelSpecOf(spec.model, {});
   assert.deepEqual([m.embeddingModel, m.embeddingBaseUrl], ['e5', 'http://127.0.0.1:2/v1']);
 });
+
+test("a sweep's meter wraps the run's embedding client (under its retries), as it wraps the chat client", async () => {
+  const wrapped: string[] = [];
+  const r = await launchRun(
+    { workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference' } },
+    {
+      ...deps,
+      wrapEmbeddings: (c) => {
+        wrapped.push(c.model);
+        return c;
+      },
+    },
+  );
+  assert.equal(r.success, true);
+  assert.deepEqual(wrapped, ['reference-embedding']);
+  const none: string[] = [];
+  await launchRun({ workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', embeddingModel: 'none' } }, { ...deps, wrapEmbeddings: (c) => (none.push(c.model), c) });
+  assert.deepEqual(none, [], 'no embedding model, nothing to meter');
+});

@@ -76,7 +76,9 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
   const withView = limitFlag(ctx.limits, 'viewDescriptions');
   // The run's embedding model, when it has one, matches free-form actions (the paper's matcher); else the lexical one.
   const matcher: MatcherOptions & { embeddings?: EpisodeEmbeddings; signal: AbortSignal } = {
-    explore: limitFlag(ctx.limits, 'explore'),
+    // Act and ReAct (App. E.2, E.3) list no Explore action: it is admissible there only with their prompt's
+    // `explore` block switched on (our addition, default off).
+    explore: limitFlag(ctx.limits, 'explore') && (topology === 'actor_only' ? ctx.ablations['act.explore'] === true : topology === 'react' ? ctx.ablations['react.explore'] === true : true),
     exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')],
     embeddingThreshold: limitNumber(ctx.limits, 'embeddingThreshold'),
     ...(ctx.embeddings ? { embeddings: ctx.embeddings } : {}),

@@ -229,7 +229,14 @@ function withNotesFromTrace(messages: ChatMessage[]): ChatMessage[] {
  */
 export function baselinePolicy(messages: ChatMessage[], ctx: PolicyContext, shape: 'act' | 'react'): string {
   const answer = JSON.parse(actorPolicy(withNotesFromTrace(messages), ctx, true)) as Record<string, unknown>;
-  const actions = Object.fromEntries(Object.entries(answer).filter(([k]) => k.endsWith("'s action")).map(([k, v]) => [k.slice(0, -"'s action".length), v]));
+  const actions: Record<string, unknown> = Object.fromEntries(Object.entries(answer).filter(([k]) => k.endsWith("'s action")).map(([k, v]) => [k.slice(0, -"'s action".length), v]));
+  // App. E.2/E.3 list no Explore: without it in the prompt's list, search with the listed moves instead (turn, then
+  // walk ahead twice), as a model reading that list would.
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  if (!/"explore"/.test(system)) {
+    const step = (messages.filter((m) => m.role === 'user').at(-1)?.content.match(/step \d+:/g) ?? []).length;
+    for (const [a, v] of Object.entries(actions)) if (v === 'explore') actions[a] = step % 3 === 0 ? 'rotate in Right direction' : 'move in Ahead direction';
+  }
   return shape === 'act' ? py(actions) : dict([['Think', answer.reason], ['Action', actions]]);
 }
 

@@ -44,6 +44,10 @@ export function policyClient(profile: ReferenceProfile = 'reference', script?: (
   };
 }
 
+function withAblations<V extends { ablations: Record<string, boolean> }>(v: V, extra: Record<string, boolean> | undefined): V {
+  return extra ? { ...v, ablations: { ...v.ablations, ...extra } } : v;
+}
+
 export interface LlamarRun {
   result: EpisodeResult;
   events: TraceEvent[];
@@ -58,6 +62,8 @@ export async function runLlamar(o: {
   model?: ModelClient;
   /** The run's embedding model (the action matcher's); absent: the lexical matcher. */
   embeddings?: EmbeddingClient;
+  /** Ablation switches over the variant's (a prompt block's id → on/off). */
+  ablations?: Record<string, boolean>;
 }): Promise<LlamarRun> {
   const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
@@ -68,7 +74,7 @@ export async function runLlamar(o: {
       arch,
       task: o.task,
       seed: o.seed ?? 0,
-      variant: resolveVariant(o.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants),
+      variant: withAblations(resolveVariant(o.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants), o.ablations),
       promptPaths,
       options: { ...DEFAULT_EPISODE_OPTIONS, limits: o.limits ?? {} },
       model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },

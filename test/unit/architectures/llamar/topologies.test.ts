@@ -83,3 +83,24 @@ test("the baselines' answers are read in their shapes; a ReAct answer without it
   assert.equal(b.result.reason, 'format_failure');
   assert.match(b.result.message ?? '', /"Action" must be a dictionary from robot name to action/);
 });
+
+// App. E.2 and E.3 list no Explore action (it is LLaMAR's own, §4.4): the baselines neither see it nor may take it,
+// unless their prompt's `explore` block (our addition, default off) is switched on.
+for (const [variant, role, block] of [['actor_only', 'act', 'act.explore'], ['react', 'react', 'react.explore']] as const) {
+  test(`${variant}: no Explore in the action list and an "explore" answer is refused; with ${block} on, both`, async () => {
+    const answer = role === 'act' ? '{"Alice": "explore", "Bob": "stay idle"}' : '{"Think": "Nobody sees a pot yet.", "Action": {"Alice": "explore", "Bob": "stay idle"}}';
+    const script = (r: string, nth: number) => (r === role && nth === 1 ? answer : undefined);
+    const explored = (events: { type: string }[]) =>
+      events.some((e) => e.type === 'parsed_output' && (e as { ok?: boolean }).ok === true && /Explore/.test(JSON.stringify((e as { value?: unknown }).value)));
+    const off = policyClient('reference', script);
+    const a = await runLlamar({ task: '1_put_pots_pans_stove_burners', agents: 2, variant, model: off, limits: { maxSteps: 2 } });
+    assert.doesNotMatch(system(off.requests[0]!), /"explore"/);
+    assert.equal(explored(a.events), false, 'the answer naming explore is not taken as Explore');
+    const refused = a.events.find((e) => e.type === 'parsed_output' && (e as { ok?: boolean }).ok === false) as { error?: string } | undefined;
+    assert.ok(refused, 'the explore answer is fed back as unusable');
+    const on = policyClient('reference', script);
+    const b = await runLlamar({ task: '1_put_pots_pans_stove_burners', agents: 2, variant, model: on, limits: { maxSteps: 2 }, ablations: { [block]: true } });
+    assert.match(system(on.requests[0]!), /"explore"/);
+    assert.equal(explored(b.events), true, 'with the block on, explore is an admissible action');
+  });
+}

@@ -95,9 +95,9 @@ test('close_gripper() grasps whatever is between the pads and open_gripper() let
   const b = (await sim.observe()).state.objects[0]!;
   const top = b.pos[2] + b.size[2] / 2;
   await sim.call('execute_trajectory', [[[b.pos[0], b.pos[1], top + 0.05, 0], [b.pos[0], b.pos[1], top - 0.04, 0]]]);
-  assert.equal(out(await sim.call('close_gripper', [])), 'close_gripper: grasped bottle');
-  assert.equal((await sim.observe()).state.grasped, 'bottle');
-  assert.equal(out(await sim.call('close_gripper', [])), 'close_gripper: already holding bottle');
+  assert.equal(out(await sim.call('close_gripper', [])), 'close_gripper: grasped mustard bottle');
+  assert.equal((await sim.observe()).state.grasped, 'mustard bottle');
+  assert.equal(out(await sim.call('close_gripper', [])), 'close_gripper: already holding mustard bottle');
   await sim.call('open_gripper', []);
   assert.equal((await sim.observe()).state.grasped, null);
   await sim.call('execute_trajectory', [[[b.pos[0], b.pos[1], top + 0.1, 0]]]);
@@ -106,7 +106,7 @@ test('close_gripper() grasps whatever is between the pads and open_gripper() let
 
 test('execute_trajectory with a fifth pose element (the paper\'s binary gripper) closes and opens the gripper where it changes', async () => {
   await sim.reset('shake_bottle', 0, { api: 'lmtg' });
-  const b = (await sim.observe()).state.objects.find((o) => o.name === 'bottle')!;
+  const b = (await sim.observe()).state.objects.find((o) => o.name === 'mustard bottle')!;
   const top = b.pos[2] + b.size[2] / 2 - 0.04;
   const line = (a: number[], c: number[], n: number) => Array.from({ length: n }, (_, i) => a.map((v, k) => v + ((c[k]! - v) * (i + 1)) / n));
   const ee = (await sim.observe()).state.ee;
@@ -117,9 +117,9 @@ test('execute_trajectory with a fifth pose element (the paper\'s binary gripper)
   const poses = [...line([...ee.pos, 0, 1], above, 40), ...line(above, at, 40), ...line(at, lifted, 40).map((p) => [...p.slice(0, 4), 0])];
   const r = await sim.call('execute_trajectory', [poses]);
   assert.equal(r.ok, true, out(r));
-  assert.match(out(r), /close_gripper: grasped bottle/);
+  assert.match(out(r), /close_gripper: grasped mustard bottle/);
   const s = (await sim.observe()).state;
-  assert.ok(s.objects.find((o) => o.name === 'bottle')!.pos[2] > b.pos[2] + 0.05, 'the bottle was lifted');
+  assert.ok(s.objects.find((o) => o.name === 'mustard bottle')!.pos[2] > b.pos[2] + 0.05, 'the bottle was lifted');
   // A gripper state other than 0 or 1 is refused before moving.
   const bad = await sim.call('execute_trajectory', [[[b.pos[0], b.pos[1], 0.95, 0, 0.5]]]);
   assert.equal(bad.ok, false);

@@ -13,7 +13,7 @@ import { trajgenDetector } from '../../../../src/architectures/trajgen/reference
 import { trajgenMain } from '../../../../src/architectures/trajgen/reference/main.js';
 import { trajgenSummary } from '../../../../src/architectures/trajgen/reference/summary.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../src/core/prompt/variants.js';
+import { resolveVariant, type VariantSpec } from '../../../../src/core/prompt/variants.js';
 import { createPyodideSandbox } from '../../../../src/core/sandbox/index.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
@@ -49,7 +49,7 @@ class Scripted implements ModelClient {
   }
 }
 
-async function episode(task: string, model: ModelClient, opts: { limits?: Record<string, unknown>; variant?: string; persistNamespace?: boolean } = {}): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
+async function episode(task: string, model: ModelClient, opts: { limits?: Record<string, unknown>; variant?: string; variants?: Record<string, VariantSpec>; persistNamespace?: boolean } = {}): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
   const sink = new MemoryTraceSink();
   const result = await runEpisode(
     {
@@ -57,7 +57,7 @@ async function episode(task: string, model: ModelClient, opts: { limits?: Record
       arch,
       task,
       seed: 0,
-      variant: resolveVariant(opts.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants),
+      variant: resolveVariant(opts.variant ?? 'default', { active: 'default', variants: opts.variants ?? {} }, arch.builtInVariants),
       promptPaths,
       options: { ...DEFAULT_EPISODE_OPTIONS, limits: opts.limits ?? {}, ...(opts.persistNamespace !== undefined ? { persistNamespace: opts.persistNamespace } : {}) },
       model: { provider: 'replay', model: 'scripted', label: 'scripted test answers' },
@@ -217,6 +217,23 @@ test('trajgen waypoint variant: api.execution_feedback prints the grasp result a
   assert.match(env[1]!, /^execute_trajectory: stopped \d\.\d{4} m from the last pose \[0\.1000, 0\.9500, 0\.9000\]/m);
   const last = m.requests.filter((r) => r.meta?.role === 'main').pop()!;
   assert.ok(last.messages.some((x) => x.role === 'user' && x.content.includes('close_gripper: nothing grasped')));
+});
+
+test('trajgen numeric mode: an unreachable <trajectory> runs best effort; its notes follow "The trajectory was executed." only with api.execution_feedback', async () => {
+  const numbers = (m: ChatMessage[]) => {
+    if (!hasPrintOut(m)) return 'INITIAL PLANNING 1:\n<detect_object>can</detect_object>';
+    if (m.filter((x) => x.role === 'assistant').length >= 2) return '[task_completed]';
+    return `Going.\n<trajectory>\n[[0.0, 0.2, 1.0, 0.0, 0], [${FAR.join(', ')}, 0.0, 0]]\n</trajectory>`;
+  };
+  const numeric: VariantSpec = { description: 'numbers', agent: 'numbers', off: ['out.code_output'] };
+  const variants = { numeric, numeric_notes: { ...numeric, on: ['api.execution_feedback'] } };
+  const paper = await episode('push_can', new Scripted({ main: numbers }), { variant: 'numeric', variants, limits: { replanning: false } });
+  assert.equal(paper.result.reason, 'task_completed', paper.result.message);
+  assert.equal(paper.result.end.archMetrics?.['errorCorrections'], 0);
+  const said = (events: TraceEvent[]) => of(events, 'chat_message').filter((c) => c.speaker === 'Environment').map((c) => c.content);
+  assert.equal(said(paper.events)[1], 'The trajectory was executed.\n');
+  const notes = await episode('push_can', new Scripted({ main: numbers }), { variant: 'numeric_notes', variants, limits: { replanning: false } });
+  assert.match(said(notes.events)[1]!, /^The trajectory was executed\.\nclose_gripper: nothing grasped\n[\s\S]*execute_trajectory: pose 1 \[0\.1000, 0\.9500, 0\.9000, 0\.0000\] unreachable/);
 });
 
 /** The chat of the episode: every message the model wrote or read. */

@@ -78,8 +78,8 @@ test("LLaMAR default: the Actor's Important Notes are App. E.1's rules, none add
 // RoCo (§3.1, the released prompts): the communication instruction asks for brief answers that do not repeat the
 // others; asking each robot to announce its reach and needs is ours.
 const ROCO_VARS = {
-  task: 'sort the cubes', actions: [], rules: [], example: '', path_required: false, path_points: 0, round_history: '', failed_plans: '', last_plan_failed: false,
-  agent: 'Alice', others: 'Bob and Chad', capability: 'Alice can reach the left half.', others_capability: [], observation: 'blue_square is on panel2',
+  task: 'sort the cubes', actions: [], rules: [], strategy: ['To move a cube farther than you reach, put it on a panel the next robot reaches.'], example: '', path_required: false, path_points: 0, round_history: '', failed_plans: '', last_plan_failed: false,
+  agent: 'Alice', others: 'Bob and Chad', capability: 'Alice can reach the left half.', others_capability: ['Bob is a Franka Panda and can reach panel3, panel4, panel5.\nBob\'s goal is to place pink_polygon on panel4.'], observation: 'blue_square is on panel2',
   previous_chat: '', feedback: [], current_chat: '', last_call: false,
 };
 
@@ -89,4 +89,15 @@ test("RoCo default: the communication instruction is the paper's; 'say what you 
   assert.deepEqual(found(paper, ask), []);
   assert.match(paper, /do not repeat what others said/);
   assert.deepEqual(found(await rendered('roco', 'dialog.prompt', ROCO_VARS, 'waypoint'), ask), ask, 'waypoint variant (dialog.share_reach)');
+});
+
+// RoCo (App. 10.4, 10.7): each robot hears only its own goal and reach; the others' and the strategy rules are ours
+// (task.others_goals_reach, task.strategy_rules), in both roles' prompts where they apply.
+test("RoCo default: the other robots' goals and reach and the strategy rules only in the waypoint variant", async () => {
+  const extra = ["Bob's goal is to place pink_polygon on panel4", 'can reach panel3, panel4, panel5', 'put it on a panel the next robot reaches'];
+  assert.deepEqual(found(await rendered('roco', 'dialog.prompt', ROCO_VARS, 'dialog'), extra), []);
+  assert.deepEqual(found(await rendered('roco', 'dialog.prompt', ROCO_VARS, 'waypoint'), extra), extra, 'waypoint variant');
+  const central = { ...ROCO_VARS, agents: 'Alice, Bob and Chad', robots: [] };
+  assert.deepEqual(found(await rendered('roco', 'central.prompt', central, 'central_plan'), extra.slice(2)), [], 'Central Plan: no strategy rule by default');
+  assert.deepEqual(found(await rendered('roco', 'central.prompt', central, 'waypoint'), extra.slice(2)), extra.slice(2), 'Central Plan under the waypoint variant');
 });

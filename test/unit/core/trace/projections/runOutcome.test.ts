@@ -111,11 +111,11 @@ test('RoCo, recorded (sort_cubes seed 1, reference-flawed): the unparseable plan
   assert.notEqual(s.firstError?.turn, 3);
 });
 
-test('RoCo, recorded: with one plan per round allowed, the unparseable plan of turn 6 decides the failure', async () => {
+test('RoCo, recorded: with one plan per round allowed, the unparseable plan of turn 5 (round 1\'s last, after Alice and Bob spoke again once they had heard Chad) decides the failure', async () => {
   const { r, events } = await roco({ maxReplans: 1 });
   assert.equal(r.reason, 'format_failure');
   const s = projectRunSummary(events);
-  assert.deepEqual([s.decidingError?.turn, s.decidingError?.kind], [6, 'format_error']);
+  assert.deepEqual([s.decidingError?.turn, s.decidingError?.kind], [5, 'format_error']);
 });
 
 function inProcess(profile: 'reference' | 'reference-flawed'): ModelClient {

@@ -124,7 +124,7 @@ export const ObservationImage = z
     if (!BASE64.test(img.dataBase64)) return;
     const head = atob(img.dataBase64.slice(0, 16));
     const magic = IMAGE_MAGIC[img.mediaType];
-    if (!magic.every((b, i) => head.charCodeAt(i) === b)) ctx.addIssue({ code: 'custom', path: ['dataBase64'], message: `is not a ${img.mediaType} image (its first bytes do not match)` });
+    if (!magic.every((b, i) => head.charCodeAt(i) === b)) ctx.addIssue({ code: 'custom', path: ['dataBase64'], message: `does not hold ${img.mediaType} data (its first bytes do not match)` });
   });
 export type ObservationImage = z.infer<typeof ObservationImage>;
 

@@ -33,6 +33,8 @@ export interface RunConfig {
   /** Run generated code in the user's own python3 (no sandbox); honoured only in a trusted workspace. */
   hostPython: boolean;
   useCache: boolean;
+  /** Send the simulator's camera frames to the model (a vision model); off: the text stand-in only. */
+  vision: boolean;
   /** Keep a run process loaded (Pyodide, MuJoCo) between live runs, started when a prompt opens. */
   keepWarm: boolean;
 }
@@ -72,6 +74,7 @@ export const SETTING_DEFAULTS = {
   'run.codeTimeoutSecs': 10,
   'run.hostPython': false,
   'run.useCache': true,
+  'run.vision': false,
   'run.keepWarm': true,
   'languageServer.enabled': true,
   'architectures.paths': [],
@@ -215,6 +218,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       codeTimeoutSecs,
       hostPython: bool('run.hostPython'),
       useCache: bool('run.useCache'),
+      vision: bool('run.vision'),
       keepWarm: bool('run.keepWarm'),
     },
     languageServer: { enabled: bool('languageServer.enabled') },

@@ -150,9 +150,11 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
    */
   const ask = async <T>(role: string, input: string, parse: (text: string) => Parsed<T> | Promise<Parsed<T>>, kind: string): Promise<T> => {
     const retry: ChatMessage[] = [];
+    // Every role's input describes each robot's view: with vision on, the paper's GPT-4V modules see those frames.
+    const images = agents.flatMap((a) => views[a]?.images ?? []);
     for (;;) {
       const turn = ctx.nextTurn();
-      const r = await ctx.callRole(role, { ...baseVars, input }, retry);
+      const r = await ctx.callRole(role, { ...baseVars, input }, retry, images.length > 0 ? { images } : undefined);
       if (!r.ok) throw new Cancelled();
       const p = await parse(r.text);
       if (p.ok) {

@@ -112,7 +112,7 @@ export const LLAMAR_MANIFEST: ArchitectureManifest = {
   modelNeeds: {
     typicalEpisode: { calls: 42, tokens: 53559, measuredOn: '1_put_bread_lettuce_tomato_fridge, variant llamar, seeds 0-1, 28 Nov 2026' },
     longestRequest: { tokens: 1759, measuredOn: 'reference model, wash_bowl_mug_pot_pan, seed 0', grows: "the robots' observations and the memory, not the whole history" },
-    vision: "the paper's modules see each robot's egocentric image (GPT-4V); Waypoint describes the views in words (limit viewDescriptions)",
+    vision: "the paper's modules see each robot's egocentric image (GPT-4V); with the run's vision on, every role's request carries each robot's egocentric frame from a simulator that sends images (the AI2-THOR adapter), as image parts after the text; otherwise, and always on the embedded household (no camera), Waypoint describes the views in words (limit viewDescriptions)",
     embeddings: "the paper matches a free-form action to the admissible ones with a fine-tuned SentenceBERT; Waypoint uses the run's --embedding-model from the endpoint's /v1/embeddings, else the lexical fallback matcher",
   },
 };

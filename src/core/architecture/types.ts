@@ -5,6 +5,7 @@ import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, Pen
 import type { EpisodeEmbeddings } from '../llm/embeddings.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
 import type { ActionCheck, ApiFunctionSpec, CollisionReport, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { ObservationImage } from '../../protocol/simulator.js';
 import type { Picoschema } from '../prompt/schema.js';
 import type { VariantSpec } from '../prompt/variants.js';
 
@@ -124,6 +125,11 @@ export interface EpisodeOptions {
   perception?: 'ground-truth' | 'estimated';
   /** Where generated code runs: the Pyodide sandbox (default) or, in a trusted workspace, the user's own python3 (no sandbox). */
   codeRunner?: 'pyodide' | 'host-python';
+  /**
+   * Send the camera frames a loop passes to callRole (`RoleCallOptions.images`) to the model as image parts, for a
+   * vision model. Off (default): requests carry the text stand-in only.
+   */
+  vision?: boolean;
 }
 
 export type RoleCallOutcome =
@@ -167,6 +173,12 @@ export interface RoleCallOptions {
    * it are separate requests to the model and separate cache entries; 0 or unset is the usual single sample.
    */
   sample?: number;
+  /**
+   * Camera frames of the observations this request describes (e.g. each agent's `observation.images`). The engine
+   * puts them on the request as image parts when the run's `vision` is on and drops them when it is off, so a loop
+   * passes them always and text-only runs are unchanged.
+   */
+  images?: readonly ObservationImage[];
 }
 
 export interface EpisodeContext {

@@ -192,7 +192,7 @@ function startEvent(run: Run, promptRefs: { role: string; path: string; sha256: 
     prompts: promptRefs,
     simulator: { name: deps.sim.name, version: deps.sim.version },
     // maxTurns / maxConsecutiveErrors are copied here too, where they exist, for readers of schema v1.
-    options: { ...legacyLimits, persistNamespace: persistNamespaceOf(spec), codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth', ...(spec.options.codeRunner === 'host-python' ? { codeRunner: 'host-python' } : {}) },
+    options: { ...legacyLimits, persistNamespace: persistNamespaceOf(spec), codeTimeoutSecs: spec.options.codeTimeoutSecs, perception: spec.options.perception ?? 'ground-truth', ...(spec.options.codeRunner === 'host-python' ? { codeRunner: 'host-python' } : {}), ...(spec.options.vision ? { vision: true } : {}) },
     limits: { ...limitValues },
     ...(spec.arch.renderObservation ? { observationRendering: `${spec.arch.id} renders its roles' observation text from the structured state` } : {}),
     ...(spec.fork ? { fork: spec.fork } : {}),

@@ -5,6 +5,7 @@ import type { RoleCallOptions, RoleCallOutcome } from '../architecture/types.js'
 import { renderPrompt, PromptError } from '../prompt/render.js';
 import type { ContextState } from './contextState.js';
 import { EpisodeAbort, messageOf } from './endReasons.js';
+import { withImages } from './vision.js';
 import { currentPrompt, passedVariableProblems, type LoadedPrompt } from './prompts.js';
 
 /** The role's prompt as it is now, rendered with this call's variables and history. */
@@ -30,7 +31,8 @@ export async function callRole(s: ContextState, role: string, variables: Record<
   if (speaker !== undefined && s.deps.human?.agents.includes(speaker)) {
     return humanTurn(s, { role, callId, thisTurn, speaker, messages: renderedPrompt.messages, variables, promptPath: lp.path, promptSha256: lp.sha256, view: callOptions.humanView });
   }
-  return modelTurn(s, { role, callId, thisTurn, speaker, messages: renderedPrompt.messages, variables, lp, callOptions });
+  const messages = withImages(renderedPrompt.messages, callOptions.images, s.spec.options.vision === true, renderedPrompt.requestIndex);
+  return modelTurn(s, { role, callId, thisTurn, speaker, messages, variables, lp, callOptions });
 }
 
 /** One model call: role_call, the request (cancelled by the user or the wall-clock cap), model_response. */

@@ -74,6 +74,8 @@ export const SweepSpecSchema = z
     repeats: z.number().int().positive().max(100).default(1),
     model: Model.default({ name: 'reference', apiKeyEnv: 'OPENAI_API_KEY' }),
     limits: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
+    /** Send the simulator's camera frames to the model as image parts (a vision model; `waypoint run --vision`). */
+    vision: z.boolean().optional(),
     /** Episodes at once (worker processes). */
     concurrency: z.number().int().positive().max(64).default(1),
     /** Use the response cache (the reference model's answers too, so a cell that differs after turn k re-asks nothing before k). */

@@ -129,7 +129,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
     // Live runs are refused in Restricted Mode; the trust check stays here so the setting can never apply there.
-    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}) },
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}), ...(s.run.vision ? { vision: true } : {}) },
     limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
     ...(request.human?.length ? { human: request.human } : {}),

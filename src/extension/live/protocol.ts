@@ -34,7 +34,7 @@ export const LaunchWire = z.object({
   ablations: z.record(z.string(), z.boolean()).optional(),
   builtInPromptRoot: z.string().min(1),
   model: ModelSpecWire,
-  options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']) }).partial(),
+  options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']), vision: z.boolean() }).partial(),
   /** The architecture's limits by name; the child checks them against its declarations. */
   limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   cache: z.boolean(),

@@ -125,7 +125,7 @@ async function runOne(host: RunnerHost, root: string, c: TestCase, run: vscode.T
     ...(c.ablations ? { ablations: c.ablations } : {}),
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
-    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && ctx.trusted ? { codeRunner: 'host-python' as const } : {}) },
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && ctx.trusted ? { codeRunner: 'host-python' as const } : {}), ...(s.run.vision ? { vision: true } : {}) },
     limits: { ...limitsFromSettings(c.arch, s), ...c.limits },
     cache: s.run.useCache,
     architectureRoots: ctx.architectures.roots(),

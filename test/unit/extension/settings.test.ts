@@ -10,7 +10,7 @@ test('unset settings give the documented defaults and no issues', () => {
   assert.equal(settings.model.provider, 'reference');
   assert.equal(settings.model.baseUrl, 'https://api.openai.com/v1');
   assert.deepEqual(settings.simulator, { kind: 'embedded' });
-  assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, hostPython: false, useCache: true, keepWarm: true });
+  assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, hostPython: false, useCache: true, keepWarm: true, vision: false });
   assert.equal(settings.model.temperature, undefined);
   assert.deepEqual(settings.model.vscodeLm, {});
   assert.equal(settings.languageServer.enabled, true);

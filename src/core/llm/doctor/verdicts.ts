@@ -137,7 +137,13 @@ function verdict(f: Findings, a: ArchNeeds, c: AdviceContext): ArchVerdict {
         : 'action matching: the lexical fallback matcher (this endpoint serves no embeddings; --embedding-base-url can name another that does)',
     );
   }
-  if (mn?.vision) note(`images: Waypoint sends the text stand-in${f.images === 'seen' ? ' (this model reads images)' : f.images === 'refused' ? ' (this model refuses images)' : ''}`);
+  if (mn?.vision) {
+    note(
+      f.images === 'seen'
+        ? 'images: this model reads images: --vision (a sweep\'s vision: true) sends the frames of a simulator that has cameras (the AI2-THOR adapter); without it, the text stand-in'
+        : `images: the text stand-in${f.images === 'refused' ? ' (this model refuses images: leave --vision off)' : ''}`,
+    );
+  }
   return v;
 }
 

@@ -79,6 +79,7 @@ test('OpenAI: every probe, the provider from its headers, rate limits turned int
   assert.match(r.arch('malmm').reasons.join(' '), /needs ≈\d+ tokens of context/);
   assert.equal(r.arch('llamar').mark, 'ok');
   assert.match(r.arch('llamar').reasons.join(' '), /action matching: this endpoint's embeddings with --embedding-model text-embedding-3-small \(the paper's matcher\)/);
+  assert.match(r.arch('llamar').reasons.join(' '), /images: this model reads images: --vision/);
   assertNoWaypointHeaders(s);
   for (const q of s.requests) assert.equal(q.headers.authorization, `Bearer ${KEY}`);
   assert.ok(!r.text.includes(KEY) && !JSON.stringify(r.report).includes(KEY), 'the key is never in the report');
@@ -175,6 +176,7 @@ test("vLLM: max_model_len, the older top-level error shape's message, images and
   assert.equal(r.line('images')!.detail, 'refused: HTTP 400: Qwen/Qwen2.5-7B-Instruct is not a multimodal model');
   assert.match(r.line('embeddings')!.detail, /HTTP 400: The model does not support Embeddings API; name an embedding model with --embedding-model/);
   assert.match(r.arch('llamar').reasons.join(' '), /action matching: the lexical fallback matcher \(this endpoint serves no embeddings/);
+  assert.match(r.arch('llamar').reasons.join(' '), /images: the text stand-in \(this model refuses images: leave --vision off\)/);
   assert.doesNotMatch(r.report.advice!.command, /--embedding-model/);
   assert.equal(r.arch('malmm').mark, 'ok');
   assert.match(r.arch('malmm').reasons.join(' '), /context 32768 ≥ the ≈\d+ it needs/);

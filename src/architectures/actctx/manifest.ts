@@ -41,8 +41,14 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
     },
   },
   defaultTopology: 'actctx',
+  // Text the loop builds in code that the paper's method lacks (off unless a variant turns it on).
+  codeAblations: {
+    'scene.spatial_relations':
+      "The scene description states spatial relations (what stands right next to or is wedged between what, what lies behind what as the robot sees it, what a fixture hangs over); the paper's description of the photo (App. E) has none.",
+  },
   builtInVariants: {
     actctx: { description: 'The paper\'s loop (Sec. III, IV-D)', agent: 'actctx' },
+    waypoint: { description: "The paper's loop with Waypoint's additions on (spatial relations in the scene description)", agent: 'actctx', on: ['scene.spatial_relations'] },
     no_scores: { description: 'Feedback without motion scores', agent: 'actctx', off: ['retune.score_in_feedback', 'replan.score_in_feedback'] },
     no_history: { description: 'Feedback without the history of tried parameters', agent: 'actctx', off: ['retune.parameter_history', 'replan.parameter_history'] },
   },

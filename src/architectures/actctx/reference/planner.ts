@@ -24,6 +24,8 @@ export interface PlanSlips {
   done?: readonly string[];
   /** Put these first (a replan after one of them got in the way). */
   first?: readonly string[];
+  /** Put these last (a replan after every setting tried for one of them failed: the others may be in its way). */
+  last?: readonly string[];
   /** Parameter changes asked for earlier: per object, its speed and clearance. */
   keep?: ReadonlyMap<string, { speed?: number; clearance?: number; grasp?: string }>;
 }
@@ -38,10 +40,11 @@ export function destination(name: string, locations: readonly string[]): string 
 /** Targets in the order to handle them: a glass that stands beside another target, or between it and the robot, goes before it. */
 export function order(targets: readonly string[], info: Map<string, Thing>, slips: PlanSlips): string[] {
   const front = (slips.first ?? []).filter((t) => targets.includes(t));
-  const rest = targets.filter((t) => !front.includes(t));
-  if (slips.taskOrder) return [...front, ...rest];
+  const back = (slips.last ?? []).filter((t) => targets.includes(t) && !front.includes(t));
+  const rest = targets.filter((t) => !front.includes(t) && !back.includes(t));
+  if (slips.taskOrder) return [...front, ...rest, ...back];
   const out = [...front];
-  for (const t of rest) {
+  for (const t of [...rest, ...back]) {
     if (out.includes(t)) continue;
     // Another target standing right next to this one or in front of it, taller (a glass): it is in the hand's way
     // (and a full glass knocked over spills), so it goes first.

@@ -34,7 +34,7 @@ export function collidedWith(f: FailureReport): string {
  * Candidate changes for the failed action, best first; the first not already tried wins. `objects` is the scene's
  * label list: a collision with something not on it (a fixture such as a lamp) on a top grasp turns the grasp first.
  */
-export function retuneArgs(f: FailureReport, objects: readonly string[] = []): { args: (string | number)[]; why: string } {
+export function retuneArgs(f: FailureReport, objects: readonly string[] = [], approachGrasp?: string): { args: (string | number)[]; why: string } {
   const s = slots(f.action);
   const args = [...f.args];
   const speed = Number(args[s.speed] ?? 0.5);
@@ -50,6 +50,10 @@ export function retuneArgs(f: FailureReport, objects: readonly string[] = []): {
     const g = args[s.grasp] === 'side' ? 'top' : 'side';
     candidates.push({ change: (a) => (a[s.grasp!] = g), why: `${why}: try a ${g} grasp` });
   };
+  // A pick whose grasp differs from the approach before it (a retune turned the approach) takes the approach's.
+  if (f.action === 'pick' && s.grasp !== undefined && approachGrasp && args[s.grasp] !== approachGrasp) {
+    candidates.push({ change: (a) => (a[s.grasp!] = approachGrasp), why: `the hand came in for a ${approachGrasp} grasp, so the pick takes that grasp too` });
+  }
   if (/holding\(\) returned False/.test(reason)) {
     if (speed > 0.6) setSpeed(0.4, 'the object did not stay in the hand; a fast motion shakes it loose, so move slower');
     if (clearance > 0.006) setClear(0.005, 'the fingers may have stopped short of the object; let them come closer');
@@ -92,8 +96,8 @@ export function retuneArgs(f: FailureReport, objects: readonly string[] = []): {
   return { args: next, why: candidates[candidates.length - 1]!.why };
 }
 
-export function retuneAnswer(f: FailureReport, objects: readonly string[] = []): string {
-  const { args, why } = retuneArgs(f, objects);
+export function retuneAnswer(f: FailureReport, objects: readonly string[] = [], approachGrasp?: string): string {
+  const { args, why } = retuneArgs(f, objects, approachGrasp);
   return [
     `The ${f.action} at index ${f.index} failed (${f.reason.replace(/^The action failed because of: /, '').replace(/ \|\.?$/, '')}). Change: ${why}.`,
     '```python',
@@ -128,12 +132,15 @@ export function graspLessons(reports: readonly FailureReport[], scene: Scene): M
   return out;
 }
 
-/** The settings that worked for each object's pick (from the SUCCESS lines), for a replan to keep. */
+/** The settings that worked for each object (from the SUCCESS lines; a pick's over an approach's), for a replan to keep. */
 export function workedSettings(f: FailureReport): Map<string, { speed?: number; clearance?: number; grasp?: string }> {
   const out = new Map<string, { speed?: number; clearance?: number; grasp?: string }>();
+  const picked = new Set<string>();
   for (const line of f.successes) {
-    const m = /^pick: (.*?) \(([^,]+), ([^,]+), '(top|side)'\)(?: \||$)/.exec(line);
-    if (m) out.set(m[1]!, { speed: Number(m[2]), clearance: Number(m[3]), grasp: m[4]! });
+    const m = /^(pick|approach): (.*?) \(([^,]+), ([^,]+), '(top|side)'\)(?: \||$)/.exec(line);
+    if (!m || (m[1] === 'approach' && picked.has(m[2]!))) continue;
+    if (m[1] === 'pick') picked.add(m[2]!);
+    out.set(m[2]!, { speed: Number(m[3]), clearance: Number(m[4]), grasp: m[5]! });
   }
   return out;
 }

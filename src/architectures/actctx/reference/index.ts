@@ -98,7 +98,11 @@ function evaluationPlan(messages: ChatMessage[], ctx: PolicyContext, allowSlip =
 function retune(messages: ChatMessage[]): string {
   const f = readFailure(messages);
   if (!f) return CANNOT('the latest request has no failure report (failure index, failed action, current arguments)');
-  return retuneAnswer(f, readScene(messages)?.objects ?? []);
+  const plan = currentPlan(messages);
+  const at = plan.findIndex((a) => a.index === f.index);
+  const approach = plan.slice(0, Math.max(0, at)).reverse().find((a) => a.action === 'approach');
+  const approachGrasp = f.action === 'pick' && approach && approach.args[0] === f.args[0] ? String(approach.args[3]) : undefined;
+  return retuneAnswer(f, readScene(messages)?.objects ?? [], approachGrasp);
 }
 
 function replan(messages: ChatMessage[], ctx: PolicyContext): string {

@@ -1,10 +1,13 @@
 // The reference model's Action Contextualization policies (scripted, NOT an LLM), one per role of the one
 // conversation: task plan (Prompt 1), evaluation plan (Prompts 2 and 7), retune (Prompts 3-5, 8, 9), replan
 // (Prompt 6), retune after success, and syntax repair. Each reads only the messages.
-// reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order when a
+// Without the scene.spatial_relations ablation the description says nothing of what stands where relative to what
+// (the paper's App. E), so both profiles start in the task's order with top grasps and learn order and grasp from
+// the collision and failure feedback (§V-A).
+// reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order even when the relations say a
 // full glass stands in the way of another target (the hand meets the glass until a replan puts it first), picks a
-// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), gives a wedged paper
-// ball a wide clearance (the fingers stop above it: holding() fails, a retune lets them closer), and sometimes writes
+// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), gives a paper
+// ball a wide clearance (the fingers stop above a wedged one: holding() fails, a retune lets them closer), and sometimes writes
 // the evaluation plan one check per tuple (Mistral's slip, which the repair loop catches). Which values it picks is
 // drawn from a hash of the conversation and the seed.
 import { createHash } from 'node:crypto';

@@ -105,7 +105,7 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
-    typicalEpisode: { calls: 2, tokens: 3743, measuredOn: 'ac_sequential, variant actctx, seeds 0-1, 28 Nov 2026 (no retune was needed: a real model retunes and replans more)', scalesWith: 'planRuns' },
+    typicalEpisode: { calls: 7, tokens: 18835, measuredOn: 'ac_sequential, the paper default (no spatial relations), seeds 0-1, 28 Nov 2026: 3 retunes and 1 replan from the collision feedback', scalesWith: 'planRuns' },
     longestRequest: { tokens: 4084, measuredOn: 'reference-flawed, ac_single_full_glass, seed 0 (1658 on clear_table_sink with the reference model)', grows: 'one conversation, longer with each retune and replan' },
   },
 };

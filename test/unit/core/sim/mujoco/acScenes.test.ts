@@ -37,6 +37,10 @@ test('every scene of the paper is a task: seedable, its labels the paper\'s, and
       const { observation } = await sim.reset(id, seed);
       const idle = await sim.check();
       assert.equal(idle.success, false, `${id} seed ${seed}: doing nothing must fail`);
+      // The instruction names no destination: any of the scene's places is success for each target.
+      const notPut = idle.detail.match(/is not in the [^;]*/g) ?? [];
+      assert.ok(notPut.length > 0, `${id}: ${idle.detail}`);
+      for (const n of notPut) assert.equal(n, 'is not in the large red trash can or in the large white sink or on the storage shelf', `${id}: ${idle.detail}`);
       const c = sceneContext(observation.state);
       assert.deepEqual(c.locations, ['large red trash can', 'large white sink', 'storage shelf'], id);
       for (const o of ['whole apple', 'half-eaten apple', 'glass with yellowish liquid', 'empty glass 1', 'crumpled paper ball 1', 'crumpled paper ball 2']) assert.ok(c.objects.includes(o), `${id}: ${o}`);

@@ -110,10 +110,19 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
 /** The run viewer beside each session: opened on its run, moved on to its forks, following where it stops. */
 class ViewerSync {
   private readonly feeds = new Map<string, DebugRunFeed>();
+  /** Events are handled one after another, in the order the adapter sent them: a fork's first stop arrives right
+   * after its run event, and handled first it found no feed for the fork and was dropped (the viewer stayed at 0). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: Ctx) {}
 
-  async onEvent(e: vscode.DebugSessionCustomEvent): Promise<void> {
+  onEvent(e: vscode.DebugSessionCustomEvent): Promise<void> {
+    const next = this.queue.then(() => this.handle(e));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async handle(e: vscode.DebugSessionCustomEvent): Promise<void> {
     const { RunViewerPanel } = await import('../panels/runViewerPanel.js');
     if (e.event === WAYPOINT_EVENTS.run) {
       const body = e.body as RunEventBody;

@@ -10,6 +10,7 @@ import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { resolveVariant } from '../../../../src/core/prompt/variants.js';
 import { createHouseholdSimulator } from '../../../../src/core/sim/household/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -64,6 +65,10 @@ export async function runLlamar(o: {
   embeddings?: EmbeddingClient;
   /** Ablation switches over the variant's (a prompt block's id → on/off). */
   ablations?: Record<string, boolean>;
+  /** Another simulator (a remote one, one with cameras); default a fresh embedded household. */
+  sim?: Simulator;
+  /** The run's vision switch (frames as image parts). */
+  vision?: boolean;
 }): Promise<LlamarRun> {
   const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
@@ -76,14 +81,14 @@ export async function runLlamar(o: {
       seed: o.seed ?? 0,
       variant: withAblations(resolveVariant(o.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants), o.ablations),
       promptPaths,
-      options: { ...DEFAULT_EPISODE_OPTIONS, limits: o.limits ?? {} },
+      options: { ...DEFAULT_EPISODE_OPTIONS, limits: o.limits ?? {}, ...(o.vision ? { vision: true } : {}) },
       model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
       ...(o.agents !== undefined ? { agents: o.agents } : {}),
     },
     {
       io: nodeIO,
       clock: { nowMs: () => performance.now(), isoNow: () => '2026-11-24T00:00:00.000Z' },
-      sim: createHouseholdSimulator(),
+      sim: o.sim ?? createHouseholdSimulator(),
       sandbox: noSandbox,
       model: o.model ?? policyClient(),
       ...(o.embeddings ? { embeddings: o.embeddings } : {}),

@@ -2,17 +2,12 @@
 // is on; off (or no frames) the messages are the rendered ones, unchanged. In LLaMAR episodes, in-process.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { architectures } from '../../../../src/architectures/registry.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../src/core/engine/episode.js';
 import { withImages } from '../../../../src/core/engine/vision.js';
 import type { ModelRequest } from '../../../../src/core/llm/client.js';
-import { nodeIO } from '../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../src/core/prompt/variants.js';
 import { createHouseholdSimulator } from '../../../../src/core/sim/household/index.js';
 import type { Simulator } from '../../../../src/core/sim/simulator.js';
-import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { ChatMessage } from '../../../../src/protocol/trace.js';
-import { noSandbox, policyClient } from '../../architectures/llamar/helpers.js';
+import { policyClient, runLlamar } from '../../architectures/llamar/helpers.js';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 const frame = { camera: 'egocentric', agent: 'Alice', mediaType: 'image/png' as const, dataBase64: PNG_1x1, width: 1, height: 1 };
@@ -26,22 +21,8 @@ function withCamera(): Simulator {
 }
 
 async function episode(sim: Simulator, vision: boolean): Promise<ModelRequest[]> {
-  const arch = architectures.get('llamar');
   const model = policyClient();
-  await runEpisode(
-    {
-      runId: 'v',
-      arch,
-      task: 'put_bread_lettuce_tomato_fridge',
-      seed: 0,
-      agents: 2,
-      variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-      promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
-      options: { ...DEFAULT_EPISODE_OPTIONS, limits: { maxSteps: 2 }, ...(vision ? { vision: true } : {}) },
-      model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
-    },
-    { io: nodeIO, clock: { nowMs: () => 0, isoNow: () => 'x' }, sim, sandbox: noSandbox, model, sink: new MemoryTraceSink() },
-  );
+  await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, limits: { maxSteps: 2 }, model, sim, vision });
   return model.requests;
 }
 

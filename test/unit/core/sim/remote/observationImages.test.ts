@@ -3,16 +3,11 @@
 // episode that meets one ends as simulator_error with that message in its trace, nothing else failing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { architectures } from '../../../../../src/architectures/registry.js';
-import { DEFAULT_EPISODE_OPTIONS, runEpisode } from '../../../../../src/core/engine/episode.js';
-import { nodeIO } from '../../../../../src/core/node/nodeHost.js';
-import { resolveVariant } from '../../../../../src/core/prompt/variants.js';
 import { createHouseholdSimulator } from '../../../../../src/core/sim/household/index.js';
 import { createInProcessTransportPair, RemoteSimulator } from '../../../../../src/core/sim/remote/index.js';
 import type { MessageTransport } from '../../../../../src/core/sim/remote/transport.js';
 import { serveSimulator } from '../../../../../src/core/sim/serve/index.js';
-import { MemoryTraceSink } from '../../../../../src/core/trace/writer.js';
-import { noSandbox, policyClient } from '../../../architectures/llamar/helpers.js';
+import { runLlamar } from '../../../architectures/llamar/helpers.js';
 
 // A 1x1 PNG (the smallest valid one) and the first bytes of a JPEG.
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
@@ -77,25 +72,10 @@ describe('observation images over the protocol', () => {
 
   it('an episode that meets a malformed frame ends simulator_error with the field in its trace', async () => {
     const sim = await householdWithImages((agent) => (agent === 'Bob' ? [{ camera: 'egocentric', agent, mediaType: 'image/jpeg', dataBase64: PNG_1x1 }] : []));
-    const arch = architectures.get('llamar');
-    const sink = new MemoryTraceSink();
     try {
-      const result = await runEpisode(
-        {
-          runId: 'bad-frame',
-          arch,
-          task: 'put_bread_lettuce_tomato_fridge',
-          seed: 0,
-          agents: 2,
-          variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
-          options: { ...DEFAULT_EPISODE_OPTIONS, limits: {}, vision: true },
-          model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
-        },
-        { io: nodeIO, clock: { nowMs: () => 0, isoNow: () => 'x' }, sim, sandbox: noSandbox, model: policyClient(), sink },
-      );
+      const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, sim, vision: true });
       assert.equal(result.reason, 'simulator_error');
-      const end = sink.events.at(-1)!;
+      const end = events.at(-1)!;
       assert.ok(end.type === 'episode_end');
       assert.match(JSON.stringify(end), /simulator failed during observe: simulator '[^']+' sent an invalid observe result: images\.0\.dataBase64: does not hold image\/jpeg data/);
     } finally {

@@ -32,6 +32,14 @@ export const EPISODE_OPTIONS = {
   },
 } as const satisfies OptionSpecs;
 
+export const VISION_OPTION = {
+  vision: {
+    type: 'boolean',
+    help: "send the simulator's camera frames (protocol `images`, e.g. the AI2-THOR adapter's egocentric views) to the model as image parts: for a vision model; without it requests carry the text stand-in only",
+    group: 'Episode',
+  },
+} as const satisfies OptionSpecs;
+
 export const LIMIT_OPTIONS = {
   limit: {
     type: 'list',

@@ -11,7 +11,7 @@ import { architectureManifests } from '../architectures/manifests.js';
 import { connectSimulator } from '../core/sim/connect.js';
 import { runPairedSweep } from '../core/sweep/pairedSweep.js';
 import type { SweepFile, SweepSideStats } from '../protocol/sweep.js';
-import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, SEEDS_OPTION, WORKSPACE_OPTIONS } from './commonOptions.js';
+import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, SEEDS_OPTION, VISION_OPTION, WORKSPACE_OPTIONS } from './commonOptions.js';
 import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
 import { defineCommand, UsageError, type OptionValues } from './options.js';
 import { displayPath, episodeOptionsFromArgs, limitsFromArgs, modelSpecFromArgs } from './run.js';
@@ -19,6 +19,7 @@ import { displayPath, episodeOptionsFromArgs, limitsFromArgs, modelSpecFromArgs 
 export const COMPARE_OPTIONS = {
   ablation: { type: 'string', metavar: 'id', help: 'the ablation to switch: an id from an {{#ablation}} block of the prompts the variant runs (required)', group: 'Episode' },
   ...EPISODE_OPTIONS,
+  ...VISION_OPTION,
   ...SEEDS_OPTION,
   ...LIMIT_OPTIONS,
   ...MODEL_OPTIONS,

@@ -16,10 +16,10 @@ import { connectSimulator } from '../core/sim/connect.js';
 import type { DetectorMode } from '../core/perception/detector.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
 import { isInfrastructureEnd } from '../protocol/trace.js';
-import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, WORKSPACE_OPTIONS } from './commonOptions.js';
+import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, VISION_OPTION, WORKSPACE_OPTIONS } from './commonOptions.js';
 import { shutdownExitStatus, whileCleaningUp } from './lifecycle.js';
 import { defineCommand, UsageError, type OptionValues } from './options.js';
-import { formatEvent } from './transcript.js';
+import { formatEvent, noteVision, visionTally } from './transcript.js';
 import { terminalSeat } from './humanSeat.js';
 
 export const RUN_OPTIONS = {
@@ -61,11 +61,7 @@ export const RUN_OPTIONS = {
       'and detect_object from a seeded detector model (calibration offset, noise, failed part segmentation); docs/perception.md',
     group: 'Episode',
   },
-  vision: {
-    type: 'boolean',
-    help: "send the simulator's camera frames (protocol `images`, e.g. the AI2-THOR adapter's egocentric views) to the model as image parts: for a vision model; without it requests carry the text stand-in only",
-    group: 'Episode',
-  },
+  ...VISION_OPTION,
   ...LIMIT_OPTIONS,
   'host-python': { type: 'boolean', help: 'run generated code in your own python3 (numpy available) instead of the Pyodide sandbox: NO sandbox, trusted folders only', group: 'Limits' },
   ...MODEL_OPTIONS,
@@ -77,8 +73,9 @@ export const RUN_OPTIONS = {
 export type RunArgs = OptionValues<typeof RUN_OPTIONS>;
 
 /** Engine options from the command line (only those given, so the engine's defaults apply to the rest). */
-export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'> & { 'host-python'?: boolean }) {
+export function episodeOptionsFromArgs(a: Pick<RunArgs, 'code-timeout' | 'persist-namespace'> & { 'host-python'?: boolean; vision?: boolean }) {
   return {
+    ...(a.vision ? { vision: true } : {}),
     ...(a['code-timeout'] !== undefined ? { codeTimeoutSecs: a['code-timeout'] } : {}),
     // Only the flag's presence says anything: without it the architecture's paper decides (codeNamespace).
     ...(a['persist-namespace'] ? { persistNamespace: true } : {}),
@@ -174,6 +171,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
   let turns = 0;
   // Nothing is printed until the episode really starts: a refused run is one line on stderr, not a transcript.
   let started = false;
+  const vision = visionTally();
   let refusal: { message: string; file?: string; line?: number } | undefined;
   controller.on((e) => {
     if (e.type !== 'trace_event') return;
@@ -181,8 +179,11 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
       if (e.event.type === 'error') refusal = { message: e.event.message, file: e.event.file, line: e.event.line };
       return;
     }
-    if (a.quiet && e.event.type !== 'episode_end' && e.event.type !== 'error') return;
-    const text = formatEvent(e.event, { color, verbose: a.verbose, arch: a.arch });
+    if (a.quiet && e.event.type !== 'episode_end' && e.event.type !== 'error') {
+      noteVision(vision, e.event);
+      return;
+    }
+    const text = formatEvent(e.event, { color, verbose: a.verbose, arch: a.arch, vision });
     if (progress) process.stderr.write('\r\x1b[K');
     if (text) write(text);
     if ('turn' in e.event && typeof e.event.turn === 'number') turns = Math.max(turns, e.event.turn);
@@ -206,7 +207,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
           builtInPromptRoot: builtInPromptRoot(root),
           model: spec,
-          options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode, ...(a.vision ? { vision: true } : {}) },
+          options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
           limits: limitsFromArgs(a),
           ...(a.agents !== undefined ? { agents: a.agents } : {}),
           cache: !a['no-cache'],

@@ -5,7 +5,7 @@ import { listRuns, tracePath } from '../core/runs/runStore.js';
 import { readTrace } from '../core/trace/reader.js';
 import { WORKSPACE_OPTIONS } from './commonOptions.js';
 import { defineCommand, UsageError } from './options.js';
-import { formatEvent } from './transcript.js';
+import { formatEvent, visionTally } from './transcript.js';
 
 /** The trace a `show`/`report` argument names: a run id under the workspace, a trace.jsonl path, or the newest run. */
 export async function resolveTraceArg(target: string | undefined, workspace: string): Promise<string> {
@@ -35,8 +35,9 @@ export async function showCommand(target: string | undefined, a: { workspace?: s
   for (const w of warnings) out.write(`warning: ${w.message}\n`);
   const start = events.find((e) => e.type === 'episode_start');
   const arch = start?.type === 'episode_start' ? start.arch : undefined;
+  const vision = visionTally();
   for (const e of events) {
-    const text = formatEvent(e, { color, verbose: a.verbose ?? false, arch });
+    const text = formatEvent(e, { color, verbose: a.verbose ?? false, arch, vision });
     if (text) out.write(text + '\n');
   }
   if (!events.some((e) => e.type === 'episode_end')) out.write('(the trace has no episode_end: the run was interrupted or is still running)\n');

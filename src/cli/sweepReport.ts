@@ -12,7 +12,7 @@ import { renderSweepReport } from '../core/sweep/reportHtml.js';
 import { PLAN_FILE } from '../core/sweep/scheduler.js';
 import { readTrace } from '../core/trace/reader.js';
 import type { ReportTheme } from '../core/trace/reportThemes.js';
-import { formatEvent } from './transcript.js';
+import { formatEvent, visionTally } from './transcript.js';
 import { writeMatrix } from './sweep.js';
 
 /** The sweep folder a report target names, or undefined when it names no sweep. */
@@ -44,7 +44,8 @@ export async function sweepReportCommand(dir: string, a: { out?: string; episode
     const { events } = readTrace(await nodeIO.readText(path));
     const start = events.find((e) => e.type === 'episode_start');
     const arch = start?.type === 'episode_start' ? start.arch : undefined;
-    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false, arch }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
+    const vision = visionTally();
+    transcripts.push({ key, blocks: events.flatMap((e) => { const text = formatEvent(e, { color: false, verbose: false, arch, vision }); return text ? [{ turn: 'turn' in e && typeof e.turn === 'number' ? e.turn : undefined, text }] : []; }) });
   }
   const target = resolve(a.out ?? join(dir, 'report.html'));
   const html = renderSweepReport({

@@ -12,6 +12,17 @@ export interface TranscriptOptions {
   verbose: boolean;
   /** The run's architecture (episode_start's `arch`): its own end reasons are told in its words. */
   arch?: string;
+  /** Carried across one run's events: the closing line says when vision was on and no request carried an image. */
+  vision?: VisionTally;
+}
+
+export interface VisionTally { on: boolean; images: number }
+export const visionTally = (): VisionTally => ({ on: false, images: 0 });
+
+/** Counts what the tally needs from one event (formatEvent does it; a quiet transcript that skips events calls it). */
+export function noteVision(t: VisionTally, e: TraceEvent): void {
+  if (e.type === 'episode_start') t.on = e.options['vision'] === true;
+  else if (e.type === 'role_call') t.images += e.messages.reduce((n, msg) => n + (msg.parts ?? []).filter((p) => p.type === 'image').length, 0);
 }
 
 /** The closing line's account of what ended the episode; the claim flag alone for a reason nobody describes. */
@@ -82,6 +93,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
   const turn = (t: number) => c(2, `[${e.round !== undefined ? `round ${e.round} · ` : ''}turn ${String(t).padStart(3)}]`);
   switch (e.type) {
     case 'episode_start':
+      if (o.vision) noteVision(o.vision, e);
       return [
         c(1, `Waypoint run ${e.runId}`),
         `  architecture ${e.arch} (${e.agentVariant}) · variant ${e.variant} · task ${e.task} · seed ${e.seed}`,
@@ -98,6 +110,7 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
           : e.limits && Object.keys(e.limits).length > 0
             ? `  limits: ${Object.entries(e.limits).map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`
             : undefined,
+        e.options['vision'] === true ? `  vision on: the simulator's camera frames go to the model as image parts` : undefined,
         e.agents && e.agents.length > 1 ? `  robots: ${e.agents.join(', ')}${Array.isArray(e['humans']) && e['humans'].length > 0 ? ` (typed by a person: ${(e['humans'] as string[]).join(', ')})` : ''}` : undefined,
       ]
         .filter((x) => x !== undefined)
@@ -106,6 +119,9 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
       if (e.kind === 'route' && e.ok) return `${turn(e.turn)} ${c(ROLE_COLOR.supervisor, 'Supervisor')} → ${String(e.value)}`;
       if (!e.ok) return `${turn(e.turn)} ${c(31, `format error (${e.role}): ${e.error}`)}`;
       return formatStructuredEvent(e, c, turn);
+    case 'role_call':
+      if (o.vision) noteVision(o.vision, e);
+      return undefined;
     case 'model_response':
       if (!e.ok) return `${turn(e.turn)} ${c(31, `model error (${e.role}, ${e.error?.kind}): ${e.error?.message}`)}`;
       return undefined;
@@ -145,6 +161,9 @@ export function formatEvent(e: TraceEvent, o: TranscriptOptions): string | undef
         `${verdict} · ${e.reason}${e.message ? ` (${e.message})` : ''} · ${endedBy(e, o.arch)}`,
         `  ${m.turns} turns · ${m.modelCalls} model calls (${m.cachedCalls} cached) · ${m.promptTokens + m.completionTokens} tokens · ${m.codeBlocks} code blocks, ${m.codeErrors} failed · ${m.formatErrors} format errors · ${simulated(m)} · ${(m.durationMs / 1000).toFixed(2)} s wall`,
         formatArchMetrics(e.archMetrics),
+        o.vision?.on && o.vision.images === 0 && m.modelCalls > 0
+          ? c(33, `  vision was on but no request carried an image: the simulator returned no camera frames (the embedded simulators have none; the AI2-THOR adapter does), or ${o.arch ?? 'the architecture'} sends none`)
+          : undefined,
       ]
         .filter((x) => x !== undefined)
         .join('\n');

@@ -40,6 +40,8 @@ export function renderHeader(el: HTMLElement, s: RunSummary, runId: string | und
       chip('model', hd.modelLabel, hd.modelProvider === 'reference' ? 'model-reference' : ''),
       chip('seed', String(hd.seed)),
       chip('sim', hd.simulator),
+      // What a vision model was shown: a switch that is on while the simulator sends no frames is worth a warning.
+      hd.vision ? chip('vision', s.metrics.imagesSent > 0 ? `${s.metrics.imagesSent} image${s.metrics.imagesSent === 1 ? '' : 's'} in ${s.metrics.requestsWithImages} request${s.metrics.requestsWithImages === 1 ? '' : 's'}` : `on · no image sent${r.status === 'running' ? ' yet' : ' (the simulator returned no camera frames, or the architecture sends none)'}`, s.metrics.imagesSent > 0 ? '' : 'vision-none') : null,
       chip('run', hd.runId)),
   );
 }

@@ -29,6 +29,20 @@ test('compare: a 1-seed paired sweep prints both sides and the sweep.json path',
   assert.equal(run('runs').stdout.trim().split('\n').filter((l) => / stack_blocks_2 +0 /.test(l)).length, 2);
 });
 
+test('compare --vision: both sides run with the vision switch on, as `waypoint run --vision` does', () => {
+  const runs = join(ws, '.waypoint', 'runs');
+  const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+  const r = run('compare', '--ablation', 'planner.replan_check', '--task', 'stack_blocks_2', '--seeds', '1', '--vision');
+  assert.equal(r.status, 0, r.stderr);
+  const fresh = readdirSync(runs).filter((d) => !before.has(d) && existsSync(join(runs, d, 'trace.jsonl')));
+  assert.equal(fresh.length, 2, fresh.join(', '));
+  for (const d of fresh) {
+    const start = JSON.parse(readFileSync(join(runs, d, 'trace.jsonl'), 'utf8').split('\n')[0]!) as { type: string; options: Record<string, unknown> };
+    assert.equal(start.type, 'episode_start');
+    assert.equal(start.options.vision, true, d);
+  }
+});
+
 test('compare: bad input exits 2 with one line naming the cause', () => {
   const refused = (r: ReturnType<typeof run>, re: RegExp) => {
     assert.equal(r.status, 2, r.stdout + r.stderr);

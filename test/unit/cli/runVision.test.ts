@@ -118,3 +118,18 @@ test('--vision sends each robot\'s egocentric frame as image_url parts; without 
   const alts = events.flatMap((e) => (e.type === 'role_call' ? e.messages.flatMap((m) => (m.parts ?? []).flatMap((p) => (p.type === 'image' ? [p.alt] : []))) : []));
   assert.ok(alts.includes("Alice's egocentric camera, 64x64 PNG") && alts.includes("Bob's egocentric camera, 64x64 PNG"), JSON.stringify(alts.slice(0, 4)));
 });
+
+// The embedded household (no cameras) and its name for the task (later options win).
+const EMBEDDED = ['--sim', 'embedded', '--task', 'put_bread_lettuce_tomato_fridge'];
+
+test('--vision with a simulator that returns no frames: the run says no request carried an image; with frames it does not', { skip: noPython }, async () => {
+  requests = [];
+  const embedded = await run(['--vision', ...EMBEDDED]);
+  assert.ok(embedded.status === 0 || embedded.status === 1, embedded.stdout + embedded.stderr);
+  assert.ok(requests.length > 0 && requests.every((r) => imageUrls(r).length === 0));
+  assert.match(embedded.stdout, /vision was on but no request carried an image/);
+  const thor = await run(['--vision']);
+  assert.doesNotMatch(thor.stdout, /vision was on but no request carried an image/);
+  // Vision off says nothing about images either way.
+  assert.doesNotMatch((await run(EMBEDDED)).stdout, /vision was on/);
+});

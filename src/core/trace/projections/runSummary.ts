@@ -21,6 +21,8 @@ export interface RunHeader {
   ablations: Record<string, boolean>;
   prompts: { role: string; path: string }[];
   maxConsecutiveErrors: number | undefined;
+  /** The run's vision switch (episode_start options): on means camera frames go to the model as image parts. */
+  vision: boolean;
   /** Set when the run is a fork of another (the debugger's Restart Frame): where it branched and what changed. */
   fork?: { parentRunId: string; turn: number; role?: string; via: string; replayedCalls: number; changedFiles: string[] };
 }
@@ -48,6 +50,9 @@ export interface RunMetrics {
   failedChecks: number;
   maxConsecutiveCodeErrors: number;
   trajectorySamples: number;
+  /** Model requests that carried at least one image part, and the image parts in all (0 with vision off). */
+  requestsWithImages: number;
+  imagesSent: number;
   /** The simulator's clock at the end: the final state's timeline only, when the run restored snapshots. */
   simTimeSecs: number;
   /** Simulated seconds in all, the timelines left by restores included: the figure the CLI prints and the plots' axis spans. */
@@ -140,7 +145,7 @@ export class RunSummaryBuilder {
   private rewoundSecs = 0;
   private readonly m: RunMetrics = {
     turns: 0, modelCalls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, codeBlocks: 0, codeErrors: 0,
-    formatErrors: 0, modelErrors: 0, failedChecks: 0, maxConsecutiveCodeErrors: 0, trajectorySamples: 0, simTimeSecs: 0, simTotalSecs: 0, durationMs: 0,
+    formatErrors: 0, modelErrors: 0, failedChecks: 0, maxConsecutiveCodeErrors: 0, trajectorySamples: 0, requestsWithImages: 0, imagesSent: 0, simTimeSecs: 0, simTotalSecs: 0, durationMs: 0,
   };
 
   add(e: TraceEvent | ViewEvent): void {
@@ -175,11 +180,18 @@ export class RunSummaryBuilder {
           model: e.model.model, simulator: e.simulator.version ? `${e.simulator.name} ${e.simulator.version}` : e.simulator.name,
           startedAt: e.startedAt, ablations: { ...e.ablations }, prompts: e.prompts.map((p) => ({ role: p.role, path: p.path })),
           maxConsecutiveErrors: consecutiveErrorLimit(e),
+          vision: e.options['vision'] === true,
           ...(e.fork
             ? { fork: { parentRunId: e.fork.parentRunId, turn: e.fork.turn, role: e.fork.role, via: e.fork.via, replayedCalls: e.fork.replayedCalls, changedFiles: e.fork.changedFiles.map((c) => c.path.split(/[\\/]/).pop() ?? c.path) } }
             : {}),
         };
         break;
+      case 'role_call': {
+        // The request as sent: a vision run whose simulator has no cameras sends none, which the header says.
+        const images = (e.messages ?? []).reduce((n, msg) => n + (msg.parts ?? []).filter((p) => p.type === 'image').length, 0);
+        if (images > 0) { m.requestsWithImages++; m.imagesSent += images; }
+        break;
+      }
       case 'model_response': {
         const r = this.role(e.role);
         r.calls++;

@@ -81,3 +81,27 @@ test('a run refused at the start: not started, no check, and the empty views say
   assert.equal(failed.metrics.turns, failed.reported?.turns);
   assert.equal(whyNoMotion(failed), 'No robot motion in this run: it ended (model_error) at turn 1 before any code moved the robot.');
 });
+
+test('vision: the header says the switch was on, and the metrics count the image parts the requests carried', () => {
+  const { events } = loadFixture('malmm-pick-place.jsonl');
+  const start = events[0]!;
+  assert.equal(start.type, 'episode_start');
+  assert.equal(projectRunSummary(events).header?.vision, false);
+  const on = events.map((e) => (e.type === 'episode_start' ? { ...e, options: { ...e.options, vision: true } } : e));
+  const none = projectRunSummary(on);
+  assert.equal(none.header?.vision, true);
+  assert.deepEqual([none.metrics.requestsWithImages, none.metrics.imagesSent], [0, 0]);
+  // Two frames on the first request's last message, one on the second's.
+  const img = (sha: string) => ({ type: 'image' as const, mediaType: 'image/png' as const, sha256: sha, alt: 'camera' });
+  let calls = 0;
+  const withFrames = on.map((e) => {
+    if (e.type !== 'role_call' || calls >= 2) return e;
+    const n = calls++ === 0 ? 2 : 1;
+    const msgs = e.messages.slice();
+    const last = msgs[msgs.length - 1]!;
+    msgs[msgs.length - 1] = { ...last, parts: [{ type: 'text', text: last.content }, ...Array.from({ length: n }, (_, i) => img(`s${i}`))] };
+    return { ...e, messages: msgs };
+  });
+  const seen = projectRunSummary(withFrames);
+  assert.deepEqual([seen.metrics.requestsWithImages, seen.metrics.imagesSent], [2, 3]);
+});

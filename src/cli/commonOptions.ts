@@ -26,7 +26,7 @@ export const EPISODE_OPTIONS = {
     type: 'string',
     metavar: 'spec',
     default: 'embedded',
-    help: "simulator: embedded (the architecture's own), stdio:<command line> (a simulator-protocol server started as a child process) or ws://host:port",
+    help: "simulator: embedded (the architecture's own; embedded:robot=iiwa,grasp=weld,motion=straight,perception=estimated sets up the tabletop), stdio:<command line> (a simulator-protocol server started as a child process) or ws://host:port",
     validate: (v) => simulatorSpecProblem(v),
     group: 'Episode',
   },

@@ -8,7 +8,7 @@ import { StartError } from '../core/runs/preflight.js';
 import { WarmPool } from '../core/runs/warmPool.js';
 import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { architectureManifests } from '../architectures/manifests.js';
-import { connectSimulator } from '../core/sim/connect.js';
+import { connectSimulator, isEmbeddedSpec } from '../core/sim/connect.js';
 import { runPairedSweep } from '../core/sweep/pairedSweep.js';
 import type { SweepFile, SweepSideStats } from '../protocol/sweep.js';
 import { EPISODE_OPTIONS, LIMIT_OPTIONS, MODEL_OPTIONS, SEEDS_OPTION, VISION_OPTION, WORKSPACE_OPTIONS } from './commonOptions.js';
@@ -65,7 +65,7 @@ export async function compareCommand(a: CompareArgs, out: NodeJS.WritableStream 
   const pool = new WarmPool({
     createSandbox: () => createPyodideSandbox(),
     createSimulator: (needs) => connectSimulator(a.sim, { cwd: process.cwd(), family: needs?.family ?? architectureManifests.find(a.arch)?.simulator }),
-    reuseSimulators: a.sim === 'embedded',
+    reuseSimulators: isEmbeddedSpec(a.sim),
     family: architectureManifests.find(a.arch)?.simulator,
   });
   return whileCleaningUp(async (signal) => {

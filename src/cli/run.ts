@@ -12,7 +12,7 @@ import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } fr
 import { architectureManifests } from '../architectures/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
-import { connectSimulator } from '../core/sim/connect.js';
+import { connectSimulator, isEmbeddedSpec } from '../core/sim/connect.js';
 import type { DetectorMode } from '../core/perception/detector.js';
 import { endedBeforeStart } from '../core/trace/projections/runSummary.js';
 import { isInfrastructureEnd } from '../protocol/trace.js';
@@ -160,9 +160,9 @@ export function notStartedLine(command: string, r: Pick<LaunchResult, 'reason' |
 }
 
 export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  if (a.grasp !== undefined && a.sim !== 'embedded') throw new UsageError("--grasp sets the embedded simulator's grasp model; a protocol simulator chooses its own");
-  if (a.robot !== undefined && a.sim !== 'embedded') throw new UsageError("--robot sets the embedded simulator's robot; a protocol simulator chooses its own");
-  if (a.motion !== undefined && a.sim !== 'embedded') throw new UsageError("--motion sets the embedded simulator's motion planning; a protocol simulator chooses its own");
+  if (a.grasp !== undefined && !isEmbeddedSpec(a.sim)) throw new UsageError("--grasp sets the embedded simulator's grasp model; a protocol simulator chooses its own");
+  if (a.robot !== undefined && !isEmbeddedSpec(a.sim)) throw new UsageError("--robot sets the embedded simulator's robot; a protocol simulator chooses its own");
+  if (a.motion !== undefined && !isEmbeddedSpec(a.sim)) throw new UsageError("--motion sets the embedded simulator's motion planning; a protocol simulator chooses its own");
   const spec = modelSpecFromArgs(a, process.env, (l) => process.stderr.write(l + '\n'));
   const color = Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR;
   const write = (s: string) => out.write(s + '\n');

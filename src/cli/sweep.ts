@@ -11,7 +11,7 @@ import { createPyodideSandbox } from '../core/sandbox/index.js';
 import { architectureManifests } from '../architectures/manifests.js';
 import { architectures } from '../architectures/registry.js';
 import { catalogOf, type TaskCatalog } from '../core/runs/taskCheck.js';
-import { connectSimulator, simulatorSpecProblem } from '../core/sim/connect.js';
+import { connectSimulator, isEmbeddedSpec, simulatorSpecProblem } from '../core/sim/connect.js';
 import { ChildProcessWorker } from '../core/sweep/childWorker.js';
 import { buildMatrix, matrixMarkdown, type SweepMatrix } from '../core/sweep/matrix.js';
 import { RateLimiter } from '../core/sweep/rateLimit.js';
@@ -32,7 +32,7 @@ import { defineCommand, type OptionSpecs } from './options.js';
 export const SWEEP_OPTIONS = {
   shard: { type: 'string', metavar: 'i/n', help: 'run slice i of n (0-based); env/n takes i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)' },
   concurrency: { type: 'string', metavar: 'n', help: "worker processes at once (default: the sweep file's concurrency)" },
-  sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded, stdio:<command line> or ws://host:port' },
+  sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded (embedded:robot=iiwa,grasp=weld,... sets up the tabletop), stdio:<command line> or ws://host:port' },
   prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
   'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },
   plan: { type: 'boolean', help: 'check the file and print the episodes per cell and the estimated model calls and tokens; run nothing, call no model' },
@@ -100,7 +100,7 @@ export function resumeCommand(file: string, a: SweepArgs, program = process.argv
  * the sweep (a Kubernetes sidecar's WebSocket) may take a moment to listen: it is asked again for up to 30 s.
  */
 async function probeSimulator(spec: string, arch: string, cwd: string): Promise<{ spec: string; catalog: TaskCatalog } | undefined> {
-  if (spec === 'embedded') return undefined;
+  if (isEmbeddedSpec(spec)) return undefined;
   let sim;
   for (let waited = 0; ; waited += 1000) {
     try {

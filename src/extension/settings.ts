@@ -21,7 +21,8 @@ export interface ModelSettingsConfig {
   vscodeLm: { vendor?: string; family?: string };
 }
 
-export type SimulatorConfig = { kind: 'embedded' } | { kind: 'protocol'; endpoint: string };
+/** `spec`: "embedded", or "embedded:robot=iiwa,..." when the tabletop settings differ from their defaults. */
+export type SimulatorConfig = { kind: 'embedded'; spec: string } | { kind: 'protocol'; endpoint: string };
 
 export interface RunConfig {
   architecture: string;
@@ -66,6 +67,9 @@ export const SETTING_DEFAULTS = {
   'model.vscodeLm.family': '',
   'simulator.kind': 'embedded',
   'simulator.endpoint': '',
+  'simulator.robot': 'panda',
+  'simulator.grasp': 'friction',
+  'simulator.motion': 'planned',
   'run.architecture': 'malmm',
   'run.task': 'stack_blocks',
   'run.seed': 0,
@@ -81,6 +85,9 @@ export const SETTING_DEFAULTS = {
 } as const satisfies Record<string, string | number | boolean | null | readonly string[]>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
+
+/** The embedded tabletop's settings and their values (`waypoint run --robot/--grasp/--motion`). */
+const TABLETOP_CHOICES = { robot: ['panda', 'iiwa'], grasp: ['friction', 'weld'], motion: ['planned', 'straight'] } as const;
 
 /** Keys whose change needs the language server restarted (rust-analyzer's requiresServerReloadOpts). */
 export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled', 'architectures.paths'];
@@ -124,6 +131,12 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     }
     return v;
   };
+  const oneOf = (key: SettingKey, choices: readonly string[]): string => {
+    const v = str(key);
+    if (choices.includes(v)) return v;
+    bad(key, `must be one of ${choices.join(', ')}, got ${JSON.stringify(v)}`);
+    return SETTING_DEFAULTS[key] as string;
+  };
   const bool = (key: SettingKey): boolean => {
     const v = get(key);
     if (v === undefined || v === null) return SETTING_DEFAULTS[key] as boolean;
@@ -162,7 +175,13 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
   const vendor = str('model.vscodeLm.vendor');
   const family = str('model.vscodeLm.family');
 
-  let simulator: SimulatorConfig = { kind: 'embedded' };
+  // The embedded tabletop's settings, as the simulator spec says them (connect.ts): only those off their default.
+  const tabletop = (['robot', 'grasp', 'motion'] as const).flatMap((k) => {
+    const key = `simulator.${k}` as const;
+    const v = oneOf(key, TABLETOP_CHOICES[k]);
+    return v === SETTING_DEFAULTS[key] ? [] : [`${k}=${v}`];
+  });
+  let simulator: SimulatorConfig = { kind: 'embedded', spec: tabletop.length ? `embedded:${tabletop.join(',')}` : 'embedded' };
   const simKind = str('simulator.kind');
   if (simKind === 'protocol') {
     const endpoint = str('simulator.endpoint');

@@ -1,6 +1,8 @@
 // One way to name a simulator, shared by the CLI, the extension's child processes and sweeps:
 //   "embedded" (default)       the simulator built into Waypoint for the architecture (the MuJoCo tabletop, or the
 //                              symbolic household for architectures whose manifest says simulator: 'household')
+//   "embedded:robot=iiwa,grasp=weld"  the embedded tabletop set up as `waypoint run`'s --robot/--grasp/--motion/
+//                              --perception do: one string, so sweeps, compare, the debugger and the extension can say it
 //   "stdio:<command line>"     a protocol server started as a child process (no shell)
 //   "ws://host:port"           a protocol server over WebSocket
 import type { LogNotification } from '../../protocol/simulator.js';
@@ -8,12 +10,44 @@ import type { Simulator } from './simulator.js';
 
 export type SimulatorSpec = string;
 
+/** The embedded tabletop's settings a spec may carry, with the values each takes. */
+const EMBEDDED_SETTINGS = {
+  grasp: ['friction', 'weld'],
+  motion: ['planned', 'straight'],
+  perception: ['ground-truth', 'estimated'],
+  robot: ['panda', 'iiwa'],
+} as const;
+export type EmbeddedSettings = { -readonly [K in keyof typeof EMBEDDED_SETTINGS]?: (typeof EMBEDDED_SETTINGS)[K][number] };
+
+export function isEmbeddedSpec(spec: string): boolean {
+  return spec === 'embedded' || spec.startsWith('embedded:');
+}
+
+/** The settings of "embedded:k=v,...", or a sentence saying what is wrong with them. */
+export function parseEmbeddedSpec(spec: string): EmbeddedSettings | string {
+  const out: Record<string, string> = {};
+  const rest = spec === 'embedded' ? '' : spec.slice('embedded:'.length);
+  for (const pair of rest.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [k, v, extra] = pair.split('=').map((x) => x.trim());
+    const allowed = (EMBEDDED_SETTINGS as Record<string, readonly string[]>)[k ?? ''];
+    if (!allowed) return `unknown setting '${k}' in '${spec}': the embedded simulator takes ${Object.keys(EMBEDDED_SETTINGS).join(', ')} (e.g. embedded:robot=iiwa,grasp=weld)`;
+    if (v === undefined || extra !== undefined || !allowed.includes(v)) return `'${pair}' in '${spec}': ${k} is one of ${allowed.join(', ')}`;
+    if (k! in out) return `'${k}' is given twice in '${spec}'`;
+    out[k!] = v;
+  }
+  if (spec !== 'embedded' && Object.keys(out).length === 0) return `'${spec}' names no setting: write embedded, or embedded:robot=iiwa,grasp=weld`;
+  return out as EmbeddedSettings;
+}
+
 /** Why `spec` is not a simulator spec, or undefined when it is one. */
 export function simulatorSpecProblem(spec: string): string | undefined {
-  if (spec === 'embedded') return undefined;
+  if (isEmbeddedSpec(spec)) {
+    const parsed = parseEmbeddedSpec(spec);
+    return typeof parsed === 'string' ? parsed : undefined;
+  }
   if (spec.startsWith('stdio:')) return spec.slice('stdio:'.length).trim() === '' ? "'stdio:' needs a command line, e.g. stdio:python3 my_sim.py" : undefined;
   if (/^wss?:\/\/[^\s/]+/.test(spec)) return undefined;
-  return `unknown simulator '${spec}': expected embedded, stdio:<command line> or ws://host:port`;
+  return `unknown simulator '${spec}': expected embedded (or embedded:robot=iiwa,...), stdio:<command line> or ws://host:port`;
 }
 
 export interface ConnectOptions {
@@ -37,13 +71,17 @@ export interface ConnectOptions {
 export async function connectSimulator(spec: SimulatorSpec = 'embedded', options: ConnectOptions = {}): Promise<Simulator> {
   const problem = simulatorSpecProblem(spec);
   if (problem) throw new Error(problem);
-  if (spec === 'embedded') {
+  if (isEmbeddedSpec(spec)) {
+    // The spec's settings, then the caller's own options (waypoint run's --robot and the like) over them.
+    const settings = { ...(parseEmbeddedSpec(spec) as EmbeddedSettings) };
+    for (const k of Object.keys(EMBEDDED_SETTINGS) as (keyof EmbeddedSettings)[]) if (options[k] !== undefined) (settings as Record<string, string>)[k] = options[k]!;
     if (options.family === 'household') {
+      if (Object.keys(settings).length > 0) throw new Error(`the embedded household has no ${Object.keys(settings).join(', ')} setting: '${spec}' sets up the tabletop`);
       const { createHouseholdSimulator } = await import('./household/index.js');
       return createHouseholdSimulator();
     }
     const { createTabletopSimulator } = await import('./mujoco/index.js');
-    return createTabletopSimulator({ ...(options.grasp ? { grasp: options.grasp } : {}), ...(options.motion ? { motion: options.motion } : {}), ...(options.perception ? { perception: options.perception } : {}), ...(options.robot ? { robot: options.robot } : {}) });
+    return createTabletopSimulator(settings);
   }
   const { RemoteSimulator } = await import('./remote/index.js');
   return RemoteSimulator.connect(spec, { client: { name: options.client ?? 'waypoint' }, onLog: options.onLog, cwd: options.cwd });

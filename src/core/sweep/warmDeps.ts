@@ -10,6 +10,7 @@ import type { LaunchDeps } from '../runs/launch.js';
 import { WarmPool, type WarmPoolStats } from '../runs/warmPool.js';
 import type { ReusableSandbox } from '../sandbox/sandbox.js';
 import type { Simulator } from '../sim/simulator.js';
+import { isEmbeddedSpec } from '../sim/connect.js';
 import type { EpisodeJob } from './workers.js';
 
 type Family = 'tabletop' | 'household';
@@ -45,7 +46,7 @@ export class WarmWorkerResources implements DepsSource {
         createSandbox: () => f.createSandbox(),
         createSimulator: (needs) => f.connect(job.sim, { cwd: job.workspace, family: needs?.family ?? family }),
         family,
-        reuseSimulators: job.sim === 'embedded',
+        reuseSimulators: isEmbeddedSpec(job.sim),
         log: f.log,
       });
       this.#pools.set(key, pool);

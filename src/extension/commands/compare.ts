@@ -70,7 +70,7 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
     return undefined;
   }
   const task = request.task ?? s.run.task;
-  const simulator = s.simulator.kind === 'embedded' ? { kind: 'embedded' as const } : { kind: 'protocol' as const, endpoint: s.simulator.endpoint };
+  const simulator = s.simulator.kind === 'embedded' ? { kind: 'embedded' as const, spec: s.simulator.spec } : { kind: 'protocol' as const, endpoint: s.simulator.endpoint };
   const run = SweepRun.start({
     modulePath: ctx.asset('dist', 'runWorker.js'),
     sweep: {

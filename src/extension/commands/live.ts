@@ -67,7 +67,7 @@ export function runProcesses(ctx: Ctx): RunProcesses {
 
 export function simulatorWire(ctx: Ctx): SimulatorWire {
   const s = ctx.config.settings.simulator;
-  return s.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'protocol', endpoint: s.endpoint };
+  return s.kind === 'embedded' ? { kind: 'embedded', spec: s.spec } : { kind: 'protocol', endpoint: s.endpoint };
 }
 
 /**
@@ -138,7 +138,7 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
   if (launch.options.codeRunner === 'host-python') void vscode.window.showWarningMessage(`Waypoint: ${HOST_PYTHON_WARNING} (setting waypoint.run.hostPython)`);
   const simulator = simulatorWire(ctx);
   const label = `${arch.id} · ${launch.task} · seed ${launch.seed}${launch.human?.length ? ` · ${launch.human.join(', ')} played by you` : ''}`;
-  ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? 'embedded' : simulator.endpoint}`);
+  ctx.output.info(`live run: ${label} · model ${model.kind === 'reference' ? (model.profile ?? 'reference') : model.model} · simulator ${simulator.kind === 'embedded' ? (simulator.spec ?? 'embedded') : simulator.endpoint}`);
 
   const run = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator, processes: runProcesses(ctx), log: (l) => ctx.output.info(l), ...(request.askHuman ? { askHuman: request.askHuman } : {}) });
   ctx.output.info(`live run: ${run.warm ? 'warm run process (sandbox and simulator loaded)' : 'new run process (loading the sandbox and simulator)'}`);

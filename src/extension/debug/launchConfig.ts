@@ -25,7 +25,7 @@ export function liveDebugConfig(s: WaypointSettings, promptArch: string | undefi
     seed,
     ...(req.variant ? { variant: req.variant } : {}),
     workspace,
-    simulator: s.simulator.kind === 'embedded' ? 'embedded' : s.simulator.endpoint,
+    simulator: s.simulator.kind === 'embedded' ? s.simulator.spec : s.simulator.endpoint,
     limits: limitsFromSettings(architecture, s),
     codeTimeoutSecs: s.run.codeTimeoutSecs,
     cache: s.run.useCache,

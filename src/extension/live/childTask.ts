@@ -14,7 +14,7 @@ export function sendToHost(message: unknown): Promise<void> {
 }
 
 export async function createSimulatorFromWire(spec: SimulatorWire, needs?: { family: 'tabletop' | 'household' }): Promise<Simulator> {
-  return connectSimulator(spec.kind === 'embedded' ? 'embedded' : spec.endpoint, {
+  return connectSimulator(spec.kind === 'embedded' ? (spec.spec ?? 'embedded') : spec.endpoint, {
     client: 'waypoint-vscode',
     family: needs?.family,
     onLog: (log) => void sendToHost({ type: 'log', message: `simulator: ${log.message}` }),

@@ -48,7 +48,7 @@ export const LaunchWire = z.object({
 });
 export type LaunchWire = z.infer<typeof LaunchWire>;
 
-export const SimulatorWire = z.discriminatedUnion('kind', [z.object({ kind: z.literal('embedded') }), z.object({ kind: z.literal('protocol'), endpoint: z.string().min(1) })]);
+export const SimulatorWire = z.discriminatedUnion('kind', [z.object({ kind: z.literal('embedded'), spec: z.string().optional() }), z.object({ kind: z.literal('protocol'), endpoint: z.string().min(1) })]);
 export type SimulatorWire = z.infer<typeof SimulatorWire>;
 
 export const HostToWorker = z.discriminatedUnion('type', [

@@ -14,7 +14,7 @@ export function simulatorStatusLines(ctx: Ctx): StatusLine[] {
   const s = ctx.config.settings;
   const lines: StatusLine[] = [];
   if (s.simulator.kind === 'embedded') {
-    lines.push({ id: 'sim', label: 'Embedded MuJoCo', description: 'mujoco-js, tabletop scenes', tooltip: 'The MuJoCo simulator built into Waypoint (WebAssembly). Each live run starts it in the run process.', icon: 'circuit-board' });
+    lines.push({ id: 'sim', label: 'Embedded MuJoCo', description: s.simulator.spec === 'embedded' ? 'mujoco-js, tabletop scenes' : `mujoco-js · ${s.simulator.spec.slice('embedded:'.length).replace(/,/g, ' · ')}`, tooltip: 'The MuJoCo simulator built into Waypoint (WebAssembly). Each live run starts it in the run process.', icon: 'circuit-board' });
   } else {
     lines.push({ id: 'sim', label: 'Protocol simulator', description: s.simulator.endpoint, tooltip: `External simulator over the simulator protocol: ${s.simulator.endpoint}\nStarted or connected when a live run starts.`, icon: 'plug' });
   }

@@ -143,3 +143,18 @@ test('a sweep on a protocol simulator checks its tasks against that simulator, a
   assert.deepEqual(plan.simulator, { spec: `stdio:python3 ${toy}`, name: 'toy-tabletop-py', version: '1.0' });
   assert.match(ok.stdout, /complete: 1 episodes in this sweep \(1 run now/);
 });
+
+test('a sweep on embedded:grasp=weld,motion=straight runs every episode on that tabletop; a bad setting is refused before anything runs', () => {
+  const ws = fresh('tabletop-settings');
+  writeFileSync(join(ws, 'weld.yaml'), 'name: weld\narch: malmm\ntasks: [stack_blocks_2]\nvariants: [default]\nseeds: 1\nmodel: {name: reference}\n');
+  const bad = run(ws, 'sweep', 'weld.yaml', '--sim', 'embedded:grasp=glue', '--quiet');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /grasp is one of friction, weld/);
+  assert.deepEqual(runsIn(ws), []);
+  const r = run(ws, 'sweep', 'weld.yaml', '--sim', 'embedded:grasp=weld,motion=straight', '--in-process', '--quiet');
+  assert.equal(r.status, 0, r.stderr);
+  const runs = runsIn(ws);
+  assert.equal(runs.length, 1);
+  const start = JSON.parse(readFileSync(join(ws, '.waypoint', 'runs', runs[0]!, 'trace.jsonl'), 'utf8').split('\n')[0]!) as { simulator: { version: string } };
+  assert.match(start.simulator.version, /weld grasps, straight-line execute_trajectory/);
+});

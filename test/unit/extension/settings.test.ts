@@ -9,7 +9,7 @@ test('unset settings give the documented defaults and no issues', () => {
   assert.deepEqual(issues, []);
   assert.equal(settings.model.provider, 'reference');
   assert.equal(settings.model.baseUrl, 'https://api.openai.com/v1');
-  assert.deepEqual(settings.simulator, { kind: 'embedded' });
+  assert.deepEqual(settings.simulator, { kind: 'embedded', spec: 'embedded' });
   assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, hostPython: false, useCache: true, keepWarm: true, vision: false });
   assert.equal(settings.model.temperature, undefined);
   assert.deepEqual(settings.model.vscodeLm, {});
@@ -64,7 +64,7 @@ test('invalid values fall back to the default and each is reported with its key'
   assert.equal(settings.run.maxTurns, 150);
   assert.equal(settings.run.useCache, true);
   assert.equal(settings.run.task, 'stack_blocks');
-  assert.deepEqual(settings.simulator, { kind: 'embedded' });
+  assert.deepEqual(settings.simulator, { kind: 'embedded', spec: 'embedded' });
   const keys = issues.map((i) => i.key).sort();
   assert.deepEqual(keys, ['waypoint.model.baseUrl', 'waypoint.model.provider', 'waypoint.model.temperature', 'waypoint.run.maxTurns', 'waypoint.run.seed', 'waypoint.run.task', 'waypoint.run.useCache', 'waypoint.simulator.endpoint']);
   for (const i of issues) assert.match(i.message, /^waypoint\.[\w.]+ /);
@@ -113,4 +113,12 @@ test('model.embeddingModel: a model name for the LLaMAR matcher, empty for none;
   const bad = from({ 'model.embeddingModel': 'two words' });
   assert.equal(bad.settings.model.embeddingModel, undefined);
   assert.ok(bad.issues.some((i) => i.key === 'waypoint.model.embeddingModel'), JSON.stringify(bad.issues));
+});
+
+test('the embedded tabletop settings become the simulator spec (only those off their default); a bad value is named', () => {
+  assert.deepEqual(from({ 'simulator.robot': 'iiwa', 'simulator.grasp': 'weld' }).settings.simulator, { kind: 'embedded', spec: 'embedded:robot=iiwa,grasp=weld' });
+  assert.deepEqual(from({ 'simulator.robot': 'panda', 'simulator.motion': 'straight' }).settings.simulator, { kind: 'embedded', spec: 'embedded:motion=straight' });
+  const { settings, issues } = from({ 'simulator.robot': 'ur5' });
+  assert.deepEqual(settings.simulator, { kind: 'embedded', spec: 'embedded' });
+  assert.deepEqual(issues.map((i) => i.message), ['waypoint.simulator.robot must be one of panda, iiwa, got "ur5"; using the default "panda"']);
 });

@@ -142,7 +142,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       spec.concurrency = Number(a.concurrency);
     }
     const simulator = architectures.find(spec.arch) ? await probeSimulator(sim, spec.arch, workspace) : undefined;
-    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}) });
+    plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}), ...(isEmbeddedSpec(sim) && sim !== 'embedded' ? { embeddedSpec: sim } : {}) });
     shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
   } catch (err) {
     if (err instanceof SweepSpecError) return fail(err.message);

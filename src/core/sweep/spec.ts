@@ -297,6 +297,8 @@ export interface PlanContext {
   env?: NodeJS.ProcessEnv;
   /** The simulator's spec and tasks, asked of it before planning; default: the architecture's embedded one. */
   simulator?: { spec: string; catalog: TaskCatalog };
+  /** The embedded simulator's spec when it carries settings (embedded:robot=iiwa): part of every episode's key. */
+  embeddedSpec?: string;
 }
 
 /**
@@ -352,7 +354,7 @@ export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<Plan
   } catch (err) {
     throw new SweepSpecError(`${at(['model', 'name'])}: ${(err as Error).message}`);
   }
-  const simulator: SimulatorIdentity = { spec: ctx.simulator?.spec ?? 'embedded', name: catalog.simulator, ...(catalog.version !== undefined ? { version: catalog.version } : {}) };
+  const simulator: SimulatorIdentity = { spec: ctx.simulator?.spec ?? ctx.embeddedSpec ?? 'embedded', name: catalog.simulator, ...(catalog.version !== undefined ? { version: catalog.version } : {}) };
   const name = spec.name ?? (ctx.file.split('/').pop() ?? 'sweep').replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
   const seeds = seedList(spec.seeds);
   const episodes: SweepEpisode[] = [];

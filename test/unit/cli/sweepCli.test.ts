@@ -157,4 +157,9 @@ test('a sweep on embedded:grasp=weld,motion=straight runs every episode on that 
   assert.equal(runs.length, 1);
   const start = JSON.parse(readFileSync(join(ws, '.waypoint', 'runs', runs[0]!, 'trace.jsonl'), 'utf8').split('\n')[0]!) as { simulator: { version: string } };
   assert.match(start.simulator.version, /weld grasps, straight-line execute_trajectory/);
+  // The setup is part of each episode's key: the same file on the default tabletop is another episode, not a resume.
+  const plain = run(ws, 'sweep', 'weld.yaml', '--in-process', '--quiet');
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /\(1 run now, 0 already finished\)/);
+  assert.equal(runsIn(ws).length, 2);
 });

@@ -73,10 +73,12 @@ export async function connectSimulator(spec: SimulatorSpec = 'embedded', options
   if (problem) throw new Error(problem);
   if (isEmbeddedSpec(spec)) {
     // The spec's settings, then the caller's own options (waypoint run's --robot and the like) over them.
-    const settings = { ...(parseEmbeddedSpec(spec) as EmbeddedSettings) };
+    const fromSpec = parseEmbeddedSpec(spec) as EmbeddedSettings;
+    const settings = { ...fromSpec };
     for (const k of Object.keys(EMBEDDED_SETTINGS) as (keyof EmbeddedSettings)[]) if (options[k] !== undefined) (settings as Record<string, string>)[k] = options[k]!;
     if (options.family === 'household') {
-      if (Object.keys(settings).length > 0) throw new Error(`the embedded household has no ${Object.keys(settings).join(', ')} setting: '${spec}' sets up the tabletop`);
+      // A spec that names tabletop settings is a mistake; the caller's options (a CLI default) are not the user's.
+      if (Object.keys(fromSpec).length > 0) throw new Error(`the embedded household has no ${Object.keys(fromSpec).join(', ')} setting: '${spec}' sets up the tabletop`);
       const { createHouseholdSimulator } = await import('./household/index.js');
       return createHouseholdSimulator();
     }

@@ -17,7 +17,9 @@ export function emptyContainerTask(): TaskDefinition {
     info: {
       id: 'empty_container',
       description: 'Move three 4 cm cubes from a large grey container into a smaller blue container.',
-      instruction: 'Empty the large container: put every cube that is in it into the blue container.',
+      // MALMM's App. E log wording (Table IV: "Pick all the objects from the large container and put them into the
+      // colored container."): which objects are in it is the agents' to read from the state.
+      instruction: 'Empty all items from the large container into the blue container.',
       suite: 'single-arm',
       arms: 1,
       imitates: 'MALMM / RLBench empty_container',

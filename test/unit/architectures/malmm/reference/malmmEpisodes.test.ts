@@ -77,8 +77,9 @@ test('compare coder.define_in_same_block with reference-flawed: the rule off cos
       return { ...result, runId: `${o.seed}-${off.length ? 'off' : 'on'}`, tracePath: '' };
     };
     const unused = () => Promise.reject(new Error('not used: episodes run in process'));
+    // stack_blocks_2: at seeds 0-2 its episodes succeed with the rule on, so the cost of turning it off shows (on stack_blocks, three moves, the flawed profile loses seeds 0 and 1 either way).
     const { file } = await runPairedSweep(
-      { workspace: ws, arch: 'malmm', task: 'stack_blocks', ablation: 'coder.define_in_same_block', seeds: 3, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } },
+      { workspace: ws, arch: 'malmm', task: 'stack_blocks_2', ablation: 'coder.define_in_same_block', seeds: 3, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } },
       { io: nodeIO, clock: nodeClock, architectures, createSimulator: unused, createSandbox: unused as never, launch },
     );
     const c = file.comparison;

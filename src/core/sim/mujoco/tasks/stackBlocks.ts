@@ -90,7 +90,7 @@ export function checkStack(view: TaskView, areaName: string, targetNames: readon
       const off = onArea(o, area) ? 'on the area, not in the column' : `off the area, ${Math.hypot(o.pos[0] - area.pos[0], o.pos[1] - area.pos[1]).toFixed(3)} m (xy) from its centre`;
       return `${n} at z ${o.pos[2].toFixed(3)} ${off}`;
     });
-    problems.push(`${stacked.length} of ${needed} ${targetNames.length > 0 ? 'target-colour ' : ''}blocks stacked: ${onIt}${elsewhere.length > 0 ? `; ${elsewhere.join('; ')}` : ''}`);
+    problems.push(`${stacked.length} of ${needed} target-colour blocks stacked: ${onIt}${elsewhere.length > 0 ? `; ${elsewhere.join('; ')}` : ''}`);
   }
   const moving = best.filter((o) => !atRest(o));
   if (moving.length > 0) problems.push(`not at rest: ${moving.map((o) => `${o.name} (${o.linearSpeed.toFixed(3)} m/s)`).join(', ')}`);

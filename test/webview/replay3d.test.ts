@@ -1,6 +1,6 @@
 // The run viewer's 3D tab in headless Chromium (WebGL through SwiftShader), on a trace recorded here from the
 // embedded MuJoCo simulator: real scene geometry, body poses, contacts and two collisions (a finger dragging the
-// released red block, then a finger landing on the blue block). Screenshots in test/output/replay3d-*.png.
+// released red block 1, then a finger landing on the blue block 1). Screenshots in test/output/replay3d-*.png.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -27,11 +27,11 @@ async function recordTrace(): Promise<TraceEvent[]> {
   try {
     const reset = await sim.reset('stack_blocks', 0);
     const at = (name: string) => reset.observation.state.objects.find((o) => o.name === name)!.pos;
-    const [red, green, blue] = [at('red block'), at('green block'), at('blue block')];
+    const [red, green, blue] = [at('red block 1'), at('red block 2'), at('blue block 1')];
     const steps: Step[] = [
       ['execute_trajectory', [[red[0], red[1], red[2] + 0.1], 0]],
       ['execute_trajectory', [[red[0], red[1], red[2]], 0]],
-      ['close_gripper', ['red block']],
+      ['close_gripper', ['red block 1']],
       ['execute_trajectory', [[red[0], red[1], red[2] + 0.15], 0]],
       ['execute_trajectory', [[green[0], green[1], green[2] + 0.1], 0]],
       ['execute_trajectory', [[green[0], green[1], green[2] + 0.055], 0]],
@@ -132,14 +132,14 @@ test('three.js is not loaded until the 3D tab opens; then the recorded scene is 
 test('scrubbing poses the bodies as recorded at that sample', { skip }, async () => {
   await open3d(page);
   const scene = trace.find((e) => e.type === 'scene')!;
-  const red = scene.bodies.indexOf('red block');
+  const red = scene.bodies.indexOf('red block 1');
   const hand = scene.bodies.indexOf('hand');
-  // Half-way through the lift (the red block is in the gripper).
+  // Half-way through the lift (the red block 1 is in the gripper).
   const i = firstSampleOf(8) + 20;
   await page.locator('.replay3d-slider').fill(String(i));
   await frames(page);
   assert.equal(await page.evaluate(() => window.__waypointReplay3d!.index), i);
-  for (const [name, b] of [['red block', red], ['hand', hand]] as const) {
+  for (const [name, b] of [['red block 1', red], ['hand', hand]] as const) {
     const drawn = (await page.evaluate((n) => window.__waypointReplay3d!.drawnPose(n), name))!;
     const recorded = samples[i].bodies!.slice(7 * b, 7 * b + 7);
     // three stores float64 positions; quaternions may be negated (same rotation).
@@ -147,7 +147,7 @@ test('scrubbing poses the bodies as recorded at that sample', { skip }, async ()
     drawn.forEach((v, k) => assert.ok(Math.abs(v - (k >= 3 ? sign : 1) * recorded[k]) < 1e-6, `${name}[${k}] drawn ${v} vs recorded ${recorded[k]}`));
   }
   const start = samples[0].bodies!.slice(7 * red, 7 * red + 3);
-  assert.ok(samples[i].bodies![7 * red + 2] - start[2] > 0.05, 'the red block was lifted by then');
+  assert.ok(samples[i].bodies![7 * red + 2] - start[2] > 0.05, 'the red block 1 was lifted by then');
   assert.match((await page.textContent('.replay3d-readout'))!, new RegExp(`turn 8 · sample ${i + 1}/${samples.length}`));
   await page.screenshot({ path: join(OUTPUT, 'replay3d-scrub.png') });
 });
@@ -210,7 +210,7 @@ test('collisions are marked where they happened and their bodies glow at that ti
   const checks = trace.flatMap((e) => (e.type === 'check' && e.name === 'collision' ? [e] : []));
   assert.ok(checks.length >= 1, 'the recorded calls collide');
   const cols = await page.evaluate(() => window.__waypointReplay3d!.collisions());
-  // The last reported collision (the finger landing on the blue block when the simulator behaves as today).
+  // The last reported collision (the finger landing on the blue block 1 when the simulator behaves as today).
   const check = checks[checks.length - 1];
   const [, a, b, tText] = /^collision: (.+) <-> (.+) at t=([\d.]+) s$/.exec(check.message)!;
   const col = cols.find((c) => c.source === 'check' && c.a === a && c.b === b && c.turn === check.turn);

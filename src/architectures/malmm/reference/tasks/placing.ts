@@ -1,7 +1,7 @@
 // Putting objects in or on things: "Put the red block in the target area." (put_block), "Put the rubbish in the
 // bin.", "Pick up the red block and place it in the green zone." (toy pick_place), "put the green cup into the red
-// cup and the blue cup into the green cup" (stack_cups), "Empty the large container: put every cube that is in it
-// into the blue container." (empty_container), "Put each block on the area of the same colour." (sort_by_color)
+// cup and the blue cup into the green cup" (stack_cups), "Empty all items from the large container into the blue
+// container." (empty_container, MALMM's App. E wording), "Put each block on the area of the same colour." (sort_by_color)
 // and "Close the red jar with a lid." (close_jar: the lid goes on the jar).
 import { insideFootprint, isFlat, normalName, type Scene, type SceneObject } from '../scene.js';
 import { obj, placedIn, placement, resolve } from './common.js';
@@ -77,6 +77,8 @@ export const closing: TaskFamily = {
 };
 
 const EMPTY_RE = /\bempty\s+(?:the\s+)?(.+?)\s*(?::|,|;|\s-\s|\.\s)\s*(.*)$/i;
+// MALMM's App. E wording: "Empty all items from the large container into the yellow container."
+const EMPTY_FROM_RE = /\bempty\s+(?:all\s+)?(?:the\s+)?(?:items?|objects?|things|contents)\s+(?:from|of|in|out\s+of)\s+(?:the\s+)?(.+?)\s+(?:into|in|to|onto)\s+(?:the\s+)?([^,.;:]+?)\s*\.?$/i;
 
 /** The objects standing inside `box` (centre within its footprint), in the order the state lists them. */
 function contents(s: Scene, box: SceneObject, except: string[]): SceneObject[] {
@@ -86,9 +88,10 @@ function contents(s: Scene, box: SceneObject, except: string[]): SceneObject[] {
 export const emptying: TaskFamily = {
   id: 'emptying',
   read(sentence, initial) {
-    const m = EMPTY_RE.exec(sentence.trim());
+    const from = EMPTY_FROM_RE.exec(sentence.trim());
+    const m = from ?? EMPTY_RE.exec(sentence.trim());
     if (!m) return undefined;
-    const dest = /.*\b(?:into|in|to|onto)\s+(?:the\s+)?([^,.;:]+?)\s*\.?$/i.exec(m[2]!)?.[1];
+    const dest = from ? from[2] : /.*\b(?:into|in|to|onto)\s+(?:the\s+)?([^,.;:]+?)\s*\.?$/i.exec(m[2]!)?.[1];
     if (!dest) return `the task does not say where the contents of the ${m[1]} go`;
     const r = resolve(initial, [m[1]!, dest]);
     if (typeof r === 'string') return r;

@@ -230,6 +230,28 @@ export function crumpledPaper(name: string, scale: Vec3 = [1, 1, 1]): ObjectSpec
   };
 }
 
+/** A plus sign of two crossed bars (`spanM` long, `barM` wide), like a shape-sorter piece; the frame is its centre. */
+export function crossShape(name: string, color: string, spanM: number, barM: number, heightM: number, massKg: number): ObjectSpec {
+  const [h, t, z] = [spanM / 2, barM / 2, heightM / 2];
+  return { ...base(name, color, 'compound', [spanM, spanM, heightM], massKg), parts: [{ shape: 'box', size: [h, t, z] }, { shape: 'box', size: [t, h, z] }] };
+}
+
+/**
+ * An L of two bars `barM` thick: the long one along local x (`lengthM`), the short foot at its +x end along +y
+ * (`footM` from the long bar's outer edge). The frame is the bounding box's centre, which lies on the long bar's
+ * inner edge, not in the middle of any material.
+ */
+export function lShape(name: string, color: string, lengthM: number, footM: number, barM: number, heightM: number, massKg: number): ObjectSpec {
+  const [hx, hy, hz] = [lengthM / 2, footM / 2, heightM / 2];
+  return {
+    ...base(name, color, 'compound', [lengthM, footM, heightM], massKg),
+    parts: [
+      { shape: 'box', size: [hx, barM / 2, hz], pos: [0, -hy + barM / 2, 0] },
+      { shape: 'box', size: [barM / 2, (footM - barM) / 2, hz], pos: [hx - barM / 2, barM / 2, 0] },
+    ],
+  };
+}
+
 /** A shallow sink basin standing on the table (fixed). */
 export function sink(name: string, color: string): ObjectSpec {
   return container(name, color, [0.36, 0.26, 0.08], { fixed: true, wallM: 0.015 });

@@ -25,7 +25,7 @@ function assertSameState(x: WorldState, y: WorldState, tol: number): void {
 test('same seed and same calls give identical final positions, in two simulators and after a re-reset', async () => {
   const run = async (sim: Simulator) => {
     await sim.reset('stack_blocks', 7);
-    await pickAndStack(sim, 'blue block', 'green block', 1);
+    await pickAndStack(sim, 'blue block 1', 'red block 2', 1);
     await sim.call('execute_trajectory', [[0.2, 0.1, 0.95], 1.0]);
     return { state: (await sim.observe()).state, t: sim.simTimeSecs(), traj: (await sim.drainTrajectory()).samples };
   };
@@ -44,11 +44,11 @@ test('same seed and same calls give identical final positions, in two simulators
 
 test('a restored copy continues exactly like the original, including a held object', async () => {
   await a.reset('stack_blocks', 4);
-  // Mid-task: the red block is held above the table.
-  const red = (await a.observe()).state.objects.find((o) => o.name === 'red block')!;
+  // Mid-task: the red block 1 is held above the table.
+  const red = (await a.observe()).state.objects.find((o) => o.name === 'red block 1')!;
   await a.call('execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2] + 0.1], red.euler[2]]);
   await a.call('execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2]], red.euler[2]]);
-  await a.call('close_gripper', ['red block']);
+  await a.call('close_gripper', ['red block 1']);
   await a.call('execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2] + 0.15], red.euler[2]]);
   const snap = await a.snapshot();
   assert.equal(snap.kind, SNAPSHOT_KIND);
@@ -61,15 +61,15 @@ test('a restored copy continues exactly like the original, including a held obje
   assertSameState((await a.observe()).state, (await b.observe()).state, 0);
   assert.equal((await b.observe()).text, (await a.observe()).text);
 
-  // Both hold the red block: finish by placing it, then stacking blue on top.
+  // Both hold the red block 1: finish by placing it, then stacking blue on top.
   const finish = async (sim: Simulator) => {
     const s = (await sim.observe()).state;
-    const g = s.objects.find((o) => o.name === 'green block')!;
+    const g = s.objects.find((o) => o.name === 'red block 2')!;
     await sim.call('execute_trajectory', [[g.pos[0], g.pos[1], 0.92], g.euler[2]]);
     await sim.call('execute_trajectory', [[g.pos[0], g.pos[1], 0.845], g.euler[2]]);
     await sim.call('open_gripper', []);
     await sim.call('execute_trajectory', [[g.pos[0], g.pos[1], 0.945], g.euler[2]]);
-    await pickAndStack(sim, 'blue block', 'green block', 2);
+    await pickAndStack(sim, 'blue block 1', 'red block 2', 2);
     return { state: (await sim.observe()).state, check: await sim.check(), t: sim.simTimeSecs() };
   };
   const fa = await finish(a);
@@ -77,7 +77,9 @@ test('a restored copy continues exactly like the original, including a held obje
   assertSameState(fa.state, fb.state, 1e-9);
   assert.equal(fa.t, fb.t);
   assert.deepEqual(fa.check, fb.check);
-  assert.equal(fa.check.success, true, fa.check.detail);
+  // The three-high stack stands (on red block 2, off the target area: the check says not done, the same in both).
+  const at = (name: string) => fa.state.objects.find((o) => o.name === name)!.pos;
+  assert.ok(Math.hypot(at('blue block 1')[0] - at('red block 2')[0], at('blue block 1')[1] - at('red block 2')[1]) < 0.02 && at('blue block 1')[2] - at('red block 2')[2] > 0.09, JSON.stringify(fa.state.objects));
 
   // Restoring into the original rewinds it too.
   await a.restore(snap);

@@ -37,14 +37,14 @@ async function poorGraspEpisode(grasp: 'friction' | 'weld') {
   const sim = await createTabletopSimulator({ grasp });
   try {
     await sim.reset('stack_blocks', 0);
-    const red = (await sim.observe()).state.objects.find((o) => o.name === 'red block')!;
+    const red = (await sim.observe()).state.objects.find((o) => o.name === 'red block 1')!;
     const yaw = cubeYaw(red.euler[2]).toFixed(4);
     const [x, y] = red.pos.map((v) => v.toFixed(4));
     const rim = (red.pos[2] + red.size[2] / 2 + 0.01).toFixed(4);
     const code = [
       `execute_trajectory([${x}, ${y}, ${rim} + 0.1], ${yaw})`,
       `execute_trajectory([${x}, ${y}, ${rim}], ${yaw})`,
-      `close_gripper("red block")`,
+      `close_gripper("red block 1")`,
       `execute_trajectory([${x}, ${y}, 1.0], ${yaw})`,
       `execute_trajectory([0.3, -0.2, 1.0], ${yaw})`,
     ].join('\n');
@@ -73,15 +73,15 @@ test('friction grasp: a rim grasp and a fast lift drop the block on the table, a
   const { events } = await poorGraspEpisode('friction');
   const exec = of(events, 'code_execution')[0]!;
   assert.equal(exec.ok, true);
-  assert.match(exec.stdout, /^grasp: red block slipped out of the gripper at t=\d+\.\d\d s$/m);
+  assert.match(exec.stdout, /^grasp: red block 1 slipped out of the gripper at t=\d+\.\d\d s$/m);
   // The trajectory held the block at first, then not.
   const held = of(events, 'trajectory').flatMap((t) => t.samples.map((s) => s.grasped));
-  const first = held.indexOf('red block');
+  const first = held.indexOf('red block 1');
   assert.ok(first >= 0, 'the close registered a grasp');
   assert.ok(held.slice(first).includes(null), 'and the grasp ended without open_gripper');
   const end = of(events, 'observation').at(-1)!.state;
   assert.equal(end.grasped, null);
-  const red = end.objects.find((o) => o.name === 'red block')!;
+  const red = end.objects.find((o) => o.name === 'red block 1')!;
   assert.ok(red.pos[2] < TABLE_TOP + 0.03, `the block is back on the table (z ${red.pos[2].toFixed(3)})`);
   assert.ok(end.ee.pos[2] > 0.95, 'while the hand went up');
 });
@@ -91,8 +91,8 @@ test('weld grasp: the same rim grasp and lift carry the block', async () => {
   const exec = of(events, 'code_execution')[0]!;
   assert.doesNotMatch(exec.stdout, /slipped/);
   const end = of(events, 'observation').at(-1)!.state;
-  assert.equal(end.grasped, 'red block');
-  const red = end.objects.find((o) => o.name === 'red block')!;
+  assert.equal(end.grasped, 'red block 1');
+  const red = end.objects.find((o) => o.name === 'red block 1')!;
   assert.ok(red.pos[2] > 0.9, `carried at z ${red.pos[2].toFixed(3)}`);
 });
 

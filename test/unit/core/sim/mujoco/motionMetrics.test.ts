@@ -99,13 +99,13 @@ test('pressing into the table: collisions counted, clearance negative; the episo
 
 test('a held block stays upright (tilt tracked) and the metrics travel with snapshots', async () => {
   await sim.reset('stack_blocks', 3);
-  const b = (await sim.observe()).state.objects.find((o) => o.name === 'blue block')!;
+  const b = (await sim.observe()).state.objects.find((o) => o.name === 'blue block 1')!;
   let yaw = b.euler[2];
   while (yaw > Math.PI / 4) yaw -= Math.PI / 2;
   while (yaw < -Math.PI / 4) yaw += Math.PI / 2;
   await sim.call('execute_trajectory', [[b.pos[0], b.pos[1], b.pos[2] + 0.1], yaw]);
   await sim.call('execute_trajectory', [[b.pos[0], b.pos[1], b.pos[2]], yaw]);
-  const close = metricsOf(await sim.call('close_gripper', ['blue block']));
+  const close = metricsOf(await sim.call('close_gripper', ['blue block 1']));
   assert.ok(close.maxHeldTiltRad !== null && close.maxHeldTiltRad < 0.05);
   const lift = metricsOf(await sim.call('execute_trajectory', [[0.2, 0.1, 1.0], 0]));
   assert.ok(lift.maxHeldTiltRad !== null && lift.maxHeldTiltRad < 0.05, `tilt ${lift.maxHeldTiltRad}`);

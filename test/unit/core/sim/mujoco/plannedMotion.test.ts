@@ -1,8 +1,8 @@
 // MALMM's execute_trajectory moves as RLBench's planner did (issue 25): the straight tool line when it is free,
 // else a collision-free joint path around what is in the way (the held block carried in the checks); a target no
 // collision-free path reaches fails the call with the reason and nothing moves. `motion: 'straight'` keeps the
-// straight line, through the obstacle. Scene: stack_blocks seed 0, the red block held 2 cm over the table and sent
-// to a point 9 cm past the blue block, so the straight line drags it through the blue one.
+// straight line, through the obstacle. Scene: stack_blocks seed 0, the red block 1 held 2 cm over the table and sent
+// to a point 9 cm past the blue block 1, so the straight line drags it through the blue one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTabletopSimulator, type TabletopSimulatorOptions } from '../../../../../src/core/sim/mujoco/index.js';
@@ -12,17 +12,17 @@ import { cubeYaw } from './scriptedStacker.js';
 
 const near = (a: readonly number[], b: readonly number[], tol: number) => Math.hypot(...a.map((v, i) => v - b[i]!)) < tol;
 
-/** Holds the red block 2 cm over the table; returns the blue block, the yaw and the target past the blue block. */
+/** Holds the red block 2 cm over the table; returns the blue block 1, the yaw and the target past the blue block 1. */
 async function holdRedBlock(sim: Simulator) {
   await sim.reset('stack_blocks', 0);
   const objs = (await sim.observe()).state.objects;
-  const red = objs.find((o) => o.name === 'red block')!;
-  const blue = objs.find((o) => o.name === 'blue block')!;
+  const red = objs.find((o) => o.name === 'red block 1')!;
+  const blue = objs.find((o) => o.name === 'blue block 1')!;
   const yaw = cubeYaw(red.euler[2]);
   for (const [fn, args] of [
     ['execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2] + 0.1], yaw]],
     ['execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2]], yaw]],
-    ['close_gripper', ['red block']],
+    ['close_gripper', ['red block 1']],
     ['execute_trajectory', [[red.pos[0], red.pos[1], red.pos[2] + 0.02], yaw]],
   ] as const) {
     const r = await sim.call(fn, [...args]);
@@ -45,18 +45,18 @@ async function withSim<T>(options: TabletopSimulatorOptions, body: (sim: Simulat
 
 const output = (r: ApiCallResult) => (r.ok ? (r.output ?? '') : r.error);
 
-test('planned (default): the held block goes around the blue block the straight line would drag it through', async () => {
+test('planned (default): the held block goes around the blue block 1 the straight line would drag it through', async () => {
   await withSim({}, async (sim) => {
     const { blue, yaw, target } = await holdRedBlock(sim);
     const r = await sim.call('execute_trajectory', [target, yaw]);
     assert.equal(r.ok, true, output(r));
     assert.deepEqual(r.ok ? (r.collisions ?? []) : [], [], 'nothing was hit on the way');
-    assert.match(output(r), /^execute_trajectory: the straight path to \[[^\]]+\] would hit [^;]*blue block[^;]*; the arm went around it \((RRT-Connect, \d+ iterations?|a straight line in joint space), \d+ configurations checked\)$/m);
+    assert.match(output(r), /^execute_trajectory: the straight path to \[[^\]]+\] would hit [^;]*blue block 1[^;]*; the arm went around it \((RRT-Connect, \d+ iterations?|a straight line in joint space), \d+ configurations checked\)$/m);
     const end = (await sim.observe()).state;
-    const b = end.objects.find((o) => o.name === 'blue block')!;
-    assert.ok(near(b.pos, blue.pos, 0.002), `the blue block stayed (moved ${Math.hypot(b.pos[0] - blue.pos[0], b.pos[1] - blue.pos[1]).toFixed(4)} m)`);
+    const b = end.objects.find((o) => o.name === 'blue block 1')!;
+    assert.ok(near(b.pos, blue.pos, 0.002), `the blue block 1 stayed (moved ${Math.hypot(b.pos[0] - blue.pos[0], b.pos[1] - blue.pos[1]).toFixed(4)} m)`);
     assert.ok(near(end.ee.pos, target, 0.005), `the gripper reached the target: ${end.ee.pos.map((v) => v.toFixed(3)).join(', ')}`);
-    assert.equal(end.grasped, 'red block');
+    assert.equal(end.grasped, 'red block 1');
   });
 });
 
@@ -65,20 +65,20 @@ test('straight (option): the same call drags the held block through the blue one
     const { blue, yaw, target } = await holdRedBlock(sim);
     const r = await sim.call('execute_trajectory', [target, yaw]);
     assert.equal(r.ok, true);
-    assert.ok((r.ok ? (r.collisions ?? []) : []).some((c) => c.a === 'red block (held)' && c.b === 'blue block'), output(r));
+    assert.ok((r.ok ? (r.collisions ?? []) : []).some((c) => c.a === 'red block 1 (held)' && c.b === 'blue block 1'), output(r));
     assert.doesNotMatch(output(r), /went around/);
-    const b = (await sim.observe()).state.objects.find((o) => o.name === 'blue block')!;
-    assert.ok(!near(b.pos, blue.pos, 0.02), 'the blue block was pushed');
+    const b = (await sim.observe()).state.objects.find((o) => o.name === 'blue block 1')!;
+    assert.ok(!near(b.pos, blue.pos, 0.02), 'the blue block 1 was pushed');
   });
 });
 
-test('planned: a target inside the blue block fails with the reason (the pairs at the target) and the arm does not move', async () => {
+test('planned: a target inside the blue block 1 fails with the reason (the pairs at the target) and the arm does not move', async () => {
   await withSim({}, async (sim) => {
     const { blue, yaw } = await holdRedBlock(sim);
     const before = (await sim.observe()).state;
     const r = await sim.call('execute_trajectory', [[blue.pos[0], blue.pos[1], blue.pos[2]], yaw]);
     assert.equal(r.ok, false);
-    assert.match(output(r), /^execute_trajectory: no collision-free path to \[[^\]]+\] with yaw -?\d+\.\d{4}: at the target the arm would collide: .*blue block-red block \(\d+\.\d mm\).*; the arm did not move$/);
+    assert.match(output(r), /^execute_trajectory: no collision-free path to \[[^\]]+\] with yaw -?\d+\.\d{4}: at the target the arm would collide: .*blue block 1-red block 1 \(\d+\.\d mm\).*; the arm did not move$/);
     const after = (await sim.observe()).state;
     assert.ok(near(after.ee.pos, before.ee.pos, 1e-6), 'nothing moved');
   });

@@ -1,6 +1,6 @@
 // A scripted (non-LLM) MALMM-API policy for stack_blocks, used by tests and the benchmark. It reads only the
-// text observation, as an LLM agent would, and follows MALMM's pick-and-place rules (safe distance 0.1 m,
-// grasp at the centre, release 0.02 m above the destination's top).
+// text observation, as an LLM agent would (the Color fields say which blocks to stack), and follows MALMM's
+// pick-and-place rules (safe distance 0.1 m, grasp at the centre, release 0.02 m above the destination's top).
 import type { ApiCallResult, Simulator } from '../../../../../src/core/sim/simulator.js';
 import { parseMalmmState } from '../../../../../src/core/sim/observationText.js';
 
@@ -18,7 +18,7 @@ export function cubeYaw(yaw: number): number {
   return a;
 }
 
-/** Plans the eight calls that move `name` onto the current top of the stack on `baseName`. */
+/** Plans the eight calls that move `name` to level `level` of the stack on `baseName` (a block, or the flat target area: level 1 stands on it). */
 export async function pickAndStack(sim: Simulator, name: string, baseName: string, level: number): Promise<ScriptedCall[]> {
   const s = parseMalmmState((await sim.observe()).text);
   const b = s.objects.find((o) => o.name === name)!;
@@ -44,13 +44,13 @@ export async function pickAndStack(sim: Simulator, name: string, baseName: strin
   return out;
 }
 
-/** Stacks every non-base block on the base, in scene order. Returns every call made. */
-export async function scriptedStack(sim: Simulator, baseName = 'green block'): Promise<ScriptedCall[]> {
+/** Stacks every block of `color` on the base (the target area), in scene order. Returns every call made. */
+export async function scriptedStack(sim: Simulator, baseName = 'target area', color = 'red'): Promise<ScriptedCall[]> {
   const s = parseMalmmState((await sim.observe()).text);
   const calls: ScriptedCall[] = [];
   let level = 1;
   for (const o of s.objects) {
-    if (o.name === baseName) continue;
+    if (o.name === baseName || o.color !== color) continue;
     calls.push(...(await pickAndStack(sim, o.name, baseName, level)));
     level++;
   }

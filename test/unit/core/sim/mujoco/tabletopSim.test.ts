@@ -41,7 +41,7 @@ test('reset returns the task, the MALMM API (with task_completed), the workspace
     {
       id: 'stack_blocks',
       description: undefined,
-      instruction: 'Stack the red block and the blue block on top of the green block.',
+      instruction: 'Stack three red blocks at the green target area.',
       suite: 'single-arm',
       arms: 1,
       imitates: 'MALMM / RLBench stack_blocks',
@@ -60,12 +60,12 @@ test('reset returns the task, the MALMM API (with task_completed), the workspace
   assert.deepEqual(r.workspace.yRange, [-0.05, 0.35]);
   assert.equal(r.workspace.tableTopZ, 0.75);
   WorldState.parse(r.observation.state);
-  assert.deepEqual(r.observation.state.objects.map((o) => o.name), ['green block', 'red block', 'blue block']);
+  assert.deepEqual(r.observation.state.objects.map((o) => o.name), ['red block 1', 'red block 2', 'red block 3', 'blue block 1', 'blue block 2', 'target area']);
   for (const o of r.observation.state.objects) {
-    assert.ok(Math.abs(o.pos[2] - 0.775) < 0.002, `${o.name} rests on the table`);
+    assert.ok(Math.abs(o.pos[2] - (o.name === 'target area' ? 0.751 : 0.775)) < 0.002, `${o.name} rests on the table`);
     assert.ok(o.pos[0] >= -0.3 && o.pos[0] <= 0.3 && o.pos[1] >= -0.05 && o.pos[1] <= 0.35, `${o.name} inside the workspace`);
   }
-  assert.match(r.observation.text, /^\*\*green block\*\* :\nCenter Position: \[/);
+  assert.match(r.observation.text, /^\*\*red block 1\*\* :\nCenter Position: \[/);
   assert.match(r.observation.text, /\*\*End-effector\*\* :\nrobot arm end-effector Position: \[0\.0000 0\.0000 1\.1000\]\nEnd-effector Orientation \(yaw\): 0\.0000\nGripper: open\nNo object has been grasped$/);
   assert.equal(sim.simTimeSecs(), 0);
 });
@@ -91,7 +91,7 @@ test('call validates arguments with Python-like messages and does not move', asy
     ['execute_trajectory', [[0.1, 0.2, 0.9], 0, 1], 'execute_trajectory() takes 2 positional arguments but 3 were given'],
     ['open_gripper', [1], 'open_gripper() takes 0 positional arguments but 1 was given'],
     ['close_gripper', [3], 'close_gripper() expects object_name as a str, got 3'],
-    ['close_gripper', ['purple block'], "close_gripper: no object named 'purple block'; known: green block, red block, blue block"],
+    ['close_gripper', ['purple block'], "close_gripper: no object named 'purple block'; known: red block 1, red block 2, red block 3, blue block 1, blue block 2, target area"],
     ['fly', [], "unknown robot API function 'fly'; available: execute_trajectory, open_gripper, close_gripper, task_completed"],
   ];
   for (const [fn, args, message] of cases) assert.equal(errorOf(await sim.call(fn, args)), message);
@@ -115,15 +115,15 @@ test('a collision names the pair in the result and in a warning line', async () 
 
   // Lowering one finger onto a block knocks it: finger <-> block.
   await sim.reset('stack_blocks', 0);
-  const red = await block('red block');
+  const red = await block('red block 1');
   await sim.call('execute_trajectory', [[red.pos[0], red.pos[1] + 0.04, red.pos[2] + 0.1], 0]);
   const hit = await sim.call('execute_trajectory', [[red.pos[0], red.pos[1] + 0.04, red.pos[2]], 0]);
-  assert.match(outputOf(hit), /collision: (left|right) finger <-> red block at t=/);
+  assert.match(outputOf(hit), /collision: (left|right) finger <-> red block 1 at t=/);
 });
 
 test('close_gripper on empty space closes on nothing and the observation shows no grasp', async () => {
   await sim.reset('stack_blocks', 0);
-  const r = await sim.call('close_gripper', ['red block']);
+  const r = await sim.call('close_gripper', ['red block 1']);
   assert.deepEqual(withoutMetrics(r), { ok: true, output: 'close_gripper: nothing grasped' });
   const obs = await sim.observe();
   assert.equal(obs.state.grasped, null);
@@ -133,10 +133,10 @@ test('close_gripper on empty space closes on nothing and the observation shows n
 
 test('a grasp survives lifting and a 1 m transport, and open_gripper releases it', async () => {
   await sim.reset('stack_blocks', 3);
-  await pick('blue block');
+  await pick('blue block 1');
   let obs = await sim.observe();
-  assert.equal(obs.state.grasped, 'blue block');
-  assert.match(obs.text, /Grasped Object: blue block$/);
+  assert.equal(obs.state.grasped, 'blue block 1');
+  assert.match(obs.text, /Grasped Object: blue block 1$/);
   // Lift, then a 1 m straight line across the table at 1 m height, checking the block stays in the hand.
   const path: [number, number, number][] = [
     [obs.state.ee.pos[0], obs.state.ee.pos[1], 1.0],
@@ -152,19 +152,19 @@ test('a grasp survives lifting and a 1 m transport, and open_gripper releases it
     obs = await sim.observe();
     travelled += Math.hypot(obs.state.ee.pos[0] - prev[0], obs.state.ee.pos[1] - prev[1], obs.state.ee.pos[2] - prev[2]);
     prev = obs.state.ee.pos;
-    const b = obs.state.objects.find((o) => o.name === 'blue block')!;
+    const b = obs.state.objects.find((o) => o.name === 'blue block 1')!;
     const offset = Math.hypot(b.pos[0] - obs.state.ee.pos[0], b.pos[1] - obs.state.ee.pos[1], b.pos[2] - obs.state.ee.pos[2]);
     assert.ok(offset < 0.01, `block ${offset.toFixed(4)} m from the hand at ${p}`);
-    assert.equal(obs.state.grasped, 'blue block');
+    assert.equal(obs.state.grasped, 'blue block 1');
   }
   assert.ok(travelled > 1.2, `travelled ${travelled} m`);
   // The trajectory shows the block held during the transport.
   const { samples } = await sim.drainTrajectory();
-  assert.ok(samples.filter((s) => s.grasped === 'blue block').length > 100);
+  assert.ok(samples.filter((s) => s.grasped === 'blue block 1').length > 100);
   assert.deepEqual(withoutMetrics(await sim.call('open_gripper', [])), { ok: true });
   obs = await sim.observe();
   assert.equal(obs.state.grasped, null);
-  const b = obs.state.objects.find((o) => o.name === 'blue block')!;
+  const b = obs.state.objects.find((o) => o.name === 'blue block 1')!;
   assert.ok(b.pos[2] < 0.8, `released block fell to the table (z ${b.pos[2]})`);
 });
 
@@ -172,9 +172,9 @@ test('trajectory samples are recorded at 50 Hz with bodies in geometry() order',
   await sim.reset('stack_blocks_2', 1);
   const geometry = await sim.geometry();
   assert.equal(geometry.bodies[0], 'world');
-  for (const name of ['table', 'link0', 'link7', 'hand', 'left finger', 'right finger', 'green block', 'red block']) assert.ok(geometry.bodies.includes(name), name);
+  for (const name of ['table', 'link0', 'link7', 'hand', 'left finger', 'right finger', 'red block 2', 'red block 1']) assert.ok(geometry.bodies.includes(name), name);
   for (const g of geometry.geoms) assert.ok(geometry.bodies.includes(g.body), g.body);
-  const redGeom = geometry.geoms.find((g) => g.body === 'red block')!;
+  const redGeom = geometry.geoms.find((g) => g.body === 'red block 1')!;
   assert.deepEqual({ kind: redGeom.kind, size: redGeom.size.map((s) => Math.round(s * 1e6) / 1e6) }, { kind: 'box', size: [0.025, 0.025, 0.025] });
 
   const first = await sim.drainTrajectory();
@@ -196,14 +196,17 @@ test('trajectory samples are recorded at 50 Hz with bodies in geometry() order',
   assert.ok(Math.hypot(last.ee[0] - 0.1, last.ee[1] - 0.2, last.ee[2] - 0.95) < 0.01);
   assert.deepEqual(
     last.contacts!.filter((c) => c[1] === 'table'),
+    // Every block rests on the table (the target area is a visual patch: no contact).
     [
-      ['green block', 'table'],
-      ['red block', 'table'],
+      ['blue block 1', 'table'],
+      ['blue block 2', 'table'],
+      ['red block 1', 'table'],
+      ['red block 2', 'table'],
     ],
   );
-  const red = geometry.bodies.indexOf('red block');
+  const red = geometry.bodies.indexOf('red block 1');
   const redPose = last.bodies!.slice(7 * red, 7 * red + 3);
-  const obsRed = (await sim.observe()).state.objects.find((o) => o.name === 'red block')!;
+  const obsRed = (await sim.observe()).state.objects.find((o) => o.name === 'red block 1')!;
   redPose.forEach((v, i) => assert.ok(Math.abs(v - obsRed.pos[i]!) < 1e-4));
   assert.equal((await sim.drainTrajectory()).samples.length, 0, 'drain clears');
 });

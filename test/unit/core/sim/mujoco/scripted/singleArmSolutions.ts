@@ -15,10 +15,17 @@ async function putBlock(sim: Simulator): Promise<void> {
 async function emptyContainer(sim: Simulator): Promise<void> {
   const box = await obj(sim, 'blue container');
   const rim = box.pos[2] + box.size[2] / 2;
-  const offsets = [-0.035, 0, 0.035];
-  for (const [i, name] of ['red cube', 'yellow cube', 'purple cube'].entries()) {
-    await pick(sim, name);
-    await placeAt(sim, [box.pos[0] + offsets[i]!, box.pos[1], rim + 0.04], 0);
+  // Side by side along the container's long (y) side.
+  const offsets = [-0.06, 0, 0.06];
+  for (const [i, name] of ['yellow cylinder', 'green cross', 'purple L shape'].entries()) {
+    const o = await obj(sim, name);
+    // The L is held by its long bar: its middle sits 1.15 cm from the frame toward the L's -y side (half the 4.5 cm
+    // bounding box minus half the 2.2 cm bar), which the observation's Width and yaw let a reader work out.
+    const inward = name === 'purple L shape' ? -(o.size[1] / 2 - 0.011) : 0;
+    const yaw = o.euler[2];
+    const at: [number, number, number] = [o.pos[0] - Math.sin(yaw) * inward, o.pos[1] + Math.cos(yaw) * inward, o.pos[2]];
+    await pick(sim, name, { at, yaw });
+    await placeAt(sim, [box.pos[0], box.pos[1] + offsets[i]!, rim + 0.04], 0);
   }
 }
 

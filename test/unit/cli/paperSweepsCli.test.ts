@@ -58,7 +58,8 @@ const SMALL: Record<string, { task: string; column: string }> = {
 };
 
 // Measured on the shared 2-core machine (28 Nov, loaded): LLaMAR's cells 6-9 s; MALMM, RoCo and LMTG's 37-56 s
-// (Pyodide and MuJoCo start-up plus the episode); IV-B's 8 trials 40-83 s per object (episode time, 28 Nov); IV-D 877 s (14 plan runs).
+// (Pyodide and MuJoCo start-up plus the episode); IV-B's 8 trials 40-83 s per object (episode time, 28 Nov); IV-D
+// 877 s (14 plan runs).
 // The default suite runs the fast ones; WAYPOINT_PAPER_CELLS=all runs every file's cell.
 const FAST = new Set(['llamar-table4.yaml', 'llamar-table5.yaml']);
 const chosen = process.env.WAYPOINT_PAPER_CELLS === 'all' ? files : files.filter((f) => FAST.has(f));

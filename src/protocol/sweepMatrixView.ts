@@ -44,7 +44,7 @@ export const ViewMatrixCell = z
     labels: z.record(z.string(), z.number()),
     keys: z.array(z.string()),
     /** The paper's number beside this cell (the sweep file's `paper:`), with whether our interval holds it. */
-    paper: z.object({ rate: z.number(), n: z.number().optional(), ci: z.tuple([z.number(), z.number()]).optional(), source: z.string(), note: z.string().optional(), inside: z.boolean().nullable() }).optional(),
+    paper: z.object({ rate: z.number(), n: z.number().optional(), ci: z.tuple([z.number(), z.number()]).optional(), source: z.string(), note: z.string().optional(), inside: z.boolean().nullable(), ours: z.object({ unit: z.string(), successes: z.number(), n: z.number(), rate: z.number().nullable(), ci95: Interval }).optional() }).optional(),
   })
   .passthrough();
 export type ViewMatrixCell = z.infer<typeof ViewMatrixCell>;

@@ -21,8 +21,10 @@ const TRAJGEN_SYSTEM = 'You are in charge of a robot arm';
 const TRAJGEN_SUMMARY = 'The task was not completed successfully';
 /** Action Contextualization keeps one system prompt for every role; its request (the last user message) tells. */
 const ACTCTX_SYSTEM = 'You are an expert in robotics and machine learning';
-const ACTCTX_REQUESTS: [opening: string, role: string][] = [
+const ACTCTX_REQUESTS: [opening: string | RegExp, role: string][] = [
   ['The robot may fail to carry out an action function', 'evaluation_plan'],
+  // The replan after success opens as the retune after success does; its second line asks for a new plan.
+  [/^The task plan succeeded[^\n]*\nStarting from this plan/, 'improve_replan'],
   ['The task plan succeeded', 'improve'],
   ['The robot failed while carrying out the task_plan, and changing', 'replan'],
   ['The robot failed while carrying out the task_plan', 'retune'],
@@ -39,7 +41,7 @@ export function roleFromPrompt(messages: readonly ChatMessage[]): { arch: string
   if (!system.startsWith(ACTCTX_SYSTEM)) return undefined;
   const users = messages.filter((m) => m.role === 'user');
   const last = users[users.length - 1]?.content.trimStart() ?? '';
-  const req = ACTCTX_REQUESTS.find(([opening]) => last.startsWith(opening));
+  const req = ACTCTX_REQUESTS.find(([opening]) => (typeof opening === 'string' ? last.startsWith(opening) : opening.test(last)));
   // The first request is the task plan (it opens with the scene); anything else in that conversation is a repair.
   return { arch: 'actctx', role: req ? req[1] : users.length <= 1 ? 'task_plan' : 'repair' };
 }

@@ -82,7 +82,11 @@ function paperTable(m: ViewMatrix): HTMLElement | null {
   const p = m.paper;
   if (!p) return null;
   const cells = [...m.rows.flat(), ...(p.pooled ?? [])].filter((c) => c.paper);
-  const ours = (c: ViewMatrixCell) => (c.n === 0 ? '–' : `${c.successes}/${c.n} ${pct(c.rate ?? 0)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`);
+  // Counted as the paper counts when it is not per episode (IV-B's trials: the unit is named).
+  const ours = (c: ViewMatrixCell) => {
+    const o = c.paper?.ours ?? c;
+    return o.n === 0 ? '–' : `${o.successes}/${o.n}${c.paper?.ours ? ` ${c.paper.ours.unit}` : ''} ${pct(o.rate ?? 0)} [${pct(o.ci95.low)}, ${pct(o.ci95.high)}]`;
+  };
   return h(
     'section',
     { id: 'paper' },

@@ -7,6 +7,9 @@
 //   simulator snapshot; a run whose answer stays unreadable drops out (the paper: bad plans drop out of the
 //   selection); the validated plan with the highest Q among the others is kept and the simulator ends where it
 //   left it.
+// IV-B's protocol (fixedTrials): every plan gets exactly its retunes and the run exactly its replans whatever each
+//   execution's result; after a success the retune is an `improve` and the replan an `improve_replan`; each execution
+//   is a trial (executions, executionsPassed), as Table IV scores them.
 // Departures from the authors' code (on purpose): the parameter history also records the executions after a
 // replan (their code skips them, Sec. 4.5 of the digest), and Prompt 2 names the label lists it means.
 import type { ChatMessage } from '../../protocol/trace.js';
@@ -83,6 +86,8 @@ interface RunResult {
   retunes: number;
   replans: number;
   executions: number;
+  /** Executions that passed every check (IV-B's successful trials). */
+  passed: number;
   endSnapshot?: string;
   plan: PlanStep[];
   /** Set when an answer stayed unreadable after its repairs: the run ended there and is left out of the selection. */
@@ -134,7 +139,9 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     retunes: limitNumber(ctx.limits, 'retunesPerAction'),
     replans: limitNumber(ctx.limits, 'maxReplans'),
     runs: limitNumber(ctx.limits, 'planRuns'),
-    afterSuccess: limitFlag(ctx.limits, 'retuneAfterSuccess'),
+    fixedTrials: limitFlag(ctx.limits, 'fixedTrials'),
+    // A fixed number of retunes per plan means retuning a plan that passes too (IV-B).
+    afterSuccess: limitFlag(ctx.limits, 'retuneAfterSuccess') || limitFlag(ctx.limits, 'fixedTrials'),
     taskRepairs: limitNumber(ctx.limits, 'taskPlanRepairs'),
     evalRepairs: limitNumber(ctx.limits, 'evaluationPlanRepairs'),
     retuneRepairs: limitNumber(ctx.limits, 'retuneRepairs'),
@@ -166,6 +173,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     let conversation: ChatMessage[] = [];
     const history: HistoryEntry[] = [];
     let executions = 0;
+    let passed = 0;
     /** The run's last execution (its result, or what a run cut short by a format failure got to). */
     let latest: Attempt | undefined;
 
@@ -282,6 +290,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
         ].join('\n'),
       );
       record(attempt);
+      if (attempt.success) passed++;
       latest = attempt;
       return attempt;
     };
@@ -338,21 +347,18 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
           inPlan++;
           const prev = result;
           result = await execute(plan, evalPlan, `R${inPlan}`, failing ? 'retune' : 'improve', { index: next.index, action: next.action, before: pyRepr(tupleOf(before.args)), after: pyRepr(tupleOf(next.args)) });
-          // The authors' counter: a retune that moves the failure later does not use up the budget.
-          const progressed = failing && !result.success && result.failedIndex! > prev.failedIndex!;
+          // The authors' counter: a retune that moves the failure later does not use up the budget (IV-B's fixed
+          // trials count every retune).
+          const progressed = !lim.fixedTrials && failing && !result.success && result.failedIndex! > prev.failedIndex!;
           if (!progressed) used++;
         }
-        if (result.success || replans >= lim.replans) break;
-        // Replan (Prompt 6) and a new evaluation plan (Prompt 7).
+        if ((result.success && !lim.fixedTrials) || replans >= lim.replans) break;
+        // Replan (Prompt 6; after a success, IV-B's replan for a better score) and a new evaluation plan (Prompt 7).
         const old = plan;
-        plan = await obtain(
-          'replan',
-          { ...failureOf(result).vars, past_failures: lines(false, scores.replan), past_successes: lines(true, scores.replan), max_change: lim.lengthChange },
-          (t) => parseReplan(t, old, labels, lim.lengthChange),
-          lim.replanRepairs,
-          'replan',
-          showPlan,
-        );
+        const [role, vars] = result.success
+          ? (['improve_replan', { total_time: result.simSecs.toFixed(2), average_score: floatRepr(result.q ?? NO_MOTION), past_failures: lines(false, scores.improve), past_successes: lines(true, scores.improve), max_change: lim.lengthChange }] as const)
+          : (['replan', { ...failureOf(result).vars, past_failures: lines(false, scores.replan), past_successes: lines(true, scores.replan), max_change: lim.lengthChange }] as const);
+        plan = await obtain(role, vars, (t) => parseReplan(t, old, labels, lim.lengthChange), lim.replanRepairs, 'replan', showPlan);
         evalPlan = await evaluationPlan(plan);
         replans++;
         planNo++;
@@ -368,7 +374,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     const success = !formatFailure && latest?.success === true;
     const q = latest?.q ?? null;
     const trials = Math.max(0, executions - 1);
-    const out: RunResult = { run, success, q, retunes, replans, executions, plan, ...(endSnapshot ? { endSnapshot } : {}), ...(formatFailure ? { formatFailure } : {}) };
+    const out: RunResult = { run, success, q, retunes, replans, executions, passed, plan, ...(endSnapshot ? { endSnapshot } : {}), ...(formatFailure ? { formatFailure } : {}) };
     await ctx.emit({
       type: 'check',
       turn: ctx.turn,
@@ -390,7 +396,14 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
   const trials = (x: RunResult) => Math.max(0, x.executions - 1);
   const unread = runs.filter((x) => x.formatFailure);
   const usable = runs.filter((x) => !x.formatFailure);
-  const common = { trials: runs.reduce((s, x) => s + trials(x), 0), runs: runs.length, formatFailedRuns: unread.length, repairs };
+  const common = {
+    trials: runs.reduce((s, x) => s + trials(x), 0),
+    executions: runs.reduce((s, x) => s + x.executions, 0),
+    executionsPassed: runs.reduce((s, x) => s + x.passed, 0),
+    runs: runs.length,
+    formatFailedRuns: unread.length,
+    repairs,
+  };
   if (usable.length === 0) {
     const why = runs.length === 1 ? runs[0]!.formatFailure! : `no run gave a readable plan (${runs.map((x) => `run ${x.run}: ${x.formatFailure}`).join('; ')})`;
     return { reason: 'format_failure', agentClaimedDone: false, message: why, metrics: { ...common, validatedRuns: 0 } };

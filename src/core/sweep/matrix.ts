@@ -6,7 +6,7 @@ import type { FailureLabel } from './failureLabels.js';
 import type { EpisodeRecord } from './record.js';
 import { REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
 import { fisherExact, mcnemarExact, spread, wilson95, type Spread } from './stats.js';
-import { ALL_TASKS, insideText, paperComparison, thisRunLabel, type PaperBlock, type PaperComparison } from './paper.js';
+import { ALL_TASKS, insideText, oursText, paperComparison, thisRunLabel, type CountedRate, type PaperBlock, type PaperComparison } from './paper.js';
 
 export interface MatrixCell {
   task: string;
@@ -152,7 +152,15 @@ export function buildMatrix(records: EpisodeRecord[], o: BuildMatrixOptions): Sw
         const baseRate = base.length ? baseSucc / base.length : 0;
         out.vsBaseline = { baseline: o.baseline, onlyBaseline, onlyThis, pairs, mcnemarP: mc.p, fisherP, significant: p < alpha, direction: thisRate > baseRate ? 'better' : thisRate < baseRate ? 'worse' : 'same' };
       }
-      const paper = o.paper && paperComparison(o.paper, task, cell, out);
+      // The paper's unit when it is not the episode (IV-B's trials): the two metrics summed over the episodes.
+      const per = o.paper?.rateOf;
+      let counted: CountedRate | undefined;
+      if (per) {
+        const sum = (k: string) => rs.reduce((s, r) => s + (r.archMetrics[k] ?? 0), 0);
+        const [k, total] = [sum(per.successes), sum(per.of)];
+        counted = { unit: per.of, successes: k, n: total, rate: total === 0 ? null : k / total, ci95: wilson95(k, total) };
+      }
+      const paper = o.paper && paperComparison(o.paper, task, cell, out, counted);
       if (paper) out.paper = paper;
       return out;
     });
@@ -179,7 +187,7 @@ export function paperMarkdown(m: SweepMatrix): string[] {
   for (const c of cells) {
     const x = c.paper!;
     const paper = `${pct(x.rate)}${x.n !== undefined ? ` (n=${x.n})` : ' (n not stated)'}${x.ci ? ` [${pct(x.ci[0])}, ${pct(x.ci[1])}]` : ''}${x.source !== p.citation ? ` · ${x.source}` : ''}`;
-    const ours = c.n === 0 ? '–' : `${c.successes}/${c.n} ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
+    const ours = oursText(c);
     lines.push(`| ${c.task === ALL_TASKS ? 'all tasks (pooled)' : c.task} | ${c.cell} | ${paper} | ${ours} | ${insideText(x.inside)} |`);
   }
   return lines;

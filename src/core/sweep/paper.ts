@@ -35,6 +35,11 @@ export const Paper = z
     n: z.number().int().positive().optional(),
     /** What the paper's rate counts, when it is not this sweep's episode success (IV-B scores trials). */
     metric: z.string().optional(),
+    /**
+     * Count this run's rate as the paper does when it is not per episode: two of the architecture's metrics, summed
+     * over the cell's episodes (IV-B: executionsPassed of executions, every plan execution a trial).
+     */
+    rateOf: z.object({ successes: z.string().min(1), of: z.string().min(1) }).strict().optional(),
     note: z.string().optional(),
     /** task (or all_tasks) -> column -> reported rate. */
     cells: z.record(z.string(), z.record(z.string(), PaperCell)).default({}),
@@ -55,17 +60,38 @@ export interface PaperComparison {
   note?: string;
   /** Whether the paper's rate lies inside this run's Wilson 95 % interval; null before any episode finished. */
   inside: boolean | null;
+  /** This run counted as the paper counts (the block's rateOf): units passed of units run, with the interval. */
+  ours?: CountedRate;
+}
+
+/** A rate counted over units other than episodes (IV-B's trials), summed from each episode's metrics. */
+export interface CountedRate {
+  /** The metric that counts the units (its name is the unit's: "executions"). */
+  unit: string;
+  successes: number;
+  n: number;
+  rate: number | null;
+  ci95: { low: number; high: number };
 }
 
 /** The paper's number for (task, cell) beside this run's interval. */
-export function paperComparison(p: PaperBlock, task: string, cell: string, ours: { n: number; ci95: { low: number; high: number } }): PaperComparison | undefined {
+export function paperComparison(p: PaperBlock, task: string, cell: string, episodes: { n: number; ci95: { low: number; high: number } }, counted?: CountedRate): PaperComparison | undefined {
   const c = p.cells[task]?.[cell];
   if (c === undefined) return undefined;
   const x = typeof c === 'number' ? { rate: c } : c;
   const n = x.n ?? p.n;
+  const ours = counted ?? episodes;
   // A small tolerance: a printed 0.56 against an interval computed in floating point.
   const inside = ours.n === 0 ? null : x.rate >= ours.ci95.low - 1e-9 && x.rate <= ours.ci95.high + 1e-9;
-  return { rate: x.rate, ...(n !== undefined ? { n } : {}), ...(x.ci ? { ci: x.ci } : {}), source: x.source ?? p.citation, ...(x.note ? { note: x.note } : {}), inside };
+  return { rate: x.rate, ...(n !== undefined ? { n } : {}), ...(x.ci ? { ci: x.ci } : {}), source: x.source ?? p.citation, ...(x.note ? { note: x.note } : {}), inside, ...(counted ? { ours: counted } : {}) };
+}
+
+/** "this run" as the paper counts it: successes/n, rate and interval, with the unit when it is not the episode. */
+export function oursText(c: { n: number; successes: number; rate: number | null; ci95: { low: number; high: number }; paper?: { ours?: CountedRate } }, sep = ' '): string {
+  const o = c.paper?.ours ?? c;
+  if (o.n === 0) return '–';
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  return `${o.successes}/${o.n}${c.paper?.ours ? ` ${c.paper.ours.unit}` : ''}${sep}${pct(o.rate!)} [${pct(o.ci95.low)}, ${pct(o.ci95.high)}]`;
 }
 
 

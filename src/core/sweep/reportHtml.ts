@@ -5,7 +5,7 @@
 import { themeCss, type ReportTheme } from '../trace/reportThemes.js';
 import type { SweepMatrix } from './matrix.js';
 import { effectiveLabels, paperCells } from './matrix.js';
-import { ALL_TASKS, insideText, thisRunLabel, type PaperComparison } from './paper.js';
+import { ALL_TASKS, insideText, oursText, thisRunLabel, type PaperComparison } from './paper.js';
 import { FAILURE_LABELS, type FailureLabel } from './failureLabels.js';
 import type { EpisodeRecord } from './record.js';
 
@@ -76,7 +76,7 @@ function paperSection(m: SweepMatrix): string {
   const rows = cells
     .map((c) => {
       const x = c.paper!;
-      const ours = c.n === 0 ? '–' : `${c.successes}/${c.n} · ${pct(c.rate!)} [${pct(c.ci95.low)}, ${pct(c.ci95.high)}]`;
+      const ours = esc(oursText(c, ' · '));
       return `<tr><th>${esc(c.task === ALL_TASKS ? 'all tasks (pooled)' : c.task)}</th><th>${esc(c.cell)}</th><td>${paperRate(x, p.citation)}${x.note ? `<div class="muted">${esc(x.note)}</div>` : ''}</td><td>${ours}</td><td class="in-${insideText(x.inside).replace(/ /g, '-')}">${insideText(x.inside)}</td></tr>`;
     })
     .join('');

@@ -317,6 +317,16 @@ export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<Plan
     throw new SweepSpecError(`${at(['arch'])}: unknown architecture '${spec.arch}'${near ? ` (did you mean '${near}'?)` : ''}; known: ${known.join(', ')}`);
   }
   const arch = ctx.architectures.get(spec.arch);
+  // A paper that counts other units than episodes names two of the architecture's metrics (IV-B's trials).
+  const per = spec.paper?.rateOf;
+  if (per) {
+    const known = Object.keys(arch.metrics).sort();
+    for (const key of ['successes', 'of'] as const) {
+      if (known.includes(per[key])) continue;
+      const near = closestName(per[key], known);
+      throw new SweepSpecError(`${at(['paper', 'rateOf', key])}: paper.rateOf.${key}: '${per[key]}' is not a metric of ${spec.arch}${near ? ` (did you mean '${near}'?)` : ''}; its metrics: ${known.join(', ')}`);
+    }
+  }
   // Limits by their declared names, as `run --limit` takes them (a variant's own limits are checked per cell).
   const limits = resolveLimits(arch, spec.limits ?? {});
   if (!limits.ok) throw new SweepSpecError(`${at(['limits', limits.name])}: limits.${limits.name}: ${limits.error}`);

@@ -3,7 +3,8 @@
 // failed (clearance, then grasp, then speed; a top grasp that met a fixture, something not among the objects, turns
 // to the side first); a replan puts first whatever target the collision reports of the conversation name as in the
 // way, and keeps the settings that worked and the grasps that avoided a fixture; a retune after success nudges the
-// clearance of the last placing action. All of it is read from the feedback, not from the scene description.
+// clearance of the last placing action, a replan after success slows every motion a little. All of it is read from
+// the feedback, not from the scene description.
 import type { Action, FailureReport, Scene } from './conversation.js';
 import { py } from './planner.js';
 
@@ -145,17 +146,43 @@ export function workedSettings(f: FailureReport): Map<string, { speed?: number; 
   return out;
 }
 
-/** A retune after success: raise the clearance of the last placing action a little. */
+/**
+ * A retune after success: raise the clearance of the last placing action a little; once it is at 6 cm, of the action
+ * before it, and when every clearance is there, slow the last action that is not yet at 0.3 (a retune must change
+ * something, or the reader asks again).
+ */
 export function improveAnswer(plan: readonly Action[]): string {
-  const place = [...plan].reverse().find((a) => a.action === 'place' || a.action === 'drop') ?? plan[plan.length - 1]!;
-  const s = slots(place.action);
-  const args = [...place.args];
-  const c = Number(args[s.clearance] ?? 0.02);
-  args[s.clearance] = r3(Math.min(0.06, c + 0.01));
+  const order = [...plan].reverse().sort((a, b) => Number(b.action === 'place' || b.action === 'drop') - Number(a.action === 'place' || a.action === 'drop'));
+  const widen = order.find((a) => Number(a.args[slots(a.action).clearance] ?? 0.02) < 0.06);
+  const slow = widen ? undefined : order.find((a) => Number(a.args[slots(a.action).speed] ?? 0.5) > 0.3);
+  const step = widen ?? slow ?? order[0]!;
+  const s = slots(step.action);
+  const args = [...step.args];
+  if (widen) args[s.clearance] = r3(Math.min(0.06, Number(args[s.clearance] ?? 0.02) + 0.01));
+  else args[s.speed] = r3(Math.max(0.3, Number(args[s.speed] ?? 0.5) - 0.05));
+  const why = widen ? 'passes closest to other things; a little more clearance should keep the arm farther from them' : 'already keeps its distance; a slower motion should keep the arm better conditioned';
   return [
-    `The ${place.action} at index ${place.index} passes closest to other things; a little more clearance should keep the arm farther from them and raise the score without changing what it does.`,
+    `The ${step.action} at index ${step.index} ${why} and raise the score without changing what it does.`,
     '```python',
-    `task_plan[${place.index}] = (${place.index}, '${place.action}', (${args.map(py).join(', ')}))`,
+    `task_plan[${step.index}] = (${step.index}, '${step.action}', (${args.map(py).join(', ')}))`,
+    '```',
+  ].join('\n');
+}
+
+/** A replan after success (IV-B's P1 after a passing plan): the same actions, each motion a little slower. */
+export function improveReplanAnswer(plan: readonly Action[]): string {
+  const steps = plan.map((a) => {
+    const args = [...a.args];
+    const s = slots(a.action).speed;
+    if (typeof args[s] === 'number') args[s] = r3(Math.max(0.3, Number(args[s]) - 0.05));
+    return `    (${a.index}, '${a.action}', (${args.map(py).join(', ')})),`;
+  });
+  return [
+    'The plan works; slower motions keep the arm better conditioned along the way, which should raise the score without changing what it does.',
+    '```python',
+    'task_plan = [',
+    ...steps,
+    ']',
     '```',
   ].join('\n');
 }

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../../protocol/trace.js';
 import { registerPolicy, type PolicyContext } from '../../../core/llm/reference/policy.js';
 import { currentPlan, readFailure, readFailures, readScene, requestBeforeRepairs, taskTargets, type Action } from './conversation.js';
-import { graspLessons, improveAnswer, inTheWay, retuneAnswer, workedSettings } from './feedback.js';
+import { graspLessons, improveAnswer, improveReplanAnswer, inTheWay, retuneAnswer, workedSettings } from './feedback.js';
 import { planCode, planFor, py, type PlanSlips } from './planner.js';
 
 const CANNOT = (why: string) => `The reference policy (scripted, not an LLM) cannot answer: ${why}.`;
@@ -148,7 +148,15 @@ function improve(messages: ChatMessage[]): string {
   return improveAnswer(plan);
 }
 
-const REPAIR_OPENINGS = [/^I expected /, /^I ran your code/, /^The (first index|plan|evaluation|new plan|failed action|task plan)/, /^After running your code/, /^A retune/, /^collision_free\(\) returns/, /returns True or False/, /^task_plan\[/];
+/** A replan after a successful plan (IV-B's P1): the same plan rebuilt, each motion a little slower. */
+function improveReplan(messages: ChatMessage[]): string {
+  const plan = currentPlan(messages);
+  if (plan.length === 0) return CANNOT('there is no task plan in the conversation yet');
+  return improveReplanAnswer(plan);
+}
+
+// The reader's complaints; "The task plan succeeded" opens a retune after success, not a repair.
+const REPAIR_OPENINGS = [/^I expected /, /^I ran your code/, /^The (first index|plan|evaluation|new plan|failed action|task plan(?! succeeded))/, /^After running your code/, /^A retune/, /^collision_free\(\) returns/, /returns True or False/, /^task_plan\[/];
 
 function repair(messages: ChatMessage[], ctx: PolicyContext): string {
   // Answer the request the repairs are about again, carefully this time.
@@ -158,6 +166,7 @@ function repair(messages: ChatMessage[], ctx: PolicyContext): string {
   if (/evaluation plan named 'evaluation_plan'/.test(request)) return evaluationPlan(upTo, ctx, false);
   if (/failure index:/.test(request) && /Make a new plan/.test(request)) return replan(upTo, ctx);
   if (/failure index:/.test(request)) return retune(upTo);
+  if (/task plan succeeded/.test(request) && /Make a new plan/.test(request)) return improveReplan(upTo);
   if (/task plan succeeded/.test(request)) return improve(upTo);
   return taskPlan(upTo, { ...ctx, profile: 'reference' });
 }
@@ -172,5 +181,6 @@ export function registerActctxPolicies(): void {
   registerPolicy('actctx', 'retune', (m) => retune(m));
   registerPolicy('actctx', 'replan', (m, c) => replan(m, c));
   registerPolicy('actctx', 'improve', (m) => improve(m));
+  registerPolicy('actctx', 'improve_replan', (m) => improveReplan(m));
   registerPolicy('actctx', 'repair', (m, c) => repair(m, c));
 }

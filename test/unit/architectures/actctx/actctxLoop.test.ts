@@ -124,6 +124,58 @@ test('retuneAfterSuccess: a passing plan is retuned to raise its score until the
   assert.match(req.messages[req.messages.length - 1]!.content as string, /The task plan succeeded: it took \d+\.\d\d s and its average motion score is 0\.1\d+/);
 });
 
+// IV-B: "The LLM iterates the retune process four times. Then, we prompt it to re-generate the motion plan and repeat
+// the retune process four times. Hence, the robotic system performed 8 trials for each object", each scored.
+const evalPlanSink = evalPlan.replace(`'at_location': ('${BALL}', '${BIN}')`, `'at_location': ('${BALL}', '${SINK}')`);
+const ivbAnswers = () => ({
+  'actctx/task_plan': [plan(0.95)],
+  'actctx/evaluation_plan': [evalPlan, evalPlanSink],
+  'actctx/retune': [py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.4, 0.02, 'top'))`), py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.4, 0.02, 'top'))`), py(`task_plan[5] = (5, 'drop', ('${SINK}', 0.5, 0.02))`)],
+  'actctx/improve': [py(`task_plan[5] = (5, 'drop', ('${BIN}', 0.3, 0.02))`), py(`task_plan[1] = (1, 'pick', ('${GLASS}', 0.9, 0.02, 'top'))`), py(`task_plan[3] = (3, 'approach', ('${BALL}', 0.3, 0.02, 'top'))`)],
+  'actctx/replan': [plan(0.95)],
+});
+
+test('fixedTrials (IV-B): P0 and 3 retunes, P1 and 3 retunes whatever each result, every execution a scored trial', async () => {
+  const { result, events } = await run(spec({ fixedTrials: true, retunesPerAction: 3, maxReplans: 1 }), ivbAnswers());
+  const view = projectActctxPlan(events);
+  // A retune after a success raises the score (improve) and may break the plan (the paper's apple and paper ball 2);
+  // a retune that moves the failure later (P1's R1: from the pick to the drop) still counts as one of the three.
+  assert.deepEqual(
+    view.attempts.map((a) => [a.label, a.kind, a.success]),
+    [['P0', 'plan', false], ['R1', 'retune', true], ['R2', 'improve', true], ['R3', 'improve', false], ['P1', 'replan', false], ['R1', 'retune', false], ['R2', 'retune', true], ['R3', 'improve', true]],
+  );
+  assert.equal(view.attempts[5]!.failedIndex, 5);
+  const m = result.end.archMetrics!;
+  assert.deepEqual([m.executions, m.executionsPassed, m.retunes, m.replans, m.trials], [8, 4, 6, 1, 7]);
+  // The run's result is its last execution.
+  assert.equal(result.reason, 'plan_validated', result.message);
+  // The replan after P0's last retune failed is Prompt 6, followed by a fresh evaluation plan (Prompt 7).
+  assert.equal(of(events, 'role_call').filter((e) => e.role === 'evaluation_plan').length, 2);
+  assert.equal(of(events, 'role_call').some((e) => e.role === 'improve_replan'), false);
+});
+
+test('fixedTrials (IV-B): after a passing last retune the replan still comes, as a replan for a better score', async () => {
+  const { result, events } = await run(spec({ fixedTrials: true, retunesPerAction: 3, maxReplans: 1 }), {
+    'actctx/task_plan': [plan(0.6)],
+    'actctx/evaluation_plan': [evalPlan, evalPlan],
+    'actctx/improve': [3, 4, 5, 3, 4, 5].map((i) => py(`task_plan[${i}] = ${i === 5 ? `(5, 'drop', ('${BIN}', 0.4, 0.02))` : `(${i}, '${i === 3 ? 'approach' : 'pick'}', ('${BALL}', 0.4, 0.02, 'top'))`}`)),
+    'actctx/improve_replan': [plan(0.5)],
+  });
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => [a.label, a.kind, a.success]), [['P0', 'plan', true], ['R1', 'improve', true], ['R2', 'improve', true], ['R3', 'improve', true], ['P1', 'replan', true], ['R1', 'improve', true], ['R2', 'improve', true], ['R3', 'improve', true]]);
+  assert.deepEqual([result.end.archMetrics!.executions, result.end.archMetrics!.executionsPassed], [8, 8]);
+  const req = of(events, 'role_call').find((e) => e.role === 'improve_replan')!;
+  const text = req.messages[req.messages.length - 1]!.content as string;
+  assert.match(text, /^The task plan succeeded: it took \d+\.\d\d s and its average motion score is 0\.\d+\.\nStarting from this plan and what follows, write a new plan that raises the score\./);
+  assert.match(text, /within plus or minus 5 actions of the original task plan/);
+});
+
+test('without fixedTrials the same answers end at the first passing plan (the retunes serve success only)', async () => {
+  const { result, events } = await run(spec({ retunesPerAction: 3, maxReplans: 1 }), ivbAnswers());
+  assert.deepEqual(projectActctxPlan(events).attempts.map((a) => [a.label, a.success]), [['P0', false], ['R1', true]]);
+  assert.deepEqual([result.end.archMetrics!.executions, result.end.archMetrics!.executionsPassed], [2, 1]);
+});
+
 test('multi-run selection: a run whose plan stays unreadable drops out, the others are still compared, and the trace shows all three', async () => {
   const { result, events } = await run(spec({ planRuns: 3, retunesPerAction: 0, maxReplans: 0, taskPlanRepairs: 0 }), {
     // Run 1 passes at speed 0.6; run 2's task plan does not read (no repair allowed); run 3 passes at 0.3, higher Q.

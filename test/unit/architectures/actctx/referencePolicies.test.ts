@@ -99,3 +99,19 @@ test('reference, blocked world with scene.spatial_relations on: the description 
   assert.equal(view.attempts.length, 1, 'no retune, no replan');
   assert.equal(view.attempts[0]!.steps[0]!.label, GLASS);
 });
+
+// IV-B on the fake world: 8 trials, the reference answering every retune after success, the replan after success and
+// their repairs; before, its retune after success stopped changing anything once the clearance reached 6 cm (the
+// reader asked again, forever) and it took "The task plan succeeded" for a repair message.
+test('reference under fixedTrials (IV-B): P0 + 3 retunes, P1 + 3 retunes, every answer read, 8 trials scored', async () => {
+  const { result, events } = await runWith(spec({ fixedTrials: true, retunesPerAction: 3, maxReplans: 1 }), inProcess('reference'));
+  assert.notEqual(result.reason, 'format_failure', result.message);
+  assert.ok(of(events, 'parsed_output').every((p) => p.ok), 'no answer needed a repair');
+  const view = projectActctxPlan(events);
+  assert.deepEqual(view.attempts.map((a) => a.label), ['P0', 'R1', 'R2', 'R3', 'P1', 'R1', 'R2', 'R3']);
+  assert.equal(result.end.archMetrics?.executions, 8);
+  assert.equal(of(events, 'role_call').filter((e) => e.role === 'improve_replan').length, 1);
+  // Every retune after success changed an action (six of them, some past the 6 cm clearance).
+  assert.equal(view.attempts.filter((a) => a.kind === 'improve').length, 6);
+  assert.equal(result.end.archMetrics?.executionsPassed, view.attempts.filter((a) => a.success).length);
+});

@@ -13,7 +13,8 @@ import { buildMatrix, matrixMarkdown } from '../../../../src/core/sweep/matrix.j
 import type { PaperBlock } from '../../../../src/core/sweep/paper.js';
 import type { EpisodeRecord } from '../../../../src/core/sweep/record.js';
 import { renderSweepReport } from '../../../../src/core/sweep/reportHtml.js';
-import { parseSweepSpec, SweepSpecError, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
+import { parseSweepSpec, planSweep, SweepSpecError, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
+import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { wilson95 } from '../../../../src/core/sweep/stats.js';
 
 const BASE = `name: p
@@ -143,4 +144,59 @@ test('every examples/papers file parses, and each paper cell names one of its ta
     assert.ok(spec.paper?.citation, `${f} has a paper block with its citation`);
     for (const byCol of Object.values(spec.paper!.cells)) for (const c of Object.values(byCol)) assert.ok((typeof c === 'number' ? c : c.rate) <= 1, f);
   }
+});
+
+// IV-B scores trials, not episodes: `rateOf` sums two of the architecture's metrics over a cell's episodes, and the
+// paper's rate is compared with that count's interval.
+test('paper.rateOf: this run counted in the paper\'s unit (trials summed from each episode\'s metrics), named in every view', () => {
+  const ivb: PaperBlock = { citation: 'IV-B', n: 8, rateOf: { successes: 'executionsPassed', of: 'executions' }, cells: { t: { actctx: 0.5 } } };
+  const ep = (seed: number, success: boolean, passed: number) => ({ ...rec('t', 'actctx', seed, success), archMetrics: { executions: 8, executionsPassed: passed } });
+  // Two episodes: 3 and 7 of 8 trials passed; as episodes, 1 of 2 succeeded.
+  const rs = [ep(0, false, 3), ep(1, true, 7)];
+  const m = buildMatrix(rs, { tasks: ['t'], cells: ['actctx'], baseline: 'actctx', paper: ivb, fixture: true });
+  const c = m.rows[0]![0]!;
+  assert.equal(`${c.successes}/${c.n}`, '1/2', 'the matrix cell itself still counts episodes');
+  assert.deepEqual(c.paper!.ours, { unit: 'executions', successes: 10, n: 16, rate: 10 / 16, ci95: wilson95(10, 16) });
+  // 0.5 lies inside Wilson(10/16) = [0.39, 0.82]; judged on the trials, not on the episodes' [0.09, 0.91].
+  assert.equal(c.paper!.inside, true);
+  const narrow = buildMatrix([ep(0, true, 8), ep(1, true, 8)], { tasks: ['t'], cells: ['actctx'], baseline: 'actctx', paper: ivb });
+  assert.equal(narrow.rows[0]![0]!.paper!.inside, false, '16 of 16 trials: 0.5 is outside [0.81, 1]');
+  assert.match(matrixMarkdown(m), /\| t \| actctx \| 50% \(n=8\) \| 10\/16 executions 63% \[39%, 82%\] \| inside \|/);
+  const html = renderSweepReport({ title: 't', subtitle: 's', matrix: m, records: rs, nonce: 'abcdefghijklmnopqrstuvwx', linkOf: () => '#' });
+  assert.match(/<table id="paper">(.*?)<\/table>/s.exec(html)![1]!, /<td>10\/16 executions · 63% \[39%, 82%\]<\/td>/);
+  // Without rateOf the same records compare per episode.
+  const { rateOf: _, ...perEpisode } = ivb;
+  assert.equal(buildMatrix(rs, { tasks: ['t'], cells: ['actctx'], baseline: 'actctx', paper: perEpisode }).rows[0]![0]!.paper!.ours, undefined);
+});
+
+test('paper.rateOf names metrics of the architecture: a typo is refused before anything runs, with its line', async () => {
+  const text = readFileSync('examples/papers/actctx-iv-b.yaml', 'utf8').replace('successes: executionsPassed', 'successes: executionPassed');
+  const spec = parseSweepSpec(text, 'ivb.yaml');
+  await assert.rejects(
+    planSweep(spec, { io: nodeIO, architectures, workspace: process.cwd(), builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'ivb.yaml' }),
+    (e: unknown) => e instanceof SweepSpecError && /^ivb\.yaml:\d+: paper\.rateOf\.successes: 'executionPassed' is not a metric of actctx \(did you mean 'executionsPassed'\?\); its metrics: .*executions/.test(e.message),
+  );
+});
+
+// The IV-B file is the paper's protocol: a change of the trial count, the retune limit or the scoring fails here.
+test('actctx-iv-b.yaml runs IV-B as the paper: fixed trials, 3 retunes per plan, 1 replan, scored per trial, Table IV beside', async () => {
+  const spec = parseSweepSpec(readFileSync('examples/papers/actctx-iv-b.yaml', 'utf8'), 'actctx-iv-b.yaml');
+  assert.deepEqual(spec.limits, { fixedTrials: true, retunesPerAction: 3, maxReplans: 1 });
+  // (1 + 3 retunes) x (1 + 1 replan) = the paper's 8 trials per object, each scored.
+  assert.equal((1 + (spec.limits!.retunesPerAction as number)) * (1 + (spec.limits!.maxReplans as number)), spec.paper!.n);
+  assert.deepEqual(spec.paper!.rateOf, { successes: 'executionsPassed', of: 'executions' });
+  // Table IV's SR per object, and its overall 81.25 % = 39 of 48 trials.
+  const sr = Object.fromEntries(Object.entries(spec.paper!.cells).map(([t, c]) => [t, c.actctx]));
+  assert.deepEqual(sr, { ac_single_whole_apple: 0.875, ac_single_half_eaten_apple: 0.625, ac_single_empty_glass: 0.875, ac_single_full_glass: 1, ac_single_paper_ball_1: 1, ac_single_paper_ball_2: 0.5 });
+  assert.equal(Object.values(sr).reduce((s, r) => s + (r as number) * 8, 0), 39);
+  const plan = await planSweep(spec, { io: nodeIO, architectures, workspace: process.cwd(), builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), file: 'actctx-iv-b.yaml' });
+  assert.equal(plan.episodes.length, 6);
+});
+
+test('actctx-iv-d.yaml runs IV-D as the paper: 14 independent runs from one start, the best Q kept, 3 retunes before a replan', () => {
+  const spec = parseSweepSpec(readFileSync('examples/papers/actctx-iv-d.yaml', 'utf8'), 'actctx-iv-d.yaml');
+  assert.deepEqual([spec.tasks, spec.limits], [['ac_sequential'], { planRuns: 14, retunesPerAction: 3 }]);
+  // The paper prints no success rate for IV-D (Fig. 8 plots the scores), so no cell carries a number.
+  assert.deepEqual(spec.paper!.cells, {});
+  assert.equal(spec.paper!.rateOf, undefined);
 });

@@ -49,7 +49,8 @@ export const MUTANTS = [
 
   // ---- LLaMAR
   { id: 'llamar-step-cap-plus-one', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/loop.ts', search: 'for (let t = 1; t <= maxSteps; t++) {', replace: 'for (let t = 1; t <= maxSteps + 1; t++) {', tests: LLAMAR, what: 'step cap T + 1', issue: 26 },
-  { id: 'llamar-matcher-threshold', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/actionMatcher.ts', search: 'const threshold = opts.threshold ?? 0.45;', replace: 'const threshold = opts.threshold ?? 0.3;', tests: LLAMAR_ANSWERS, what: 'matcher threshold 0.45 -> 0.3', issue: 26 },
+  { id: 'llamar-matcher-threshold', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/actionMatcher.ts', search: 'export const LEXICAL_THRESHOLD = 0.45;', replace: 'export const LEXICAL_THRESHOLD = 0.3;', tests: LLAMAR_ANSWERS, what: 'lexical matcher threshold 0.45 -> 0.3', issue: 26 },
+  { id: 'llamar-embedding-threshold', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/actionMatcher.ts', search: 'export const EMBEDDING_THRESHOLD = 0.5;', replace: 'export const EMBEDDING_THRESHOLD = 0.2;', tests: ['test/unit/architectures/llamar/embeddingMatcher.test.ts'], what: 'embedding matcher threshold 0.5 -> 0.2', issue: 28 },
   { id: 'llamar-format-limit-plus-one', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/loop.ts', search: 'if (consecutiveFormat >= maxFormat) throw', replace: 'if (consecutiveFormat > maxFormat) throw', tests: LLAMAR, what: 'one unusable answer more before the format failure' },
   { id: 'llamar-unseen-object-allowed', folder: 'src/architectures/llamar', file: 'src/architectures/llamar/actionMatcher.ts', search: 'if (unseen.length > 0) {', replace: 'if (false) {', tests: LLAMAR_ANSWERS, what: 'an object no robot has seen can be used' },
 

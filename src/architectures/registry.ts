@@ -25,6 +25,13 @@ export function registerArchitecture(def: ArchitectureDefinition): void {
   if (!architectureManifests.find(def.id)) architectureManifests.register(def);
 }
 
+/** Takes out an architecture registerArchitecture added (before its folder is loaded again); a built-in stays. */
+export function unregisterArchitecture(id: string): void {
+  if (BUILT_IN_ARCHITECTURES.some((a) => a.id === id)) throw new Error(`architecture '${id}' is built in and cannot be taken out`);
+  architectures.unregister(id);
+  architectureManifests.unregister(id);
+}
+
 /** Manifests and definitions must describe the same built-in architectures. */
 export function registryMismatches(): string[] {
   const out: string[] = [];

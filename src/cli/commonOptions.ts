@@ -75,6 +75,14 @@ export const MODEL_OPTIONS = {
     group: 'Model',
   },
   'model-seed': { type: 'int', help: 'seed passed to the endpoint (where it supports one)', group: 'Model' },
+  'embedding-model': {
+    type: 'string',
+    metavar: 'name',
+    help: "sentence-embedding model LLaMAR matches free-form actions with (the endpoint's /v1/embeddings; `waypoint doctor` names one); none: the lexical matcher",
+    defaultText: 'reference-embedding for the reference model (a hashed-words fixture); none for openai:<name>',
+    group: 'Model',
+  },
+  'embedding-base-url': { type: 'string', metavar: 'url', help: 'endpoint for --embedding-model when it is not --base-url (sent no API key)', defaultText: '--base-url', group: 'Model' },
   'no-cache': { type: 'boolean', help: 'do not read or write the response cache (.waypoint/cache)', group: 'Model' },
 } as const satisfies OptionSpecs;
 

@@ -16,7 +16,7 @@ import { RUN_EXIT_HELP, RUN_OPTIONS, runCmd, runCommand } from './run.js';
  * succeeds. The plain demo stays on the competent profile: its trace is the baseline the benchmarks measure.
  * test/unit/architectures/malmm/reference/malmmEpisodes.test.ts checks that this episode keeps showing a fixed retry.
  */
-export const FLAWED_DEMO = { task: 'stack_blocks', seed: 4, model: 'reference-flawed' } as const;
+export const FLAWED_DEMO = { task: 'stack_blocks', seed: 9, model: 'reference-flawed' } as const;
 const PLAIN_DEMO = { task: 'stack_blocks', seed: 0, model: 'reference' } as const;
 
 function demoDefault(k: 'task' | 'seed'): string {

@@ -61,6 +61,11 @@ export const RUN_OPTIONS = {
       'and detect_object from a seeded detector model (calibration offset, noise, failed part segmentation); docs/perception.md',
     group: 'Episode',
   },
+  vision: {
+    type: 'boolean',
+    help: "send the simulator's camera frames (protocol `images`, e.g. the AI2-THOR adapter's egocentric views) to the model as image parts: for a vision model; without it requests carry the text stand-in only",
+    group: 'Episode',
+  },
   ...LIMIT_OPTIONS,
   'host-python': { type: 'boolean', help: 'run generated code in your own python3 (numpy available) instead of the Pyodide sandbox: NO sandbox, trusted folders only', group: 'Limits' },
   ...MODEL_OPTIONS,
@@ -101,9 +106,17 @@ export function limitsFromArgs(a: Pick<RunArgs, 'limit' | 'max-turns' | 'max-err
  * The model spec from the options. `note` receives a hint when the API key variable is unset (keyless local
  * servers are fine; OpenAI itself is not, so that is refused before anything starts).
  */
-export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'> & { 'max-tokens-field'?: string }, env: NodeJS.ProcessEnv, note: (line: string) => void = () => {}): ModelSpec {
+export function modelSpecFromArgs(
+  a: Pick<RunArgs, 'model' | 'base-url' | 'api-key-env' | 'temperature' | 'max-tokens' | 'model-seed'> & { 'max-tokens-field'?: string; 'embedding-model'?: string; 'embedding-base-url'?: string },
+  env: NodeJS.ProcessEnv,
+  note: (line: string) => void = () => {},
+): ModelSpec {
   const m = a.model;
-  if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile, ...(a['model-seed'] !== undefined ? { seed: a['model-seed'] } : {}) };
+  const eb = a['embedding-base-url'];
+  if (eb !== undefined && !/^https?:\/\/[^/]/.test(eb)) throw new UsageError(`--embedding-base-url must be an http:// or https:// URL, got '${eb}'`);
+  if (eb !== undefined && a['embedding-model'] === undefined && !(REFERENCE_PROFILES as readonly string[]).includes(m)) throw new UsageError('--embedding-base-url needs --embedding-model (the model to ask for there)');
+  const embedding = { ...(a['embedding-model'] !== undefined ? { embeddingModel: a['embedding-model'] } : {}), ...(eb !== undefined ? { embeddingBaseUrl: eb } : {}) };
+  if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile, ...(a['model-seed'] !== undefined ? { seed: a['model-seed'] } : {}), ...embedding };
   if (!m.startsWith('openai:') || m.length <= 'openai:'.length) throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
   const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';
   if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http:// or https:// URL, got '${baseUrl}'`);
@@ -116,7 +129,7 @@ export function modelSpecFromArgs(a: Pick<RunArgs, 'model' | 'base-url' | 'api-k
     note(`note: $${keyVar} is not set; calling ${baseUrl} without an API key (fine for Ollama, vLLM, LM Studio; use --api-key-env to name another variable)`);
   }
   const field = a['max-tokens-field'] === 'max_completion_tokens' ? ({ maxTokensField: 'max_completion_tokens' } as const) : {};
-  return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'], ...field };
+  return { kind: 'openai', model: m.slice('openai:'.length), baseUrl, apiKey, temperature: a.temperature, maxTokens: a['max-tokens'], seed: a['model-seed'], ...field, ...embedding };
 }
 
 /** `waypoint run`'s exit statuses, in `--help` and the README; 130/143 (interrupted) come from lifecycle.ts. */
@@ -193,7 +206,7 @@ export async function runCommand(a: RunArgs, out: NodeJS.WritableStream = proces
           promptDir: a.prompts ? resolve(a.prompts) : undefined,
           builtInPromptRoot: builtInPromptRoot(root),
           model: spec,
-          options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode },
+          options: { ...episodeOptionsFromArgs(a), perception: a.perception as PerceptionMode, ...(a.vision ? { vision: true } : {}) },
           limits: limitsFromArgs(a),
           ...(a.agents !== undefined ? { agents: a.agents } : {}),
           cache: !a['no-cache'],

@@ -14,6 +14,7 @@ import { PromptLensProvider } from './prompt/promptLensProvider.js';
 import { VariantStatusItem } from './prompt/variantStatus.js';
 import { RESUME_WALKTHROUGH_KEY } from './walkthrough.js';
 import { AgentsTreeProvider } from './views/agentsTree.js';
+import { watchWorkspaceArchitectures } from './architectureWatch.js';
 import { RunsTreeProvider } from './views/runsTree.js';
 import { SimulatorTreeProvider } from './views/simulatorTree.js';
 
@@ -22,6 +23,8 @@ export interface WaypointApi {
   readonly activation: ActivationTimes | undefined;
   /** The Testing view's tests as plain data (`snapshot()`), and `discover()` to read the tests files again. */
   readonly testing: { snapshot(): unknown[]; discover(): Promise<void> } | undefined;
+  /** The workspace's own architectures after the last load: the ones registered and the refused folders. */
+  readonly architectures: { loaded: string[]; refused: { id: string; file: string; line?: number; message: string }[] };
 }
 
 export async function activateWaypoint(
@@ -93,7 +96,11 @@ export async function activateWaypoint(
         for (const issue of c.config.issues) c.output.warn(issue.message);
         if (change.needsServerRestart) void (c.config.settings.languageServer.enabled ? c.lsp.restart() : c.lsp.stop());
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => simulator.refresh()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        simulator.refresh();
+        // The language server loads the workspace's architectures only in a trusted workspace.
+        if (c.lsp.state === 'running') void c.lsp.restart();
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         c.fireRunsChanged();
         c.fireVariantsChanged();
@@ -120,8 +127,17 @@ export async function activateWaypoint(
     c.activation = { activateMs, hostCodeMs: t.hostCodeLoadedAtMs - t.activateCalledAtMs, loadToActivateMs: t.activateCalledAtMs - t.moduleEvaluatedAtMs };
     c.output.info(`Waypoint activated in ${activateMs.toFixed(1)} ms (host code ${c.activation.hostCodeMs.toFixed(1)} ms; extension ${context.extension.packageJSON.version as string}, VS Code ${vscode.version}, ${c.trusted ? 'trusted' : 'Restricted Mode'})`);
 
+    // The workspace's own architectures: registered like the built-ins, loaded again when their files change.
+    const workspaceArchs = watchWorkspaceArchitectures(c, () => {
+      agents.refresh();
+      lenses.refresh();
+      previews.refreshAll();
+      void c.testing?.discover();
+    });
+
     // After activation returns: things that read files or start processes.
     setTimeout(() => {
+      void workspaceArchs.loadNow().catch((err: unknown) => c.output.error(`workspace architectures did not load: ${err instanceof Error ? err.message : String(err)}`));
       for (const doc of vscode.workspace.textDocuments) startServerFor(doc);
       void runs.updateContextKey();
       void status.update();
@@ -146,6 +162,9 @@ export async function activateWaypoint(
         },
         get testing() {
           return c.testing;
+        },
+        get architectures() {
+          return { loaded: c.architectures.last.loaded.map((l) => l.id), refused: c.architectures.last.refused.map(({ id, file, line, message }) => ({ id, file, ...(line !== undefined ? { line } : {}), message })) };
         },
       },
       deactivate: async () => {

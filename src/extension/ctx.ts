@@ -10,6 +10,7 @@ import type { LiveRun } from './live/liveRun.js';
 import type { RunProcesses } from './live/runProcess.js';
 import { PromptLanguageClient } from './lspClient.js';
 import { ApiKeyStore } from './secrets.js';
+import { WorkspaceArchitectureHost } from './workspaceArchitectures.js';
 
 export interface ActivationTimes {
   /** Time inside activate(): loading the host code and registering everything (ms). */
@@ -31,6 +32,8 @@ export class Ctx implements vscode.Disposable {
   /** The warm live-run process (created with the first live run or prompt opened; commands/live.ts). */
   runProcesses: RunProcesses | undefined;
   activation: ActivationTimes | undefined;
+  /** The workspace's own architectures, registered beside the built-ins (architectureWatch.ts keeps them loaded). */
+  readonly architectures = new WorkspaceArchitectureHost();
   /** The Testing view's controller (testing/controller.ts), created after activation for a window with a folder. */
   testing: { snapshot(): unknown[]; discover(): Promise<void>; readonly watching: boolean } | undefined;
 
@@ -47,7 +50,7 @@ export class Ctx implements vscode.Disposable {
     this.output = this.push(vscode.window.createOutputChannel('Waypoint', { log: true }));
     this.config = this.push(new Config());
     this.keys = new ApiKeyStore(context.secrets);
-    this.lsp = this.push(new PromptLanguageClient(this.asset('dist', 'lsp.js'), this.output));
+    this.lsp = this.push(new PromptLanguageClient(this.asset('dist', 'lsp.js'), this.output, () => this.config.settings.architectures.paths));
     this.push(this.runsChanged, this.variantsChanged);
   }
 

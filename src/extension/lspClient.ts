@@ -1,7 +1,7 @@
 // The .prompt language client: starts dist/lsp.js over stdio (all analysis is in the server) and exposes the
 // custom request `waypoint/lastRunValues`. vscode-languageclient is loaded on first start, not at activation.
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { PROMPT_SELECTOR } from './promptLanguage.js';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -13,12 +13,15 @@ export class PromptLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private stateValue: ServerState = 'stopped';
+  private readonly watchers: vscode.FileSystemWatcher[] = [];
   private readonly emitter = new vscode.EventEmitter<ServerState>();
   readonly onDidChangeState = this.emitter.event;
 
   constructor(
     private readonly serverModule: string,
     private readonly output: vscode.LogOutputChannel,
+    /** The `waypoint.architectures.paths` setting, read at each start (a change restarts the server). */
+    private readonly architecturePaths: () => readonly string[] = () => [],
   ) {}
 
   get state(): ServerState {
@@ -51,6 +54,10 @@ export class PromptLanguageClient implements vscode.Disposable {
         {
           documentSelector: PROMPT_SELECTOR,
           outputChannel: this.output,
+          // The workspace's own architectures: the server loads their manifests (only in a trusted workspace, as
+          // they are code) and loads them again when a file under their folders changes.
+          initializationOptions: { architecturePaths: [...this.architecturePaths()], trusted: vscode.workspace.isTrusted },
+          synchronize: { fileEvents: this.architectureWatchers() },
         },
       );
       await this.client.start();
@@ -62,6 +69,14 @@ export class PromptLanguageClient implements vscode.Disposable {
       this.output.error(msg);
       void vscode.window.showErrorMessage(msg, 'Show Output').then((c) => c && this.output.show());
     }
+  }
+
+  private architectureWatchers(): vscode.FileSystemWatcher[] {
+    this.watchers.splice(0).forEach((w) => w.dispose());
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+    const outside = this.architecturePaths().map((p) => (isAbsolute(p) ? p : folder ? join(folder, p) : undefined)).filter((p): p is string => p !== undefined);
+    this.watchers.push(vscode.workspace.createFileSystemWatcher('**/.waypoint/architectures/**'), ...outside.map((p) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(p), '**'))));
+    return this.watchers;
   }
 
   async stop(): Promise<void> {
@@ -95,6 +110,7 @@ export class PromptLanguageClient implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
+    this.watchers.splice(0).forEach((w) => w.dispose());
     this.emitter.dispose();
   }
 }

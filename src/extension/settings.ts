@@ -15,6 +15,8 @@ export interface ModelSettingsConfig {
   maxTokens?: number;
   /** The request field for the output limit: max_completion_tokens for OpenAI models that refuse max_tokens. */
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /** Embedding model at the same endpoint for LLaMAR's action matcher (provider 'openai'); undefined: lexical matcher. */
+  embeddingModel?: string;
   /** Selector for vscode.lm.selectChatModels (provider 'vscode-lm'); empty means any chat model. */
   vscodeLm: { vendor?: string; family?: string };
 }
@@ -31,6 +33,8 @@ export interface RunConfig {
   /** Run generated code in the user's own python3 (no sandbox); honoured only in a trusted workspace. */
   hostPython: boolean;
   useCache: boolean;
+  /** Send the simulator's camera frames to the model (a vision model); off: the text stand-in only. */
+  vision: boolean;
   /** Keep a run process loaded (Pyodide, MuJoCo) between live runs, started when a prompt opens. */
   keepWarm: boolean;
 }
@@ -40,6 +44,8 @@ export interface WaypointSettings {
   simulator: SimulatorConfig;
   run: RunConfig;
   languageServer: { enabled: boolean };
+  /** Folders of architecture folders besides <workspace>/.waypoint/architectures/, as written (resolved by the host). */
+  architectures: { paths: string[] };
 }
 
 export interface SettingsIssue {
@@ -55,6 +61,7 @@ export const SETTING_DEFAULTS = {
   'model.temperature': null,
   'model.maxTokens': null,
   'model.maxTokensField': 'max_tokens',
+  'model.embeddingModel': '',
   'model.vscodeLm.vendor': '',
   'model.vscodeLm.family': '',
   'simulator.kind': 'embedded',
@@ -67,20 +74,22 @@ export const SETTING_DEFAULTS = {
   'run.codeTimeoutSecs': 10,
   'run.hostPython': false,
   'run.useCache': true,
+  'run.vision': false,
   'run.keepWarm': true,
   'languageServer.enabled': true,
-} as const satisfies Record<string, string | number | boolean | null>;
+  'architectures.paths': [],
+} as const satisfies Record<string, string | number | boolean | null | readonly string[]>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
 /** Keys whose change needs the language server restarted (rust-analyzer's requiresServerReloadOpts). */
-export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled'];
+export const RESTART_SERVER_KEYS: readonly SettingKey[] = ['languageServer.enabled', 'architectures.paths'];
 
 /**
  * Keys that a workspace must not be able to set in an untrusted folder (package.json `restrictedConfigurations`):
  * a hostile workspace could otherwise send the user's API key to its own URL or start its own simulator command.
  */
-export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint', 'run.hostPython'];
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['model.baseUrl', 'simulator.kind', 'simulator.endpoint', 'run.hostPython', 'architectures.paths'];
 
 const PROVIDERS: readonly ModelProvider[] = ['reference', 'reference-flawed', 'openai', 'vscode-lm'];
 
@@ -145,6 +154,11 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     bad('model.maxTokensField', `must be "max_tokens" or "max_completion_tokens", got ${JSON.stringify(maxTokensField)}`);
     maxTokensField = 'max_tokens';
   }
+  let embeddingModel: string | undefined = str('model.embeddingModel').trim() || undefined;
+  if (embeddingModel && !/^[\w.:/@-]+$/.test(embeddingModel)) {
+    bad('model.embeddingModel', `must be a model name, got ${JSON.stringify(embeddingModel)}`);
+    embeddingModel = undefined;
+  }
   const vendor = str('model.vscodeLm.vendor');
   const family = str('model.vscodeLm.family');
 
@@ -173,6 +187,16 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     else bad('run.codeTimeoutSecs', `must be a number of seconds from 0 to 600, got ${JSON.stringify(codeTimeout)}`);
   }
 
+  const strings = (key: SettingKey): string[] => {
+    const v = get(key);
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v) || v.some((p) => typeof p !== 'string')) {
+      bad(key, `must be an array of folder paths, got ${JSON.stringify(v)}`);
+      return [];
+    }
+    return v.map((p: string) => p.trim()).filter((p) => p !== '');
+  };
+
   const settings: WaypointSettings = {
     model: {
       provider,
@@ -181,6 +205,7 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       temperature: optNum('model.temperature', 0, 2, false),
       maxTokens: optNum('model.maxTokens', 1, 1_000_000, true),
       maxTokensField,
+      ...(embeddingModel ? { embeddingModel } : {}),
       vscodeLm: { ...(vendor ? { vendor } : {}), ...(family ? { family } : {}) },
     },
     simulator,
@@ -193,9 +218,11 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
       codeTimeoutSecs,
       hostPython: bool('run.hostPython'),
       useCache: bool('run.useCache'),
+      vision: bool('run.vision'),
       keepWarm: bool('run.keepWarm'),
     },
     languageServer: { enabled: bool('languageServer.enabled') },
+    architectures: { paths: strings('architectures.paths') },
   };
   return { settings, issues };
 }

@@ -17,6 +17,18 @@ export interface ServerOptions {
   architectures: Architectures<ArchitectureManifest>;
   /** Delay after the last edit before diagnostics are recomputed; open documents are checked at once. */
   debounceMs?: number;
+  /**
+   * Loads (again) the architectures the workspace brings into `architectures` (main.ts: the CLI's loader), from
+   * the workspace folders and the client's `initializationOptions.architecturePaths`; returns the refusals as
+   * `file:line: ...` lines. Not called when the client says the workspace is untrusted (an architecture is code).
+   */
+  loadArchitectures?: (o: { folders: string[]; paths: string[] }) => Promise<string[]>;
+}
+
+/** What the extension's client sends in `initializationOptions` (other clients may send nothing). */
+interface InitOptions {
+  architecturePaths?: unknown;
+  trusted?: unknown;
 }
 
 export const COMPLETION_TRIGGERS = ['{', '#', '/', '"', '(', '@'];
@@ -35,6 +47,25 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let features: ClientFeatures = { hierarchicalSymbols: false, snippets: false, markdownHover: false, markdownCompletionDocs: false, relatedInformation: false, diagnosticTags: false };
   let workspaceRoot: string | undefined;
+  let folders: string[] = [];
+  let architecturePaths: string[] = [];
+  let loadAllowed = true;
+  // Diagnostics and answers wait for the workspace's architectures (a prompt of one is checked against its manifest).
+  let ready: Promise<void> = Promise.resolve();
+  let markReady: () => void = () => undefined;
+  if (options.loadArchitectures) ready = new Promise((r) => (markReady = r));
+
+  const loadArchitectures = async () => {
+    if (!options.loadArchitectures || !loadAllowed) return;
+    try {
+      for (const line of await options.loadArchitectures({ folders, paths: architecturePaths })) connection.console.warn(line);
+    } catch (err) {
+      connection.console.error(`workspace architectures did not load: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // The manifests changed: every open prompt is checked again.
+    cache.clear();
+    for (const doc of documents.all()) publish(doc);
+  };
 
   const analysisOf = (doc: TextDocument): PromptAnalysis => {
     const hit = cache.get(doc.uri);
@@ -67,6 +98,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     };
     const rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     workspaceRoot = rootUri && rootUri.startsWith('file:') ? fileURLToPath(rootUri) : undefined;
+    const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+    const init = (params.initializationOptions ?? {}) as InitOptions;
+    architecturePaths = Array.isArray(init.architecturePaths) ? init.architecturePaths.filter((p): p is string => typeof p === 'string') : [];
+    loadAllowed = init.trusted !== false;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -79,10 +115,21 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     };
   });
 
-  documents.onDidOpen((e) => publish(e.document));
+  connection.onInitialized(() => void loadArchitectures().finally(markReady));
+  // A file under an architecture folder changed (the client watches them): load them again.
+  connection.onDidChangeWatchedFiles(() => {
+    ready = ready.then(loadArchitectures);
+  });
+
+  documents.onDidOpen((e) => {
+    void ready.then(() => {
+      const doc = documents.get(e.document.uri);
+      if (doc && published.get(doc.uri) !== doc.version) publish(doc);
+    });
+  });
   documents.onDidChangeContent((e) => {
     const doc = e.document;
-    if (published.get(doc.uri) === doc.version) return; // just published by onDidOpen
+    if (published.get(doc.uri) === doc.version || !published.has(doc.uri)) return; // just published, or onDidOpen's to come
     cancelTimer(doc.uri);
     timers.set(
       doc.uri,
@@ -100,7 +147,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
-  const withDoc = <T>(uri: string, f: (a: PromptAnalysis) => T): T | null => {
+  const withDoc = async <T>(uri: string, f: (a: PromptAnalysis) => T): Promise<T | null> => {
+    await ready;
     const doc = documents.get(uri);
     return doc ? f(analysisOf(doc)) : null;
   };
@@ -110,6 +158,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   );
   connection.onFoldingRanges((p) => withDoc(p.textDocument.uri, (a) => toFoldingRanges(a.folds, features)));
   connection.onHover(async (p) => {
+    await ready;
     const doc = documents.get(p.textDocument.uri);
     if (!doc) return null;
     const a = analysisOf(doc);

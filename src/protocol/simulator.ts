@@ -102,7 +102,34 @@ export const TaskInfo = z.object({
 });
 export type TaskInfo = z.infer<typeof TaskInfo>;
 
-export const Observation = z.object({ text: z.string(), state: WorldState });
+/** The first bytes of each image format a simulator may send, to catch a wrong `mediaType` or a truncated image. */
+const IMAGE_MAGIC: Record<'image/png' | 'image/jpeg', number[]> = { 'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/jpeg': [0xff, 0xd8, 0xff] };
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A camera frame of the observation (a vision model's input): PNG or JPEG bytes in standard base64. `agent` names
+ * whose egocentric camera it is (absent: a scene camera). Checked here so a bad frame fails the call naming the
+ * field, never the model request.
+ */
+export const ObservationImage = z
+  .object({
+    camera: z.string().min(1),
+    agent: z.string().min(1).optional(),
+    mediaType: z.enum(['image/png', 'image/jpeg']),
+    dataBase64: z.string().min(1).max(16_000_000, 'images are at most 16 MB of base64').regex(BASE64, 'is not standard base64 (A-Z a-z 0-9 + / with = padding)'),
+    width: z.number().int().positive().optional(),
+    height: z.number().int().positive().optional(),
+  })
+  .superRefine((img, ctx) => {
+    if (!BASE64.test(img.dataBase64)) return;
+    const head = atob(img.dataBase64.slice(0, 16));
+    const magic = IMAGE_MAGIC[img.mediaType];
+    if (!magic.every((b, i) => head.charCodeAt(i) === b)) ctx.addIssue({ code: 'custom', path: ['dataBase64'], message: `does not hold ${img.mediaType} data (its first bytes do not match)` });
+  });
+export type ObservationImage = z.infer<typeof ObservationImage>;
+
+/** `images`: camera frames for vision models (optional; text-only servers leave it out). */
+export const Observation = z.object({ text: z.string(), state: WorldState, images: z.array(ObservationImage).optional() });
 export type Observation = z.infer<typeof Observation>;
 
 export const WorkspaceInfo = z.object({

@@ -54,6 +54,10 @@ export const ModelSettings = z.object({
   seed: z.number().int().optional(),
   /** Repeat of the same episode (a sweep's `repeats`): part of the response cache key, so repeats at a temperature above 0 are distinct calls. */
   repeatIndex: z.number().int().nonnegative().optional(),
+  /** The sentence-embedding model the run matches free-form actions with (LLaMAR); absent: none (lexical matching). */
+  embeddingModel: z.string().optional(),
+  /** Where the embeddings come from, when not from `baseUrl`. */
+  embeddingBaseUrl: z.string().optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettings>;
 

@@ -17,7 +17,7 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '1' },
     'all-plans': { type: 'boolean', default: false },
     agents: { type: 'string', default: '2' },
-    topologies: { type: 'string', default: 'llamar,pav,pac,actor_only,central' },
+    topologies: { type: 'string', default: 'llamar,pav,pac,actor_only,react,central' },
     profiles: { type: 'string', default: 'reference,reference-flawed' },
     tasks: { type: 'string', default: '' },
   },

@@ -13,7 +13,7 @@ import { listenWebSocket, serveSimulator, type WebSocketSimServer } from '../../
 import { MemoryTraceSink } from '../../src/core/trace/writer.js';
 import { HouseholdExtra } from '../../src/protocol/household.js';
 import { SimErrorCode } from '../../src/protocol/simulator.js';
-import { noSandbox, policyClient } from '../unit/architectures/llamar/helpers.js';
+import { noSandbox, policyClient, runLlamar } from '../unit/architectures/llamar/helpers.js';
 import { FakeTabletop } from './fakeSimulator.js';
 import { conformanceSuite, rejectsWithCode } from './suite.js';
 import { skipWithout } from '../helpers/prereqs.js';
@@ -72,24 +72,9 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('a whole LLaMAR episode runs through the protocol, with the same result as in-process', async () => {
-    const arch = architectures.get('llamar');
     const go = async (sim: Awaited<ReturnType<typeof inProcess>> | ReturnType<typeof createHouseholdSimulator>) => {
-      const sink = new MemoryTraceSink();
-      const result = await runEpisode(
-        {
-          runId: 'remote',
-          arch,
-          task: 'put_bread_lettuce_tomato_fridge',
-          seed: 0,
-          agents: 2,
-          variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
-          options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
-          model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
-        },
-        { io: nodeIO, clock: { nowMs: () => 0, isoNow: () => 'x' }, sim, sandbox: noSandbox, model: policyClient(), sink },
-      );
-      return { result, actions: sink.events.filter((e) => e.type === 'action_result').map((e) => JSON.stringify(e.type === 'action_result' ? e.results : [])) };
+      const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge', agents: 2, sim });
+      return { result, actions: events.filter((e) => e.type === 'action_result').map((e) => JSON.stringify(e.type === 'action_result' ? e.results : [])) };
     };
     const remote = await inProcess();
     const viaProtocol = await go(remote);
@@ -100,27 +85,12 @@ describe('household over the protocol: team size, per-agent views, joint actions
   });
 
   it('LLaMAR with the reference model solves a task through the AI2-THOR adapter (stand-in controller)', { skip: noPython }, async () => {
-    const arch = architectures.get('llamar');
     const sim = await RemoteSimulator.connect(THOR);
     try {
-      const sink = new MemoryTraceSink();
-      const result = await runEpisode(
-        {
-          runId: 'thor',
-          arch,
-          task: 'put_bread_lettuce_tomato_fridge@FloorPlan1',
-          seed: 0,
-          agents: 2,
-          variant: resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants),
-          promptPaths: Object.fromEntries(arch.roles.map((r) => [r.id, `src/architectures/llamar/prompts/${r.promptFile}`])),
-          options: { ...DEFAULT_EPISODE_OPTIONS, limits: {} },
-          model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
-        },
-        { io: nodeIO, clock: { nowMs: () => 0, isoNow: () => 'x' }, sim, sandbox: noSandbox, model: policyClient(), sink },
-      );
+      const { result, events } = await runLlamar({ task: 'put_bread_lettuce_tomato_fridge@FloorPlan1', agents: 2, sim });
       assert.equal(result.success, true, `${result.reason}: ${result.message}`);
       assert.equal(result.end.archMetrics!.transportRate, 1);
-      const navs = sink.events.flatMap((e) => (e.type === 'action_result' ? e.results.filter((r) => r.name === 'NavigateTo') : []));
+      const navs = events.flatMap((e) => (e.type === 'action_result' ? e.results.filter((r) => r.name === 'NavigateTo') : []));
       assert.ok(navs.length >= 3 && navs.every((r) => /^I navigated to \w+_\d+ in the previous step and was successful\.$/.test(r.output ?? r.error ?? '')));
     } finally {
       await sim.close();

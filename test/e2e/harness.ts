@@ -110,9 +110,9 @@ export async function main(argv: string[]): Promise<number> {
 
     if (only.includes('ui')) {
       // The UI's live run uses the flawed reference profile, so its run viewer has a real retry to show: the flawed
-      // demo's episode (stack_blocks seed 4 in MALMM's paper default: a NameError, then the fixed block). The mocha
+      // demo's episode (stack_blocks seed 9 in MALMM's paper default: a NameError, then the fixed block). The mocha
       // suite keeps the competent default.
-      const ws = await stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed', 'waypoint.run.seed': 4 } });
+      const ws = await stageWorkspace(runDir, 'ws-ui', { fixtureRun: true, settings: { 'waypoint.model.provider': 'reference-flawed', 'waypoint.run.seed': 9 } });
       log('\n== UI scenarios (Playwright, headless Chromium) ==');
       const t = Date.now();
       const url = workbenchUrl(main.origin, ws, [['extensionDevelopmentPath', EXT_DIR]]);

@@ -10,6 +10,7 @@ import {
   ExitNotification,
   InitializeRequest,
   InitializedNotification,
+  LogMessageNotification,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   createProtocolConnection,
@@ -44,6 +45,8 @@ export class LspClient {
   private readonly latest = new Map<string, PublishDiagnosticsParams>();
   private waiters: { uri: string; ok: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
   readonly stderr: string[] = [];
+  /** window/logMessage texts (the server's console). */
+  readonly logs: string[] = [];
   private readonly exited: Promise<number | null>;
 
   constructor() {
@@ -60,11 +63,14 @@ export class LspClient {
         return false;
       });
     });
+    this.conn.onNotification(LogMessageNotification.type, (p) => {
+      this.logs.push(p.message);
+    });
     this.conn.listen();
   }
 
-  async initialize(rootUri: string | null, capabilities: ClientCapabilities = FULL_CAPABILITIES): Promise<InitializeResult> {
-    const r = await this.conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri, capabilities, workspaceFolders: null });
+  async initialize(rootUri: string | null, capabilities: ClientCapabilities = FULL_CAPABILITIES, initializationOptions?: unknown): Promise<InitializeResult> {
+    const r = await this.conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri, capabilities, workspaceFolders: null, ...(initializationOptions !== undefined ? { initializationOptions } : {}) });
     await this.conn.sendNotification(InitializedNotification.type, {});
     return r;
   }

@@ -58,7 +58,8 @@ test('RoCo run: the Rounds tab shows each round\'s lanes, attempts, verdicts and
   assert.equal(await page.locator('.rounds .attempt').count(), attempts.length);
   assert.equal(await page.locator('.rounds .attempt.rejected').count(), rejected.length);
   assert.equal(await page.locator('.rounds .attempt.executed').count(), attempts.filter((a) => a.outcome === 'executed').length);
-  const heads = await page.locator('.rounds .round').first().locator('.lane-head').allTextContents();
+  // Every attempt has one lane per robot, in the robots' order.
+  const heads = await page.locator('.rounds .attempt').first().locator('.lane-head').allTextContents();
   assert.deepEqual(heads, view.agents);
   // The failed check's text is shown under the attempt it rejected, as the agents were told it.
   const feedback = (await page.locator('.rounds .attempt.rejected').first().locator('pre.result.feedback').textContent())!;

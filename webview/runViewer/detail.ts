@@ -116,12 +116,39 @@ function renderCall(ctx: DetailContext, c: CallDetail): HTMLElement {
   return sec;
 }
 
+// Image types the viewer draws from a trace's bytes (as data: URLs, which its CSP allows for images only).
+const SHOWN_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A message with parts: its text parts as Markdown, each image as a thumbnail captioned with its alt text. */
+function renderParts(parts: NonNullable<ChatMessage['parts']>): HTMLElement {
+  const body = h('div', { class: 'msg-parts' });
+  const images = h('div', { class: 'msg-images' });
+  for (const p of parts) {
+    if (p.type === 'text') body.appendChild(renderMarkdown(p.text));
+    else {
+      const caption = p.alt ?? `image ${p.sha256.slice(0, 12)}`;
+      const drawable = p.dataBase64 !== undefined && SHOWN_IMAGE.test(p.mediaType) && BASE64.test(p.dataBase64);
+      images.appendChild(
+        h(
+          'figure',
+          { class: 'msg-image', 'data-sha256': p.sha256 },
+          drawable ? h('img', { src: `data:${p.mediaType};base64,${p.dataBase64}`, alt: caption, title: `${caption} · sha256 ${p.sha256.slice(0, 12)}` }) : h('span', { class: 'muted' }, '(image not in this trace)'),
+          h('figcaption', null, caption),
+        ),
+      );
+    }
+  }
+  if (images.childElementCount > 0) body.appendChild(images);
+  return body;
+}
+
 function renderMessages(messages: ChatMessage[]): HTMLElement {
   const approxTokens = Math.round(messages.reduce((n, m) => n + m.content.length, 0) / 4);
   const list = h('div', { class: 'messages' });
   messages.forEach((m, i) => {
     const who = m.name ? `${m.role} (${m.name})` : m.role;
-    const body = renderMarkdown(m.content);
+    const body = m.parts?.some((p) => p.type === 'image') ? renderParts(m.parts) : renderMarkdown(m.content);
     if (m.role === 'system') list.appendChild(collapsible(`system prompt · ${m.content.length} chars`, body, false, 'msg msg-system'));
     else list.appendChild(h('div', { class: `msg msg-${m.role}`, 'data-index': i }, h('div', { class: 'msg-head' }, who), body));
   });

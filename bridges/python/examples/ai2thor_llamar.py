@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from waypoint_sim import InvalidParams, Simulator, UnknownTask, api_function, main  # noqa: E402
+from waypoint_sim import InvalidParams, Simulator, UnknownTask, api_function, frame_image, main  # noqa: E402
 
 AGENT_NAMES = ["Alice", "Bob", "Charlie", "David", "Emma"]
 HEADINGS = ["north", "east", "south", "west"]
@@ -214,7 +214,17 @@ class Ai2ThorLlamar(Simulator):
         if agent not in self.names:
             raise InvalidParams("agent", f"no agent '{agent}'; agents: {', '.join(self.names)}")
         i = self.names.index(agent)
-        return {"text": self._agent_lines(i), "state": self._state(i)}
+        out: dict[str, Any] = {"text": self._agent_lines(i), "state": self._state(i)}
+        frame = self._frame(i)
+        if frame is not None:
+            out["images"] = [frame_image("egocentric", frame, agent)]
+        return out
+
+    def _frame(self, i: int) -> Any:
+        """Agent i's egocentric RGB frame (AI2-THOR's `event.frame`), or None when the controller renders none."""
+        ev = self.event
+        events = getattr(ev, "events", None) or [ev]
+        return getattr(events[i], "frame", None)
 
     def _agent_lines(self, i: int) -> str:
         name = self.names[i]

@@ -47,10 +47,59 @@ _LAYOUT = [
 _FLAGS = ["openable", "isOpen", "pickupable", "isPickedUp", "receptacle", "toggleable", "isToggled", "sliceable", "isSliced", "dirtyable", "isDirty", "cookable", "isCooked"]
 
 
+# Colours of the stand-in's camera sketch, by object type (others grey).
+_COLOURS = {"Fridge": (170, 200, 230), "CounterTop": (150, 120, 90), "Sink": (120, 160, 200), "Faucet": (200, 200, 210), "DiningTable": (130, 90, 60),
+            "Drawer": (180, 140, 100), "LightSwitch": (240, 230, 120), "Bread": (222, 170, 100), "Tomato": (220, 40, 40), "Lettuce": (70, 190, 60),
+            "Apple": (200, 30, 70), "Mug": (240, 240, 240)}
+FRAME_PX = 64
+FRAME_PX_PER_M = 14.0
+
+
+class Frame:
+    """The stand-in's camera frame with numpy's shape and tobytes() (AI2-THOR's `event.frame` is an HxWx3 uint8
+    array). NOT a rendering of a scene: a top-down sketch around the agent, forward up, its field of view lighter,
+    each object its camera detects a coloured square, the agent a white square. Drawn when asked for."""
+
+    def __init__(self, agent: dict[str, Any], objects: list[dict[str, Any]]) -> None:
+        self.shape = (FRAME_PX, FRAME_PX, 3)
+        self._agent = dict(agent)
+        self._objects = [(o["objectType"], o["position"]["x"], o["position"]["z"]) for o in objects]
+
+    def tobytes(self) -> bytes:
+        n, a = FRAME_PX, self._agent
+        c = n / 2
+        px = bytearray(n * n * 3)
+        yaw = math.radians(a["yaw"])
+
+        def put(x: int, y: int, rgb: tuple[int, int, int]) -> None:
+            if 0 <= x < n and 0 <= y < n:
+                px[(y * n + x) * 3:(y * n + x) * 3 + 3] = bytes(rgb)
+
+        for y in range(n):
+            for x in range(n):
+                right, ahead = (x + 0.5 - c), (c - y - 0.5)
+                in_view = ahead > 0 and abs(math.degrees(math.atan2(right, ahead))) <= HALF_FOV and math.hypot(right, ahead) <= DETECT_RANGE * FRAME_PX_PER_M
+                put(x, y, (70, 70, 80) if in_view else (30, 30, 35))
+        for t, ox, oz in self._objects:
+            dx, dz = ox - a["x"], oz - a["z"]
+            # Egocentric axes: ahead along the agent's yaw (0 = +z), right 90 degrees clockwise of it.
+            ahead = dx * math.sin(yaw) + dz * math.cos(yaw)
+            right = dx * math.cos(yaw) - dz * math.sin(yaw)
+            sx, sy = int(c + right * FRAME_PX_PER_M), int(c - ahead * FRAME_PX_PER_M)
+            for yy in range(sy - 2, sy + 3):
+                for xx in range(sx - 2, sx + 3):
+                    put(xx, yy, _COLOURS.get(t, (128, 128, 128)))
+        for yy in range(int(c) - 2, int(c) + 2):
+            for xx in range(int(c) - 2, int(c) + 2):
+                put(xx, yy, (255, 255, 255))
+        return bytes(px)
+
+
 class Event:
-    def __init__(self, metadata: dict[str, Any], detections: dict[str, list[int]]) -> None:
+    def __init__(self, metadata: dict[str, Any], detections: dict[str, list[int]], frame: Optional[Frame] = None) -> None:
         self.metadata = metadata
         self.instance_detections2D = detections
+        self.frame = frame
 
 
 class MultiAgentEvent:
@@ -215,5 +264,5 @@ class Controller:
                 "actionReturn": ret if i == active else None,
             }
             detections = {o["objectId"]: [0, 0, 10, 10] for o in self.objects if self._in_view(a, o, DETECT_RANGE)}
-            events.append(Event(meta, detections))
+            events.append(Event(meta, detections, Frame(a, [o for o in self.objects if o["objectId"] in detections])))
         return MultiAgentEvent(active, events)

@@ -4,8 +4,11 @@ household state shape LLaMAR reads, the released code's feedback texts, Navigate
 joint step, and the checker."""
 from __future__ import annotations
 
+import base64
 import json
+import struct
 import sys
+import zlib
 import unittest
 from pathlib import Path
 
@@ -31,6 +34,28 @@ class Harness:
         self.n += 1
         self.d.handle(json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}))
         return self.out[-1]
+
+
+def decode_png(png: bytes) -> tuple[int, int, bytes]:
+    """Width, height and RGB bytes of an 8-bit RGB PNG whose rows all use filter 0 (what encode_png writes)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:8]
+    pos, idat, size = 8, b"", (0, 0)
+    while pos < len(png):
+        (n,) = struct.unpack(">I", png[pos:pos + 4])
+        kind, data = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + n]
+        assert struct.unpack(">I", png[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + data) & 0xFFFFFFFF, kind
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", data[:10])
+            assert (depth, colour) == (8, 2), (depth, colour)
+            size = (w, h)
+        elif kind == b"IDAT":
+            idat += data
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    w, h = size
+    rows = [raw[y * (w * 3 + 1):(y + 1) * (w * 3 + 1)] for y in range(h)]
+    assert all(r[0] == 0 for r in rows)
+    return w, h, b"".join(r[1:] for r in rows)
 
 
 def act(h: Harness, *actions):
@@ -68,6 +93,24 @@ class Ai2ThorAdapterTest(unittest.TestCase):
         self.assertRegex(alice["text"], r"^Alice's observation: \[('[A-Za-z]+_\d+'(, )?)*\]\nAlice's state: I am at co-ordinates: \(0\.0, 0\.0\) facing east and I am holding nothing$")
         self.assertEqual([o["props"]["label"] for o in alice["state"]["objects"]], hh["agents"]["Alice"]["visible"])
         self.assertEqual(self.h.call("reset", {"task": TASK, "seed": 0, "agents": 9})["error"]["data"], {"param": "agents"})
+
+    def test_each_agent_view_carries_its_egocentric_frame_as_a_png(self):
+        self.h.call("reset", {"task": TASK, "seed": 0, "api": "llamar", "agents": 2})
+        frames = {}
+        for name in ("Alice", "Bob"):
+            images = self.h.call("observe", {"agent": name})["result"]["images"]
+            self.assertEqual(len(images), 1)
+            img = images[0]
+            self.assertEqual((img["camera"], img["agent"], img["mediaType"], img["width"], img["height"]), ("egocentric", name, "image/png", 64, 64))
+            w, h, rgb = decode_png(base64.b64decode(img["dataBase64"]))
+            self.assertEqual((w, h), (64, 64))
+            frames[name] = rgb
+        # Alice faces the counter (bread, tomato): their colours are in her frame; Bob faces west, away from them.
+        tomato = bytes((220, 40, 40))
+        self.assertIn(tomato, [frames["Alice"][i:i + 3] for i in range(0, len(frames["Alice"]), 3)])
+        self.assertNotIn(tomato, [frames["Bob"][i:i + 3] for i in range(0, len(frames["Bob"]), 3)])
+        # The whole-scene observation has no camera of its own.
+        self.assertNotIn("images", self.h.call("observe", {})["result"])
 
     def test_navigate_pickup_put_with_the_released_codes_texts(self):
         self.h.call("reset", {"task": TASK, "seed": 0, "agents": 2})

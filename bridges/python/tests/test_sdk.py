@@ -165,5 +165,18 @@ class WebSocketTest(unittest.TestCase):
         t.join(5)
 
 
+class ImagesTest(unittest.TestCase):
+    def test_encode_png_round_trips_pixels_and_refuses_a_wrong_size(self):
+        from test_ai2thor_adapter import decode_png
+        from waypoint_sim import encode_png, observation_image
+
+        rgb = bytes(range(2 * 3 * 3))  # 3 wide, 2 high
+        self.assertEqual(decode_png(encode_png(3, 2, rgb)), (3, 2, rgb))
+        with self.assertRaisesRegex(ValueError, "3x2 RGB needs 18 bytes, got 17"):
+            encode_png(3, 2, rgb[:-1])
+        img = observation_image("top", encode_png(3, 2, rgb), 3, 2, agent="Alice")
+        self.assertEqual({k: img[k] for k in ("camera", "agent", "mediaType")}, {"camera": "top", "agent": "Alice", "mediaType": "image/png"})
+
+
 if __name__ == "__main__":
     unittest.main()

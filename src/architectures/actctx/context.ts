@@ -1,8 +1,11 @@
 // Action Contextualization's context (Sec. III-A): a description of the scene and the label lists `objects` and
 // `locations` that every action and check must use. The paper has an LLM describe a photograph once, before the
 // experiments; here the description is rendered from the simulator's structured state, in words and without
-// coordinates (the paper gives the planner "no explicit spatial information"): where each thing is on the table,
-// what it stands next to, what lies behind what as the robot sees it, what hangs over what.
+// coordinates (the paper gives the planner "no explicit spatial information"). By default it says what the paper's
+// description of the photo says (App. E): the things, roughly where each lies, the glass's liquid, the locations.
+// The spatial relations (what stands next to what, what lies behind what as the robot sees it, what hangs over
+// what) are Waypoint's addition, the `scene.spatial_relations` ablation: §V-A has the LLM find the glass-first order
+// from collision feedback, which relations in the description would give away.
 import type { ObjectState, WorldState } from '../../protocol/trace.js';
 
 export interface SceneContext {
@@ -63,8 +66,16 @@ function the(name: string): string {
   return `the '${name}'`;
 }
 
-/** The scene description and label lists of the current state. */
-export function sceneContext(state: WorldState): SceneContext {
+/** The code-level ablation that adds the spatial relations to the description (off in the paper's default). */
+export const SPATIAL_RELATIONS_ABLATION = 'scene.spatial_relations';
+
+/** Whether a variant's ablation switches turn the relations on (a code ablation: off unless turned on). */
+export function spatialRelationsOn(ablations: Readonly<Record<string, boolean>> | undefined): boolean {
+  return ablations?.[SPATIAL_RELATIONS_ABLATION] === true;
+}
+
+/** The scene description and label lists of the current state; `relations` adds the spatial relations. */
+export function sceneContext(state: WorldState, relations = false): SceneContext {
   const objs = state.objects;
   const items = objs.filter((o) => !isLocation(o) && !isFixed(o));
   const locations = objs.filter(isLocation);
@@ -76,23 +87,30 @@ export function sceneContext(state: WorldState): SceneContext {
     lines.push(`The ${l.name} stands ${where(l)} on the table; it ${kind}.`);
   }
   for (const f of fixtures) {
-    const under = items.filter((o) => hangsOver(f, o));
+    const under = relations ? items.filter((o) => hangsOver(f, o)) : [];
     lines.push(`The ${f.name} is fixed ${where(f)}${under.length ? `; it hangs over ${under.map((o) => the(o.name)).join(' and ')}` : ''}.`);
   }
   for (const o of items) {
     const facts: string[] = [`${the(o.name)} lies ${where(o)}`];
     if (o.name.includes('liquid')) facts.push('it is filled with a yellowish liquid and stands upright');
-    const near = items.filter((b) => b !== o && gap(o, b) < 0.05).map((b) => the(b.name));
-    if (near.length === 1) facts.push(`it is right next to ${near[0]}`);
-    else if (near.length > 1) facts.push(`it is wedged between ${near.join(' and ')}, with little room around it`);
-    const front = items.filter((b) => b !== o && inFrontOf(b, o)).map((b) => the(b.name));
-    if (front.length) facts.push(`it is behind ${front.join(' and ')}, which is between it and the robot`);
-    const over = fixtures.filter((f) => hangsOver(f, o)).map((f) => `the ${f.name}`);
-    if (over.length) facts.push(`${over.join(' and ')} hangs right over it`);
+    if (relations) facts.push(...relationsOf(o, items, fixtures));
     const s = facts.join('; ');
     lines.push(s.charAt(0).toUpperCase() + s.slice(1) + '.');
   }
   return { description: lines.join('\n'), objects: items.map((o) => o.name), locations: locations.map((o) => o.name) };
+}
+
+/** What the description adds about `o` with the relations on: neighbours, what stands in front, what hangs over. */
+function relationsOf(o: ObjectState, items: readonly ObjectState[], fixtures: readonly ObjectState[]): string[] {
+  const facts: string[] = [];
+  const near = items.filter((b) => b !== o && gap(o, b) < 0.05).map((b) => the(b.name));
+  if (near.length === 1) facts.push(`it is right next to ${near[0]}`);
+  else if (near.length > 1) facts.push(`it is wedged between ${near.join(' and ')}, with little room around it`);
+  const front = items.filter((b) => b !== o && inFrontOf(b, o)).map((b) => the(b.name));
+  if (front.length) facts.push(`it is behind ${front.join(' and ')}, which is between it and the robot`);
+  const over = fixtures.filter((f) => hangsOver(f, o)).map((f) => `the ${f.name}`);
+  if (over.length) facts.push(`${over.join(' and ')} hangs right over it`);
+  return facts;
 }
 
 /** A Python list literal of labels, as the prompts show them. */

@@ -1,5 +1,5 @@
 import type { ArchitectureDefinition } from '../../core/architecture/types.js';
-import { sceneContext } from './context.js';
+import { sceneContext, spatialRelationsOn } from './context.js';
 import { runActctx } from './loop.js';
 import { ACTCTX_MANIFEST } from './manifest.js';
 import { registerActctxPolicies } from './reference/index.js';
@@ -7,8 +7,8 @@ import { registerActctxPolicies } from './reference/index.js';
 export const actctx: ArchitectureDefinition = {
   ...ACTCTX_MANIFEST,
   // The planner sees a description of the scene in words (the paper's image description) and the label lists.
-  renderObservation: (observation) => {
-    const c = sceneContext(observation.state);
+  renderObservation: (observation, _agent, ablations) => {
+    const c = sceneContext(observation.state, spatialRelationsOn(ablations));
     return `${c.description}\nobjects = [${c.objects.map((o) => `'${o}'`).join(', ')}]\nlocations = [${c.locations.map((o) => `'${o}'`).join(', ')}]`;
   },
   run: runActctx,

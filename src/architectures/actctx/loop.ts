@@ -12,7 +12,7 @@
 import type { ChatMessage } from '../../protocol/trace.js';
 import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
 import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
-import { labelList, sceneContext, type SceneContext } from './context.js';
+import { labelList, sceneContext, spatialRelationsOn, type SceneContext } from './context.js';
 import { floatRepr, pyRepr, strRepr } from './pyLiteral.js';
 import {
   MANDATORY_CHECKS_ABLATION,
@@ -141,7 +141,7 @@ export async function runActctx(ctx: EpisodeContext): Promise<ArchOutcome> {
     replanRepairs: limitNumber(ctx.limits, 'replanRepairs'),
     lengthChange: limitNumber(ctx.limits, 'replanLengthChange'),
   };
-  const scene = sceneContext(ctx.initial.state);
+  const scene = sceneContext(ctx.initial.state, spatialRelationsOn(ctx.ablations));
   const labels = { objects: scene.objects, locations: scene.locations };
   const skills = ctx.api.filter((f) => (SKILLS as readonly string[]).includes(f.name)).map((f) => ({ signature: f.signature, doc: f.doc }));
   const checks = ctx.api.filter((f) => f.name !== 'task_completed' && !(SKILLS as readonly string[]).includes(f.name)).map((f) => ({ signature: f.signature, doc: f.doc }));

@@ -41,8 +41,14 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
     },
   },
   defaultTopology: 'actctx',
+  // Text the loop builds in code that the paper's method lacks (off unless a variant turns it on).
+  codeAblations: {
+    'scene.spatial_relations':
+      "The scene description states spatial relations (what stands right next to or is wedged between what, what lies behind what as the robot sees it, what a fixture hangs over); the paper's description of the photo (App. E) has none.",
+  },
   builtInVariants: {
     actctx: { description: 'The paper\'s loop (Sec. III, IV-D)', agent: 'actctx' },
+    waypoint: { description: "The paper's loop with Waypoint's additions on (spatial relations in the scene description)", agent: 'actctx', on: ['scene.spatial_relations'] },
     no_scores: { description: 'Feedback without motion scores', agent: 'actctx', off: ['retune.score_in_feedback', 'replan.score_in_feedback'] },
     no_history: { description: 'Feedback without the history of tried parameters', agent: 'actctx', off: ['retune.parameter_history', 'replan.parameter_history'] },
   },
@@ -99,7 +105,7 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
-    typicalEpisode: { calls: 2, tokens: 3743, measuredOn: 'ac_sequential, variant actctx, seeds 0-1, 28 Nov 2026 (no retune was needed: a real model retunes and replans more)', scalesWith: 'planRuns' },
+    typicalEpisode: { calls: 7, tokens: 18835, measuredOn: 'ac_sequential, the paper default (no spatial relations), seeds 0-1, 28 Nov 2026: 3 retunes and 1 replan from the collision feedback', scalesWith: 'planRuns' },
     longestRequest: { tokens: 4084, measuredOn: 'reference-flawed, ac_single_full_glass, seed 0 (1658 on clear_table_sink with the reference model)', grows: 'one conversation, longer with each retune and replan' },
   },
 };

@@ -1,13 +1,17 @@
-// TextSimilarityActionMatcher: maps an Actor's free-form action ("pick up the tomato", "NavigateTo(Fridge_1)") to the
-// closest admissible high-level action. First a rule reads the verb and the object outright ("open the refrigerator"
-// is Open on the seen Fridge; everyday names in TYPE_WORDS) and refuses a pair the object does not afford ("open
-// object Apple_1") with what can be done with it; otherwise the lexical score below decides, and a verb it would
-// change is refused too. The result names the matcher that chose ('rule' or 'lexical'). It stands where the paper uses a SentenceBERT (all-MiniLM-L6-v2) fine-tuned
-// on 2,800 (free text, action) pairs, scored by cosine similarity. This one is deterministic and has no model: the
-// text is normalised (verb synonyms, CamelCase split, object ids kept whole), then compared with every admissible
-// action by cosine similarity of token counts (0.7) and character trigrams (0.3). Unlike the paper's matcher it does
-// not ground an object id that no robot has seen onto a seen one: such an action is rejected with the ids that
-// were seen, so the Actor hears about its mistake.
+// LLaMAR's action matcher: maps an Actor's free-form action ("pick up the tomato", "NavigateTo(Fridge_1)") to an
+// admissible high-level action, in three stages, and names the one that decided:
+// 1. rule: an exact vocabulary phrase, or a verb with an object id written out, decides outright. An id no robot
+//    has seen, or a verb the object does not afford ("open object Apple_1", "slice the laptop"), is refused with
+//    what can be done with it; no later stage may turn such a pair into another action.
+// 2. embedding (the paper, §4 and App. G: a SentenceBERT fine-tuned on 2,800 (free text, action) pairs, cosine
+//    similarity): the run's embedding model from its endpoint's /v1/embeddings embeds the phrase and the
+//    admissible actions, and the closest above EMBEDDING_THRESHOLD is taken, unless its verb is not the phrase's.
+// 3. lexical (the fallback when the run has no embeddings, or the call failed): an everyday name read with its
+//    verb ("open the refrigerator" is Open on the seen Fridge, TYPE_WORDS), else the cosine of token counts (0.7)
+//    and character trigrams (0.3) after normalising (verb synonyms, CamelCase split, object ids kept whole).
+// Unlike the paper's matcher, none grounds an object id that no robot has seen onto a seen one: the Actor is told.
+
+import { cosine as vectorCosine, type EpisodeEmbeddings } from '../../core/llm/embeddings.js';
 
 /** AI2-THOR type affordances: which actions make sense on which objects (the admissible set). */
 const RECEPTACLES = new Set([
@@ -33,20 +37,26 @@ export interface AdmissibleAction {
   args: unknown[];
 }
 
-/** Which matcher chose the action: 'rule' read the verb and the object outright, 'lexical' scored similarity. */
-export type MatcherName = 'rule' | 'lexical';
+/**
+ * Which matcher decided: 'rule' (an exact phrase, or a verb with an object id written out), 'embedding' (cosine of
+ * the run's sentence embeddings), 'lexical' (everyday names and token similarity; the fallback without embeddings).
+ */
+export type MatcherName = 'rule' | 'embedding' | 'lexical';
 
+/** `fallback`: why the lexical matcher decided although the run has an embedding model (no embeddings, a failed call). */
 export type MatchResult =
-  | { ok: true; action: AdmissibleAction; score: number; candidates: { text: string; score: number }[]; matcher: MatcherName }
-  | { ok: false; error: string; candidates: { text: string; score: number }[] };
+  | { ok: true; action: AdmissibleAction; score: number; candidates: { text: string; score: number }[]; matcher: MatcherName; fallback?: string }
+  | { ok: false; error: string; candidates: { text: string; score: number }[]; matcher?: MatcherName; fallback?: string };
 
 export interface MatcherOptions {
   /** Include "explore" (off in the no-exploration ablation). */
   explore: boolean;
   /** Explore's rounds and moves (the architecture's limits). */
   exploreArgs: [number, number];
-  /** Minimum similarity to accept the closest action. */
+  /** Minimum lexical similarity to accept the closest action (LEXICAL_THRESHOLD). */
   threshold?: number;
+  /** Minimum embedding cosine to accept the closest action (EMBEDDING_THRESHOLD). */
+  embeddingThreshold?: number;
 }
 
 const typeOfLabel = (label: string) => label.replace(/_\d+$/, '');
@@ -243,57 +253,126 @@ function readIntent(raw: string, known: readonly string[], ids: readonly string[
   return { ...(action ? { action } : {}), target };
 }
 
+/** What the rule stage leaves to the similarity matchers: the phrase, the admissible set and what was read from it. */
+interface Open {
+  raw: string;
+  all: AdmissibleAction[];
+  /** Object ids written in the phrase. */
+  mentioned: string[];
+  intent: { action?: string; target?: string };
+}
+
 /**
- * The closest admissible action to `text`, or why there is none: an object id no robot has seen, or nothing
- * similar enough. `known` are the labels the team has discovered.
+ * The rule: an exact vocabulary phrase, or a verb with an object id written out ("NavigateTo(Tomato_1)", "open
+ * object Fridge_1"), decides outright. It refuses an id no robot has seen and a verb the named object does not
+ * afford (also when the object is named by an everyday name: "open the apple"), so no later matcher can turn such
+ * a pair into another action. Everything else is left open.
  */
-export function matchAction(text: string, known: readonly string[], opts: MatcherOptions): MatchResult {
-  const threshold = opts.threshold ?? 0.45;
+function ruleStage(text: string, known: readonly string[], opts: MatcherOptions): { decided: MatchResult } | { open: Open } {
   const all = admissibleActions(known, opts);
   const raw = text.trim();
-  if (raw === '') return { ok: false, error: 'the action is empty', candidates: [] };
+  if (raw === '') return { decided: { ok: false, error: 'the action is empty', candidates: [] } };
   // Exact vocabulary phrase or the structured form ("NavigateTo(Tomato_1)") first: no similarity needed.
   const exact = all.find((a) => a.text.toLowerCase() === raw.toLowerCase());
-  if (exact) return { ok: true, action: exact, score: 1, candidates: [{ text: exact.text, score: 1 }], matcher: 'rule' };
+  if (exact) return { decided: { ok: true, action: exact, score: 1, candidates: [{ text: exact.text, score: 1 }], matcher: 'rule' } };
   const mentioned = [...raw.matchAll(/\b([A-Z][A-Za-z]*_\d+)\b/g)].map((m) => m[1]!);
   const unseen = mentioned.filter((id) => !known.includes(id));
   if (unseen.length > 0) {
     const sameType = known.filter((k) => unseen.some((u) => typeOfLabel(u) === typeOfLabel(k)));
     return {
-      ok: false,
-      error: `${unseen.join(', ')} ${unseen.length > 1 ? 'have' : 'has'} not been seen by any robot${sameType.length ? ` (seen of that type: ${sameType.join(', ')})` : ''}; only objects the robots have seen can be used`,
-      candidates: [],
+      decided: {
+        ok: false,
+        error: `${unseen.join(', ')} ${unseen.length > 1 ? 'have' : 'has'} not been seen by any robot${sameType.length ? ` (seen of that type: ${sameType.join(', ')})` : ''}; only objects the robots have seen can be used`,
+        candidates: [],
+      },
     };
   }
-  // A verb and an object read outright decide it; a pair the object does not afford is refused, never turned into
-  // another action.
   const intent = readIntent(raw, known, mentioned);
   if (intent.action && intent.target) {
     const hit = all.find((a) => a.name === intent.action && a.args[0] === intent.target);
-    if (hit) return { ok: true, action: hit, score: 1, candidates: [{ text: hit.text, score: 1 }], matcher: 'rule' };
-    const possible = all.filter((a) => a.args[0] === intent.target).map((a) => `"${a.text}"`);
-    return {
-      ok: false,
-      error: `${intent.target} ${CANNOT[intent.action]!(typeOfLabel(intent.target))}; what can be done with ${intent.target}: ${possible.join(', ')}`,
-      candidates: [],
-    };
+    if (!hit) {
+      const possible = all.filter((a) => a.args[0] === intent.target).map((a) => `"${a.text}"`);
+      return { decided: { ok: false, error: `${intent.target} ${CANNOT[intent.action]!(typeOfLabel(intent.target))}; what can be done with ${intent.target}: ${possible.join(', ')}`, candidates: [] } };
+    }
+    if (mentioned.length > 0) return { decided: { ok: true, action: hit, score: 1, candidates: [{ text: hit.text, score: 1 }], matcher: 'rule' } };
   }
-  let pool = all;
-  if (mentioned.length > 0) {
-    // An action naming an id is about that object (for put: the receptacle, usually named last).
-    const target = mentioned[mentioned.length - 1]!;
-    const withTarget = all.filter((a) => a.args[0] === target);
-    if (withTarget.length > 0) pool = withTarget;
-  }
-  const scored = pool.map((a) => ({ a, score: similarity(raw, a.text) })).sort((x, y) => y.score - x.score || all.indexOf(x.a) - all.indexOf(y.a));
-  const candidates = scored.slice(0, 3).map((x) => ({ text: x.a.text, score: Math.round(x.score * 1000) / 1000 }));
+  return { open: { raw, all, mentioned, intent } };
+}
+
+/** An action naming an id is about that object (for put: the receptacle, usually named last). */
+function poolOf(o: Open): AdmissibleAction[] {
+  if (o.mentioned.length === 0) return o.all;
+  const target = o.mentioned[o.mentioned.length - 1]!;
+  const withTarget = o.all.filter((a) => a.args[0] === target);
+  return withTarget.length > 0 ? withTarget : o.all;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The best-scored action, or the refusal: below the threshold, or another verb than the phrase asks for. */
+function choose(o: Open, scored: { a: AdmissibleAction; score: number }[], threshold: number, matcher: MatcherName, fallback?: string): MatchResult {
+  scored.sort((x, y) => y.score - x.score || o.all.indexOf(x.a) - o.all.indexOf(y.a));
+  const candidates = scored.slice(0, 3).map((x) => ({ text: x.a.text, score: round3(x.score) }));
+  const extra = fallback ? { fallback } : {};
   const best = scored[0];
   if (!best || best.score < threshold) {
-    return { ok: false, error: `"${raw}" is not close to any admissible action (closest: ${candidates.map((c) => `"${c.text}" ${c.score}`).join(', ') || 'none'}); write one of the actions as the prompt lists them`, candidates };
+    return { ok: false, error: `"${o.raw}" is not close to any admissible action (closest${matcher === 'embedding' ? ' by embedding' : ''}: ${candidates.map((c) => `"${c.text}" ${c.score}`).join(', ') || 'none'}); write one of the actions as the prompt lists them`, candidates, matcher, ...extra };
   }
   // The phrase names a verb the closest action does not do: say so rather than run another action.
-  if (intent.action && best.a.name !== intent.action) {
-    return { ok: false, error: `"${raw}" asks for ${intent.action} but names no seen object that affords it (closest admissible: ${candidates.map((c) => `"${c.text}"`).join(', ')}); name the object by its id`, candidates };
+  if (o.intent.action && best.a.name !== o.intent.action) {
+    return { ok: false, error: `"${o.raw}" asks for ${o.intent.action} but names no seen object that affords it (closest admissible: ${candidates.map((c) => `"${c.text}"`).join(', ')}); name the object by its id`, candidates, matcher, ...extra };
   }
-  return { ok: true, action: best.a, score: best.score, candidates, matcher: 'lexical' };
+  return { ok: true, action: best.a, score: best.score, candidates, matcher, ...extra };
+}
+
+/**
+ * The lexical matcher (the fallback when there are no embeddings): an everyday name read with its verb ("open the
+ * refrigerator" is Open on the seen Fridge, by TYPE_WORDS), else the token and trigram score above.
+ */
+function lexicalStage(o: Open, threshold: number, fallback?: string): MatchResult {
+  const extra = fallback ? { fallback } : {};
+  if (o.intent.action && o.intent.target) {
+    const hit = o.all.find((a) => a.name === o.intent.action && a.args[0] === o.intent.target)!;
+    const score = round3(similarity(o.raw, hit.text));
+    return { ok: true, action: hit, score, candidates: [{ text: hit.text, score }], matcher: 'lexical', ...extra };
+  }
+  return choose(o, poolOf(o).map((a) => ({ a, score: similarity(o.raw, a.text) })), threshold, 'lexical', fallback);
+}
+
+/** The lexical matcher's default threshold (token/trigram cosine). */
+export const LEXICAL_THRESHOLD = 0.45;
+/**
+ * The embedding matcher's default threshold (cosine). Unrelated short phrases score about 0.1-0.4 with common
+ * embedding models and with the reference fixture; a phrase that names the action's verb and object scores higher.
+ */
+export const EMBEDDING_THRESHOLD = 0.5;
+
+/**
+ * The closest admissible action to `text` without embeddings (the rule, then the lexical matcher), or why there
+ * is none: an object id no robot has seen, a pair the object does not afford, or nothing similar enough. `known`
+ * are the labels the team has discovered.
+ */
+export function matchAction(text: string, known: readonly string[], opts: MatcherOptions): MatchResult {
+  const r = ruleStage(text, known, opts);
+  return 'decided' in r ? r.decided : lexicalStage(r.open, opts.threshold ?? LEXICAL_THRESHOLD);
+}
+
+/**
+ * As matchAction, with the run's embedding model between the rule and the lexical matcher (the paper's matcher):
+ * the phrase and the admissible actions are embedded (cached per episode, the missing ones in one request) and
+ * the closest by cosine is taken above the threshold. When the endpoint has no embeddings or the call fails, the
+ * lexical matcher decides and the result says why (`fallback`).
+ */
+export async function matchActionWithEmbeddings(text: string, known: readonly string[], opts: MatcherOptions, embeddings: EpisodeEmbeddings, signal?: AbortSignal): Promise<MatchResult> {
+  const r = ruleStage(text, known, opts);
+  if ('decided' in r) return r.decided;
+  const o = r.open;
+  const pool = poolOf(o);
+  const v = await embeddings.vectors([o.raw, ...pool.map((a) => a.text)], signal);
+  if (!v.ok) {
+    const why = `${v.unsupported ? 'no embeddings' : 'the embedding call failed'} (${embeddings.model}): ${v.error.message}`;
+    return lexicalStage(o, opts.threshold ?? LEXICAL_THRESHOLD, why);
+  }
+  const [q, ...vs] = v.vectors;
+  return choose(o, pool.map((a, i) => ({ a, score: vectorCosine(q!, vs[i]!) })), opts.embeddingThreshold ?? EMBEDDING_THRESHOLD, 'embedding');
 }

@@ -10,6 +10,7 @@ import { checkerMetrics } from '../../core/metrics/householdMetrics.js';
 import type { Observation } from '../../core/sim/simulator.js';
 import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
 import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
+import type { EpisodeEmbeddings } from '../../core/llm/embeddings.js';
 import type { MatcherOptions } from './actionMatcher.js';
 import { parseActor, parseCorrector, parsePlanner, parseVerifier, type ActorAnswer, type MatchedAction, type Parsed } from './parse.js';
 import { household, inputDict, listOrNone, observationList, stateLine, viewDescription } from './render.js';
@@ -57,13 +58,32 @@ function failuresLine(phrases: readonly string[]): string {
 export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
   const topology = ctx.agent;
   const roles = new Set(
-    topology === 'pav' ? ['planner', 'actor', 'verifier'] : topology === 'pac' ? ['planner', 'actor', 'corrector'] : topology === 'actor_only' ? ['actor'] : topology === 'central' ? ['central'] : ['planner', 'actor', 'corrector', 'verifier'],
+    topology === 'pav'
+      ? ['planner', 'actor', 'verifier']
+      : topology === 'pac'
+        ? ['planner', 'actor', 'corrector']
+        : topology === 'actor_only'
+          ? ['act']
+          : topology === 'react'
+            ? ['react']
+            : topology === 'central'
+              ? ['central']
+              : ['planner', 'actor', 'corrector', 'verifier'],
   );
   const agents = [...ctx.agents];
   const maxSteps = limitNumber(ctx.limits, 'maxSteps');
   const maxFormat = limitNumber(ctx.limits, 'maxFormatErrors');
   const withView = limitFlag(ctx.limits, 'viewDescriptions');
-  const matcher: MatcherOptions = { explore: limitFlag(ctx.limits, 'explore'), exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')] };
+  // The run's embedding model, when it has one, matches free-form actions (the paper's matcher); else the lexical one.
+  const matcher: MatcherOptions & { embeddings?: EpisodeEmbeddings; signal: AbortSignal } = {
+    // Act and ReAct (App. E.2, E.3) list no Explore action: it is admissible there only with their prompt's
+    // `explore` block switched on (our addition, default off).
+    explore: limitFlag(ctx.limits, 'explore') && (topology === 'actor_only' ? ctx.ablations['act.explore'] === true : topology === 'react' ? ctx.ablations['react.explore'] === true : true),
+    exploreArgs: [limitNumber(ctx.limits, 'exploreRounds'), limitNumber(ctx.limits, 'exploreMoves')],
+    embeddingThreshold: limitNumber(ctx.limits, 'embeddingThreshold'),
+    ...(ctx.embeddings ? { embeddings: ctx.embeddings } : {}),
+    signal: ctx.signal,
+  };
   const task = ctx.task.instruction;
   const agentNames = agents.length === 1 ? agents[0]! : `${agents.slice(0, -1).join(', ')} and ${agents[agents.length - 1]}`;
   const baseVars = { agent_count: String(agents.length), agent_names: agentNames, agents, robot_word: agents.length === 1 ? 'robot' : 'robots' };
@@ -103,7 +123,7 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
     if (parts.failures) out.push([`${a}'s previous failures`, failuresLine(memo[a]!.failures)]);
     return out;
   };
-  const shared = (keys: ('open' | 'completed' | 'subtask' | 'memory' | 'corrections' | 'history')[]): [string, string][] => {
+  const shared = (keys: ('open' | 'completed' | 'subtask' | 'memory' | 'corrections' | 'history' | 'trace')[]): [string, string][] => {
     const out: [string, string][] = [];
     for (const k of keys) {
       if (k === 'open') out.push(["Robots' open subtasks", listOrNone(open)]);
@@ -114,6 +134,8 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
         out.push(["Robots' failure reasons", failureReason || 'None']);
         out.push(["Robots' corrective actions", agents.some((a) => corrections[a]) ? `{${agents.map((a) => `${a}: ${corrections[a] ?? 'None'}`).join(', ')}}` : 'None']);
       }
+      // The Act and ReAct baselines' input (App. E.2-E.3): every step so far, each robot's action and its success.
+      if (k === 'trace') out.push(["Robots' history", history.length === 0 ? 'None' : history.map((h) => `step ${h.step}: ${h.lines.join('; ')}`).join(' | ')]);
       if (k === 'history') {
         const recent = history.slice(-8);
         out.push(["Robots' history", recent.length === 0 ? 'None' : recent.map((h) => `step ${h.step}: ${h.lines.join('; ')}`).join(' | ')]);
@@ -126,13 +148,15 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
    * Calls a role and reads its answer; an unusable answer is shown to the role with the reason and asked again
    * (counted). `maxFormatErrors` unusable answers in a row end the episode.
    */
-  const ask = async <T>(role: string, input: string, parse: (text: string) => Parsed<T>, kind: string): Promise<T> => {
+  const ask = async <T>(role: string, input: string, parse: (text: string) => Parsed<T> | Promise<Parsed<T>>, kind: string): Promise<T> => {
     const retry: ChatMessage[] = [];
+    // Every role's input describes each robot's view: with vision on, the paper's GPT-4V modules see those frames.
+    const images = agents.flatMap((a) => views[a]?.images ?? []);
     for (;;) {
       const turn = ctx.nextTurn();
-      const r = await ctx.callRole(role, { ...baseVars, input }, retry);
+      const r = await ctx.callRole(role, { ...baseVars, input }, retry, images.length > 0 ? { images } : undefined);
       if (!r.ok) throw new Cancelled();
-      const p = parse(r.text);
+      const p = await parse(r.text);
       if (p.ok) {
         consecutiveFormat = 0;
         await ctx.parsed(role, r.callId, turn, { ok: true, kind, value: p.value });
@@ -190,7 +214,11 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
 
       // Actor (or the central model): one action per robot and the new memory.
       let answer: ActorAnswer;
-      if (roles.has('central')) {
+      if (roles.has('act') || roles.has('react')) {
+        const role = roles.has('act') ? 'act' : 'react';
+        const input = inputDict([['Task', task], ...agents.flatMap((a) => agentLines(a, { state: true })), ...shared(['trace'])]);
+        answer = await ask(role, input, (text) => parseActor(text, agents, known(), { ...matcher, shape: role, keys: role === 'react' ? ['think', 'action'] : [] }), 'actions');
+      } else if (roles.has('central')) {
         const input = inputDict([['Task', task], ...agents.flatMap((a) => agentLines(a, { state: true, previous: true, failures: true })), ...shared(['history', 'memory'])]);
         answer = await ask('central', input, (text) => parseActor(text, agents, known(), { ...matcher, keys: ['reason', 'memory'] }), 'actions');
       } else {
@@ -251,7 +279,13 @@ export async function runLlamar(ctx: EpisodeContext): Promise<ArchOutcome> {
           return await end('subtasks_done', `the Verifier closed every subtask after step ${t}`, true);
         }
       } else if (roles.has('planner')) {
-        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion.
+        // Without a Verifier (Table 4, P+A+C) the paper uses the simulator's oracle for subtask completion: the
+        // checker's finished subtasks become the completed list the Planner and Actor read, as a Verifier's would.
+        const h = HouseholdExtra.safeParse(whole.state.extra?.household);
+        if (h.success && h.data.checker) {
+          completed = [...new Set([...completed, ...h.data.checker.subtasks.filter((s) => s.done).map((s) => s.text)])];
+          open = open.filter((s) => !completed.includes(s));
+        }
         const check = await ctx.checkSuccess();
         if (check.success) return await end('subtasks_done', `the oracle checker reports the task done after step ${t}`, allDone);
       }

@@ -1,7 +1,8 @@
 // Strict readers of LLaMAR's module answers. Each answer must be one dict with the module's keys (as the paper's
 // prompts ask); the Actor's actions must name robots of this team and map to admissible actions. A problem comes
 // back as one message the module is shown before it answers again.
-import { matchAction, type AdmissibleAction, type MatcherName, type MatcherOptions } from './actionMatcher.js';
+import type { EpisodeEmbeddings } from '../../core/llm/embeddings.js';
+import { matchAction, matchActionWithEmbeddings, type AdmissibleAction, type MatcherName, type MatcherOptions } from './actionMatcher.js';
 import { pick, readDictAnswer, type Literal } from './dictAnswer.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -105,6 +106,8 @@ export interface MatchedAction {
   candidates: { text: string; score: number }[];
   /** Which matcher chose it (kept in the trace with the parsed answer). */
   matcher: MatcherName;
+  /** Why the lexical matcher chose although the run has an embedding model (no embeddings, a failed call). */
+  fallback?: string;
 }
 
 export interface ActorAnswer {
@@ -120,12 +123,29 @@ export interface ActorAnswer {
  * every robot. A key for a robot that is not on the team, a missing robot, an action that matches nothing
  * admissible or names an object no robot has seen: each is an error naming it.
  */
-export function parseActor(text: string, agents: readonly string[], known: readonly string[], opts: MatcherOptions & { keys: readonly string[] }): Parsed<ActorAnswer> {
+export async function parseActor(
+  text: string,
+  agents: readonly string[],
+  known: readonly string[],
+  opts: MatcherOptions & { keys: readonly string[]; shape?: 'act' | 'react'; embeddings?: EpisodeEmbeddings; signal?: AbortSignal },
+): Promise<Parsed<ActorAnswer>> {
   const r = readDictAnswer(text);
   if (!r.ok) return r;
   const d = r.value;
   const miss = requireKeys(d, opts.keys);
   const problems: string[] = miss ? [miss] : [];
+  // The baselines' shapes (App. E.2-E.3): {"Alice": "...", "Bob": "..."} (Act), or the same dict under "Action" (ReAct).
+  if (opts.shape === 'react') {
+    const a = pick(d, 'action');
+    if (a.found && (typeof a.value !== 'object' || a.value === null || Array.isArray(a.value))) problems.push('"Action" must be a dictionary from robot name to action, such as {"Alice": "...", "Bob": "..."}');
+    else if (a.found) for (const [who, v] of Object.entries(a.value as Record<string, Literal>)) d[`${who}'s action`] = v;
+    if (a.key) delete d[a.key];
+  } else if (opts.shape === 'act') {
+    for (const k of Object.keys(d)) {
+      const name = agents.find((x) => x.toLowerCase() === k.trim().toLowerCase());
+      if (name) d[`${name}'s action`] = d[k]!;
+    }
+  }
   // {"actions": {"Alice": "...", "Bob": "..."}} (a JSON-minded model's grouping) reads as the robots' action keys.
   const grouped = pick(d, 'actions').value;
   if (grouped && typeof grouped === 'object' && !Array.isArray(grouped)) {
@@ -145,12 +165,12 @@ export function parseActor(text: string, agents: readonly string[], known: reado
       problems.push(`"${k}" must be a string`);
       continue;
     }
-    const m = matchAction(v, known, opts);
+    const m = opts.embeddings ? await matchActionWithEmbeddings(v, known, opts, opts.embeddings, opts.signal) : matchAction(v, known, opts);
     if (!m.ok) {
       problems.push(`${name}'s action "${v}": ${m.error}`);
       continue;
     }
-    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates, matcher: m.matcher };
+    actions[name] = { text: v, action: m.action, score: Math.round(m.score * 1000) / 1000, candidates: m.candidates, matcher: m.matcher, ...(m.fallback ? { fallback: m.fallback } : {}) };
   }
   const absent = agents.filter((a) => !actionKeys.some((k) => actionKeyRobot(k)!.toLowerCase() === a.toLowerCase()));
   if (absent.length > 0) problems.push(`missing ${absent.map((a) => `"${a}'s action"`).join(', ')}`);
@@ -165,7 +185,7 @@ export function parseActor(text: string, agents: readonly string[], known: reado
     value: {
       ...(fr.found ? { failureReason: s('failure reason') } : {}),
       memory: s('memory'),
-      reason: s('reason'),
+      reason: opts.shape === 'react' ? s('think') : s('reason'),
       subtask: s('subtask'),
       actions,
     },

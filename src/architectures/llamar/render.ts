@@ -39,7 +39,7 @@ const IN_TYPES = new Set(['Fridge', 'Cabinet', 'Drawer', 'Microwave', 'Sink', 'B
 /**
  * Words for what the agent sees, where the paper's modules get an image: what is on or in what, and the states
  * that show (open/closed, on/off, sliced, dirty, cooked, filled). Only objects in `agent`'s view (from its own
- * observation), in its order.
+ * observation), in its order, and none inside a closed receptacle.
  */
 export function viewDescription(observation: Observation, agent: string): string {
   const h = household(observation);
@@ -53,10 +53,18 @@ export function viewDescription(observation: Observation, agent: string): string
       return p?.label ? [[p.label, p] as const] : [];
     }),
   );
+  // A camera does not see into a closed fridge or drawer: whatever the simulator lists, contents of a closed
+  // receptacle (at any depth: a mug in a bowl in a closed cabinet) stay out of the line.
+  const propsOfObject = new Map(observation.state.objects.map((o) => [o.name, o.props as HouseholdObjectProps | undefined]));
+  const enclosed = (p: HouseholdObjectProps, depth = 0): boolean => {
+    const parent = propsOfObject.get(p.parent);
+    if (!parent || depth > 8) return false;
+    return parent.isOpen === false || enclosed(parent, depth + 1);
+  };
   const parts: string[] = [];
   for (const label of a.visible) {
     const p = byLabel.get(label);
-    if (!p) continue;
+    if (!p || enclosed(p)) continue;
     const bits: string[] = [];
     if (p.pickupable) {
       if (p.parent === 'Floor') bits.push('on the floor');

@@ -32,10 +32,25 @@ export function historyFor(speaker: Speaker, chat: ChatEntry[]): ChatMessage[] {
   );
 }
 
-/** The task message that opens the group chat (in the paper's log, the filled-in Supervisor prompt). */
-export function openingMessage(ctx: EpisodeContext): string {
+/**
+ * The message that opens the group chat. In the paper's log (App. E) it is the filled-in Supervisor prompt, so the
+ * Planner and the Coder read both role descriptions before the task and the state; the wording follows
+ * supervisor.prompt.
+ */
+export function openingMessage(ctx: EpisodeContext, from: 'Supervisor' | 'User' = 'Supervisor'): string {
   const ee = ctx.initial.state.ee;
+  // MA has no Supervisor: its opening is the task and the state alone.
+  const roles =
+    from === 'Supervisor'
+      ? [
+          'A Supervisor oversees two agents, a Planner and a Coder, who together control a robot arm.',
+          'PLANNER ROLE: the Planner works out the steps that complete the task. After steps have run, it judges the progress and gives the plan for the steps that remain.',
+          'CODER ROLE: the Coder writes code for the plan the Planner gives.',
+          '',
+        ]
+      : [];
   return [
+    ...roles,
     `Use the robot arm end effector to "${ctx.task.instruction}" in the environment.`,
     `The end effector is at ${fmtVec(ee.pos)} with yaw ${f4(ee.yawRad)} rad, and the gripper is open.`,
     'Position, orientation, height, width, length and colour of every object:',
@@ -47,7 +62,7 @@ export function openingMessage(ctx: EpisodeContext): string {
  * Who opens the chat: MALMM's Supervisor (as in the paper's log), the user for MA (no Supervisor), nobody for SA,
  * whose own prompt ends with the task and the state (the paper's Fig. 6).
  */
-function opener(topology: string): Speaker | undefined {
+function opener(topology: string): 'Supervisor' | 'User' | undefined {
   if (topology === 'malmm') return 'Supervisor';
   if (topology === 'ma') return 'User';
   return undefined;
@@ -73,7 +88,7 @@ export async function runMalmm(ctx: EpisodeContext): Promise<ArchOutcome> {
   const chat: ChatEntry[] = [];
   const openedBy = opener(topology);
   if (openedBy) {
-    chat.push({ speaker: openedBy, content: openingMessage(ctx) });
+    chat.push({ speaker: openedBy, content: openingMessage(ctx, openedBy) });
     await ctx.say(openedBy, chat[0].content);
   }
 

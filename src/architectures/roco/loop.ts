@@ -12,7 +12,7 @@ import type { Observation } from '../../core/sim/simulator.js';
 import { limitNumber } from '../../core/architecture/limits.js';
 import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
 import { decisionOf, parseExecute, parseFeedback, planLines, type PlanFormat } from './parse.js';
-import { actionOptions, capabilityText, exampleBlock, multiArmOf, othersText, renderScene } from './render.js';
+import { actionOptions, capabilityText, exampleBlock, multiArmOf, othersText, renderScene, renderSwitches } from './render.js';
 import { replacePaths, type PathSource } from './waypoints.js';
 
 interface Turn {
@@ -77,6 +77,7 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
   let unparsedInARow = 0;
   const agents = ctx.agents;
   const pathSource = pathSourceOf(topology);
+  const switches = renderSwitches(ctx.ablations);
   const c: Counters = { envSteps: 0, rounds: 0, attempts: 0, dialogTurns: 0, humanTurns: 0, tokens: 0, formatFailures: 0, checkFailures: 0, executionFailures: 0, plannerChecks: 0, rrtPlans: 0, success: 0 };
   const history: string[] = [];
   /** Plans that passed the checks but could not be moved (RoCo feeds them into the next round's prompt). */
@@ -115,6 +116,7 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
       task: ctx.task.instruction,
       actions: actionOptions(whole.state),
       rules: multiArmOf(whole.state)?.rules ?? [],
+      strategy: multiArmOf(whole.state)?.strategy ?? [],
       example: exampleBlock(whole.state, agents),
       path_required: format.path === 'required',
       path_points: format.pathPoints ?? 4,
@@ -134,8 +136,9 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
         const vars = {
           ...shared,
           agents: listNames(agents),
-          robots: agents.map((a) => capabilityText(whole.state, a).replace(/^You are /, '')),
-          observation: renderScene(whole),
+          // The oracle: every robot's reach and goal (RoCo's code gives the central planner the whole task context).
+          robots: multiArmOf(whole.state) ? othersText(whole.state, undefined, switches) : agents.map((a) => capabilityText(whole.state, a, switches).replace(/^You are /, '')),
+          observation: renderScene(whole, undefined, switches),
           feedback: noFeedback ? [] : [...feedback],
         };
         const r = await ctx.callRole('central', vars, []);
@@ -159,15 +162,15 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
               ...shared,
               agent,
               others: listNames(agents.filter((a) => a !== agent)),
-              capability: capabilityText(view.state, agent),
-              others_capability: othersText(view.state, agent),
+              capability: capabilityText(view.state, agent, switches),
+              others_capability: othersText(view.state, agent, switches),
               observation,
               previous_chat: chatText(previousChat),
               feedback: noFeedback ? [] : [...feedback],
               current_chat: chatText(turns),
               last_call: last,
             };
-            const r = await ctx.callRole('dialog', vars, [], { agent, humanView: humanView(agent, vars) });
+            const r = await ctx.callRole('dialog', vars, [], { agent, humanView: humanView(agent, { ...vars, strategy: ctx.ablations['task.strategy_rules'] === true ? vars.strategy : [] }) });
             if (!r.ok) return outcome('cancelled');
             c.tokens += (r.usage?.promptTokens ?? 0) + (r.usage?.completionTokens ?? 0);
             c.dialogTurns++;
@@ -217,7 +220,9 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
         if (out.info?.['executed'] === false) {
           // Checked but not movable: the round ends; the next round's agents see the plan as failed to execute.
           c.executionFailures++;
-          failedPlans = [...failedPlans, `${planLines(actions)}\n(${out.results[0]?.error ?? 'failed to execute'})`];
+          // W/o feedback discards reasons: the plan is shown as failed, without the motion planner's why.
+          const why = noFeedback ? '' : `\n(${out.results[0]?.error ?? 'failed to execute'})`;
+          failedPlans = [...failedPlans, `${planLines(actions)}${why}`];
           lastPlanFailed = true;
           break;
         }
@@ -252,7 +257,7 @@ export async function runRoco(ctx: EpisodeContext): Promise<ArchOutcome> {
 }
 
 /** What a person in a robot's seat is shown: the robot, the scene, the options, feedback and the chat so far. */
-function humanView(agent: string, v: { capability: string; observation: string; actions: { n: number; usage: string; doc: string }[]; rules: string[]; example: string; feedback: string[]; previous_chat: string; current_chat: string; last_call: boolean; path_required: boolean; path_points: number }): string {
+function humanView(agent: string, v: { capability: string; observation: string; actions: { n: number; usage: string; doc: string }[]; rules: string[]; strategy: string[]; example: string; feedback: string[]; previous_chat: string; current_chat: string; last_call: boolean; path_required: boolean; path_points: number }): string {
   return [
     `You are in ${agent}'s seat. ${v.capability.replace(/^You are [^,]+, /, 'Your robot is ')}`,
     '',
@@ -260,6 +265,7 @@ function humanView(agent: string, v: { capability: string; observation: string; 
     '',
     'Actions: ' + v.actions.map((a) => a.usage).join(' | ') + (v.path_required ? ` (each with PATH [${v.path_points} points])` : ''),
     ...v.rules.map((r) => `- ${r}`),
+    ...v.strategy.map((r) => `- ${r}`),
     ...(v.feedback.length > 0 ? ['', '[Environment Feedback]', ...v.feedback] : []),
     ...(v.previous_chat ? ['', '[Previous Chat]', v.previous_chat] : []),
     ...(v.current_chat ? ['', '[Current Chat]', v.current_chat] : []),

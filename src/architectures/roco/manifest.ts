@@ -10,6 +10,7 @@ const SHARED_VARS: Picoschema = {
   task: 'string',
   'actions(array)': { n: 'integer', usage: 'string', doc: 'string' },
   'rules(array)': 'string',
+  'strategy(array)': 'string',
   example: 'string',
   path_required: 'boolean',
   path_points: 'integer',
@@ -17,6 +18,12 @@ const SHARED_VARS: Picoschema = {
   failed_plans: 'string',
   last_plan_failed: 'boolean',
 };
+
+/**
+ * Our additions to the paper's RoCo, each off unless a variant turns it on (`waypoint` turns on all). The first three
+ * are prompt blocks; the observation ones change text the renderer builds in code. docs/roco.md's ledger says why.
+ */
+export const ROCO_WAYPOINT_ADDITIONS = ['dialog.share_reach', 'task.others_goals_reach', 'task.strategy_rules', 'observation.coordinates', 'observation.base_positions'] as const;
 
 export const ROCO_MANIFEST: ArchitectureManifest = {
   id: 'roco',
@@ -54,6 +61,10 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     central: { label: 'Central Plan (oracle)', description: 'One agent with the full observation and all capabilities plans for every robot; same feedback.', roles: ['central'] },
   },
   defaultTopology: 'dialog',
+  codeAblations: {
+    'observation.coordinates': "Positions in the scene text of tasks whose paper observation has none (sort_cubes: the paper names each cube's panel only)",
+    'observation.base_positions': "Each robot's base position in its capability line (the paper gives none)",
+  },
   builtInVariants: {
     dialog: { description: 'RoCo dialog (the paper\'s method)', agent: 'dialog' },
     central_plan: { description: 'Central Plan (oracle): one agent plans for all robots', agent: 'central' },
@@ -62,6 +73,11 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     linear_waypoints: { description: 'Linear waypoints instead of the agents\' PATHs', agent: 'dialog_linear_paths' },
     topdown_waypoints: { description: 'Hard-coded top-down waypoints instead of the agents\' PATHs', agent: 'dialog_topdown_paths' },
     no_waypoints: { description: 'No waypoints: the planner searches unseeded', agent: 'dialog_no_paths' },
+    waypoint: {
+      description: "RoCo dialog with Waypoint's additions on (each robot told every robot's goal and reach, the tasks' strategy rules, coordinates and base positions everywhere, and asked to say what it can reach and what it needs)",
+      agent: 'dialog',
+      on: [...ROCO_WAYPOINT_ADDITIONS],
+    },
   },
   limits: [
     { id: 'maxRounds', label: 'Rounds (T)', type: 'int', default: 10, min: 1, max: 100, description: 'Rounds (environment interactions) before the episode fails; RoCo\'s --tsteps. Dialog w/o feedback gets twice as many.' },

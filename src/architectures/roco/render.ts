@@ -10,6 +10,10 @@ export interface RobotInfo {
   embodiment?: string;
   gripper?: string;
   reach?: string;
+  /** Where it stands, in words ('in front of panel2'), as the paper's prompts say it. */
+  stands?: string;
+  /** This robot's own goal, when the task gives each robot one (Sort Cubes). */
+  goal?: string;
   reachX?: [number, number];
   /** Where the robot stands on the table (x, y of its base). */
   base?: [number, number];
@@ -26,6 +30,22 @@ export interface MultiArmState {
   path: 'optional' | 'required';
   pathPoints?: number;
   rules: string[];
+  /** Solving hints the paper's prompts lack (shown under `task.strategy_rules`). */
+  strategy: string[];
+  /** false: the paper's observation of this task has no coordinates (shown under `observation.coordinates`). */
+  coordinates: boolean;
+}
+
+/** Waypoint's additions to the observation and capability texts, read in code (manifest `codeAblations`). */
+export interface RenderSwitches {
+  /** Positions in the scene text even where the paper's task gives none. */
+  coordinates?: boolean;
+  /** Each robot's base position in its capability line (the paper gives none). */
+  basePositions?: boolean;
+}
+
+export function renderSwitches(ablations: Readonly<Record<string, boolean>> | undefined): RenderSwitches {
+  return { coordinates: ablations?.['observation.coordinates'] === true, basePositions: ablations?.['observation.base_positions'] === true };
 }
 
 /** The multi-robot structure of an observation, when the simulator provides it. */
@@ -34,7 +54,7 @@ export function multiArmOf(state: WorldState): MultiArmState | undefined {
   if (!m || typeof m !== 'object') return undefined;
   const x = m as Partial<MultiArmState>;
   if (!Array.isArray(x.robots) || !Array.isArray(x.actions)) return undefined;
-  return { observation: x.observation ?? 'shared', relations: x.relations ?? [], facts: x.facts ?? [], path: x.path ?? 'optional', rules: x.rules ?? [], ...x } as MultiArmState;
+  return { observation: x.observation ?? 'shared', relations: x.relations ?? [], facts: x.facts ?? [], path: x.path ?? 'optional', rules: x.rules ?? [], strategy: x.strategy ?? [], coordinates: x.coordinates ?? true, ...x } as MultiArmState;
 }
 
 const p3 = (v: readonly number[]) => `(${v.map((x) => x.toFixed(2)).join(', ')})`;
@@ -44,10 +64,16 @@ function size(o: ObjectState): string {
   return `${o.size.map((v) => v.toFixed(2)).join(' x ')} m`;
 }
 
-/** RoCo's scene description for one agent (or the whole scene): relations with positions, places, task facts, grippers. */
-export function renderScene(observation: Observation, agent?: string): string {
+/**
+ * RoCo's scene description for one agent (or the whole scene): relations, places, task facts, grippers. Positions
+ * are given where the paper's observation of the task has them (Pack Grocery, Move Rope, Arrange Cabinet, ...);
+ * a task whose paper observation has none (Sort Cubes) is described by relations and names only, unless the
+ * `observation.coordinates` ablation asks for positions.
+ */
+export function renderScene(observation: Observation, agent?: string, switches: RenderSwitches = {}): string {
   const m = multiArmOf(observation.state);
   if (!m) return observation.text;
+  const at = m.coordinates || switches.coordinates === true;
   const byName = new Map(observation.state.objects.map((o) => [o.name, o]));
   const described = new Set<string>();
   const lines = ['[Scene]'];
@@ -55,34 +81,51 @@ export function renderScene(observation: Observation, agent?: string): string {
     const subject = r.split(' ')[0]!;
     const o = byName.get(subject);
     described.add(subject);
-    lines.push(o ? `${r}, at ${p3(o.pos)}` : r);
+    lines.push(o && at ? `${r}, at ${p3(o.pos)}` : r);
   }
   const places = observation.state.objects.filter((o) => !described.has(o.name));
-  if (places.length > 0) lines.push(...places.map((o) => `${o.name} is at ${p3(o.pos)}, size ${size(o)}`));
+  if (places.length > 0) {
+    if (at) lines.push(...places.map((o) => `${o.name} is at ${p3(o.pos)}, size ${size(o)}`));
+    else lines.push(`Places: ${places.map((o) => o.name).join(', ')}`);
+  }
   lines.push(...m.facts);
   lines.push('[Robots]');
   const self = agent ?? m.self;
   const robots: RobotState[] = observation.state.robots ?? [];
   for (const r of robots) {
     const who = r.name === self ? 'Your gripper' : `${r.name}'s gripper`;
-    lines.push(`${who} is at ${p3(r.pos)}, ${r.holding ? `holding ${r.holding}` : 'holding nothing'}`);
+    const holds = r.holding ? `holding ${r.holding}` : 'holding nothing';
+    lines.push(at ? `${who} is at ${p3(r.pos)}, ${holds}` : `${who} is ${holds}`);
   }
   return lines.join('\n');
 }
 
-/** "You are Alice, a UR5E (6-DoF arm) with a Robotiq 2F-85 gripper. You can reach panel1, panel2, panel3." */
-export function capabilityText(state: WorldState, agent: string): string {
+/**
+ * "You are Alice, a UR5E (6-DoF arm) with a Robotiq 2F-85 gripper. You can reach panel1, panel2, panel3." and, where
+ * the task gives robots their own goals, "Your goal is to place blue_square on panel2." (RoCo App. 10.4: each robot
+ * is told its own goal and reach only; the others' come from the dialog).
+ */
+export function capabilityText(state: WorldState, agent: string, switches: RenderSwitches = {}): string {
   const m = multiArmOf(state);
   const me = m?.robots.find((r) => r.name === agent);
   if (!me) return `You are ${agent}.`;
-  return `You are ${agent}, a ${me.embodiment ?? 'robot arm'}${me.base ? ` based at ${p2(me.base)}` : ''}. You can reach ${me.reach ?? 'the whole table'}.`;
+  const base = switches.basePositions && me.base ? ` based at ${p2(me.base)}` : '';
+  const lines = [`You are ${agent}, a ${me.embodiment ?? 'robot arm'}${base}. You can reach ${me.reach ?? 'the whole table'}.`];
+  if (me.stands) lines.push(`You stand ${me.stands}.`);
+  if (me.goal) lines.push(`Your goal is to ${me.goal}.`);
+  return lines.join('\n');
 }
 
-/** The other robots' capabilities, when the observation is shared (in partial-view tasks robots do not know them). */
-export function othersText(state: WorldState, agent: string | undefined): string[] {
+/**
+ * The other robots' capabilities and goals, where the observation is shared: the prompt shows them only under the
+ * `task.others_goals_reach` ablation, and the Central Plan (the paper's oracle) always. A partial view has none.
+ */
+export function othersText(state: WorldState, agent: string | undefined, switches: RenderSwitches = {}): string[] {
   const m = multiArmOf(state);
   if (!m) return [];
-  return m.robots.filter((r) => r.name !== agent).map((r) => `${r.name} is a ${r.embodiment ?? 'robot arm'}${r.base ? ` based at ${p2(r.base)}` : ''} and can reach ${r.reach ?? 'the whole table'}.`);
+  return m.robots
+    .filter((r) => r.name !== agent)
+    .map((r) => `${r.name} is a ${r.embodiment ?? 'robot arm'}${switches.basePositions && r.base ? ` based at ${p2(r.base)}` : ''} and can reach ${r.reach ?? 'the whole table'}.${r.stands ? `\n${r.name} stands ${r.stands}.` : ''}${r.goal ? `\n${r.name}'s goal is to ${r.goal}.` : ''}`);
 }
 
 export interface ActionOption {

@@ -5,6 +5,8 @@
 // calls task_completed(), a fresh success-detector call reads the detected objects' pose tracks and answers
 // task_completed() or task_failed(); on failure the main conversation summarises the attempt, the arm returns to
 // its start (objects stay where they are, as in the authors' code) and a new instance re-plans with the summary.
+// The poses run open loop: the robot API's execution notes (grasp results, collisions, shortfalls) are not fed
+// back unless the api.execution_feedback ablation is on; the trace's code_execution keeps them for the person.
 import type { ChatMessage, PendingEvent } from '../../protocol/trace.js';
 import { limitFlag, limitNumber } from '../../core/architecture/limits.js';
 import type { ArchOutcome, EpisodeContext } from '../../core/architecture/types.js';
@@ -17,6 +19,7 @@ import {
   parseCodeBlocks,
   trajectoryErrorFeedback,
   trajectoryTags,
+  withoutExecutionFeedback,
 } from './parse.js';
 import { formatDetectorTracks, objectOfLabel, subsample, type DetectorTrack } from './tracks.js';
 
@@ -51,6 +54,9 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
   const maxReplans = limitNumber(ctx.limits, 'maxReplans');
   const every = limitNumber(ctx.limits, 'trackEvery');
   const numeric = ctx.agent === 'numbers';
+  const executionFeedback = ctx.ablations['api.execution_feedback'] === true;
+  /** What the model reads of a block's output: without the API's execution notes unless the ablation is on. */
+  const shown = (stdout: string) => (executionFeedback ? stdout : withoutExecutionFeedback(stdout));
   const c: Counters = { attempts: 0, replans: 0, errorCorrections: 0, codeBlocks: 0, detections: 0, trajectories: 0, poses: 0, detectorCalls: 0, detectorFailedVerdicts: 0 };
   const done = (o: Omit<ArchOutcome, 'metrics'>): ArchOutcome => ({ ...o, metrics: { ...c } });
   const objectNames = ctx.initial.state.objects.map((o) => o.name);
@@ -132,6 +138,7 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
           continue;
         }
         let failed = false;
+        const notes: string[] = [];
         for (let i = 0; i < trajectories.length && !failed; i++) {
           const t = trajectories[i]!;
           c.codeBlocks++;
@@ -147,7 +154,7 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
           if (!res.ok) {
             failed = true;
             if (await error(trajectoryErrorFeedback(i + 1, `RuntimeError: ${res.error ?? 'execute_trajectory failed'}`), res.error ?? 'execute_trajectory failed')) break;
-          }
+          } else if (res.output && shown(res.output) !== '') notes.push(shown(res.output));
         }
         if (failed) continue;
         if (trajectories.length === 0 && !completed) {
@@ -158,7 +165,7 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
         }
         errorsInRow = 0;
         if (completed) end = { kind: 'claimed' };
-        else await feedBack('The trajectory was executed.\n');
+        else await feedBack(`The trajectory was executed.\n${notes.length > 0 ? `${notes.join('\n')}\n` : ''}`);
         continue;
       }
 
@@ -182,7 +189,7 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
             c.poses += Array.isArray(call.args[0]) ? call.args[0].length : 0;
           }
         }
-        const stdout = run.result.stdout.replace(/^Stopping the process\.+\s*$/gm, '').replace(/\s+$/, '');
+        const stdout = shown(run.result.stdout.replace(/^Stopping the process\.+\s*$/gm, '')).replace(/\s+$/, '');
         noteDetections(run.result.apiCalls, stdout);
         if (!run.result.ok) {
           stop = 'error';

@@ -4,6 +4,15 @@
 // binary gripper state as the fifth pose element, section 7.2 of the digest).
 import type { ArchitectureManifest } from '../../core/architecture/types.js';
 
+/**
+ * Our additions to the paper's LMTG, each off unless a variant turns it on (the `waypoint` variant turns on all).
+ * The paper runs the pose list open loop and learns the outcome only from the success detector.
+ */
+export const TRAJGEN_WAYPOINT_ADDITIONS = {
+  'api.execution_feedback':
+    "The robot API's execution notes in the code output the model reads: close_gripper's result, collisions, grasp slips, poses not reached and the distance short of the last pose, yaw flips (the paper's model sees only its own prints and detect_object's report).",
+} as const;
+
 export const TRAJGEN_MANIFEST: ArchitectureManifest = {
   id: 'trajgen',
   label: 'LM Trajectory Generators',
@@ -33,7 +42,15 @@ export const TRAJGEN_MANIFEST: ArchitectureManifest = {
     },
   },
   defaultTopology: 'code',
+  codeAblations: { ...TRAJGEN_WAYPOINT_ADDITIONS },
   builtInVariants: {
+    // The default: the paper's method, every addition of ours off. Same as `default` and `code`.
+    paper: { description: "LM Trajectory Generators as the paper ran it: code output, open-loop execution, success detection and re-planning", agent: 'code' },
+    waypoint: {
+      description: "LM Trajectory Generators with Waypoint's additions on (the robot API's execution notes printed back to the model)",
+      agent: 'code',
+      on: Object.keys(TRAJGEN_WAYPOINT_ADDITIONS),
+    },
     code: { description: 'The paper\'s method: code output, success detection and re-planning', agent: 'code' },
     numbers_trajectory: { description: 'Trajectory written as numbers in <trajectory> tags (out.numbers_trajectory)', agent: 'numbers', off: ['out.code_output'] },
     binary_gripper: { description: 'Gripper state as the fifth pose element (out.binary_gripper)', agent: 'binary_gripper', off: ['out.gripper_functions'] },

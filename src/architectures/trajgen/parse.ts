@@ -1,6 +1,7 @@
 // Reading LM Trajectory Generators' answers: the ```python blocks of a main answer, the numeric mode's tags
 // (<detect_object>, <trajectory>, [task_completed]), the success detector's verdict, and the authors' feedback
 // texts (print output, error correction) in the shape their code sends them.
+import { EXECUTION_FEEDBACK_LINE } from '../../core/apis/lmtg.js';
 import { plainText, pythonBlocksOf } from '../../core/architecture/answerText.js';
 
 export type Parse<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -97,4 +98,12 @@ export function errorCorrectionFeedback(n: number, error: string): string {
 /** The numeric mode's version of it (the authors' code sends the parser's error the same way). */
 export function trajectoryErrorFeedback(n: number, error: string): string {
   return `Reading trajectory ${n} of your previous response resulted in the following error:\n${error}\nCan you output a modified trajectory to resolve this error?\n`;
+}
+
+/** A block's output without the robot API's execution notes (the lines EXECUTION_FEEDBACK_LINE matches). */
+export function withoutExecutionFeedback(stdout: string): string {
+  return stdout
+    .split('\n')
+    .filter((l) => !EXECUTION_FEEDBACK_LINE.test(l))
+    .join('\n');
 }

@@ -27,3 +27,11 @@ export const LMTG_API: ApiFunctionSpec[] = [
   { name: 'close_gripper', params: [], signature: 'close_gripper() -> None', doc: 'Closes the gripper, grasping whatever is between the fingers.' },
   { name: 'task_completed', params: [], signature: 'task_completed() -> None', doc: 'Call only once the task has been completed; the attempt ends and its result is judged.' },
 ];
+
+/**
+ * The lines of execution feedback the lmtg API prints (besides detect_object's report and argument errors): collisions,
+ * grasp slips, close_gripper's result, execute_trajectory's yaw flips and shortfalls. One line each;
+ * a simulator serving this API prints them in these forms, and the trajgen loop drops them by this pattern.
+ */
+export const EXECUTION_FEEDBACK_LINE =
+  /^(?:collision: .+ <-> .+ at t=\d+\.\d\d s(?:, depth \d+\.\d mm)?|grasp: .+ slipped out of the gripper at t=\d+\.\d\d s|close_gripper: (?:grasped .+|nothing grasped|already holding .+)|execute_trajectory: (?:\d+ pose\(s\) were executed a half turn away in yaw .+|pose \d+ \[.+\] (?:unreachable|needs a joint jump) .+|stopped \d+\.\d{4} m from the last pose .+))$/;

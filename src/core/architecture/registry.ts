@@ -33,6 +33,11 @@ export class ArchitectureRegistry<A extends ArchitectureManifest = ArchitectureD
     this.#byId.set(a.id, a);
   }
 
+  /** Takes an architecture out (a workspace's own, before it is loaded again); false when it was not there. */
+  unregister(id: string): boolean {
+    return this.#byId.delete(id);
+  }
+
   find(id: string): A | undefined {
     return this.#byId.get(id);
   }

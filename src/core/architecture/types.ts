@@ -2,8 +2,10 @@
 // provide. An architecture writes its seed's loop in its own terms and acts only through the EpisodeContext, so the
 // engine can trace, pause, fork and replay every step it takes.
 import type { AgentAction, AgentActionResult, ChatMessage, EpisodeEndReason, PendingEvent, TokenUsage, TraceEvent } from '../../protocol/trace.js';
+import type { EpisodeEmbeddings } from '../llm/embeddings.js';
 import type { RunCodeResult } from '../sandbox/sandbox.js';
 import type { ActionCheck, ApiFunctionSpec, CollisionReport, Observation, ObjectTrack, TaskCheckResult, TaskInfo, WorkspaceInfo } from '../sim/simulator.js';
+import type { ObservationImage } from '../../protocol/simulator.js';
 import type { Picoschema } from '../prompt/schema.js';
 import type { VariantSpec } from '../prompt/variants.js';
 
@@ -63,7 +65,7 @@ export interface ModelNeeds {
   typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string };
   /** What the paper's model saw as images and what Waypoint sends it instead. */
   vision?: string;
-  /** Where the paper matches with a sentence-embedding model and what Waypoint does meanwhile. */
+  /** Where the paper matches with a sentence-embedding model and what Waypoint matches with. */
   embeddings?: string;
 }
 
@@ -123,6 +125,11 @@ export interface EpisodeOptions {
   perception?: 'ground-truth' | 'estimated';
   /** Where generated code runs: the Pyodide sandbox (default) or, in a trusted workspace, the user's own python3 (no sandbox). */
   codeRunner?: 'pyodide' | 'host-python';
+  /**
+   * Send the camera frames a loop passes to callRole (`RoleCallOptions.images`) to the model as image parts, for a
+   * vision model. Off (default): requests carry the text stand-in only.
+   */
+  vision?: boolean;
 }
 
 export type RoleCallOutcome =
@@ -166,6 +173,12 @@ export interface RoleCallOptions {
    * it are separate requests to the model and separate cache entries; 0 or unset is the usual single sample.
    */
   sample?: number;
+  /**
+   * Camera frames of the observations this request describes (e.g. each agent's `observation.images`). The engine
+   * puts them on the request as image parts when the run's `vision` is on and drops them when it is off, so a loop
+   * passes them always and text-only runs are unchanged.
+   */
+  images?: readonly ObservationImage[];
 }
 
 export interface EpisodeContext {
@@ -188,6 +201,11 @@ export interface EpisodeContext {
    */
   readonly ablations: Readonly<Record<string, boolean>>;
   readonly signal: AbortSignal;
+  /**
+   * The run's sentence-embedding model (LLaMAR's action matcher), cached per episode; absent when the run has none
+   * (an OpenAI-compatible model without `--embedding-model`, a replay). Failures come back as values.
+   */
+  readonly embeddings?: EpisodeEmbeddings;
 
   /** Counters on separate axes. Each event carries turn (where it belongs to one), round, step and agent. */
   readonly turn: number;

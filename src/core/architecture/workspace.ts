@@ -3,7 +3,7 @@
 // ArchitectureDefinition, and its prompts in `prompts/`. Loading compiles and imports the module (the host's
 // `load`, src/core/node/loadModule.ts), checks the definition as the registry would and then some, and returns it
 // with its folder; a folder that fails is returned refused with file:line and the cause, never thrown.
-import { join } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { API_CATALOG } from '../apis/catalog.js';
 import type { HostIO } from '../host.js';
 import { manifestProblems } from './limits.js';
@@ -35,6 +35,39 @@ export interface WorkspaceArchitectures {
   refused: RefusedArchitecture[];
 }
 
+/** Folders of architecture folders a host adds to each workspace's own (separated like $PATH). */
+export const ARCHITECTURE_PATH_ENV = 'WAYPOINT_ARCHITECTURE_PATH';
+
+/** The roots in a $WAYPOINT_ARCHITECTURE_PATH value, absolute. */
+export function architecturePathRoots(value: string | undefined): string[] {
+  return (value ?? '').split(delimiter).filter((p) => p.trim() !== '').map((p) => resolve(p));
+}
+
+/** The folders of the `waypoint.architectures.paths` setting: absolute as given, relative ones from `base` (the workspace folder). */
+export function resolveArchitecturePaths(paths: readonly string[], base: string | undefined): string[] {
+  return paths.filter((p) => p.trim() !== '').flatMap((p) => (isAbsolute(p) ? [resolve(p)] : base ? [resolve(base, p)] : []));
+}
+
+/**
+ * $WAYPOINT_ARCHITECTURE_PATH for a process the extension starts (the CLI, the debug adapter, run and sweep
+ * processes): the setting's folders, then those of the extension host's own environment; undefined when neither has any.
+ */
+export function architecturePathValue(roots: readonly string[], inherited: string | undefined): string | undefined {
+  const all = [...new Set([...roots, ...architecturePathRoots(inherited)])];
+  return all.length > 0 ? all.join(delimiter) : undefined;
+}
+
+/**
+ * The roots a long-lived host (the extension, the language server) loads from: the first folder as the workspace
+ * (its .waypoint/architectures/), the other folders' .waypoint/architectures/, the setting's folders (relative
+ * ones from the first folder), then the roots of a $WAYPOINT_ARCHITECTURE_PATH value.
+ */
+export function architectureRoots(folders: readonly string[], paths: readonly string[], envValue: string | undefined): { workspace?: string; roots: string[] } {
+  const [first, ...others] = folders;
+  const roots = [...others.map((f) => join(f, WORKSPACE_ARCHITECTURES_DIR)), ...resolveArchitecturePaths(paths, first), ...architecturePathRoots(envValue)];
+  return { ...(first !== undefined ? { workspace: first } : {}), roots: [...new Set(roots)] };
+}
+
 /** `file:line: message` for one refusal (the line when known). */
 export function refusalLine(r: RefusedArchitecture): string {
   return `${r.file}${r.line !== undefined ? `:${r.line}` : ''}: architecture '${r.id}' refused: ${r.message}`;
@@ -63,10 +96,11 @@ async function entryOf(io: HostIO, folder: string): Promise<string | undefined> 
  * the ids already registered (the built-ins): a folder that reuses one is refused, as is a second folder with an id
  * an earlier one took.
  */
-export async function loadWorkspaceArchitectures(io: HostIO, o: { workspace: string; extraRoots?: readonly string[]; taken: readonly string[]; load: ModuleLoader }): Promise<WorkspaceArchitectures> {
+export async function loadWorkspaceArchitectures(io: HostIO, o: { workspace?: string; extraRoots?: readonly string[]; taken: readonly string[]; load: ModuleLoader }): Promise<WorkspaceArchitectures> {
   const result: WorkspaceArchitectures = { loaded: [], refused: [] };
   const taken = new Set(o.taken);
-  for (const folder of await architectureFolders(io, [join(o.workspace, WORKSPACE_ARCHITECTURES_DIR), ...(o.extraRoots ?? [])])) {
+  const roots = [...(o.workspace !== undefined ? [join(o.workspace, WORKSPACE_ARCHITECTURES_DIR)] : []), ...(o.extraRoots ?? [])];
+  for (const folder of await architectureFolders(io, [...new Set(roots)])) {
     const r = await loadArchitectureFolder(io, folder, taken, o.load);
     if ('def' in r) {
       taken.add(r.def.id);
@@ -76,6 +110,30 @@ export async function loadWorkspaceArchitectures(io: HostIO, o: { workspace: str
     }
   }
   return result;
+}
+
+/** Where loaded workspace architectures go: the hosts' registries (src/architectures/registry.ts), or the manifests alone. */
+export interface ArchitectureSink {
+  ids(): string[];
+  register(def: ArchitectureDefinition): void;
+  unregister(id: string): void;
+}
+
+/**
+ * For a host that lives on while the folders change (the extension, the language server, a warm run process):
+ * takes out the architectures the previous load registered (`previous`, their ids), loads the folders again and
+ * registers what loads. The built-ins are never taken out: `previous` holds only ids this returned before.
+ */
+export async function reloadWorkspaceArchitectures(
+  io: HostIO,
+  sink: ArchitectureSink,
+  previous: readonly string[],
+  o: { workspace?: string; extraRoots?: readonly string[]; load: ModuleLoader },
+): Promise<WorkspaceArchitectures> {
+  for (const id of previous) sink.unregister(id);
+  const r = await loadWorkspaceArchitectures(io, { ...o, taken: sink.ids() });
+  for (const { def } of r.loaded) sink.register(def);
+  return r;
 }
 
 /** One folder: compiled, imported and checked. */

@@ -140,6 +140,7 @@ export class PrefixPlayback {
   }
 
   /** The simulator a fork uses: recorded answers until the fork point (reset and geometry are real), the real one after. */
+  // Longer than ~80 lines: one Simulator object, a short method per simulator call, each reading the same cursor.
   simulator(real: Simulator): Simulator {
     const self = this;
     const lastTime = (): number => {

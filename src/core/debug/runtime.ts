@@ -3,97 +3,30 @@
 // scopes, evaluation and Restart Frame (a fork), and reports typed events. It knows nothing of DAP: the adapter in
 // src/dap only translates (the split vscode-mock-debug makes between its runtime and its session).
 import { resolve } from 'node:path';
-import type { Architectures } from '../architecture/registry.js';
 import { EpisodeController, type RuntimeEvent as ControllerEvent } from '../engine/controller.js';
-import type { Clock, HostIO } from '../host.js';
-import { REFERENCE_PROFILES, type ReferenceProfile } from '../llm/reference/policy.js';
 import { readFrontMatter } from '../prompt/analyze/frontMatter.js';
 import { loadVariants, resolveVariant, VARIANTS_FILE } from '../prompt/variants.js';
-import { launchRun, resolvePromptPaths, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
+import { launchRun, resolvePromptPaths, type LaunchOptions, type LaunchResult } from '../runs/launch.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { SimSnapshot, Simulator } from '../sim/simulator.js';
 import { readTrace } from '../trace/reader.js';
-import type { EventOf, ForkInfo, TraceEvent } from '../../protocol/trace.js';
-import { ArmedBreakpoint, EXCEPTION_FILTERS, exceptionOf, type BreakpointOptions, type ExceptionFilter } from './breakpoints.js';
+import type { ForkInfo, TraceEvent } from '../../protocol/trace.js';
+import { BreakpointSet, type BreakpointView, type FunctionBreakpointSpec, type LineBreakpointSpec } from './breakpointSet.js';
+import { EXCEPTION_FILTERS, exceptionOf, type ArmedBreakpoint } from './breakpoints.js';
 import { runConsoleCommand, type ConsoleResult } from './console.js';
 import { EventLog, turnOf } from './eventLog.js';
 import { evaluateExpr, ExprEvalError, tryParseExpr } from './expr.js';
 import { normalizePath, PrefixReplay, PromptTextStore, recordedAnswers, SessionModel, type RecordedAnswer } from './fork.js';
 import { PrefixPlayback, runSimulator, SnapshotBook } from './prefix.js';
 import { EPISODE_THREAD, stackAt, threadOfEvent, threadsOf, type FrameInfo, type ThreadInfo } from './frames.js';
-import { verifyPromptLines, type PromptSession } from './promptBreakpoints.js';
+import { forkConfig, forkPrompts } from './forkPlan.js';
+import type { PromptSession } from './promptBreakpoints.js';
+import type { Decision, EngineRuntimeEvent, LiveConfig, LiveRun, ReplayConfig, RuntimeDeps } from './runtimeTypes.js';
 import { scopeAt } from './scope.js';
 import { scopesOf, type ScopeInfo } from './variables.js';
 
-export type StopReason = 'entry' | 'step' | 'breakpoint' | 'function breakpoint' | 'exception' | 'pause' | 'restart';
-
-export type EngineRuntimeEvent =
-  | { type: 'stopped'; reason: StopReason; threadId: number; description?: string; text?: string; hitBreakpointIds?: number[] }
-  | { type: 'output'; category: 'console' | 'stderr'; text: string }
-  | { type: 'thread'; reason: 'started'; thread: ThreadInfo }
-  | { type: 'run'; runId: string; tracePath: string; live: boolean; fork?: ForkInfo; parentTracePath?: string }
-  | { type: 'position'; runId: string; tracePath: string; seq: number; turn?: number; headSeq: number; live: boolean }
-  | { type: 'ended'; status: 'success' | 'failure' | 'cancelled' | 'error' };
-
-export interface BreakpointView {
-  id: number;
-  verified: boolean;
-  line?: number;
-  message?: string;
-}
-
-export interface LineBreakpointSpec extends BreakpointOptions {
-  line: number;
-}
-
-export interface FunctionBreakpointSpec extends BreakpointOptions {
-  name: string;
-}
-
-export interface RuntimeDeps {
-  io: HostIO;
-  clock: Clock;
-  /** The architectures a run may use (the host's registry). */
-  architectures: Architectures;
-  /** prompts/ of the package (the built-in role prompts). */
-  builtInPromptRoot: string;
-  createSimulator(spec: string, family: 'tabletop' | 'household' | undefined): Promise<Simulator>;
-  createSandbox(): CodeSandbox;
-}
-
-export interface LiveConfig {
-  workspace: string;
-  arch: string;
-  task: string;
-  seed: number;
-  variant?: string;
-  model: ModelSpec;
-  simulator: string;
-  promptDir?: string;
-  limits?: Record<string, number | boolean>;
-  codeTimeoutSecs?: number;
-  cache: boolean;
-  stopOnEntry: boolean;
-}
-
-export interface ReplayConfig {
-  workspace: string;
-  tracePath: string;
-  /** The model a fork of this recording uses after the fork point (default: the recorded one, if it is the reference). */
-  model?: ModelSpec;
-  simulator: string;
-  cache: boolean;
-}
-
-type Decision = { reason: StopReason; description?: string; text?: string; hitBreakpointIds?: number[] };
-
-/** The live episode in progress (one at a time: a fork ends the one before it). */
-interface LiveRun {
-  controller: EpisodeController;
-  done: Promise<LaunchResult | undefined>;
-  runId?: string;
-  tracePath?: string;
-}
+export type { EngineRuntimeEvent, LiveConfig, ReplayConfig, RuntimeDeps, StopReason } from './runtimeTypes.js';
+export type { BreakpointView, FunctionBreakpointSpec, LineBreakpointSpec } from './breakpointSet.js';
 
 export class EngineRuntime {
   private log = new EventLog();
@@ -115,10 +48,7 @@ export class EngineRuntime {
   private forks = 0;
   private ended = false;
   private terminated: Promise<void> | undefined;
-  private nextBpId = 1;
-  private lineBps = new Map<string, { bp: ArmedBreakpoint; line: number }[]>();
-  private fnBps: ArmedBreakpoint[] = [];
-  private exceptionBps: ArmedBreakpoint[] = [];
+  private readonly bps: BreakpointSet;
   /** Line to show in a role call's prompt, by role_call index (the line breakpoint that stopped there). */
   private readonly lineHints = new Map<number, number>();
   private readonly firstBodyLine = new Map<string, number>();
@@ -135,6 +65,7 @@ export class EngineRuntime {
 
   constructor(private readonly deps: RuntimeDeps) {
     this.store = new PromptTextStore(deps.io);
+    this.bps = new BreakpointSet({ architectures: deps.architectures, store: this.store, session: () => this.session, reportOnce: (m) => this.reportOnce(m) });
     this.setExceptionFilters(EXCEPTION_FILTERS.filter((f) => f.default).map((f) => f.filter));
   }
 
@@ -271,7 +202,7 @@ export class EngineRuntime {
     this.cursor = -1;
     this.ended = false;
     this.lineHints.clear();
-    for (const bp of this.allBreakpoints()) bp.reset();
+    for (const bp of this.bps.all()) bp.reset();
     const run: LiveRun = { controller, done: Promise.resolve(undefined) };
     this.live = run;
     this.mode = 'live';
@@ -436,14 +367,13 @@ export class EngineRuntime {
       const d = this.forkStop;
       this.forkStop = undefined;
       // Show the turn where the user's breakpoint in that prompt is, if there is one.
-      const bpLine = (this.lineBps.get(normalizePath(e.promptPath)) ?? []).map((x) => x.line).sort((a, b) => a - b)[0];
+      const bpLine = this.bps.linesOf(e.promptPath).map((x) => x.line).sort((a, b) => a - b)[0];
       if (bpLine !== undefined) this.lineHints.set(i, bpLine);
       return { reason: 'restart', description: d.description };
     }
     const report = (m: string) => this.reportOnce(m);
     const hits: ArmedBreakpoint[] = [];
-    const candidates = [...(e.type === 'role_call' ? (this.lineBps.get(normalizePath(e.promptPath)) ?? []).map((x) => x.bp) : []), ...this.fnBps, ...this.exceptionBps];
-    for (const bp of candidates) {
+    for (const bp of this.bps.candidates(e)) {
       const r = bp.fires(this.log, i, report);
       if (r.logText !== undefined && forward) this.say(r.logText);
       if (r.stop) hits.push(bp);
@@ -451,7 +381,7 @@ export class EngineRuntime {
     if (hits.length === 0) return undefined;
     const first = hits[0]!;
     if (first.kind === 'line' && e.type === 'role_call') {
-      const entry = (this.lineBps.get(normalizePath(e.promptPath)) ?? []).find((x) => x.bp === first);
+      const entry = this.bps.linesOf(e.promptPath).find((x) => x.bp === first);
       if (entry) this.lineHints.set(i, entry.line);
     }
     if (first.kind === 'exception') {
@@ -470,80 +400,17 @@ export class EngineRuntime {
 
   // ---------------------------------------------------------------- breakpoints
 
-  private allBreakpoints(): ArmedBreakpoint[] {
-    return [...[...this.lineBps.values()].flat().map((x) => x.bp), ...this.fnBps, ...this.exceptionBps];
-  }
-
   /** Line breakpoints of one prompt file (replacing its previous ones), verified against this session's run. */
-  async setLineBreakpoints(path: string, specs: readonly LineBreakpointSpec[]): Promise<BreakpointView[]> {
-    const norm = normalizePath(path);
-    const text = (await this.store.current(path))?.text;
-    const verdicts = this.session
-      ? verifyPromptLines(norm, text, specs.map((s) => s.line), this.session)
-      : specs.map((s) => ({ line: s.line, verified: false, message: 'no run yet: breakpoints are checked when the session launches' }));
-    const armed: { bp: ArmedBreakpoint; line: number }[] = [];
-    const views: BreakpointView[] = [];
-    specs.forEach((spec, k) => {
-      const v = verdicts[k]!;
-      const id = this.nextBpId++;
-      const name = `${path.split(/[\\/]/).pop()}:${spec.line}`;
-      const bp = new ArmedBreakpoint(id, 'line', name, (e) => e.type === 'role_call' && normalizePath(e.promptPath) === norm, spec);
-      let message = v.message;
-      let verified = v.verified;
-      if (bp.syntaxError) {
-        verified = false;
-        message = `${bp.syntaxError}; this breakpoint will not stop`;
-        this.reportOnce(`breakpoint ${name}: ${message}`);
-      }
-      if (verified) armed.push({ bp, line: spec.line });
-      views.push({ id, verified, line: spec.line, ...(message ? { message } : {}) });
-    });
-    this.lineBps.set(norm, armed);
-    return views;
+  setLineBreakpoints(path: string, specs: readonly LineBreakpointSpec[]): Promise<BreakpointView[]> {
+    return this.bps.setLine(path, specs);
   }
 
   setFunctionBreakpoints(specs: readonly FunctionBreakpointSpec[]): BreakpointView[] {
-    const arch = this.session?.arch;
-    const manifest = arch ? this.deps.architectures.find(arch) : undefined;
-    const roles = manifest?.roles.map((r) => ({ id: r.id, label: r.label })) ?? [];
-    const fns = (arch ? this.deps.architectures.apiFunctions(arch) : undefined)?.map((f) => f.name) ?? [];
-    this.fnBps = [];
-    return specs.map((spec) => {
-      const id = this.nextBpId++;
-      const name = spec.name.trim();
-      const role = roles.find((r) => r.id.toLowerCase() === name.toLowerCase() || r.label.toLowerCase() === name.toLowerCase());
-      const isFn = fns.includes(name);
-      const place = (e: TraceEvent): boolean =>
-        (role !== undefined && e.type === 'role_call' && e.role === role.id) ||
-        (e.type === 'api_call' && e.fn === name) ||
-        (e.type === 'action' && e.actions.some((a) => a.name === name)) ||
-        (role === undefined && !isFn && e.type === 'role_call' && e.role === name);
-      const bp = new ArmedBreakpoint(id, 'function', `function breakpoint ${name}`, place, spec);
-      if (bp.syntaxError) {
-        this.reportOnce(`function breakpoint ${name}: ${bp.syntaxError}; it will not stop`);
-        return { id, verified: false, message: `${bp.syntaxError}; this breakpoint will not stop` };
-      }
-      this.fnBps.push(bp);
-      if (role || isFn) return { id, verified: true };
-      // Actions of other architectures' simulators are named at run time; keep it armed, say why it is unverified.
-      return { id, verified: false, message: `no role or robot function '${name}' in ${arch ?? 'this run'} (roles: ${roles.map((r) => r.id).join(', ') || '—'}; functions: ${fns.join(', ') || '—'}); it stops if an action of that name runs` };
-    });
+    return this.bps.setFunction(specs);
   }
 
   setExceptionFilters(filters: readonly string[], conditions: Readonly<Record<string, string>> = {}): BreakpointView[] {
-    this.exceptionBps = [];
-    return filters.map((f) => {
-      const id = this.nextBpId++;
-      const known = EXCEPTION_FILTERS.find((x) => x.filter === f);
-      if (!known) return { id, verified: false, message: `unknown exception filter '${f}' (known: ${EXCEPTION_FILTERS.map((x) => x.filter).join(', ')})` };
-      const bp = new ArmedBreakpoint(id, 'exception', known.label, (e) => exceptionOf(e)?.filter === (f as ExceptionFilter), { condition: conditions[f] });
-      if (bp.syntaxError) {
-        this.reportOnce(`exception filter ${f}: ${bp.syntaxError}; it will not stop`);
-        return { id, verified: false, message: bp.syntaxError };
-      }
-      this.exceptionBps.push(bp);
-      return { id, verified: true };
-    });
+    return this.bps.setExceptionFilters(filters, conditions);
   }
 
   // ---------------------------------------------------------------- inspection
@@ -703,20 +570,8 @@ export class EngineRuntime {
     const answers = recordedAnswers(parent, ordinal);
 
     // The texts the earlier turns used, so the re-run renders exactly what the original sent.
-    const pins = new Map<string, string>();
-    const unknown: string[] = [];
-    const changed: ForkInfo['changedFiles'] = [];
-    for (const ref of start.prompts) {
-      const lastBefore = parent.findBack(rc - 1, (e) => e.type === 'role_call' && e.role === ref.role);
-      const usedSha = (lastBefore >= 0 ? (parent.at(lastBefore) as EventOf<'role_call'>).promptSha256 : undefined) ?? ref.sha256;
-      const text = this.store.textOf(ref.sha256) ?? this.store.textOf(usedSha);
-      if (text !== undefined) pins.set(ref.path, text);
-      else if (lastBefore >= 0) unknown.push(ref.role);
-      const before = ref.role === call.role ? (call.promptSha256 ?? ref.sha256) : usedSha;
-      const now = await this.store.current(ref.path);
-      if (now && now.sha !== before) changed.push({ role: ref.role, path: ref.path, fromSha256: before, toSha256: now.sha });
-    }
-    const config = await this.forkConfig(start);
+    const { pins, unknown, changed } = await forkPrompts(parent, rc, call, start, this.store);
+    const config = await forkConfig(start, { liveConfig: this.liveConfig, replayConfig: this.replayConfig, io: this.deps.io, architectures: this.deps.architectures });
     // Where the parent's simulator state at that turn was saved, the earlier turns need not run again.
     const book = this.books.get(parent);
     const real = this.sharedSim ? await this.sharedSim : undefined;
@@ -775,26 +630,6 @@ export class EngineRuntime {
       });
     };
     await launch(snapshot ? 'snapshot' : 'replay');
-  }
-
-  /** How a fork of the current run is launched: the live session's settings, or the recording's. */
-  private async forkConfig(start: EventOf<'episode_start'>): Promise<LiveConfig> {
-    if (this.liveConfig) return { ...this.liveConfig, stopOnEntry: false };
-    const r = this.replayConfig!;
-    let model = r.model;
-    if (!model) {
-      if (start.model.provider === 'reference' && (REFERENCE_PROFILES as readonly string[]).includes(start.model.model)) model = { kind: 'reference', profile: start.model.model as ReferenceProfile };
-      else throw new Error(`the recording used ${start.model.label}; give "model" (and "baseUrl") in the launch configuration to fork it`);
-    }
-    let variant: string | undefined = start.variant;
-    try {
-      const arch = this.deps.architectures.get(start.arch);
-      resolveVariant(start.variant, await loadVariants(this.deps.io, resolve(r.workspace, VARIANTS_FILE)), arch.builtInVariants);
-    } catch {
-      variant = undefined; // not defined here: the recorded ablation switches are applied on top of the default
-    }
-    const limits = Object.fromEntries(Object.entries(start.limits ?? {}).filter(([, v]) => typeof v !== 'string')) as Record<string, number | boolean>;
-    return { workspace: r.workspace, arch: start.arch, task: start.task, seed: start.seed, variant, model, simulator: r.simulator, limits, codeTimeoutSecs: start.options.codeTimeoutSecs, cache: r.cache, stopOnEntry: false };
   }
 
   // ---------------------------------------------------------------- end

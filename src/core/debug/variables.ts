@@ -90,9 +90,25 @@ export interface ScopeOptions {
 export function scopesOf(log: EventLog, frame: FrameInfo, o: ScopeOptions = {}): ScopeInfo[] {
   const i = frame.index;
   const e = log.at(i);
-  const start = log.start;
   const scopes: ScopeInfo[] = [];
   const agent = e?.agent;
+  scopes.push(...eventScopes(log, frame, o));
+  if (frame.kind === 'turn' || frame.kind === 'call' || frame.kind === 'code' || frame.kind === 'action') {
+    scopes.push(...turnScopes(log, frame));
+  } else if (frame.kind === 'episode' || frame.kind === 'round' || frame.kind === 'step') {
+    scopes.push(episodeScope(log.start));
+  }
+  const st = stateScope(log, i, agent);
+  if (st) scopes.push(st);
+  scopes.push(metricsScope(log, i));
+  return scopes;
+}
+
+/** The frame's own event: a robot call's Call, a code block's Result, an action's Action. */
+function eventScopes(log: EventLog, frame: FrameInfo, o: ScopeOptions): ScopeInfo[] {
+  const i = frame.index;
+  const e = log.at(i);
+  const scopes: ScopeInfo[] = [];
   if (frame.kind === 'call' && e?.type === 'api_call') {
     const spec = o.api?.find((f) => f.name === e.fn);
     const named: Record<string, unknown> = {};
@@ -123,70 +139,77 @@ export function scopesOf(log: EventLog, frame: FrameInfo, o: ScopeOptions = {}):
     const result = r >= 0 ? (log.at(r) as EventOf<'action_result'>) : undefined;
     scopes.push({ name: 'Action', value: { actions: a?.actions ?? [], joint: a?.joint ?? false, results: result?.results ?? '(not run yet)', ...(result?.collisions ? { collisions: result.collisions } : {}) } });
   }
+  return scopes;
+}
 
-  if (frame.kind === 'turn' || frame.kind === 'call' || frame.kind === 'code' || frame.kind === 'action') {
-    const rc = frame.roleCallIndex ?? log.roleCallOfTurn(i);
-    const call = rc >= 0 ? (log.at(rc) as EventOf<'role_call'>) : undefined;
-    const obs = log.observationAt(call ? rc : i, agent);
+/** The role turn around the frame: Context, and with its role call, Messages and Parsed output. */
+function turnScopes(log: EventLog, frame: FrameInfo): ScopeInfo[] {
+  const i = frame.index;
+  const e = log.at(i);
+  const start = log.start;
+  const agent = e?.agent;
+  const scopes: ScopeInfo[] = [];
+  const rc = frame.roleCallIndex ?? log.roleCallOfTurn(i);
+  const call = rc >= 0 ? (log.at(rc) as EventOf<'role_call'>) : undefined;
+  const obs = log.observationAt(call ? rc : i, agent);
+  scopes.push({
+    name: 'Context',
+    presentationHint: 'locals',
+    value: {
+      task: start?.taskDescription ?? '',
+      turn: frame.turn ?? 0,
+      ...(e?.round ? { round: e.round } : {}),
+      ...(e?.step ? { step: e.step } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+      ...(call ? { role: call.role, callId: call.callId, prompt: call.promptPath, promptSha256: call.promptSha256 ?? null } : {}),
+      observation: obs ? (obs.rendered ?? obs.text) : null,
+      ...(call ? { variables: call.variables, history: messagesByIndex(call.messages.filter((m) => m.role !== 'system')) } : {}),
+    },
+  });
+  if (call) {
+    scopes.push({ name: 'Messages', value: messagesByIndex(call.messages) });
+    const resp = log.findForward(rc, (x) => x.type === 'model_response' && x.callId === call.callId);
+    const parsed = log.findForward(rc, (x) => x.type === 'parsed_output' && x.callId === call.callId);
+    const r = resp >= 0 && resp <= i ? (log.at(resp) as EventOf<'model_response'>) : undefined;
+    const p = parsed >= 0 && parsed <= i ? (log.at(parsed) as EventOf<'parsed_output'>) : undefined;
     scopes.push({
-      name: 'Context',
-      presentationHint: 'locals',
-      value: {
-        task: start?.taskDescription ?? '',
-        turn: frame.turn ?? 0,
-        ...(e?.round ? { round: e.round } : {}),
-        ...(e?.step ? { step: e.step } : {}),
-        ...(agent !== undefined ? { agent } : {}),
-        ...(call ? { role: call.role, callId: call.callId, prompt: call.promptPath, promptSha256: call.promptSha256 ?? null } : {}),
-        observation: obs ? (obs.rendered ?? obs.text) : null,
-        ...(call ? { variables: call.variables, history: messagesByIndex(call.messages.filter((m) => m.role !== 'system')) } : {}),
-      },
-    });
-    if (call) {
-      scopes.push({ name: 'Messages', value: messagesByIndex(call.messages) });
-      const resp = log.findForward(rc, (x) => x.type === 'model_response' && x.callId === call.callId);
-      const parsed = log.findForward(rc, (x) => x.type === 'parsed_output' && x.callId === call.callId);
-      const r = resp >= 0 && resp <= i ? (log.at(resp) as EventOf<'model_response'>) : undefined;
-      const p = parsed >= 0 && parsed <= i ? (log.at(parsed) as EventOf<'parsed_output'>) : undefined;
-      scopes.push({
-        name: 'Parsed output',
-        value: r
-          ? {
-              response: r.ok ? (r.text ?? '') : `error (${r.error?.kind}): ${r.error?.message}`,
-              cached: r.cached,
-              ...(r.human ? { human: true } : {}),
-              latencyMs: r.latencyMs,
-              ...(r.usage ? { usage: r.usage } : {}),
-              parsed: p ? { ok: p.ok, kind: p.kind, ...(p.ok ? { value: p.value ?? null } : { error: p.error ?? '' }) } : '(not parsed yet)',
-            }
-          : { response: '(not sent yet: the model is called when you step or continue)' },
-      });
-    }
-  } else if (frame.kind === 'episode' || frame.kind === 'round' || frame.kind === 'step') {
-    scopes.push({
-      name: 'Episode',
-      presentationHint: 'locals',
-      value: start
+      name: 'Parsed output',
+      value: r
         ? {
-            runId: start.runId,
-            architecture: start.arch,
-            topology: start.agentVariant,
-            task: start.task,
-            instruction: start.taskDescription,
-            seed: start.seed,
-            variant: start.variant,
-            ablations: start.ablations,
-            model: start.model.label,
-            limits: start.limits ?? {},
-            agents: start.agents ?? [],
-            prompts: Object.fromEntries(start.prompts.map((p) => [p.role, p.path])),
-            ...(start.fork ? { fork: start.fork } : {}),
+            response: r.ok ? (r.text ?? '') : `error (${r.error?.kind}): ${r.error?.message}`,
+            cached: r.cached,
+            ...(r.human ? { human: true } : {}),
+            latencyMs: r.latencyMs,
+            ...(r.usage ? { usage: r.usage } : {}),
+            parsed: p ? { ok: p.ok, kind: p.kind, ...(p.ok ? { value: p.value ?? null } : { error: p.error ?? '' }) } : '(not parsed yet)',
           }
-        : {},
+        : { response: '(not sent yet: the model is called when you step or continue)' },
     });
   }
-  const st = stateScope(log, i, agent);
-  if (st) scopes.push(st);
-  scopes.push(metricsScope(log, i));
   return scopes;
+}
+
+/** The episode's settings, for the episode, round and step frames. */
+function episodeScope(start: EventLog['start']): ScopeInfo {
+  return {
+    name: 'Episode',
+    presentationHint: 'locals',
+    value: start
+      ? {
+          runId: start.runId,
+          architecture: start.arch,
+          topology: start.agentVariant,
+          task: start.task,
+          instruction: start.taskDescription,
+          seed: start.seed,
+          variant: start.variant,
+          ablations: start.ablations,
+          model: start.model.label,
+          limits: start.limits ?? {},
+          agents: start.agents ?? [],
+          prompts: Object.fromEntries(start.prompts.map((p) => [p.role, p.path])),
+          ...(start.fork ? { fork: start.fork } : {}),
+        }
+      : {},
+  };
 }

@@ -2,7 +2,7 @@
 // the jitter and the attempt count live here, where tests can drive them with a fake sleep and a seeded Rng.
 import type { ModelErrorKind } from '../../protocol/trace.js';
 import type { Rng } from '../host.js';
-import type { ModelClient, ModelRequest, ModelResult } from './client.js';
+import type { ModelClient, ModelError, ModelRequest, ModelResult } from './client.js';
 
 export interface RetryPolicy {
   /** Total calls including the first. Default 5. */
@@ -66,10 +66,7 @@ export function backoffMs(attempt: number, policy: Required<RetryPolicy>, rng: R
  * sums the calls' latencies and the waits between them.
  */
 export function withRetries(client: ModelClient, policy: RetryPolicy, rng: Rng, sleep: Sleep): ModelClient {
-  const p: Required<RetryPolicy> = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(policy) };
-  if (!Number.isInteger(p.maxAttempts) || p.maxAttempts < 1) {
-    throw new Error(`withRetries: maxAttempts must be an integer >= 1, got ${p.maxAttempts}`);
-  }
+  const p = fullPolicy(policy);
   return {
     id: client.id,
     close: client.close ? () => client.close!() : undefined,
@@ -80,19 +77,15 @@ export function withRetries(client: ModelClient, policy: RetryPolicy, rng: Rng, 
         const result = await client.complete(request, options);
         totalMs += result.latencyMs;
         if (result.ok) return { ...result, latencyMs: totalMs, attempts: attempt };
-        const fail = (message = result.error.message): ModelResult => ({
+        const fail = (message: string): ModelResult => ({
           ...result,
           error: { ...result.error, message },
           latencyMs: totalMs,
           attempts: attempt,
         });
-        if (!RETRYABLE_KINDS.has(result.error.kind) || result.error.permanent) return fail();
-        if (attempt >= p.maxAttempts) return fail(`${result.error.message} (gave up after ${attempt} attempts)`);
-        const retryAfter = result.error.retryAfterMs;
-        if (retryAfter !== undefined && retryAfter > p.maxRetryAfterMs) {
-          return fail(`${result.error.message} (provider asks to wait ${(retryAfter / 1000).toFixed(1)} s, over the ${p.maxRetryAfterMs / 1000} s limit)`);
-        }
-        const waitMs = retryAfter ?? backoffMs(attempt, p, rng);
+        const next = retryStep(result.error, attempt, p, rng);
+        if ('stop' in next) return fail(next.stop);
+        const waitMs = next.waitMs;
         await sleep(waitMs, signal);
         totalMs += waitMs;
         if (signal?.aborted) {
@@ -101,6 +94,29 @@ export function withRetries(client: ModelClient, policy: RetryPolicy, rng: Rng, 
       }
     },
   };
+}
+
+/**
+ * After failed attempt number `attempt`: wait `waitMs` and call again, or stop with the message to return (the
+ * error's own, or why retrying ends). One rule for every kind of call that retries (chat, embeddings).
+ */
+export function retryStep(error: ModelError, attempt: number, p: Required<RetryPolicy>, rng: Rng): { waitMs: number } | { stop: string } {
+  if (!RETRYABLE_KINDS.has(error.kind) || error.permanent) return { stop: error.message };
+  if (attempt >= p.maxAttempts) return { stop: `${error.message} (gave up after ${attempt} attempts)` };
+  const retryAfter = error.retryAfterMs;
+  if (retryAfter !== undefined && retryAfter > p.maxRetryAfterMs) {
+    return { stop: `${error.message} (provider asks to wait ${(retryAfter / 1000).toFixed(1)} s, over the ${p.maxRetryAfterMs / 1000} s limit)` };
+  }
+  return { waitMs: retryAfter ?? backoffMs(attempt, p, rng) };
+}
+
+/** The policy with defaults filled in; refuses an attempt count that is not a positive integer. */
+export function fullPolicy(policy: RetryPolicy): Required<RetryPolicy> {
+  const p: Required<RetryPolicy> = { ...DEFAULT_RETRY_POLICY, ...stripUndefined(policy) };
+  if (!Number.isInteger(p.maxAttempts) || p.maxAttempts < 1) {
+    throw new Error(`withRetries: maxAttempts must be an integer >= 1, got ${p.maxAttempts}`);
+  }
+  return p;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -52,6 +52,8 @@ export interface RenderedPrompt {
   messages: ChatMessage[];
   /** Every ablation id the template evaluated, with the state it rendered in. */
   ablationsSeen: Record<string, boolean>;
+  /** Index in `messages` of the role's request: the last user message written by the template, not the history. */
+  requestIndex?: number;
 }
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
@@ -241,6 +243,7 @@ export async function renderPrompt(file: PromptFile, input: RenderInput): Promis
   }
   const messages: ChatMessage[] = [];
   let prevIsHistory = false;
+  let requestIndex: number | undefined;
   for (const m of rendered.messages) {
     const role = m.role === 'model' ? 'assistant' : m.role === 'tool' ? 'user' : m.role;
     const content = partsToText(m.content as { text?: string }[]).replace(/^\n+/, '').replace(/\s+$/, '');
@@ -251,9 +254,10 @@ export async function renderPrompt(file: PromptFile, input: RenderInput): Promis
     const prev = messages[messages.length - 1];
     if (prev && prev.role === role && !isHistory && !prevIsHistory) prev.content += `\n\n${content}`;
     else messages.push({ role, content });
+    if (role === 'user' && !isHistory) requestIndex = messages.length - 1;
     prevIsHistory = isHistory;
   }
-  return { messages, ablationsSeen: data.seen };
+  return { messages, ablationsSeen: data.seen, ...(requestIndex !== undefined ? { requestIndex } : {}) };
 }
 
 /** Every ablation id in a template, in order of appearance (static scan, no rendering). */

@@ -10,7 +10,9 @@ import { DEFAULT_EPISODE_OPTIONS, messageOf, runEpisode, type EpisodeResult } fr
 import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
+import { OpenAIEmbeddingClient, withEmbeddingRetries, type EmbeddingClient } from '../llm/embeddings.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
+import { REFERENCE_EMBEDDING_MODEL } from '../llm/reference/embedding.js';
 import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
 import { registerReferencePolicies } from '../llm/reference/policies.js';
 import { startReferenceServer } from '../llm/reference/server.js';
@@ -25,6 +27,17 @@ import { newRunId, tracePath } from './runStore.js';
 
 export { resolvePromptPaths };
 
+/**
+ * The sentence-embedding model of a run (LLaMAR's action matcher): a model name served at the chat endpoint, or at
+ * `embeddingBaseUrl` (which is sent no API key: the chat key stays with the chat endpoint). 'none' turns
+ * embeddings off (the lexical matcher). Default: the reference server's `reference-embedding` fixture for the
+ * reference model; none for an OpenAI-compatible model (`waypoint doctor` names the endpoint's embedding models).
+ */
+export interface EmbeddingSpec {
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
+}
+
 export type ModelSpec =
   /**
    * The reference policy (scripted, not an LLM), reached through the openai SDK over HTTP: at `baseUrl` when a
@@ -37,7 +50,7 @@ export type ModelSpec =
       profile?: ReferenceProfile;
       /** Sent as the request's seed: reference-flawed draws its mistakes from it with the conversation. */
       seed?: number;
-    }
+    } & EmbeddingSpec
   /** Any OpenAI-compatible endpoint. The key is passed in by the host (env var or SecretStorage). */
   | {
       kind: 'openai';
@@ -55,7 +68,7 @@ export type ModelSpec =
       label?: string;
       /** Stable client id for the response cache when the base URL is ephemeral (a loopback bridge's port). */
       clientId?: string;
-    };
+    } & EmbeddingSpec;
 
 export interface LaunchOptions {
   /** Folder that holds .waypoint/ (runs, cache, variants). */
@@ -113,6 +126,8 @@ export interface LaunchDeps {
   createSandbox(options?: { codeRunner?: 'pyodide' | 'host-python' }): CodeSandbox;
   /** Wraps the client that reaches the endpoint (under retries and cache): a sweep's rate limiter and budget meter. */
   wrapModel?(client: ModelClient): ModelClient;
+  /** The same for the run's embedding client (LLaMAR's matcher), under its retries. */
+  wrapEmbeddings?(client: EmbeddingClient): EmbeddingClient;
 }
 
 export interface LaunchResult extends EpisodeResult {
@@ -138,12 +153,32 @@ export async function resolveModelSpec(spec: ModelSpec, clock: Clock): Promise<M
   if (spec.provider) return spec;
   const id = await new OpenAICompatibleClient({ baseUrl: spec.baseUrl, apiKey: spec.apiKey, clock, timeoutMs: spec.timeoutMs }).identify();
   if (id.kind !== 'reference') return spec;
-  if (!id.models.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no model '${spec.model}'; it serves ${id.models.join(', ')}`);
+  // Its embedding fixture is listed too, but answers no chat.
+  const chat = id.models.filter((m) => m !== REFERENCE_EMBEDDING_MODEL);
+  if (!chat.includes(spec.model)) throw new StartError('invalid_input', `the reference server at ${spec.baseUrl} has no chat model '${spec.model}'; it serves ${chat.join(', ')}`);
   if (!(REFERENCE_PROFILES as readonly string[]).includes(spec.model)) return spec;
-  return { kind: 'reference', baseUrl: spec.baseUrl, profile: spec.model as ReferenceProfile, ...(spec.seed !== undefined ? { seed: spec.seed } : {}) };
+  return { kind: 'reference', baseUrl: spec.baseUrl, profile: spec.model as ReferenceProfile, ...(spec.seed !== undefined ? { seed: spec.seed } : {}), ...embeddingFields(spec) };
 }
 
-async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number } = {}): Promise<{ client: ModelClient; settings: ModelSettings; close(): Promise<void> }> {
+const embeddingFields = (spec: EmbeddingSpec): EmbeddingSpec => ({
+  ...(spec.embeddingModel !== undefined ? { embeddingModel: spec.embeddingModel } : {}),
+  ...(spec.embeddingBaseUrl !== undefined ? { embeddingBaseUrl: spec.embeddingBaseUrl } : {}),
+});
+
+/** The run's embedding client and what the run header records of it; undefined when the run has none. */
+export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'> } | undefined {
+  const model = spec.embeddingModel ?? (spec.kind === 'reference' ? REFERENCE_EMBEDDING_MODEL : undefined);
+  if (model === undefined || model === 'none') return undefined;
+  const separate = spec.embeddingBaseUrl !== undefined && spec.embeddingBaseUrl.replace(/\/+$/, '') !== chatUrl.replace(/\/+$/, '');
+  const baseUrl = separate ? spec.embeddingBaseUrl! : chatUrl;
+  const apiKey = !separate && spec.kind === 'openai' ? spec.apiKey : undefined;
+  return {
+    client: new OpenAIEmbeddingClient({ baseUrl, model, clock, ...(apiKey ? { apiKey } : {}) }),
+    settings: { embeddingModel: model, ...(separate ? { embeddingBaseUrl: baseUrl } : {}) },
+  };
+}
+
+async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number; embeddings?: boolean } = {}): Promise<{ client: ModelClient; settings: ModelSettings; embeddings?: EmbeddingClient; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
   let close = async () => {};
@@ -172,10 +207,14 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
     };
   }
   if (extra.repeatIndex !== undefined && extra.repeatIndex > 0) settings = { ...settings, repeatIndex: extra.repeatIndex };
+  // Only an architecture that matches with embeddings (its modelNeeds say so) gets a client and a header entry.
+  const embeddings = extra.embeddings ? makeEmbeddings(spec, base.baseUrl, deps.clock) : undefined;
+  if (embeddings) settings = { ...settings, ...embeddings.settings };
   let client: ModelClient = withRetries(deps.wrapModel ? deps.wrapModel(base) : base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
   // The reference policy is deterministic and free: caching it would only cost disk writes (unless a sweep asks).
   if (cacheDir && (spec.kind !== 'reference' || extra.cacheReference)) client = withCache(client, new ResponseCache(deps.io, cacheDir));
-  return { client, settings, close };
+  const embeddingClient = embeddings ? withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep) : undefined;
+  return { client, settings, ...(embeddingClient ? { embeddings: embeddingClient } : {}), close };
 }
 
 export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promise<LaunchResult> {
@@ -203,7 +242,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
   }
   try {
-    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex });
+    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex, embeddings: arch.modelNeeds?.embeddings !== undefined });
   } catch (err) {
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }
@@ -239,6 +278,7 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
         sim,
         sandbox,
         model: options.wrapModel ? options.wrapModel(model.client, model.settings) : model.client,
+        ...(model.embeddings ? { embeddings: model.embeddings } : {}),
         sink: new JsonlTraceWriter(deps.io, path, deps.clock),
         controller: options.controller,
         ...(options.human ? { human: options.human } : {}),

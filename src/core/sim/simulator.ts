@@ -1,6 +1,7 @@
 // The simulator seen from the engine. The embedded MuJoCo tabletop implements it in-process; a remote
 // simulator (JSON-RPC, docs/simulator-protocol.md) implements it over stdio or WebSocket.
 import type { ActionMetrics, AgentAction, AgentActionResult, TrajectorySample, WorldState } from '../../protocol/trace.js';
+import type { ObservationImage } from '../../protocol/simulator.js';
 import type { EpisodeMetrics } from '../metrics/motionMetrics.js';
 import type { DetectionRecord } from '../perception/detector.js';
 
@@ -32,6 +33,8 @@ export interface Observation {
   state: WorldState;
   /** Set when this is one agent's partial view. */
   agent?: string;
+  /** Camera frames the simulator sent (protocol `images`); sent to a model only when the run's `vision` is on. */
+  images?: ObservationImage[];
   /**
    * Perception mode (src/core/perception): what the agents see instead of `state`, which stays the ground truth,
    * and what the perception model decided per object (dropped, kept by the jitter filter). Set by the engine.

@@ -4,6 +4,7 @@
 // A request counts in the window from its grant until a window after its answer: the provider counts arrivals,
 // which fall somewhere between the two, so this holds however slow the network or the machine is.
 import type { ModelClient, ModelRequest } from '../llm/client.js';
+import type { EmbeddingClient } from '../llm/embeddings.js';
 
 export interface RateLimits {
   requestsPerMinute?: number;
@@ -98,5 +99,29 @@ export function withMeter(client: ModelClient, meter: Meter): ModelClient {
       return r;
     },
     close: client.close?.bind(client),
+  };
+}
+
+/** Tokens of an embedding request before the answer: characters / 4, as for chat prompts. */
+export function estimateEmbeddingTokens(texts: readonly string[]): number {
+  return Math.ceil(texts.reduce((a, t) => a + t.length, 0) / 4);
+}
+
+/**
+ * An embedding client gated by the same meter as the chat calls: each request counts against the requests and
+ * tokens per minute, and its input tokens against the budget (the endpoint's usage, else the estimate).
+ */
+export function withEmbeddingMeter(client: EmbeddingClient, meter: Meter): EmbeddingClient {
+  return {
+    model: client.model,
+    async embed(texts, options) {
+      const est = estimateEmbeddingTokens(texts);
+      const grant = await meter.acquire(est);
+      const r = await client.embed(texts, options);
+      const used = r.ok ? (r.promptTokens ?? est) : 0;
+      grant.settle(r.ok ? used : est);
+      meter.spent(used, 0);
+      return r;
+    },
   };
 }

@@ -132,7 +132,7 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
     o.onProgress?.({ done: finished.size, total: mine.length, skipped, running, elapsedMs, etaMs: ran > 0 ? ((elapsedMs / ran) * left) / 1 : null, rates, spentTokens, spentCost, ...(pauseReason ? { paused: pauseReason } : {}), ...(last ? { last } : {}) });
   };
 
-  const job = (episode: SweepEpisode): EpisodeJob => ({ episode, workspace: o.workspace, arch: o.plan.spec.arch, model: o.plan.model, limits: o.plan.spec.limits, cache: o.plan.spec.cache, builtInPromptRoot: o.builtInPromptRoot, promptDir: o.promptDir, sim: o.sim, prices: o.prices, ...(o.options ? { options: o.options } : {}) });
+  const job = (episode: SweepEpisode): EpisodeJob => ({ episode, workspace: o.workspace, arch: o.plan.spec.arch, model: o.plan.model, limits: o.plan.spec.limits, cache: o.plan.spec.cache, builtInPromptRoot: o.builtInPromptRoot, promptDir: o.promptDir, sim: o.sim, prices: o.prices, ...(o.options || o.plan.spec.vision ? { options: { ...o.options, ...(o.plan.spec.vision ? { vision: true } : {}) } } : {}) });
 
   const loop = async (worker: EpisodeWorker) => {
     for (;;) {

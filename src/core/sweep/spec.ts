@@ -55,6 +55,9 @@ const Model = z
     /** max_completion_tokens for OpenAI models that refuse max_tokens (`waypoint doctor` says which). */
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     seed: z.number().int().optional(),
+    /** LLaMAR's action matcher: an embedding model at the endpoint (or at embeddingBaseUrl); 'none' for the lexical one. */
+    embeddingModel: z.string().min(1).optional(),
+    embeddingBaseUrl: z.string().regex(/^https?:\/\/[^/]/, 'an http:// or https:// URL').optional(),
   })
   .strict();
 
@@ -71,6 +74,8 @@ export const SweepSpecSchema = z
     repeats: z.number().int().positive().max(100).default(1),
     model: Model.default({ name: 'reference', apiKeyEnv: 'OPENAI_API_KEY' }),
     limits: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
+    /** Send the simulator's camera frames to the model as image parts (a vision model; `waypoint run --vision`). */
+    vision: z.boolean().optional(),
     /** Episodes at once (worker processes). */
     concurrency: z.number().int().positive().max(64).default(1),
     /** Use the response cache (the reference model's answers too, so a cell that differs after turn k re-asks nothing before k). */
@@ -244,9 +249,10 @@ function checkPaper(spec: SweepSpec, at: (mapPath: (string | number)[], key: str
 }
 
 export function modelSpecOf(m: SweepSpec['model'], env: NodeJS.ProcessEnv): ModelSpec {
-  if ((REFERENCE_PROFILES as readonly string[]).includes(m.name)) return { kind: 'reference', baseUrl: m.baseUrl, profile: m.name as ReferenceProfile };
+  const embedding = { ...(m.embeddingModel ? { embeddingModel: m.embeddingModel } : {}), ...(m.embeddingBaseUrl ? { embeddingBaseUrl: m.embeddingBaseUrl } : {}) };
+  if ((REFERENCE_PROFILES as readonly string[]).includes(m.name)) return { kind: 'reference', baseUrl: m.baseUrl, profile: m.name as ReferenceProfile, ...embedding };
   if (!m.name.startsWith('openai:') || m.name.length <= 7) throw new SweepSpecError(`model.name must be ${REFERENCE_PROFILES.join(', ')} or openai:<model>, got '${m.name}'`);
-  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed, ...(m.maxTokensField ? { maxTokensField: m.maxTokensField } : {}) };
+  return { kind: 'openai', model: m.name.slice(7), baseUrl: m.baseUrl ?? 'https://api.openai.com/v1', apiKey: env[m.apiKeyEnv], temperature: m.temperature, maxTokens: m.maxTokens, seed: m.seed, ...(m.maxTokensField ? { maxTokensField: m.maxTokensField } : {}), ...embedding };
 }
 
 function seedList(s: SweepSpec['seeds']): number[] {

@@ -8,7 +8,7 @@ import type { HostIO } from '../host.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
 import { runDir } from '../runs/runStore.js';
 import { readTrace } from '../trace/reader.js';
-import { withMeter, type Meter } from './rateLimit.js';
+import { withEmbeddingMeter, withMeter, type Meter } from './rateLimit.js';
 import { recordFromTrace, type EpisodeRecord, type PriceTable } from './record.js';
 import type { SweepEpisode } from './spec.js';
 import type { DepsSource } from './warmDeps.js';
@@ -72,7 +72,13 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
         controller,
         ...(job.options ? { options: job.options } : {}),
       },
-      meter ? { ...deps, wrapModel: (c) => withMeter(deps.wrapModel ? deps.wrapModel(c) : c, meter) } : deps,
+      meter
+        ? {
+            ...deps,
+            wrapModel: (c) => withMeter(deps.wrapModel ? deps.wrapModel(c) : c, meter),
+            wrapEmbeddings: (c) => withEmbeddingMeter(deps.wrapEmbeddings ? deps.wrapEmbeddings(c) : c, meter),
+          }
+        : deps,
     );
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -60,6 +60,7 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
     if (text === undefined) return undefined;
     seeds = Number(text);
   }
+  await ctx.architectures.ready();
   const arch = architectures.get((doc && promptHeader(doc.getText()).arch) ?? s.run.architecture);
   // Sweeps read prompts from disk: save edited ones so both sides run what the user sees.
   for (const d of vscode.workspace.textDocuments) if (isWaypointPrompt(d) && d.isDirty && d.uri.scheme === 'file') await d.save();
@@ -84,6 +85,7 @@ export async function compareOnOff(ctx: Ctx, bridge: LmBridge, uriArg: unknown, 
       options: { codeTimeoutSecs: s.run.codeTimeoutSecs },
       limits: limitsFromSettings(arch.id, s),
       cache: s.run.useCache,
+      architectureRoots: ctx.architectures.roots(),
     },
     simulator,
     log: (l) => ctx.output.info(l),

@@ -95,6 +95,8 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     header = promptHeader(doc.getText());
   }
   const archId = request.arch ?? header.arch ?? s.run.architecture;
+  // The workspace's own architectures may still be loading (activation, an edit a moment ago).
+  await ctx.architectures.ready();
   const arch = architectures.get(archId);
 
   // Runs read prompts from disk: save the edited ones first, so "saved prompts" is what the user sees.
@@ -127,10 +129,11 @@ export async function runLiveTest(ctx: Ctx, bridge: LmBridge, request: LiveReque
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
     // Live runs are refused in Restricted Mode; the trust check stays here so the setting can never apply there.
-    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}) },
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && vscode.workspace.isTrusted ? { codeRunner: 'host-python' as const } : {}), ...(s.run.vision ? { vision: true } : {}) },
     limits: limitsFromSettings(arch.id, s),
     cache: s.run.useCache,
     ...(request.human?.length ? { human: request.human } : {}),
+    architectureRoots: ctx.architectures.roots(),
   };
   if (launch.options.codeRunner === 'host-python') void vscode.window.showWarningMessage(`Waypoint: ${HOST_PYTHON_WARNING} (setting waypoint.run.hostPython)`);
   const simulator = simulatorWire(ctx);

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx.js';
 import { doctorInvocation, type DoctorEndpoint } from '../doctorInvocation.js';
 import type { LmBridge } from '../lm/lmBridge.js';
+import { architectureSources } from '../architectureWatch.js';
+import { architectureEnv } from '../workspaceArchitectures.js';
 
 const CHANNEL = 'Waypoint: Model Endpoint';
 let channel: vscode.OutputChannel | undefined;
@@ -35,7 +37,7 @@ export async function checkModelEndpoint(ctx: Ctx, bridge: LmBridge): Promise<{ 
       // VS Code desktop's process.execPath is Electron: run it as plain Node (code-server's is Node already).
       const child = spawn(process.execPath, [ctx.asset('dist', 'cli.mjs'), ...args], {
         cwd: ctx.workspaceRoot() ?? tmpdir(),
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...inv.env },
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...architectureEnv(architectureSources(ctx)), ...inv.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

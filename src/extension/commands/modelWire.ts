@@ -13,7 +13,8 @@ export async function modelWireForRun(ctx: Ctx, bridge: LmBridge): Promise<Launc
     const key = await ctx.keys.forRun(s.model.baseUrl);
     if (key.cancelled) return undefined;
     const field = s.model.maxTokensField === 'max_completion_tokens' ? { maxTokensField: s.model.maxTokensField } : {};
-    return { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens, ...field };
+    const embed = s.model.embeddingModel ? { embeddingModel: s.model.embeddingModel } : {};
+    return { kind: 'openai', model: s.model.name, baseUrl: s.model.baseUrl, apiKey: key.key, temperature: s.model.temperature, maxTokens: s.model.maxTokens, ...field, ...embed };
   }
   const lm = await bridge.endpoint(s.model.vscodeLm);
   // The loopback bridge's port changes every session: a stable client id keeps cached answers reusable.

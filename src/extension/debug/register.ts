@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, WAYPOINT_EVENTS, type PositionEventBody, type RunEventBody } from '../../protocol/dap.js';
+import { architectureSources } from '../architectureWatch.js';
 import type { Ctx } from '../ctx.js';
+import { architectureEnv } from '../workspaceArchitectures.js';
 import type { LmBridge } from '../lm/lmBridge.js';
 import { isWaypointPrompt } from '../promptLanguage.js';
 import { DEBUG_KEY_ENV, liveDebugConfig, modelAttributes } from './launchConfig.js';
@@ -93,7 +95,8 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
   createDebugAdapterDescriptor(session: vscode.DebugSession): vscode.DebugAdapterDescriptor {
     const c = session.configuration;
     // VS Code desktop's process.execPath is Electron: run it as plain Node (code-server's is Node already).
-    const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
+    // The setting's architecture folders travel as $WAYPOINT_ARCHITECTURE_PATH, so the adapter loads what the views list.
+    const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1', ...architectureEnv(architectureSources(this.ctx)) };
     const id = typeof c.__waypointKey === 'string' ? c.__waypointKey : undefined;
     const key = id ? handoff.get(id) : undefined;
     if (id) handoff.delete(id);
@@ -107,10 +110,19 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
 /** The run viewer beside each session: opened on its run, moved on to its forks, following where it stops. */
 class ViewerSync {
   private readonly feeds = new Map<string, DebugRunFeed>();
+  /** Events are handled one after another, in the order the adapter sent them: a fork's first stop arrives right
+   * after its run event, and handled first it found no feed for the fork and was dropped (the viewer stayed at 0). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: Ctx) {}
 
-  async onEvent(e: vscode.DebugSessionCustomEvent): Promise<void> {
+  onEvent(e: vscode.DebugSessionCustomEvent): Promise<void> {
+    const next = this.queue.then(() => this.handle(e));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async handle(e: vscode.DebugSessionCustomEvent): Promise<void> {
     const { RunViewerPanel } = await import('../panels/runViewerPanel.js');
     if (e.event === WAYPOINT_EVENTS.run) {
       const body = e.body as RunEventBody;

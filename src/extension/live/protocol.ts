@@ -15,6 +15,8 @@ const ModelSpecWire = z.discriminatedUnion('kind', [
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    /** LLaMAR's action matcher: an embedding model at the same endpoint. */
+    embeddingModel: z.string().min(1).optional(),
     seed: z.number().int().optional(),
     provider: z.string().optional(),
     label: z.string().optional(),
@@ -32,12 +34,17 @@ export const LaunchWire = z.object({
   ablations: z.record(z.string(), z.boolean()).optional(),
   builtInPromptRoot: z.string().min(1),
   model: ModelSpecWire,
-  options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']) }).partial(),
+  options: z.object({ codeTimeoutSecs: z.number().positive(), codeRunner: z.enum(['pyodide', 'host-python']), vision: z.boolean() }).partial(),
   /** The architecture's limits by name; the child checks them against its declarations. */
   limits: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
   cache: z.boolean(),
   /** Agents whose turns a person types (RoCo's human in a robot's seat); the host answers `human_ask`. */
   human: z.array(z.string().min(1)).optional(),
+  /**
+   * Folders of architecture folders besides the workspace's .waypoint/architectures/ (the host's setting and
+   * environment): the process loads them again before the run, so an edit since the last run is picked up.
+   */
+  architectureRoots: z.array(z.string().min(1)).optional(),
 });
 export type LaunchWire = z.infer<typeof LaunchWire>;
 

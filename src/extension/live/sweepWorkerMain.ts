@@ -2,6 +2,8 @@
 // takes one `start`, runs runPairedSweep with the real simulator and sandbox, reports progress, honours `cancel`
 // (the episode in flight ends 'cancelled' and the sweep is recorded as cancelled), reports `done` and exits.
 import { architectures } from '../../architectures/registry.js';
+import { architecturePathRoots, reloadArchitectures } from '../../architectures/workspace.js';
+import { refusalLine } from '../../core/architecture/workspace.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
 import type { ModelSpec } from '../../core/runs/launch.js';
 import { WarmPool } from '../../core/runs/warmPool.js';
@@ -14,6 +16,9 @@ import type { SimulatorWire } from './protocol.js';
 const send = (message: SweepWorkerToHost): Promise<void> => sendToHost(message);
 
 async function run(sweep: SweepWire, simulator: SimulatorWire, signal: AbortSignal): Promise<void> {
+  const archs = await reloadArchitectures({ workspace: sweep.workspace, roots: sweep.architectureRoots ?? architecturePathRoots() });
+  const refused = archs.refused.find((r) => r.id === sweep.arch);
+  if (refused) throw new Error(refusalLine(refused));
   // Episodes after the first reuse the sandbox (reset in between) and, for the embedded one, the simulator.
   const pool = new WarmPool({
     createSandbox: () => createPyodideSandbox(),

@@ -9,6 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { architectures } from '../../architectures/registry.js';
+import { architecturePathRoots, reloadArchitectures } from '../../architectures/workspace.js';
+import { refusalLine } from '../../core/architecture/workspace.js';
 import { EpisodeController } from '../../core/engine/controller.js';
 import type { HumanSeat } from '../../core/engine/human.js';
 import { nodeClock, nodeIO } from '../../core/node/nodeHost.js';
@@ -70,6 +72,11 @@ async function run(launch: LaunchWire, simulator: SimulatorWire, controller: Epi
     if (e.type === 'trace_event') void send({ type: 'event', event: e.event });
   });
   try {
+    // The workspace's own architectures, loaded again for each run: this process outlives edits to them.
+    const archs = await reloadArchitectures({ workspace: launch.workspace, roots: launch.architectureRoots ?? architecturePathRoots() });
+    const refused = archs.refused.find((r) => r.id === launch.arch);
+    if (refused) throw new Error(refusalLine(refused));
+    for (const r of archs.refused) void send({ type: 'log', message: `warning: ${refusalLine(r)}` });
     const result = await launchRun(
       {
         workspace: launch.workspace,

@@ -31,6 +31,11 @@ export const STATUS_FOR_KIND: Record<ModelErrorKind, number> = {
   cancelled: 499,
 };
 
+function hasImages(body: unknown): boolean {
+  const messages = (body as { messages?: unknown } | null)?.messages;
+  return Array.isArray(messages) && messages.some((m) => Array.isArray((m as { content?: unknown })?.content) && ((m as { content: unknown[] }).content).some((p) => (p as { type?: unknown })?.type === 'image_url'));
+}
+
 export interface ModelProxy {
   /** e.g. http://127.0.0.1:41234/v1 */
   baseUrl: string;
@@ -76,6 +81,8 @@ export async function startModelProxy(client: ModelClient, options: { log?(line:
       } catch (err) {
         return json(res, 400, { error: { message: `request body is not JSON: ${err instanceof Error ? err.message : String(err)}`, type: 'bad_request' } });
       }
+      // A run with vision on sends image parts; the bridge forwards text only, so it says so instead of a schema error.
+      if (hasImages(body)) return json(res, 400, { error: { message: "images cannot be sent through the VS Code Language Model API bridge (it forwards text only); turn off the setting waypoint.run.vision, or use an OpenAI-compatible provider for a vision model", type: 'bad_request' } });
       const parsed = ChatRequest.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

@@ -42,6 +42,8 @@ export class RunViewerPanel extends Disposable {
   private loaded: ViewLoad | undefined;
   /** The turn a debugger stopped at, selected when the view (re)initialises. */
   private debugTurn: number | undefined;
+  /** The debugger's turn when the view did not have its events yet: selected by the append that brings them. */
+  private pendingSelect: number | undefined;
   /** A recorded trace read and decoded while the page loads (the first `ready` uses it instead of reading again). */
   private prefetch: Promise<ViewLoad> | undefined;
 
@@ -181,6 +183,12 @@ export class RunViewerPanel extends Disposable {
     if (fresh.length === 0 || !runId) return;
     this.sentSeq = fresh[fresh.length - 1].seq;
     this.post({ type: 'append', runId, events: packEvents(fresh) });
+    // The debugger's turn, sent once the view has its events (a fork's init can go out before its prefix is replayed).
+    const pending = this.pendingSelect;
+    if (pending !== undefined && fresh.some((e) => 'turn' in e && e.turn === pending)) {
+      this.pendingSelect = undefined;
+      this.post({ type: 'selectTurn', turn: pending });
+    }
   }
 
   /** Selects a turn in the view (the debugger stopped there), after sending the events that reach it. */
@@ -189,7 +197,9 @@ export class RunViewerPanel extends Disposable {
     this.debugTurn = turn;
     if (!this.ready) return;
     this.flush();
-    this.post({ type: 'selectTurn', turn });
+    const known = (this.live?.events ?? this.events).some((e) => 'turn' in e && e.turn === turn);
+    if (known) this.post({ type: 'selectTurn', turn });
+    else this.pendingSelect = turn;
   }
 
   /** Selects a turn (a sweep episode's failure began there), as the debugger's position does. */
@@ -229,7 +239,9 @@ export class RunViewerPanel extends Disposable {
     const runId = this.runId ?? basename(join(this.tracePath, '..'));
     if (this.runId) await this.remember(this.runId);
     this.sentSeq = events.length ? events[events.length - 1].seq : -1;
-    const select = this.debugTurn !== undefined && events.some((e) => 'turn' in e && e.turn === this.debugTurn) ? { selectTurn: this.debugTurn } : {};
+    const has = this.debugTurn !== undefined && events.some((e) => 'turn' in e && e.turn === this.debugTurn);
+    const select = has ? { selectTurn: this.debugTurn } : {};
+    this.pendingSelect = has ? undefined : this.debugTurn;
     // Each distinct chat message once; role_calls refer to it (a long run's init shrinks by megabytes).
     const shared = shareMessages(events);
     this.post({ type: 'init', runId, events: shared.events, messages: shared.messages, warnings, live: this.live !== undefined, ...(overview ? { overview } : {}), ...select });

@@ -20,7 +20,8 @@ export function viewerCsp(cspSource: string, nonce: string): string {
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource} 'unsafe-inline'`,
     `font-src ${cspSource}`,
-    `img-src ${cspSource}`,
+    // data: for the images a role saw, drawn from the trace's own bytes (images only; scripts stay nonce-bound).
+    `img-src ${cspSource} data:`,
   ].join('; ');
 }
 

@@ -23,18 +23,20 @@ export interface TestCatalog {
   archs: ReadonlyMap<string, ArchEntry>;
 }
 
-let cached: TestCatalog | undefined;
+/** The catalog and the manifests it was built from (workspace architectures come and go). */
+let cached: { catalog: TestCatalog; from: readonly unknown[] } | undefined;
 
 /**
  * The default task of an architecture: the first task of its simulator whose own robot API is the architecture's
  * (stack_blocks for MALMM, sort_cubes for RoCo, ...), the household's first task for LLaMAR.
  */
 export function testCatalog(): TestCatalog {
-  if (cached) return cached;
+  const manifests = architectureManifests.list();
+  if (cached && cached.from.length === manifests.length && cached.from.every((m, i) => m === manifests[i])) return cached.catalog;
   const tabletop = taskCatalog();
   const household = householdTasks().map((t) => t.id);
   const archs = new Map<string, ArchEntry>();
-  for (const m of architectureManifests.list()) {
+  for (const m of manifests) {
     const tasks = m.simulator === 'household' ? household : [...tabletop.filter((t) => t.defaultApi === m.api), ...tabletop.filter((t) => t.defaultApi !== m.api && t.apis.includes(m.api))].map((t) => t.id);
     archs.set(m.id, {
       id: m.id,
@@ -46,6 +48,6 @@ export function testCatalog(): TestCatalog {
       ...(m.simulator === 'household' ? { planSuffix: true } : {}),
     });
   }
-  cached = { archs };
-  return cached;
+  cached = { catalog: { archs }, from: manifests };
+  return cached.catalog;
 }

@@ -112,6 +112,8 @@ export class WaypointTesting implements vscode.Disposable, RunnerHost {
   }
 
   private async doDiscover(): Promise<void> {
+    // Tests may name the workspace's own architectures (arch: cap): wait for them to be registered.
+    await this.ctx.architectures.ready();
     const root = this.ctx.workspaceRoot();
     if (!root) {
       this.controller.items.replace([]);

@@ -125,9 +125,10 @@ async function runOne(host: RunnerHost, root: string, c: TestCase, run: vscode.T
     ...(c.ablations ? { ablations: c.ablations } : {}),
     builtInPromptRoot: ctx.builtInPromptRoot,
     model,
-    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && ctx.trusted ? { codeRunner: 'host-python' as const } : {}) },
+    options: { codeTimeoutSecs: s.run.codeTimeoutSecs, ...(s.run.hostPython && ctx.trusted ? { codeRunner: 'host-python' as const } : {}), ...(s.run.vision ? { vision: true } : {}) },
     limits: { ...limitsFromSettings(c.arch, s), ...c.limits },
     cache: s.run.useCache,
+    architectureRoots: ctx.architectures.roots(),
   };
   const t0 = performance.now();
   const live = LiveRun.start({ modulePath: ctx.asset('dist', 'runWorker.js'), launch, simulator: simulatorWire(ctx), processes: runProcesses(ctx), log: (l) => ctx.output.info(l) });

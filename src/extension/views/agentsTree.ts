@@ -1,4 +1,5 @@
-// The Agents view: architectures -> topologies, role prompt files (workspace override or built-in) and variants.
+// The Agents view: architectures -> topologies, role prompt files (workspace override or built-in) and variants;
+// the workspace's own architectures beside the built-ins, and an error item for each folder the loader refused.
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -28,6 +29,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentNode> {
   async getChildren(node?: AgentNode): Promise<AgentNode[]> {
     if (node) return node.kind === 'arch' || node.kind === 'folder' ? node.children : [];
     const root = this.ctx.workspaceRoot();
+    // The workspace's own architectures may still be loading.
+    await this.ctx.architectures.ready();
     const archs = architectures.list();
     const overrides = new Set<string>();
     if (root) {
@@ -36,7 +39,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentNode> {
     const { loadVariantsAt } = await import('../prompt/variantsIo.js');
     const variants = await loadVariantsAt(root);
     if (variants.error) this.ctx.output.warn(variants.error);
-    return buildAgentsTree(archs, { workspacePromptRoot: root ? join(root, 'prompts') : undefined, builtInPromptRoot: this.ctx.builtInPromptRoot, overrides }, variants.set);
+    return buildAgentsTree(archs, { workspacePromptRoot: root ? join(root, 'prompts') : undefined, builtInPromptRoot: this.ctx.builtInPromptRoot, overrides }, variants.set, this.ctx.architectures.last.refused);
   }
 
   getTreeItem(node: AgentNode): vscode.TreeItem {
@@ -68,6 +71,20 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentNode> {
           iconPath: new vscode.ThemeIcon(node.override ? 'file-code' : 'lock'),
           contextValue: node.override ? 'waypoint.prompt.workspace' : 'waypoint.prompt.builtin',
           command: { command: 'vscode.open', title: 'Open Prompt', arguments: [uri] },
+        });
+        return item;
+      }
+      case 'error': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        const uri = vscode.Uri.file(node.path);
+        const at = new vscode.Range(node.line - 1, 0, node.line - 1, 0);
+        Object.assign(item, {
+          id: node.id,
+          description: node.description,
+          tooltip: node.tooltip,
+          iconPath: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+          contextValue: 'waypoint.arch.refused',
+          command: { command: 'vscode.open', title: 'Open', arguments: [uri, { selection: at }] },
         });
         return item;
       }

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { E2eEnv } from './helpers.js';
 
 /** Suite files in run order: later files use what earlier ones proved (activation before features). */
-const FILES = ['activation', 'walkthrough', 'promptLanguage', 'webviewTransport', 'liveRun', 'debugger', 'export', 'compare', 'testing', 'secrets', 'restrictedMode'];
+const FILES = ['activation', 'walkthrough', 'promptLanguage', 'webviewTransport', 'liveRun', 'debugger', 'export', 'compare', 'testing', 'workspaceArchs', 'secrets', 'restrictedMode'];
 
 interface TestResult {
   title: string;

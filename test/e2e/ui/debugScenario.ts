@@ -192,6 +192,11 @@ export async function runDebuggerScenario(page: Page, ctx: UiContext, step: Step
     return `${rows[0]}; trace ended ${end}`;
   });
 
-  // Leave the prompt as the other steps expect it.
+  // Leave the prompt as the other steps expect it, and no debug session behind a failed step (a paused session
+  // would take the next scenario's stop).
   if (original && readFileSync(coderPath, 'utf8') !== original) writeFileSync(coderPath, original);
+  for (let i = 0; i < 4 && (await page.locator('.debug-toolbar').isVisible().catch(() => false)); i++) {
+    await page.locator('.debug-toolbar .action-label.codicon-debug-stop').first().click().catch(() => undefined);
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  }
 }

@@ -4,7 +4,7 @@
 // and the getting-started walkthrough (steps done by CodeLens are ticked; a step's button runs its command). Each
 // step has a deadline and a screenshot; a step that throws, for whatever reason, failed; a step whose prerequisite
 // failed is reported as skipped (the prerequisite's failure already fails the run).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
 import { decompress as lz4Decompress } from 'lz4js';
@@ -15,6 +15,7 @@ import { allNotifications, codeLens, goToLine, openWorkbench, problemCounts, pic
 import { runDebuggerScenario } from './debugScenario.js';
 import { runTestingReloadStep, runTestingScenario } from './testingScenario.js';
 import { DROPPED_RULE, fixtureSweep } from '../../helpers/fixtureSweep.js';
+import { REPO } from '../prepare.js';
 
 /** The sweep comparison webview's inner frame (the one with the matrix). */
 async function sweepViewFrame(page: Page, timeoutMs: number): Promise<Frame> {
@@ -225,7 +226,7 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
       const r = await retryDiff(liveFrame!);
       if (!r) {
         figures.liveRunHadExecutorError = false;
-        throw new Error('the live run (reference-flawed, stack_blocks seed 4) had no Coder turn after an executor error: its seeded NameError should give one');
+        throw new Error('the live run (reference-flawed, stack_blocks seed 9) had no Coder turn after an executor error: its seeded NameError should give one');
       }
       figures.liveRunHadExecutorError = true;
       await shots.take(page, '03-live-run-retry-diff');
@@ -376,6 +377,35 @@ export async function runUiScenarios(ctx: UiContext): Promise<{ steps: StepResul
     });
 
     await runTestingScenario(page, ctx, step, shots, figures, 'open the example workspace');
+
+    await step('Agents view: a workspace architecture (cap) is listed; a broken copy is an error item', ['open the example workspace'], 60_000, async () => {
+      const archs = join(ctx.workspace, '.waypoint', 'architectures');
+      const example = join(REPO, 'examples', 'architectures', 'cap');
+      cpSync(example, join(archs, 'cap'), { recursive: true });
+      // A second copy under another id whose loop has a syntax error.
+      const broken = join(archs, 'cap_broken');
+      cpSync(example, broken, { recursive: true });
+      writeFileSync(join(broken, 'manifest.ts'), readFileSync(join(broken, 'manifest.ts'), 'utf8').replace("id: 'cap'", "id: 'cap_broken'"));
+      writeFileSync(join(broken, 'loop.ts'), `${readFileSync(join(broken, 'loop.ts'), 'utf8')}\nexport const broken = ;\n`);
+      try {
+        // The activity bar's Waypoint container (its view commands exist only once the extension has activated).
+        await page.locator('.activitybar a.action-label[aria-label^="Waypoint"]').first().click();
+        // The tree is virtualised and the built-ins open expanded: collapse them so every architecture is drawn.
+        const header = page.locator('.pane-header', { hasText: 'Agents' }).first();
+        await header.hover();
+        await header.locator('a.action-label[aria-label="Collapse All"]').click({ timeout: 10_000 });
+        const rows = page.locator('.pane-body .monaco-list-row');
+        await rows.filter({ hasText: 'Code as Policies' }).first().waitFor({ timeout: 30_000 });
+        const error = rows.filter({ hasText: 'cap_broken' }).first();
+        await error.waitFor({ timeout: 15_000 });
+        const text = (await error.textContent()) ?? '';
+        if (!/not loaded/.test(text)) throw new Error(`the broken folder's row says '${text}'`);
+        await shots.take(page, '22-agents-view-workspace-architecture');
+        return `cap listed; ${text.trim().slice(0, 120)}`;
+      } finally {
+        rmSync(archs, { recursive: true, force: true });
+      }
+    });
 
     await step('no error notifications', ['open the example workspace'], 30_000, async () => {
       const visible = await toasts(page);

@@ -23,14 +23,14 @@ const TESTS_YAML = [
   '    variants: [paper]',
   '  - architecture: malmm',
   '    tasks: [stack_blocks]',
-  '    seeds: [1]',
+  '    seeds: [12]',
   '    variants: [paper]',
   '    model: reference-flawed',
   '  - architecture: roco',
   '',
 ].join('\n');
 const PASSING = 'malmm/stack_blocks/s0/paper';
-const FLAWED = 'malmm/stack_blocks/s1@reference-flawed/paper';
+const FLAWED = 'malmm/stack_blocks/s12@reference-flawed/paper';
 const ROCO = 'roco/sort_cubes/s0';
 const RUN_TIMEOUT_MS = 240_000;
 
@@ -128,7 +128,7 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
     while (!(await rowLabels(page)).some((l) => l.startsWith('RoCo')) && Date.now() < deadline) await page.waitForTimeout(250);
     await expandAll(page);
     const labels = (await rowLabels(page)).map((l) => l.replace(/\d+(\.\d+)?m?s$/, '').trim());
-    for (const want of ['MALMM', 'stack_blocks', 'seed 0', 'paper', 'seed 1 · reference-flawed', 'RoCo', 'sort_cubes']) {
+    for (const want of ['MALMM', 'stack_blocks', 'seed 0', 'paper', 'seed 12 · reference-flawed', 'RoCo', 'sort_cubes']) {
       if (!labels.some((l) => l.startsWith(want))) throw new Error(`the tree has no '${want}': ${labels.join(' | ')}`);
     }
     await shots.take(page, '15-testing-tree');
@@ -149,12 +149,12 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
 
   await step(FAIL, [TREE], RUN_TIMEOUT_MS + 60_000, async () => {
     await showTesting(page);
-    await rowAction(page, 'seed 1', 'codicon-testing-run-icon');
+    await rowAction(page, 'seed 12', 'codicon-testing-run-icon');
     const r = await waitResult(page, ctx.workspace, FLAWED, undefined, 'the reference-flawed test');
     if (r.status !== 'failed' || !r.label || r.turn === undefined) throw new Error(`the flawed test did not fail with a label and a turn: ${JSON.stringify(r)}`);
-    await testRow(page, 'seed 1').locator('.codicon-testing-failed-icon').waitFor({ timeout: 20_000 });
-    // The test (seed 1's variant): its description says what failed where, as the results file does.
-    const row = await childRow(page, 'seed 1');
+    await testRow(page, 'seed 12').locator('.codicon-testing-failed-icon').waitFor({ timeout: 20_000 });
+    // The test (seed 12's variant): its description says what failed where, as the results file does.
+    const row = await childRow(page, 'seed 12');
     // The state arrives with the run's report, the description a moment later with the record.
     const described = `✖ ${r.label} at turn ${r.turn}`;
     await row.filter({ hasText: described }).waitFor({ timeout: 10_000 }).catch(async () => {
@@ -234,7 +234,7 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
     await page.keyboard.type(' (edited for a continuous run)');
     await page.keyboard.press('Control+S');
     const t0 = Date.now();
-    const [a, b] = [await waitResult(page, ctx.workspace, PASSING, before[PASSING]?.finishedAt, 'seed 0 re-run after the save'), await waitResult(page, ctx.workspace, FLAWED, before[FLAWED]?.finishedAt, 'seed 1 re-run after the save')];
+    const [a, b] = [await waitResult(page, ctx.workspace, PASSING, before[PASSING]?.finishedAt, 'seed 0 re-run after the save'), await waitResult(page, ctx.workspace, FLAWED, before[FLAWED]?.finishedAt, 'seed 12 re-run after the save')];
     figures.continuousRerunMs = Date.now() - t0;
     if (results(ctx.workspace)[ROCO]) throw new Error('the RoCo test ran, but coder.prompt is not one of its prompts');
     await showTesting(page);
@@ -242,7 +242,7 @@ export async function runTestingScenario(page: Page, ctx: UiContext, step: Step,
     await shots.take(page, '20-testing-continuous-rerun');
     await stop.click();
     writeFileSync(coderPath, original);
-    return `seed 0 ${a.status}, seed 1 ${b.status} (${b.label ?? ''}) ${((figures.continuousRerunMs as number) / 1000).toFixed(1)} s after the save; RoCo not run`;
+    return `seed 0 ${a.status}, seed 12 ${b.status} (${b.label ?? ''}) ${((figures.continuousRerunMs as number) / 1000).toFixed(1)} s after the save; RoCo not run`;
   });
   if (original && readFileSync(coderPath, 'utf8') !== original) writeFileSync(coderPath, original);
 }
@@ -264,7 +264,7 @@ export async function runTestingReloadStep(page: Page, ctx: UiContext, step: Ste
       await page.waitForTimeout(500);
     }
     if (!want.every((w) => labels.some((l) => l.startsWith(w)))) throw new Error(`after the reload the tree reads: ${labels.join(' | ')}`);
-    await testRow(page, 'seed 1').locator('.codicon-testing-failed-icon').waitFor({ timeout: 20_000 });
+    await testRow(page, 'seed 12').locator('.codicon-testing-failed-icon').waitFor({ timeout: 20_000 });
     await shots.take(page, '21-testing-after-reload');
     return labels.filter((l) => l.startsWith('paper')).join(' | ');
   });

@@ -13,20 +13,43 @@ export const CHROMIUM_ARGS = [
 export async function openWorkbench(page: Page, url: string, expectRow: string, timeoutMs = 60_000): Promise<number> {
   const t0 = Date.now();
   await page.goto(url);
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: expectRow }).first().waitFor({ timeout: timeoutMs });
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: expectRow }).first();
+  // A reload restores the side bar's last view (the Waypoint view after the Agents step): show the Explorer then.
+  await page.locator('.part.sidebar').waitFor({ timeout: timeoutMs });
+  if (!(await row.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
+    if (!(await page.locator('.explorer-folders-view').isVisible().catch(() => false))) await page.locator('.activitybar .action-item:has(> a[aria-label^="Explorer"])').click();
+    await row.waitFor({ timeout: Math.max(1_000, timeoutMs - (Date.now() - t0)) });
+  }
   return Date.now() - t0;
 }
 
-/** Quick Open (Ctrl+P): type a file name, pick the row that shows `pathHint` (a folder in its description). */
+/**
+ * Quick Open (Ctrl+P): type a file name, pick the row that shows `pathHint` (a folder in its description). The row
+ * is clicked, not taken by Enter: with the file in "recently opened" and in the search results the list reorders
+ * as results arrive, and Enter on an open, inactive file did not always switch. One more try if the tab does not
+ * become active.
+ */
 export async function quickOpen(page: Page, fileName: string, pathHint?: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(pathHint ? `${pathHint}/${fileName}` : fileName);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
-  await row.waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor({ timeout: 15_000 });
+  let rowsSeen: string[] = [];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(pathHint ? `${pathHint}/${fileName}` : fileName);
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    const wanted = pathHint ? rows.filter({ hasText: fileName }).filter({ hasText: pathHint }) : rows.filter({ hasText: fileName });
+    const found = await wanted.first().waitFor({ timeout: 15_000 }).then(() => true, () => false);
+    rowsSeen = await rows.allTextContents();
+    if (found) {
+      await page.waitForTimeout(300); // results still arriving reorder the list
+      await wanted.first().click();
+      const active = await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      if (active) return;
+    }
+    await page.keyboard.press('Escape');
+  }
+  const active = await page.locator('.tabs-container .tab.active').allTextContents();
+  throw new Error(`Quick Open '${pathHint ? `${pathHint}/` : ''}${fileName}' did not open it (rows: ${rowsSeen.join(' | ') || 'none'}; active tabs: ${active.join(' | ') || 'none'})`);
 }
 
 /** Runs a command by its palette title ("Waypoint: Open Run…"). Focus goes to the side bar first: key presses
@@ -57,14 +80,24 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Go to Line (Ctrl+G) in the focused editor (click its tab first): reveals the line in the middle. */
+/**
+ * Go to Line (Ctrl+G) in the focused editor (click its tab first): reveals the line in the middle. When the key
+ * did not reach the editor (focus still in a tree, as after a debugger stop) the editor is focused by its tab's
+ * click and the key pressed again.
+ */
 export async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`:${line}`);
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('Control+G');
+    if (await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+    if (attempt === 2) throw new Error(`Go to Line: Ctrl+G opened no input after 3 tries (active element: ${await page.evaluate(() => document.activeElement?.className ?? 'none')})`);
+    await page.keyboard.press('Escape');
+    await page.locator('.editor-group-container.active .tabs-container .tab.active').first().click();
+  }
+  await typeIntoQuickInput(page, input, `:${line}`);
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await widget.waitFor({ state: 'hidden' });
 }
 
 /** Picks the quick-pick row containing `text` after typing `filter`. */

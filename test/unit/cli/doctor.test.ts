@@ -41,7 +41,7 @@ test('doctor against an OpenAI-compatible endpoint: probe lines, architectures, 
   assert.match(r.stdout, /\n {2}✓ chat completion +answered "ready"/);
   assert.match(r.stdout, /\n {2}✓ embeddings +1536 dimensions from text-embedding-3-small/);
   assert.match(r.stdout, /\nArchitectures with gpt-4o-mini on OpenAI:\n {2}\? malmm +needs ≈\d+ tokens of context/);
-  assert.match(r.stdout, new RegExp(`\\nRun with:\\n  waypoint run --model openai:gpt-4o-mini --base-url ${openai.url.replace(/[.]/g, '\\.')} --api-key-env MY_KEY\\n`));
+  assert.match(r.stdout, new RegExp(`\\nRun with:\\n  waypoint run --model openai:gpt-4o-mini --base-url ${openai.url.replace(/[.]/g, '\\.')} --api-key-env MY_KEY --embedding-model text-embedding-3-small\\n`));
   assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
   assert.equal(r.stderr, '');
 });

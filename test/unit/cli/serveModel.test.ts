@@ -12,7 +12,7 @@ test('serveModel prints a labelled loopback URL that serves /v1/models, and clos
     assert.ok(!lines.some((l) => l.startsWith('warning')), 'no exposure warning on loopback');
     const res = await fetch(`${s.url}/models`);
     const body = (await res.json()) as { data: { id: string; owned_by: string }[] };
-    assert.deepEqual(body.data.map((d) => d.id), ['reference', 'reference-flawed']);
+    assert.deepEqual(body.data.map((d) => d.id), ['reference', 'reference-flawed', 'reference-embedding']);
   } finally {
     await s.close();
   }

@@ -34,6 +34,11 @@ test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, 
     'node_modules/pyodide/pyodide.mjs',
     'node_modules/pyodide/pyodide.asm.wasm',
     'node_modules/pyodide/python_stdlib.zip',
+    // Workspace architectures are compiled with esbuild when they load (src/core/node/loadModule.ts).
+    'node_modules/esbuild/package.json',
+    'node_modules/esbuild/lib/main.js',
+    `node_modules/@esbuild/${process.platform}-${process.arch}/package.json`,
+    `node_modules/@esbuild/${process.platform}-${process.arch}/${process.platform === 'win32' ? 'esbuild.exe' : 'bin/esbuild'}`,
   ];
   // Every built-in role prompt, read at run time from its architecture's folder (src/core/node/packageRoot.ts).
   for (const m of architectureManifests.list()) need.push(...m.roles.map((r) => `src/architectures/${m.id}/prompts/${r.promptFile}`));
@@ -42,6 +47,6 @@ test('the package holds the entry points, grammar, prompts, MuJoCo and Pyodide, 
   const missing = need.filter((f) => !files.has(f));
   assert.deepEqual(missing, [], `missing from the package (run \`npm run build\` first if dist/ files are missing)`);
   const builtInPrompt = /^src\/architectures\/[^/]+\/prompts\/[^/]+\.prompt$/;
-  const stray = [...files].filter((f) => (/^(src|test|webview|scripts|docs|bridges)\//.test(f) && !builtInPrompt.test(f)) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide)\//.test(f)));
+  const stray = [...files].filter((f) => (/^(src|test|webview|scripts|docs|bridges)\//.test(f) && !builtInPrompt.test(f)) || f.endsWith('.map') || f.endsWith('.ts') || (f.startsWith('node_modules/') && !/^node_modules\/(mujoco-js|pyodide|esbuild|@esbuild)\//.test(f)));
   assert.deepEqual(stray, [], 'nothing but runtime files');
 });

@@ -14,6 +14,9 @@ test('the viewer page allows only its own nonce script and webview resources', (
   assert.match(csp, /^default-src 'none'; /);
   assert.match(csp, new RegExp(`script-src 'nonce-${nonce.replace(/[+/]/g, '\\$&')}'`));
   assert.doesNotMatch(csp, /unsafe-eval|https:(?!\/\/x\.vscode-cdn)|\*/);
+  // Images a role saw are drawn from the trace as data: URLs: allowed for images, and for nothing else.
+  assert.match(csp, /(^|; )img-src https:\/\/x\.vscode-cdn\.net data:(;|$)/);
+  assert.equal(csp.match(/data:/g)?.length, 1);
   const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
   assert.equal(scripts.length, 1);
   assert.match(scripts[0], new RegExp(`nonce="${nonce.replace(/[+/]/g, '\\$&')}"`));

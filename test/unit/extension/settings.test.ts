@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiKeySecretName, changedKeys, isLoopbackUrl, parseSettings, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings.js';
+import { apiKeySecretName, changedKeys, isLoopbackUrl, parseSettings, RESTART_SERVER_KEYS, RESTRICTED_KEYS, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings.js';
 
 const from = (values: Partial<Record<SettingKey, unknown>>) => parseSettings((k) => values[k]);
 
@@ -10,7 +10,7 @@ test('unset settings give the documented defaults and no issues', () => {
   assert.equal(settings.model.provider, 'reference');
   assert.equal(settings.model.baseUrl, 'https://api.openai.com/v1');
   assert.deepEqual(settings.simulator, { kind: 'embedded' });
-  assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, hostPython: false, useCache: true, keepWarm: true });
+  assert.deepEqual(settings.run, { architecture: 'malmm', task: 'stack_blocks', seed: 0, maxTurns: 150, maxConsecutiveErrors: 5, codeTimeoutSecs: 10, hostPython: false, useCache: true, keepWarm: true, vision: false });
   assert.equal(settings.model.temperature, undefined);
   assert.deepEqual(settings.model.vscodeLm, {});
   assert.equal(settings.languageServer.enabled, true);
@@ -94,4 +94,23 @@ test('model.maxTokensField: max_tokens unless set to max_completion_tokens; anyt
   const bad = from({ 'model.maxTokensField': 'max_output_tokens' });
   assert.equal(bad.settings.model.maxTokensField, 'max_tokens');
   assert.deepEqual(bad.issues.map((i) => i.key), ['waypoint.model.maxTokensField']);
+});
+
+test('architectures.paths: an array of folders (blank entries dropped); anything else is reported and ignored; a change restarts the language server', () => {
+  const get = (v: unknown) => (k: SettingKey) => (k === 'architectures.paths' ? v : undefined);
+  assert.deepEqual(parseSettings(get([' archs ', '', '/opt/archs'])).settings.architectures.paths, ['archs', '/opt/archs']);
+  assert.deepEqual(parseSettings(get(undefined)).settings.architectures.paths, []);
+  const bad = parseSettings(get('archs'));
+  assert.deepEqual(bad.settings.architectures.paths, []);
+  assert.deepEqual(bad.issues.map((i) => i.key), ['waypoint.architectures.paths']);
+  assert.ok(RESTART_SERVER_KEYS.includes('architectures.paths'), 'the server reads the setting at start');
+  assert.ok(RESTRICTED_KEYS.includes('architectures.paths'), 'a workspace cannot point an untrusted window at code');
+});
+
+test('model.embeddingModel: a model name for the LLaMAR matcher, empty for none; a malformed one is reported and ignored', () => {
+  assert.equal(from({}).settings.model.embeddingModel, undefined);
+  assert.equal(from({ 'model.embeddingModel': ' text-embedding-3-small ' }).settings.model.embeddingModel, 'text-embedding-3-small');
+  const bad = from({ 'model.embeddingModel': 'two words' });
+  assert.equal(bad.settings.model.embeddingModel, undefined);
+  assert.ok(bad.issues.some((i) => i.key === 'waypoint.model.embeddingModel'), JSON.stringify(bad.issues));
 });

@@ -126,7 +126,18 @@ export interface FailureReport {
 
 /** The failure report of the latest request (retune / replan). */
 export function readFailure(messages: readonly ChatMessage[]): FailureReport | undefined {
-  const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  return failureIn([...messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+}
+
+/** Every failure report the conversation holds, oldest first (the model sees its whole conversation). */
+export function readFailures(messages: readonly ChatMessage[]): FailureReport[] {
+  return messages.flatMap((m) => {
+    const f = m.role === 'user' ? failureIn(m.content) : undefined;
+    return f ? [f] : [];
+  });
+}
+
+function failureIn(last: string): FailureReport | undefined {
   const index = /failure index: (\d+)/.exec(last);
   const action = /failed action: (\w+)/.exec(last);
   const args = /current arguments: (\([^\n]*\))/.exec(last);

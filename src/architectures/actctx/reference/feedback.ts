@@ -1,7 +1,9 @@
 // The reference model's answers to Action Contextualization's feedback (scripted, NOT an LLM): a retune reads the
 // failure reason and changes one parameter of the failed action, escalating past what the history shows already
-// failed (clearance, then grasp, then speed); a replan puts first whatever got in the way and keeps the settings that
-// worked; a retune after success nudges the clearance of the last placing action.
+// failed (clearance, then grasp, then speed; a top grasp that met a fixture, something not among the objects, turns
+// to the side first); a replan puts first whatever target the collision reports of the conversation name as in the
+// way, and keeps the settings that worked and the grasps that avoided a fixture; a retune after success nudges the
+// clearance of the last placing action. All of it is read from the feedback, not from the scene description.
 import type { Action, FailureReport, Scene } from './conversation.js';
 import { py } from './planner.js';
 
@@ -23,15 +25,23 @@ function tried(f: FailureReport, action: string, args: readonly (string | number
   });
 }
 
-/** Candidate changes for the failed action, best first; the first not already tried wins. */
-export function retuneArgs(f: FailureReport): { args: (string | number)[]; why: string } {
+/** What the robot collided with, per the report's reason ('' when it did not collide). */
+export function collidedWith(f: FailureReport): string {
+  return /collided with ([^|]*?) \|/.exec(f.reason)?.[1]?.trim() ?? '';
+}
+
+/**
+ * Candidate changes for the failed action, best first; the first not already tried wins. `objects` is the scene's
+ * label list: a collision with something not on it (a fixture such as a lamp) on a top grasp turns the grasp first.
+ */
+export function retuneArgs(f: FailureReport, objects: readonly string[] = [], approachGrasp?: string): { args: (string | number)[]; why: string } {
   const s = slots(f.action);
   const args = [...f.args];
   const speed = Number(args[s.speed] ?? 0.5);
   const clearance = Number(args[s.clearance] ?? 0.02);
   const label = String(args[0]);
   const reason = f.reason;
-  const collided = /collided with ([^|]*?) \|/.exec(reason)?.[1]?.trim();
+  const collided = collidedWith(f) || undefined;
   const candidates: { change: (a: (string | number)[]) => void; why: string }[] = [];
   const setClear = (v: number, why: string) => candidates.push({ change: (a) => (a[s.clearance] = r3(v)), why });
   const setSpeed = (v: number, why: string) => candidates.push({ change: (a) => (a[s.speed] = r3(v)), why });
@@ -40,6 +50,10 @@ export function retuneArgs(f: FailureReport): { args: (string | number)[]; why: 
     const g = args[s.grasp] === 'side' ? 'top' : 'side';
     candidates.push({ change: (a) => (a[s.grasp!] = g), why: `${why}: try a ${g} grasp` });
   };
+  // A pick whose grasp differs from the approach before it (a retune turned the approach) takes the approach's.
+  if (f.action === 'pick' && s.grasp !== undefined && approachGrasp && args[s.grasp] !== approachGrasp) {
+    candidates.push({ change: (a) => (a[s.grasp!] = approachGrasp), why: `the hand came in for a ${approachGrasp} grasp, so the pick takes that grasp too` });
+  }
   if (/holding\(\) returned False/.test(reason)) {
     if (speed > 0.6) setSpeed(0.4, 'the object did not stay in the hand; a fast motion shakes it loose, so move slower');
     if (clearance > 0.006) setClear(0.005, 'the fingers may have stopped short of the object; let them come closer');
@@ -49,6 +63,8 @@ export function retuneArgs(f: FailureReport): { args: (string | number)[]; why: 
   if (collided) {
     if (collided === label) setClear(clearance + 0.02, `the hand touched the ${label} itself; keep more distance from it`);
     else {
+      const fixture = !objects.includes(collided) && s.grasp !== undefined && args[s.grasp] === 'top';
+      if (fixture) flipGrasp(`the ${collided} is not a thing to move and sits where a hand coming from above passes`);
       setClear(Math.min(0.08, Math.max(clearance * 2, clearance + 0.02)), `the robot touched the ${collided}; steer around it from farther away`);
       setClear(Math.min(0.1, clearance + 0.04), `still too close to the ${collided}; more clearance`);
       flipGrasp(`the ${collided} is in the way of this grasp`);
@@ -80,8 +96,8 @@ export function retuneArgs(f: FailureReport): { args: (string | number)[]; why: 
   return { args: next, why: candidates[candidates.length - 1]!.why };
 }
 
-export function retuneAnswer(f: FailureReport): string {
-  const { args, why } = retuneArgs(f);
+export function retuneAnswer(f: FailureReport, objects: readonly string[] = [], approachGrasp?: string): string {
+  const { args, why } = retuneArgs(f, objects, approachGrasp);
   return [
     `The ${f.action} at index ${f.index} failed (${f.reason.replace(/^The action failed because of: /, '').replace(/ \|\.?$/, '')}). Change: ${why}.`,
     '```python',
@@ -90,18 +106,41 @@ export function retuneAnswer(f: FailureReport): string {
   ].join('\n');
 }
 
-/** Objects named as obstacles in the failure reason that are themselves to be put away. */
-export function inTheWay(f: FailureReport, scene: Scene, targets: readonly string[]): string[] {
-  const named = [...f.reason.matchAll(/collided with ([^|]*?) \|/g)].map((m) => m[1]!.trim());
-  return named.filter((n) => targets.includes(n) && scene.objects.includes(n));
+/**
+ * Targets the conversation's failure reports name as hit while the robot handled another object, first hit first:
+ * they are in the way and a replan puts them away first (§V-A: the glass-first order came from collision feedback).
+ */
+export function inTheWay(reports: readonly FailureReport[], scene: Scene, targets: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of reports) {
+    const hit = collidedWith(f);
+    if (hit && hit !== String(f.args[0]) && targets.includes(hit) && scene.objects.includes(hit) && !out.includes(hit)) out.push(hit);
+  }
+  return out;
 }
 
-/** The settings that worked for each object's pick (from the SUCCESS lines), for a replan to keep. */
+/**
+ * Grasps learned from the feedback: an object whose approach or pick from the top met something not among the
+ * objects (a fixture) is taken from the side in a replan.
+ */
+export function graspLessons(reports: readonly FailureReport[], scene: Scene): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of reports) {
+    const hit = collidedWith(f);
+    if ((f.action === 'approach' || f.action === 'pick') && hit && !scene.objects.includes(hit) && f.args[3] === 'top') out.set(String(f.args[0]), 'side');
+  }
+  return out;
+}
+
+/** The settings that worked for each object (from the SUCCESS lines; a pick's over an approach's), for a replan to keep. */
 export function workedSettings(f: FailureReport): Map<string, { speed?: number; clearance?: number; grasp?: string }> {
   const out = new Map<string, { speed?: number; clearance?: number; grasp?: string }>();
+  const picked = new Set<string>();
   for (const line of f.successes) {
-    const m = /^pick: (.*?) \(([^,]+), ([^,]+), '(top|side)'\)(?: \||$)/.exec(line);
-    if (m) out.set(m[1]!, { speed: Number(m[2]), clearance: Number(m[3]), grasp: m[4]! });
+    const m = /^(pick|approach): (.*?) \(([^,]+), ([^,]+), '(top|side)'\)(?: \||$)/.exec(line);
+    if (!m || (m[1] === 'approach' && picked.has(m[2]!))) continue;
+    if (m[1] === 'pick') picked.add(m[2]!);
+    out.set(m[2]!, { speed: Number(m[3]), clearance: Number(m[4]), grasp: m[5]! });
   }
   return out;
 }

@@ -1,17 +1,20 @@
 // The reference model's Action Contextualization policies (scripted, NOT an LLM), one per role of the one
 // conversation: task plan (Prompt 1), evaluation plan (Prompts 2 and 7), retune (Prompts 3-5, 8, 9), replan
 // (Prompt 6), retune after success, and syntax repair. Each reads only the messages.
-// reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order when a
+// Without the scene.spatial_relations ablation the description says nothing of what stands where relative to what
+// (the paper's App. E), so both profiles start in the task's order with top grasps and learn order and grasp from
+// the collision and failure feedback (§V-A).
+// reference-flawed makes the paper's Fig. 7 mistakes: it keeps the task's order even when the relations say a
 // full glass stands in the way of another target (the hand meets the glass until a replan puts it first), picks a
-// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), gives a wedged paper
-// ball a wide clearance (the fingers stop above it: holding() fails, a retune lets them closer), and sometimes writes
+// high speed for the full glass (it slips out of the hand: holding() fails, a retune slows down), gives a paper
+// ball a wide clearance (the fingers stop above a wedged one: holding() fails, a retune lets them closer), and sometimes writes
 // the evaluation plan one check per tuple (Mistral's slip, which the repair loop catches). Which values it picks is
 // drawn from a hash of the conversation and the seed.
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../../protocol/trace.js';
 import { registerPolicy, type PolicyContext } from '../../../core/llm/reference/policy.js';
-import { currentPlan, readFailure, readScene, requestBeforeRepairs, taskTargets, type Action } from './conversation.js';
-import { improveAnswer, inTheWay, retuneAnswer, workedSettings } from './feedback.js';
+import { currentPlan, readFailure, readFailures, readScene, requestBeforeRepairs, taskTargets, type Action } from './conversation.js';
+import { graspLessons, improveAnswer, inTheWay, retuneAnswer, workedSettings } from './feedback.js';
 import { planCode, planFor, py, type PlanSlips } from './planner.js';
 
 const CANNOT = (why: string) => `The reference policy (scripted, not an LLM) cannot answer: ${why}.`;
@@ -47,7 +50,9 @@ function taskPlan(messages: ChatMessage[], ctx: PolicyContext, slips?: PlanSlips
   const lines = [
     `The task is to put away ${p.order.map((o) => `the ${o}`).join(' and ')}. Each object is approached, picked and then put where it belongs; the robot holds one thing at a time.`,
   ];
-  if (p.order.join() !== targets.join()) lines.push(`The order is ${p.order.join(', then ')}: the glass stands right beside the other object or between it and the robot, so it would be in the hand's way.`);
+  // Only the relations ablation (the description saying what stands beside or in front of what) or a replan's
+  // collision feedback changes the task's order.
+  if (p.order.join() !== targets.join()) lines.push(slips?.first?.length || slips?.last?.length ? `The order is ${p.order.join(', then ')}, from the feedback.` : `The order is ${p.order.join(', then ')}: the glass stands right beside the other object or between it and the robot, so it would be in the hand's way.`);
   lines.push('```python', planCode(p.actions), '```');
   return lines.join('\n');
 }
@@ -96,7 +101,11 @@ function evaluationPlan(messages: ChatMessage[], ctx: PolicyContext, allowSlip =
 function retune(messages: ChatMessage[]): string {
   const f = readFailure(messages);
   if (!f) return CANNOT('the latest request has no failure report (failure index, failed action, current arguments)');
-  return retuneAnswer(f);
+  const plan = currentPlan(messages);
+  const at = plan.findIndex((a) => a.index === f.index);
+  const approach = plan.slice(0, Math.max(0, at)).reverse().find((a) => a.action === 'approach');
+  const approachGrasp = f.action === 'pick' && approach && approach.args[0] === f.args[0] ? String(approach.args[3]) : undefined;
+  return retuneAnswer(f, readScene(messages)?.objects ?? [], approachGrasp);
 }
 
 function replan(messages: ChatMessage[], ctx: PolicyContext): string {
@@ -104,13 +113,33 @@ function replan(messages: ChatMessage[], ctx: PolicyContext): string {
   const f = readFailure(messages);
   if (!scene || !f) return CANNOT('the conversation lacks the scene or the failure report');
   const targets = taskTargets(scene);
-  const first = inTheWay(f, scene, targets);
-  // What got in the way goes first; the settings that worked are kept; the rest is planned afresh (reference-flawed
-  // keeps its habits for objects it has not handled yet).
-  const slips: PlanSlips = { ...slipsFor(messages, ctx), taskOrder: true, first, keep: workedSettings(f) };
+  const reports = readFailures(messages);
+  const first = inTheWay(reports, scene, targets);
+  // What the collision reports name as in the way goes first; the settings that worked and the grasps that avoided a
+  // fixture are kept; the rest is planned afresh (reference-flawed keeps its habits for objects it has not handled yet).
+  const keep = workedSettings(f);
+  for (const [name, grasp] of graspLessons(reports, scene)) keep.set(name, { ...keep.get(name), grasp });
+  // An object no retune could handle (the failed action's, or the one in the hand) goes last: the other targets
+  // may be what stops the hand, and they are put away anyway.
+  const stuck = handledBy(currentPlan(messages), f.index);
+  const last = stuck && targets.length > 1 && !first.includes(stuck) ? [stuck] : [];
+  const slips: PlanSlips = { ...slipsFor(messages, ctx), taskOrder: true, first, last, keep };
   const body = taskPlan(messages, ctx, slips);
-  const lead = first.length ? `The ${first.join(' and the ')} got in the way, so it is put away first.` : 'The plan is rebuilt with the settings that worked.';
+  const lead = first.length
+    ? `The robot ran into the ${first.join(' and the ')}, which is to be put away too, so it is put away first.`
+    : last.length
+      ? `Every setting tried for the ${last[0]} failed; the other objects may stand in the hand's way, so they are put away first and the ${last[0]} last.`
+      : 'The plan is rebuilt with the settings that worked.';
   return `${lead}\n${body}`;
+}
+
+/** The object the action at `index` handles: its own label, or for place / drop the one the last pick took. */
+function handledBy(plan: readonly Action[], index: number): string | undefined {
+  const at = plan.findIndex((a) => a.index === index);
+  if (at < 0) return undefined;
+  const a = plan[at]!;
+  if (a.action === 'approach' || a.action === 'pick') return String(a.args[0]);
+  return plan.slice(0, at).reverse().find((p) => p.action === 'pick')?.args[0] as string | undefined;
 }
 
 function improve(messages: ChatMessage[]): string {

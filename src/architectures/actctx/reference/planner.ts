@@ -18,12 +18,18 @@ export interface PlanSlips {
   taskOrder?: boolean;
   /** Speed for the full glass (the careful plan uses 0.4). */
   fullGlassSpeed?: number;
-  /** Clearance for a wedged object (the careful plan uses 0.005; a wide one keeps the fingers out). */
+  /**
+   * Clearance for a paper ball, wedged or not (the careful plan uses 0.005 for a ball the description calls wedged,
+   * else 0.02; a wide one keeps the fingers out of a wedged ball). Without the relations the flawed profile cannot
+   * know which ball is wedged, so it gives every ball the wide one (the paper's plan gave ball 1 0.04, Fig. 6 c).
+   */
   wedgedClearance?: number;
   /** Objects already put away (a replan leaves them out). */
   done?: readonly string[];
   /** Put these first (a replan after one of them got in the way). */
   first?: readonly string[];
+  /** Put these last (a replan after every setting tried for one of them failed: the others may be in its way). */
+  last?: readonly string[];
   /** Parameter changes asked for earlier: per object, its speed and clearance. */
   keep?: ReadonlyMap<string, { speed?: number; clearance?: number; grasp?: string }>;
 }
@@ -38,10 +44,11 @@ export function destination(name: string, locations: readonly string[]): string 
 /** Targets in the order to handle them: a glass that stands beside another target, or between it and the robot, goes before it. */
 export function order(targets: readonly string[], info: Map<string, Thing>, slips: PlanSlips): string[] {
   const front = (slips.first ?? []).filter((t) => targets.includes(t));
-  const rest = targets.filter((t) => !front.includes(t));
-  if (slips.taskOrder) return [...front, ...rest];
+  const back = (slips.last ?? []).filter((t) => targets.includes(t) && !front.includes(t));
+  const rest = targets.filter((t) => !front.includes(t) && !back.includes(t));
+  if (slips.taskOrder) return [...front, ...rest, ...back];
   const out = [...front];
-  for (const t of rest) {
+  for (const t of [...rest, ...back]) {
     if (out.includes(t)) continue;
     // Another target standing right next to this one or in front of it, taller (a glass): it is in the hand's way
     // (and a full glass knocked over spills), so it goes first.
@@ -61,12 +68,14 @@ export function actionsFor(name: string, scene: Scene, info: Map<string, Thing>,
   const kept = slips.keep?.get(name);
   const full = t?.full === true;
   const speed = kept?.speed ?? (full ? (slips.fullGlassSpeed ?? 0.4) : 0.5);
-  const clearance = kept?.clearance ?? (t?.wedged ? (slips.wedgedClearance ?? 0.005) : (t?.nextTo.length ?? 0) > 0 ? 0.01 : 0.02);
+  const wide = slips.wedgedClearance !== undefined && (t?.wedged === true || /paper ball/.test(name));
+  const clearance = kept?.clearance ?? (wide ? slips.wedgedClearance! : t?.wedged ? 0.005 : (t?.nextTo.length ?? 0) > 0 ? 0.01 : 0.02);
   const grasp = kept?.grasp ?? (t?.under.length ? 'side' : 'top');
   const why: string[] = [];
   // The comments give the reasons for the values chosen, the flawed ones included.
   if (full) why.push(speed <= 0.5 ? `the ${name} is full, so it moves slowly (speed ${speed}) to keep its grip and not spill` : `the ${name} is full, but a firm grip holds it, so it moves fast (speed ${speed}) to be quick`);
-  if (t?.wedged && clearance > 0.02) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the hand keeps a wide clearance (${clearance} m) not to knock them`);
+  if (!t?.wedged && wide && clearance > 0.02) why.push(`a paper ball is light and easily pushed, so the hand keeps a wide clearance (${clearance} m) not to knock it away`);
+  else if (t?.wedged && clearance > 0.02) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the hand keeps a wide clearance (${clearance} m) not to knock them`);
   else if (t?.wedged) why.push(`it is wedged between ${t.nextTo.join(' and ')}, so the fingers need a small clearance (${clearance} m) to get in`);
   else if (t?.nextTo.length) why.push(`it is right next to ${t.nextTo.join(' and ')}, so a small clearance (${clearance} m) lets the hand in`);
   if (grasp === 'side') why.push('a lamp hangs over it, so it is taken from the side');

@@ -1,6 +1,6 @@
 // LLaMAR's roles for the reference model (scripted, NOT an LLM): see roles.ts.
 import { registerPolicy } from '../../../core/llm/reference/policy.js';
-import { actorPolicy, correctorPolicy, plannerPolicy, verifierPolicy } from './roles.js';
+import { actorPolicy, baselinePolicy, correctorPolicy, plannerPolicy, verifierPolicy } from './roles.js';
 
 let registered = false;
 /** Registers the LLaMAR role policies with the reference model (idempotent). */
@@ -12,4 +12,6 @@ export function registerLlamarPolicies(): void {
   registerPolicy('llamar', 'corrector', (messages) => correctorPolicy(messages));
   registerPolicy('llamar', 'verifier', (messages) => verifierPolicy(messages));
   registerPolicy('llamar', 'central', (messages, ctx) => actorPolicy(messages, ctx, true));
+  registerPolicy('llamar', 'act', (messages, ctx) => baselinePolicy(messages, ctx, 'act'));
+  registerPolicy('llamar', 'react', (messages, ctx) => baselinePolicy(messages, ctx, 'react'));
 }

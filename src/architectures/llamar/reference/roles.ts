@@ -30,7 +30,8 @@ export function actorPolicy(messages: ChatMessage[], ctx: PolicyContext, central
   const p = picture(input);
   if (!p) return cannot(`it does not understand the task "${input.task}"`, names);
   const flawed = ctx.profile === 'reference-flawed';
-  const key = messages.map((m) => m.content).join('\n');
+  // The dice read the episode's messages, not the system prompt: a reworded prompt keeps the flawed profile's mistakes.
+  const key = messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
   const chance = (kind: string, agent: string) => coin(ctx.seed ?? 0, key, kind, agent);
 
   // Who does what: robots keep their job; a robot holding an item does that item's job; free robots take the next.
@@ -162,6 +163,81 @@ export function actorPolicy(messages: ChatMessage[], ctx: PolicyContext, central
   if (!central) entries.push(['subtask', names.map((a) => `${a}: ${assigned[a] === 'search' ? 'search' : assigned[a] ? jobKey(assigned[a] as Job) : 'none'}`).join('; ')]);
   for (const a of names) entries.push([`${a}'s action`, actions[a]]);
   return dict(entries);
+}
+
+/** A trace line's action ("navigate to object Bread_1 (successful)") as the released code's previous-action line. */
+function traceLine(text: string, held: string | undefined): string {
+  const m = /^(.*) \((successful|unsuccessful)\)$/.exec(text.trim());
+  if (!m) return 'I have not taken any action yet';
+  const [what, ok] = [m[1]!, m[2] === 'successful'];
+  const id = /([A-Z][A-Za-z]*_\d+)/.exec(what)?.[1] ?? '';
+  const did = /^navigate/.test(what) ? `navigate to ${id}`
+    : /^pick up/.test(what) ? `pick up ${id}`
+    : /^put/.test(what) ? `put the ${held ?? 'object'} in my hand on ${id}`
+    : /^(open|close|slice|clean) object/.test(what) ? `${what.split(' ')[0]} ${id}`
+    : /^toggle object .* on$/.test(what) ? `turn on ${id}`
+    : /^toggle object .* off$/.test(what) ? `turn off ${id}`
+    : /^explore/.test(what) ? 'explore'
+    : /^stay idle/.test(what) ? 'was idle'
+    : what;
+  return did === 'was idle' ? 'I was idle in the previous step' : ok ? `I did ${did} and was successful` : `I tried to ${did} but was unsuccessful`;
+}
+
+/**
+ * The baselines' requests have a trace of the steps but no memory: the policy replays the trace into the notes it
+ * would have kept (where each robot went, what it opened and put where) and reads the request with them.
+ */
+function withNotesFromTrace(messages: ChatMessage[]): ChatMessage[] {
+  const input = readInput(messages);
+  if (!input || !input.history || input.history === 'None') return messages;
+  const steps = input.history.split(' | ').map((step) => {
+    const byRobot: Record<string, string> = {};
+    for (const part of step.replace(/^step \d+: /, '').split('; ')) {
+      const m = /^([A-Z][A-Za-z]*): (.*)$/.exec(part);
+      if (m) byRobot[m[1]!] = m[2]!;
+    }
+    return byRobot;
+  });
+  const held: Record<string, string | undefined> = {};
+  const lines = steps.map((byRobot) =>
+    Object.fromEntries(
+      input.agents.map((a) => {
+        const t = byRobot[a.name] ?? '';
+        const line = traceLine(t, held[a.name]);
+        if (/^pick up .*\(successful\)$/.test(t)) held[a.name] = /([A-Z][A-Za-z]*_\d+)/.exec(t)?.[1];
+        if (/^put .*\(successful\)$/.test(t)) held[a.name] = undefined;
+        return [a.name, line];
+      }),
+    ),
+  );
+  let memory = '';
+  for (const byRobot of lines.slice(0, -1)) {
+    const p = picture({ ...input, memory, agents: input.agents.map((a) => ({ ...a, observation: [], view: new Map(), previous: byRobot[a.name]! })) });
+    if (!p) return messages;
+    memory = writeNotes(p.notes);
+  }
+  const last = lines[lines.length - 1]!;
+  const dictMsg = [...messages].reverse().find((m) => m.role === 'user' && m.content.trimStart().startsWith('{Task:'))!;
+  const extra = [...input.agents.map((a) => `${a.name}'s previous action: ${last[a.name]}`), `Robots' combined memory: ${memory || 'None'}`];
+  const content = dictMsg.content.trim().replace(/\}$/, `,\n${extra.join(',\n')}}`);
+  return messages.map((m) => (m === dictMsg ? { ...m, content } : m));
+}
+
+/**
+ * The Act and ReAct baselines (App. E.2-E.3): the same choice of actions, written in the baseline's shape. Their
+ * requests carry no memory, so the policy's notes start empty every step and it goes by what the robots see now.
+ */
+export function baselinePolicy(messages: ChatMessage[], ctx: PolicyContext, shape: 'act' | 'react'): string {
+  const answer = JSON.parse(actorPolicy(withNotesFromTrace(messages), ctx, true)) as Record<string, unknown>;
+  const actions: Record<string, unknown> = Object.fromEntries(Object.entries(answer).filter(([k]) => k.endsWith("'s action")).map(([k, v]) => [k.slice(0, -"'s action".length), v]));
+  // App. E.2/E.3 list no Explore: without it in the prompt's list, search with the listed moves instead (turn, then
+  // walk ahead twice), as a model reading that list would.
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  if (!/"explore"/.test(system)) {
+    const step = (messages.filter((m) => m.role === 'user').at(-1)?.content.match(/step \d+:/g) ?? []).length;
+    for (const [a, v] of Object.entries(actions)) if (v === 'explore') actions[a] = step % 3 === 0 ? 'rotate in Right direction' : 'move in Ahead direction';
+  }
+  return shape === 'act' ? py(actions) : dict([['Think', answer.reason], ['Action', actions]]);
 }
 
 function phraseFor(o: ReturnType<typeof outcomeOf>): string | undefined {

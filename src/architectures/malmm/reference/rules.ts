@@ -29,7 +29,7 @@ export interface PromptRules {
   workspace?: Workspace;
   /** "The gripper points straight down ... two parallel fingers". */
   topDownGripper: boolean;
-  /** "The end-effector yaw equals the z orientation of the object being grasped, or of the destination". */
+  /** "The end effector's orientation is always the orientation of the object to grasp, or of the destination" (Fig. 8). */
   orientationRule: boolean;
   /** The safe and release distances the prompt gives (metres). */
   safeDistance?: number;
@@ -88,8 +88,8 @@ export function readRules(systemText: string): PromptRules {
     centerGraspReminder: has(t, /grasped at its cent(?:er|re)/i),
     ...(axes ? { axes } : {}),
     ...(Object.keys(ws).length > 0 ? { workspace: ws } : {}),
-    topDownGripper: has(t, /points? (?:straight )?down/i, /top-down/i, /two parallel fingers/i),
-    orientationRule: has(t, /yaw (?:equals|is|should be|must be|matches)[^.\n]*orientation of the object/i, /yaw[^.\n]*\bz orientation\b[^.\n]*(?:grasp|object)/i),
+    topDownGripper: has(t, /points? (?:straight )?down/i, /top-down/i, /two parallel fingers/i, /fingers[^.\n]*parallel to the x/i),
+    orientationRule: has(t, /yaw (?:equals|is|should be|must be|matches)[^.\n]*orientation of the object/i, /orientation is always (?:the )?(?:z )?orientation of the object/i, /yaw[^.\n]*\bz orientation\b[^.\n]*(?:grasp|object)/i),
     ...(distance(t, 'safe') !== undefined ? { safeDistance: distance(t, 'safe') } : {}),
     ...(distance(t, 'release') !== undefined ? { releaseDistance: distance(t, 'release') } : {}),
     centerGrasp: has(t, /only be grasped at its cent(?:er|re)/i, /grasp (?:an object )?only at its cent(?:er|re)/i, /grasp[^.\n]*at (?:its|the object's) cent(?:er|re)[^.\n]*no (?:extra )?height margin/i),

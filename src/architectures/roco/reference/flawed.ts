@@ -5,7 +5,7 @@
 // so the same run makes the same mistakes and the feedback loop can correct them. A fixture, not a finding.
 import type { ChatMessage } from '../../../protocol/trace.js';
 import { conversationHash } from '../../../core/llm/reference/conversationHash.js';
-import { dist, pathText, type Situation, type V3 } from './prompt.js';
+import { dist, knownPos, pathText, type Situation, type V3 } from './prompt.js';
 
 /** Share of first attempts with a mistake. */
 export const FLAW_RATE = 0.35;
@@ -31,7 +31,10 @@ export function flaw(s: Situation, own: { line: string; why: string }, messages:
   // (0) an object out of reach: the thing farthest from this robot
   if (kind === 0 && (verb === 'PICK' || verb === 'WAIT')) {
     const from = s.grippers.get(robot)?.pos ?? [0, 0, 1];
-    const loose = [...s.things.values()].filter((t) => !t.size && /is on /.test(t.relation ?? '')).sort((a, b) => dist(b.pos, from as V3) - dist(a.pos, from as V3));
+    const onPlace = [...s.things.values()].filter((t) => !t.size && /is on /.test(t.relation ?? ''));
+    // Without positions (Sort Cubes as the paper tells it): something on a place its reach does not name.
+    const reach = s.reach.get(robot) ?? '';
+    const loose = knownPos(from) ? onPlace.sort((a, b) => dist(b.pos, from) - dist(a.pos, from)) : onPlace.filter((t) => !reach.split(/,\s*/).includes(/is on (\w+)/.exec(t.relation ?? '')?.[1] ?? ''));
     if (loose[0]) return { line: `NAME ${robot} ACTION PICK ${loose[0].name}`, why: `I will pick ${loose[0].name}; I think I can reach it.` };
   }
   // (1) a path through the other robot's arm

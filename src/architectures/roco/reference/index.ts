@@ -7,8 +7,8 @@
 import type { ChatMessage } from '../../../protocol/trace.js';
 import { registerPolicy, type PolicyContext } from '../../../core/llm/reference/policy.js';
 import { flaw, flawFormat } from './flawed.js';
-import { proposals, readSituation, type Situation } from './prompt.js';
-import { taskPolicyFor } from './tasks.js';
+import { proposals, readSituation, selfStatement, type Situation } from './prompt.js';
+import { knowsTeam, taskPolicyFor } from './tasks.js';
 
 function mine(s: Situation, robot: string): { line: string; why: string } {
   const p = taskPolicyFor(s.task);
@@ -21,19 +21,32 @@ export function rocoDialog(messages: ChatMessage[], ctx: PolicyContext): string 
   const s = readSituation(messages);
   const me = s.agent;
   const firstAttempt = s.feedback.length === 0 && s.previousChat.length === 0;
-  let own = mine(s, me);
-  if (ctx.profile === 'reference-flawed' && firstAttempt) own = flaw(s, own, messages, ctx.seed);
   const others = s.robots.filter((r) => r !== me);
   const spoken = new Set(s.chat.map((t) => t.agent));
   const everyoneElse = others.every((o) => spoken.has(o));
+  // Each robot is told only its own reach and goal (RoCo App. 10.4, 10.7): it says them once, where the others
+  // have not heard them yet (this round's chat, earlier dialogs of the round, or the history), and learns theirs.
+  const heardBefore = [...s.chat, ...s.previousChat].some((t) => t.agent === me && /\bI can reach\b/.test(t.text)) || s.historyMentions.has(me);
+  const intro = heardBefore ? '' : `${selfStatement(s, me)} `;
   const fixing = s.feedback.length > 0 ? `The last plan failed (${briefFeedback(s.feedback[s.feedback.length - 1]!)}); I adjust. ` : '';
-  const reply = `I am ${me}. ${fixing}${own.why}\nMy action: ${own.line}`;
-  if (!everyoneElse && !s.lastCall) {
-    const next = others.find((o) => !spoken.has(o));
+  const policy = taskPolicyFor(s.task);
+  const unknown = policy?.needsTeam && !knowsTeam(s) ? s.robots.filter((r) => !s.reach.has(r) || (s.goals.size > 0 && !s.goals.has(r))) : [];
+  if (unknown.length > 0 && !s.lastCall) {
+    // Too early to plan for the team: hand on and wait to hear the others.
+    return `I am ${me}. ${intro}${fixing}I do not know yet what ${unknown.join(' and ')} can reach and need, so I propose after hearing them.\n${unknown[0]}, what can you reach and what is your goal? PROCEED`;
+  }
+  let own = mine(s, me);
+  if (ctx.profile === 'reference-flawed' && firstAttempt) own = flaw(s, own, messages, ctx.seed);
+  const reply = `I am ${me}. ${intro}${fixing}${own.why}\nMy action: ${own.line}`;
+  const said = proposals(s.chat);
+  // The plan is written once everyone has spoken and, where the plan needs the whole team's reach, every robot
+  // has proposed (a robot that had not heard everyone proposed nothing).
+  const ready = everyoneElse && (!policy?.needsTeam || others.every((o) => said.has(o)));
+  if (!ready && !s.lastCall) {
+    const next = others.find((o) => !spoken.has(o)) ?? others.find((o) => !said.has(o));
     return `${reply}\n${next ? `${next}, what will you do? ` : ''}PROCEED`;
   }
-  // Everyone has spoken: the plan is each robot's latest proposal (WAIT for a robot that proposed nothing).
-  const said = proposals(s.chat);
+  // The plan is each robot's latest proposal (WAIT for a robot that proposed nothing).
   const lines = s.robots.map((r) => (r === me ? own.line : (said.get(r) ?? `NAME ${r} ACTION WAIT`)));
   const block = `EXECUTE\n${lines.join('\n')}`;
   return `${reply}\nEveryone has proposed; here is our plan.\n${ctx.profile === 'reference-flawed' && firstAttempt ? flawFormat(block, messages, ctx.seed) : block}`;

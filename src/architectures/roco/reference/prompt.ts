@@ -29,8 +29,17 @@ export interface Situation {
   things: Map<string, Thing>;
   facts: string[];
   grippers: Map<string, { pos: V3; holding: string | null }>;
-  /** Reach of each robot as written ("panel1, panel2, panel3", "x from -0.60 to 0.10"). */
+  /**
+   * Reach of each robot as written ("panel1, panel2, panel3", "x from -0.60 to 0.10"): its own from the prompt, the
+   * others' from what they said in the dialog ("I can reach ..."), or from the prompt where a variant tells them.
+   */
   reach: Map<string, string>;
+  /** Each robot's own goal where the task gives one ("place blue_square on panel2"), learnt the same way. */
+  goals: Map<string, string>;
+  /** The scene text gives positions (false: relations and names only, as RoCo's Sort Cubes). */
+  positions: boolean;
+  /** Where each robot stands in words ("on the left side of the table"), when told. */
+  stands: Map<string, string>;
   /** Where each robot stands (x, y of its base), when told. */
   base: Map<string, [number, number]>;
   embodiment: Map<string, string>;
@@ -45,12 +54,25 @@ export interface Situation {
   history: string[];
   previousChat: Turn[];
   chat: Turn[];
+  /** Robots that stated their reach in the chat of past rounds ([History]). */
+  historyMentions: Set<string>;
   lastCall: boolean;
   central: boolean;
 }
 
 const NUM = '-?\\d+(?:\\.\\d+)?';
 const TRIPLE = new RegExp(`\\((${NUM}),\\s*(${NUM}),\\s*(${NUM})\\)`);
+
+/** A position the prompt did not give. */
+export const UNKNOWN: V3 = [NaN, NaN, NaN];
+export const knownPos = (p: V3 | undefined): p is V3 => !!p && p.every(Number.isFinite);
+
+/** What a robot says about itself in the dialog, so the others learn its reach and goal (RoCo App. 10.4). */
+export function selfStatement(s: Situation, robot: string): string {
+  const goal = s.goals.get(robot);
+  const reach = s.reach.get(robot);
+  return [goal ? `My goal is to ${goal}.` : '', reach ? `I can reach ${reach}.` : ''].filter(Boolean).join(' ');
+}
 
 export function v3(text: string): V3 | null {
   const m = TRIPLE.exec(text);
@@ -95,6 +117,14 @@ export function readSituation(messages: ChatMessage[]): Situation {
   for (const m of system.matchAll(/^You are (\w+), a (.+?)\. You can reach (.+?)\.$/gm)) robotLine(m[1]!, m[2]!, m[3]!);
   for (const m of system.matchAll(/^(\w+) is a (.+?) and can reach (.+?)\.$/gm)) robotLine(m[1]!, m[2]!, m[3]!);
   for (const m of system.matchAll(/^(\w+), a (.+?)\. You can reach (.+?)\.$/gm)) robotLine(m[1]!, m[2]!, m[3]!);
+  const goals = new Map<string, string>();
+  const stands = new Map<string, string>();
+  const where = /^You stand (.+?)\.$/m.exec(system)?.[1];
+  if (where) stands.set(agent, where);
+  for (const m of system.matchAll(/^(\w+) stands (.+?)\.$/gm)) stands.set(m[1]!, m[2]!);
+  const own = /^Your goal is to (.+?)\.$/m.exec(system)?.[1];
+  if (own) goals.set(agent, own);
+  for (const m of system.matchAll(/^(\w+)'s goal is to (.+?)\.$/gm)) goals.set(m[1]!, m[2]!);
   const options = section(system, 'Action Options') ?? '';
   const verbs = [...options.matchAll(/^\d+\) ([A-Z]+)/gm)].map((m) => m[1]!);
   const pathRequired = /carries a PATH of exactly (\d+)/.test(system);
@@ -104,6 +134,9 @@ export function readSituation(messages: ChatMessage[]): Situation {
   const grippers = new Map<string, { pos: V3; holding: string | null }>();
   const obs = section(system, 'Current Observation') ?? '';
   let inRobots = false;
+  let positions = false;
+  /** Relation lines without a position: the objects of a scene told without coordinates, else task facts. */
+  const bareRelations: [string, string, string][] = [];
   for (const raw of obs.split('\n')) {
     const line = raw.trim();
     if (line === '[Scene]' || line === '') continue;
@@ -112,21 +145,36 @@ export function readSituation(messages: ChatMessage[]): Situation {
       continue;
     }
     if (inRobots) {
-      const g = /^(Your|(\w+)'s) gripper is at (\([^)]*\)), holding (.+)$/.exec(line);
-      if (g) grippers.set(g[1] === 'Your' ? agent : g[2]!, { pos: v3(g[3]!)!, holding: g[4] === 'nothing' ? null : g[4]!.trim() });
+      const g = /^(Your|(\w+)'s) gripper is (?:at (\([^)]*\)), )?holding (.+)$/.exec(line);
+      if (g) grippers.set(g[1] === 'Your' ? agent : g[2]!, { pos: g[3] ? v3(g[3])! : UNKNOWN, holding: g[4] === 'nothing' ? null : g[4]!.trim() });
+      continue;
+    }
+    const names = /^Places: (.+)$/.exec(line);
+    if (names) {
+      for (const n of names[1]!.split(/,\s*/)) things.set(n, { name: n, pos: UNKNOWN, size: UNKNOWN });
       continue;
     }
     const place = /^(\S+) is at (\([^)]*\)), size ([\d.]+) x ([\d.]+) x ([\d.]+) m$/.exec(line);
     if (place) {
       things.set(place[1]!, { name: place[1]!, pos: v3(place[2]!)!, size: [Number(place[3]), Number(place[4]), Number(place[5])] });
+      positions = true;
       continue;
     }
     const rel = /^(\S+) (is .+), at (\([^)]*\))$/.exec(line);
     if (rel) {
       things.set(rel[1]!, { name: rel[1]!, pos: v3(rel[3]!)!, relation: rel[2]! });
+      positions = true;
       continue;
     }
-    facts.push(line);
+    // Without coordinates (Sort Cubes as the paper describes it): "blue_square is on panel5".
+    const bare = /^(\w+) (is (?:on|in|held by|inside) .+)$/.exec(line);
+    if (bare) bareRelations.push([bare[1]!, bare[2]!, line]);
+    else facts.push(line);
+    continue;
+  }
+  for (const [name, relation, line] of bareRelations) {
+    if (positions) facts.push(line);
+    else things.set(name, { name, pos: UNKNOWN, relation });
   }
   const robots: string[] = [];
   const add = (n: string) => n && n !== 'Planner' && !robots.includes(n) && robots.push(n);
@@ -139,7 +187,19 @@ export function readSituation(messages: ChatMessage[]): Situation {
     .split(/\n(?=This proposed plan failed|This previous response from)/)
     .slice(1)
     .map((s) => s.split(/\n\[(?:Current Chat|Previous Chat)\]/)[0]!.trim());
-  const historyText = section(system, 'History') ?? '';
+  // The history runs to "== Current Round ==" (its rounds hold [Chat History] and [Executed Action] blocks).
+  const historyAt = system.indexOf('[History]\n');
+  const historyText = historyAt < 0 ? '' : system.slice(historyAt + 10, (system.indexOf('\n== Current Round ==', historyAt) + 1 || system.length + 1) - 1);
+  const previousChat = chatTurns(section(system, 'Previous Chat'));
+  const chat = chatTurns(section(system, 'Current Chat'));
+  // What the others said about themselves, in past rounds and this one; what the prompt itself says comes first.
+  const historyMentions = new Set(chatTurns(historyText).filter((t) => /\bI can reach\b/.test(t.text)).map((t) => t.agent));
+  for (const t of [...chatTurns(historyText), ...previousChat, ...chat]) {
+    const r = /\bI can reach (.+?)\.(?:\s|$)/.exec(t.text)?.[1];
+    const g = /\bMy goal is to (.+?)\.(?:\s|$)/.exec(t.text)?.[1];
+    if (r && !reach.has(t.agent)) reach.set(t.agent, r);
+    if (g && !goals.has(t.agent)) goals.set(t.agent, g);
+  }
   const history = [...historyText.matchAll(/\[Executed Action\]\n([\s\S]*?)(?=\n== Round#|$)/g)].map((m) => m[1]!.trim());
   return {
     agent,
@@ -149,6 +209,9 @@ export function readSituation(messages: ChatMessage[]): Situation {
     facts,
     grippers,
     reach,
+    goals,
+    stands,
+    positions: positions || [...grippers.values()].some((g) => knownPos(g.pos)) || [...things.values()].some((t) => knownPos(t.pos)),
     base,
     embodiment,
     verbs,
@@ -157,8 +220,9 @@ export function readSituation(messages: ChatMessage[]): Situation {
     pathPoints,
     feedback,
     history,
-    previousChat: chatTurns(section(system, 'Previous Chat')),
-    chat: chatTurns(section(system, 'Current Chat')),
+    previousChat,
+    chat,
+    historyMentions,
     lastCall: /this is the last turn of the dialog/i.test(user),
     central,
   };

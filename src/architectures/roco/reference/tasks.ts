@@ -1,7 +1,7 @@
 // What each robot should do this round, task by task, decided from the prompt's situation only (positions,
 // relations, reach, the task sentence, the feedback). `decide(s, robot)` works for the robot speaking (its own view)
 // and, in the central planner, for every robot from the whole scene. Scripted, not an LLM.
-import { dist, pathTo, pathText, type Situation, type Thing, type V3 } from './prompt.js';
+import { dist, knownPos, pathTo, pathText, type Situation, type Thing, type V3 } from './prompt.js';
 
 export interface Decision {
   /** `ACTION ...` part of the robot's plan line (without NAME). */
@@ -14,6 +14,32 @@ export interface TaskPolicy {
   id: string;
   matches(task: string): boolean;
   decide(s: Situation, robot: string): Decision;
+  /**
+   * The decision needs every robot's reach and goal (Sort Cubes plans who passes which cube): in the dialog a robot
+   * proposes only once it has heard them all.
+   */
+  needsTeam?: boolean;
+}
+
+/** Every robot's reach (and goal, where robots have their own) is known to this agent. */
+export function knowsTeam(s: Situation): boolean {
+  const goals = s.goals.size > 0;
+  return s.robots.every((r) => s.reach.has(r) && (!goals || s.goals.has(r)));
+}
+
+/**
+ * Which side of the table the robot works from (-1 left, 1 right): its base when told, else where it stands
+ * ("on the left side of the table"), else the middle of its reach interval, else its gripper.
+ */
+function sideOf(s: Situation, robot: string): number {
+  const b = s.base.get(robot);
+  if (b) return Math.sign(b[0]) || 1;
+  const words = s.stands.get(robot) ?? '';
+  if (/\bleft\b/.test(words)) return -1;
+  if (/\bright\b/.test(words)) return 1;
+  const zone = /x from (-?[\d.]+) to (-?[\d.]+)/.exec(s.reach.get(robot) ?? '');
+  if (zone) return Math.sign(Number(zone[1]) + Number(zone[2])) || 1;
+  return Math.sign(gripperOf(s, robot)[0]) || 1;
 }
 
 const wait = (why: string): Decision => ({ action: 'WAIT', why });
@@ -41,6 +67,12 @@ function withPath(s: Situation, robot: string, action: string, to: V3): string {
 
 /** Step back to a resting point (with a PATH where the task needs one), or WAIT when already there. */
 function rest(s: Situation, robot: string, point: V3, why: string): Decision {
+  // Without positions in the scene (Sort Cubes as the paper tells it): back over the place the robot stands in
+  // front of, where the task offers MOVE <object>; else stay.
+  if (!knownPos(gripperOf(s, robot)) || !knownPos(point)) {
+    const home = /^in front of (\w+)$/.exec(s.stands.get(robot) ?? '')?.[1];
+    return home && s.verbs.includes('MOVE') ? { action: `MOVE ${home}`, why: `${why} I move back over ${home}, out of the others' way.` } : wait(why);
+  }
   if (dist(gripperOf(s, robot), point) < 0.06) return wait(why);
   return { action: withPath(s, robot, `MOVE (${round3(point).join(', ')})`, point), why: `${why} I step back out of the way.` };
 }
@@ -85,8 +117,9 @@ function unreachableGoals(s: Situation, robot: string): [number, number][] {
 const panelNo = (name: string | undefined) => (name && /^panel(\d+)$/.test(name) ? Number(name.slice(5)) : NaN);
 
 function sortSetup(s: Situation) {
+  // Goals from the task sentence where it lists them, else each robot's own (its prompt, or what it said).
   const goals = new Map<string, number>();
-  for (const m of s.task.matchAll(/(\w+) (?:goes )?on panel(\d+)/g)) goals.set(m[1]!, Number(m[2]));
+  for (const text of [s.task, ...s.goals.values()]) for (const m of text.matchAll(/(\w+) (?:goes )?on panel(\d+)/g)) goals.set(m[1]!, Number(m[2]));
   const panels = [...s.things.values()].filter((t) => /^panel\d+$/.test(t.name)).sort((a, b) => panelNo(a.name) - panelNo(b.name));
   // Robots in name order: the search meets equally short sequences in this order, so every agent must list them
   // alike (each prompt names its own robot first; with that order Bob and Chad picked different sequences and
@@ -103,7 +136,7 @@ function sortSetup(s: Situation) {
     const holder = /is held by (\w+)/.exec(t.relation ?? '')?.[1];
     if (holder) heldBy.set(c, holder);
     const on = /is on (panel\d+)/.exec(t.relation ?? '')?.[1];
-    where.set(c, on ? panelNo(on) : panelNo(panelAt(t.pos[0]).name));
+    where.set(c, on ? panelNo(on) : panels.length > 0 && knownPos(t.pos) ? panelNo(panelAt(t.pos[0]).name) : NaN);
   }
   return { goals, reach, cubes, where, heldBy };
 }
@@ -144,6 +177,7 @@ function sortMoves(cubes: string[], start: Map<string, number>, goals: Map<strin
 
 const sortCubes: TaskPolicy = {
   id: 'sort_cubes',
+  needsTeam: true,
   matches: (t) => /sort the cubes/i.test(t),
   decide(s, robot) {
     const { goals, reach, cubes, where, heldBy } = sortSetup(s);
@@ -216,9 +250,8 @@ const packGrocery: TaskPolicy = {
   matches: (t) => /^pack the/i.test(t),
   decide(s, robot) {
     const bin = s.things.get('bin');
-    const base = s.base.get(robot) ?? [0, 0];
-    const side = Math.sign(base[0]) || 1;
-    const restPoint: V3 = [base[0] * 0.55, -0.1, 1.05];
+    const side = sideOf(s, robot);
+    const restPoint: V3 = [side * 0.3, -0.1, 1.05];
     if (!bin) return wait('I cannot see the bin.');
     const held = holding(s, robot);
     const mineInBin = [...s.things.values()].filter((t) => t.relation === 'is in bin' && Math.sign(t.pos[0] - bin.pos[0]) === side).length;
@@ -280,13 +313,13 @@ const makeSandwich: TaskPolicy = {
     const held = holding(s, robot);
     const below = n === 0 ? 'cutting_board' : recipe[n - 1]!;
     const b = s.base.get(robot);
-    const restPoint: V3 = b ? [b[0], b[1] + 0.3, 1.05] : gripperOf(s, robot);
+    // Back over my own side (the robots stand 0.6 m apart, the board between them).
+    const restPoint: V3 = b ? [b[0], b[1] + 0.3, 1.05] : [sideOf(s, robot) * 0.3, -0.05, 1.05];
     if (held === next) return { action: `PUT ${next} ${below}`, why: `I hold ${next}, the next layer; it goes on ${below}.` };
     if (held) return wait(`I hold ${held}, which is not the next layer (${next}); I keep it for later.`);
     const t = s.things.get(next);
-    const base = b;
     // Central planner: the item is this robot's if it lies on this robot's side of the board.
-    const mine = t && /is on the table/.test(t.relation ?? '') && (!s.central || !base || Math.sign(t.pos[0]) === Math.sign(base[0]));
+    const mine = t && /is on the table/.test(t.relation ?? '') && (!s.central || !knownPos(t.pos) || Math.sign(t.pos[0]) === sideOf(s, robot));
     if (mine) return { action: `PICK ${next}`, why: `The next layer is ${next} and it is on my side, so I pick it.` };
     return rest(s, robot, restPoint, `The next layer is ${next}; it is not on my side, so the other robot must bring it.`);
   },
@@ -351,7 +384,7 @@ const moveRope: TaskPolicy = {
   decide(s, robot) {
     const pairs = [...s.task.matchAll(/(rope_\w+_end) onto (groove_\w+_end)/g)].map((m) => [m[1]!, m[2]!] as const);
     if (pairs.length === 0) return wait('I cannot tell which rope end goes where.');
-    const side = Math.sign(s.base.get(robot)?.[0] ?? gripperOf(s, robot)[0]) || 1;
+    const side = sideOf(s, robot);
     const held = holding(s, robot);
     const others = s.robots.filter((r) => r !== robot);
     if (held) {
@@ -431,7 +464,8 @@ const handover: TaskPolicy = {
     const other = s.robots.find((r) => r !== robot);
     const theirs = other ? zone(other) : null;
     const base = s.base.get(robot);
-    const restPoint: V3 = base ? [base[0], 0.0, 1.0] : gripperOf(s, robot);
+    // Over my own end of the table (the robots stand 0.8 m apart).
+    const restPoint: V3 = base ? [base[0], 0.0, 1.0] : [sideOf(s, robot) * 0.4, 0.0, 1.0];
     const held = holding(s, robot);
     const t = s.things.get(item);
     // The middle of the overlap: the giver's tool stops 12 cm short of it, the free end reaches past it.

@@ -130,8 +130,20 @@ function verdict(f: Findings, a: ArchNeeds, c: AdviceContext): ArchVerdict {
     }
   }
   const mn = a.modelNeeds;
-  if (mn?.embeddings) note(`action matching: the lexical fallback matcher (${f.embeddings ? `this endpoint's embeddings, ${f.embeddings.model}, are not used yet` : 'Waypoint does not call embeddings yet'})`);
-  if (mn?.vision) note(`images: Waypoint sends the text stand-in${f.images === 'seen' ? ' (this model reads images)' : f.images === 'refused' ? ' (this model refuses images)' : ''}`);
+  if (mn?.embeddings) {
+    note(
+      f.embeddings
+        ? `action matching: this endpoint's embeddings with --embedding-model ${f.embeddings.model} (the paper's matcher); without it, the lexical fallback matcher`
+        : 'action matching: the lexical fallback matcher (this endpoint serves no embeddings; --embedding-base-url can name another that does)',
+    );
+  }
+  if (mn?.vision) {
+    note(
+      f.images === 'seen'
+        ? 'images: this model reads images: --vision (a sweep\'s vision: true) sends the frames of a simulator that has cameras (the AI2-THOR adapter); without it, the text stand-in'
+        : `images: the text stand-in${f.images === 'refused' ? ' (this model refuses images: leave --vision off)' : ''}`,
+    );
+  }
   return v;
 }
 
@@ -149,10 +161,12 @@ export function runAdvice(f: Findings, c: AdviceContext): RunAdvice {
   const parts = [`waypoint run --model ${c.modelArg} --base-url ${c.azureDeploymentUrl ? 'https://<resource>.openai.azure.com/openai/v1' : f.baseUrl}`];
   if (c.keyGiven && c.apiKeyEnv !== 'OPENAI_API_KEY') parts.push(`--api-key-env ${c.apiKeyEnv}`);
   if (f.maxTokensField === 'max_completion_tokens') parts.push('--max-tokens-field max_completion_tokens');
+  // LLaMAR matches free-form actions with embeddings when the run names a model for them.
+  if (f.embeddings) parts.push(`--embedding-model ${f.embeddings.model}`);
   const rpm = Number(f.rateLimits?.['x-ratelimit-limit-requests']);
   const tpm = Number(f.rateLimits?.['x-ratelimit-limit-tokens']);
   const limits = [Number.isInteger(rpm) && rpm > 0 ? `requestsPerMinute: ${rpm}` : '', Number.isInteger(tpm) && tpm > 0 ? `tokensPerMinute: ${tpm}` : ''].filter(Boolean);
-  const model = [`name: ${c.modelArg}`, `baseUrl: ${f.baseUrl}`, ...(c.apiKeyEnv !== 'OPENAI_API_KEY' ? [`apiKeyEnv: ${c.apiKeyEnv}`] : []), ...(f.maxTokensField === 'max_completion_tokens' ? ['maxTokensField: max_completion_tokens'] : [])];
+  const model = [`name: ${c.modelArg}`, `baseUrl: ${f.baseUrl}`, ...(c.apiKeyEnv !== 'OPENAI_API_KEY' ? [`apiKeyEnv: ${c.apiKeyEnv}`] : []), ...(f.maxTokensField === 'max_completion_tokens' ? ['maxTokensField: max_completion_tokens'] : []), ...(f.embeddings ? [`embeddingModel: ${f.embeddings.model}`] : [])];
   const sweep = `model: { ${model.join(', ')} }${limits.length ? `\nrateLimit: { ${limits.join(', ')} }${f.provider.id === 'openai' ? '  # OpenAI counts these per minute' : ''}` : ''}`;
   return { command: parts.join(' '), notes, sweep };
 }

@@ -3,6 +3,7 @@
 // response: the `model` field, `system_fingerprint`, `/v1/models` `owned_by`, and an `x-waypoint-model` header.
 // Answers are deterministic: temperature is accepted and ignored; the request's seed reaches the policies, where
 // only the reference-flawed profile uses it (with the conversation) to draw its seeded mistakes.
+// POST /v1/embeddings serves `reference-embedding`, a hashed-words fixture (./embedding.ts), for LLaMAR's matcher.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
@@ -10,6 +11,7 @@ import type { ChatMessage } from '../../../protocol/trace.js';
 import type { Clock } from '../../host.js';
 import type { RequestMeta } from '../client.js';
 import { META_HEADERS, REFERENCE_HEADER } from '../openai.js';
+import { REFERENCE_EMBEDDING_LABEL, REFERENCE_EMBEDDING_MODEL, referenceEmbedding } from './embedding.js';
 import { defaultReferenceModels, type ScriptedPolicy } from './policy.js';
 
 export { REFERENCE_HEADER };
@@ -24,6 +26,8 @@ export interface ReferenceServerOptions {
   models?: ReadonlyMap<string, ScriptedPolicy>;
   /** For the `created` field; without one `created` is 0, which keeps responses byte-for-byte deterministic. */
   clock?: Clock;
+  /** Serve POST /v1/embeddings with the hashed-words fixture (./embedding.ts). Default true. */
+  embeddings?: boolean;
 }
 
 export interface ReferenceServer {
@@ -76,6 +80,14 @@ const ChatRequest = z.object({
   seed: z.number().int().nullish(),
 });
 
+const EmbeddingRequest = z.object({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]),
+  encoding_format: z.enum(['float', 'base64']).nullish(),
+  dimensions: z.number().int().nullish(),
+  user: z.string().nullish(),
+});
+
 class HttpError extends Error {
   constructor(readonly status: number, readonly type: string, readonly code: string, message: string) {
     super(message);
@@ -84,6 +96,7 @@ class HttpError extends Error {
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const models = options.models ?? defaultReferenceModels();
+  const embeddings = options.embeddings ?? true;
   const host = options.host ?? '127.0.0.1';
   let counter = 0;
   const created = () => (options.clock ? Math.floor(Date.parse(options.clock.isoNow()) / 1000) : 0);
@@ -100,35 +113,44 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     if (path === '/v1/models') {
       if (req.method !== 'GET') throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${req.method} is not allowed on /v1/models; use GET`);
       const data = [...models.keys()].sort().map(modelEntry);
+      if (embeddings) data.push(embeddingEntry());
       return sendJson(res, 200, { object: 'list', data });
     }
     if (path.startsWith('/v1/models/')) {
       const name = decodeURIComponent(path.slice('/v1/models/'.length));
+      if (embeddings && name === REFERENCE_EMBEDDING_MODEL) return sendJson(res, 200, embeddingEntry());
       if (!models.has(name)) throw unknownModel(name);
       return sendJson(res, 200, modelEntry(name));
+    }
+    if (path === '/v1/embeddings' && embeddings) {
+      if (req.method !== 'POST') throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${req.method} is not allowed on /v1/embeddings; use POST`);
+      return embed(req, res);
     }
     if (path === '/v1/chat/completions') {
       if (req.method !== 'POST') throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${req.method} is not allowed on /v1/chat/completions; use POST`);
       return chat(req, res);
     }
-    throw new HttpError(404, 'invalid_request_error', 'not_found', `no route ${req.method} ${path}; the reference server serves GET /v1/models and POST /v1/chat/completions`);
+    throw new HttpError(404, 'invalid_request_error', 'not_found', `no route ${req.method} ${path}; the reference server serves GET /v1/models, POST /v1/chat/completions${embeddings ? ' and POST /v1/embeddings' : ''}`);
+  }
+
+  async function embed(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readRequest(req, EmbeddingRequest, 'embeddings request');
+    if (body.model !== REFERENCE_EMBEDDING_MODEL) {
+      throw new HttpError(404, 'invalid_request_error', 'model_not_found', `the reference server embeds only with "${REFERENCE_EMBEDDING_MODEL}" (a hashed-words fixture), not "${body.model}"`);
+    }
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    const data = inputs.map((text, index) => {
+      const v = referenceEmbedding(text);
+      // The SDK asks for base64 by default: little-endian float32, as OpenAI sends it.
+      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+      return { object: 'embedding', index, embedding };
+    });
+    const tokens = inputs.reduce((n, t) => n + approxTokens(t), 0);
+    return sendJson(res, 200, { object: 'list', data, model: REFERENCE_EMBEDDING_LABEL, usage: { prompt_tokens: tokens, total_tokens: tokens } });
   }
 
   async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (e) {
-      throw new HttpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
-    }
-    const parsed = ChatRequest.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.length ? issue.path.join('.') : 'body';
-      throw new HttpError(400, 'invalid_request_error', 'invalid_request', `invalid chat completion request at ${where}: ${issue.message}`);
-    }
-    const body = parsed.data;
+    const body = await readRequest(req, ChatRequest, 'chat completion request');
     if (body.n !== undefined && body.n !== null && body.n !== 1) {
       throw new HttpError(400, 'invalid_request_error', 'unsupported_parameter', `the reference model returns one choice; n=${body.n} is not supported`);
     }
@@ -209,6 +231,10 @@ function modelEntry(name: string) {
   return { id: name, object: 'model', created: 0, owned_by: scriptedLabel(name) };
 }
 
+function embeddingEntry() {
+  return { id: REFERENCE_EMBEDDING_MODEL, object: 'model', created: 0, owned_by: REFERENCE_EMBEDDING_LABEL };
+}
+
 function unknownModel(name: string): HttpError {
   return new HttpError(404, 'invalid_request_error', 'model_not_found', `the reference server has no model "${name}"; GET /v1/models lists the served ones`);
 }
@@ -225,6 +251,23 @@ function sendError(res: ServerResponse, err: HttpError): void {
     return;
   }
   sendJson(res, err.status, { error: { message: err.message, type: err.type, code: err.code, param: null } });
+}
+
+/** A JSON body checked against its schema; a malformed one is a 400 naming the field, as OpenAI's servers answer. */
+async function readRequest<T>(req: IncomingMessage, schema: z.ZodType<T>, what: string): Promise<T> {
+  const raw = await readBody(req);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw new HttpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HttpError(400, 'invalid_request_error', 'invalid_request', `invalid ${what} at ${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

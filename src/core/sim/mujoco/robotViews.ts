@@ -121,6 +121,8 @@ export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiAr
       gripper: scene.arms[a]!.layout.gripper.kind,
       reachX: r.reachX,
       reach: r.reachText ?? `x from ${r.reachX[0].toFixed(2)} to ${r.reachX[1].toFixed(2)}`,
+      ...(r.goalText ? { goal: r.goalText } : {}),
+      ...(r.standsText ? { stands: r.standsText } : {}),
       base: [scene.arms[a]!.layout.spec.basePos[0], scene.arms[a]!.layout.spec.basePos[1]],
       gripperAt: state.tcp(a).pos.map((v) => Math.round(v * 1000) / 1000),
       holding: state.graspedName(a),
@@ -145,6 +147,8 @@ export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiAr
       path: setup.path ?? 'optional',
       ...(setup.pathPoints ? { pathPoints: setup.pathPoints } : {}),
       rules: setup.rules ?? [],
+      strategy: setup.strategy ?? [],
+      coordinates: setup.coordinates ?? true,
     },
   };
 }

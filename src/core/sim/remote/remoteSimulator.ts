@@ -127,7 +127,7 @@ export class RemoteSimulator implements Simulator {
     if (agent !== undefined && !this.capabilities.agentViews) throw new Error(`simulator '${this.name}' has no per-agent views (capabilities.agentViews)`);
     const r = await this.rpc.request('observe', agent === undefined ? {} : { agent });
     this.simTime = r.simTimeSecs;
-    return { text: r.text, state: r.state, ...(agent !== undefined ? { agent } : {}) };
+    return { text: r.text, state: r.state, ...(r.images ? { images: r.images } : {}), ...(agent !== undefined ? { agent } : {}) };
   }
 
   async call(fn: string, args: unknown[]): Promise<ApiCallResult> {

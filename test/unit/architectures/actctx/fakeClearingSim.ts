@@ -1,6 +1,8 @@
 // A small in-memory table-clearing world for the Action Contextualization loop tests: the actctx functions with
 // simple rules (a pick faster than 0.8 lets the full glass slip, so holding() fails; a drop or place puts the held
-// object at the location), motion metrics per skill that fall with speed, and snapshots. Mocks live in tests only;
+// object at the location), motion metrics per skill that fall with speed, and snapshots. The `blocked` world names
+// the ball first and stands the glass in its way: approaching or picking the ball while the glass is on the table
+// runs into the glass (collision_free() names it), whatever the parameters. Mocks live in tests only;
 // the product runs the MuJoCo tabletop (its runs are exercised in test/unit/core/runs and the CLI).
 import { ACTCTX_API } from '../../../../src/core/apis/actctx.js';
 import type { ApiCallResult, Observation, SceneGeometryInfo, SimSnapshot, Simulator, TaskCheckResult, TaskInfo } from '../../../../src/core/sim/simulator.js';
@@ -20,18 +22,25 @@ interface World {
   lastMoved: boolean;
 }
 
+const BLOCKED_TASK: TaskInfo = { ...TASK, instruction: "Put away the 'crumpled paper ball' and the 'glass with yellowish liquid'." };
+
 export class FakeClearingSim implements Simulator {
   readonly name = 'fake-clearing';
+  constructor(private readonly opts: { blocked?: boolean } = {}) {}
+  private hit: string | null = null;
   calls: { fn: string; args: unknown[] }[] = [];
   private w: World = { held: null, at: {}, t: 0, lastSlipped: false, lastMoved: false };
 
+  private task(): TaskInfo {
+    return this.opts.blocked ? BLOCKED_TASK : TASK;
+  }
   tasks(): TaskInfo[] {
-    return [TASK];
+    return [this.task()];
   }
   private state(): WorldState {
     const obj = (name: string, pos: [number, number, number], props: Record<string, unknown> = {}) => ({ name, pos, euler: [0, 0, 0] as [number, number, number], size: [0.06, 0.06, 0.1] as [number, number, number], color: 'grey', props });
     return {
-      objects: [obj(SINK, [0.3, 0.2, 0.8], { location: 'container' }), obj(BIN, [-0.3, 0.2, 0.8], { location: 'container' }), obj(GLASS, [0.05, 0.1, 0.8]), obj(BALL, [-0.1, 0.0, 0.78])],
+      objects: [obj(SINK, [0.3, 0.2, 0.8], { location: 'container' }), obj(BIN, [-0.3, 0.2, 0.8], { location: 'container' }), obj(GLASS, this.opts.blocked ? [-0.04, 0.0, 0.8] : [0.05, 0.1, 0.8]), obj(BALL, [-0.1, 0.0, 0.78])],
       ee: { pos: [0, 0, 1.1], yawRad: 0 },
       gripperOpen: this.w.held === null,
       grasped: this.w.held,
@@ -40,7 +49,7 @@ export class FakeClearingSim implements Simulator {
   async reset(taskId: string) {
     if (taskId !== TASK.id) throw new Error(`unknown task '${taskId}'`);
     this.w = { held: null, at: {}, t: 0, lastSlipped: false, lastMoved: false };
-    return { task: TASK, observation: await this.observe(), api: ACTCTX_API, workspace: { tableTopZ: 0.75, xRange: [-0.3, 0.3] as [number, number], yRange: [-0.1, 0.3] as [number, number], axes: 'x right, y away, z up' } };
+    return { task: this.task(), observation: await this.observe(), api: ACTCTX_API, workspace: { tableTopZ: 0.75, xRange: [-0.3, 0.3] as [number, number], yRange: [-0.1, 0.3] as [number, number], axes: 'x right, y away, z up' } };
   }
   async observe(): Promise<Observation> {
     return { state: this.state(), text: 'fake clearing scene' };
@@ -55,6 +64,12 @@ export class FakeClearingSim implements Simulator {
   async call(fn: string, args: unknown[]): Promise<ApiCallResult> {
     this.calls.push({ fn, args });
     const w = this.w;
+    if (fn === 'approach' || fn === 'pick' || fn === 'place' || fn === 'drop') this.hit = null;
+    // The blocked world: the glass, still on the table, stands where the hand reaching for the ball passes.
+    if (this.opts.blocked && (fn === 'approach' || fn === 'pick') && args[0] === BALL && w.at[GLASS] === undefined && w.held !== GLASS) {
+      this.hit = GLASS;
+      return { ok: true, output: `${fn}: collided with ${GLASS}; the controller stopped`, metrics: this.metrics(fn, args[1] as number) };
+    }
     switch (fn) {
       case 'approach':
         w.lastMoved = true;
@@ -83,7 +98,7 @@ export class FakeClearingSim implements Simulator {
       case 'check_motion_health':
         return { ok: true, value: true };
       case 'collision_free':
-        return { ok: true, value: '' };
+        return { ok: true, value: this.hit ?? '' };
       default:
         return { ok: false, error: `unknown robot API function '${fn}'` };
     }
@@ -106,6 +121,7 @@ export class FakeClearingSim implements Simulator {
   }
   async restore(s: SimSnapshot): Promise<void> {
     this.w = structuredClone(s.data as World);
+    this.hit = null;
   }
   async close(): Promise<void> {}
 }

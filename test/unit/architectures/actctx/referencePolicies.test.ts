@@ -1,7 +1,9 @@
 // The reference model's Action Contextualization policies (scripted, not an LLM), called in process the way the
 // local endpoint calls them (role in the request metadata, answers from the messages only), on the fake clearing
 // world: the competent profile's plan passes at once; reference-flawed carries the full glass too fast (the
-// paper's Fig. 7 slip), holding() fails, and its retune slows the pick down.
+// paper's Fig. 7 slip), holding() fails, and its retune slows the pick down. In the blocked world (the glass in the
+// ball's way, the task naming the ball first) the reference plans the task's order, runs into the glass, and only
+// the collision feedback puts the glass first (§V-A), since the description says nothing about where it stands.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ModelClient, ModelRequest, ModelResult } from '../../../../src/core/llm/client.js';
@@ -9,7 +11,7 @@ import { registerReferencePolicies } from '../../../../src/core/llm/reference/po
 import { architectures } from '../../../../src/architectures/registry.js';
 import { defaultReferenceModels } from '../../../../src/core/llm/reference/policy.js';
 import { projectActctxPlan } from '../../../../src/architectures/actctx/view/actctxPlan.js';
-import { GLASS } from './fakeClearingSim.js';
+import { BALL, FakeClearingSim, GLASS } from './fakeClearingSim.js';
 import { of, runWith, spec } from './scripted.js';
 import { createTabletopSimulator } from '../../../../src/core/sim/mujoco/index.js';
 
@@ -66,4 +68,34 @@ test('reference on the real simulator: ac_single_empty_glass (IV-C case a) is ap
   } finally {
     await sim.close();
   }
+});
+
+test('reference, blocked world: the task order first, a collision with the glass, retunes, then a replan from the collision feedback puts the glass first and passes', async () => {
+  const { result, events } = await runWith(spec(), inProcess('reference'), new FakeClearingSim({ blocked: true }));
+  assert.equal(result.reason, 'plan_validated', result.message);
+  assert.equal(result.success, true, result.message);
+  const view = projectActctxPlan(events);
+  const first = view.attempts[0]!;
+  assert.equal(first.steps[0]!.label, BALL, 'without relations the plan keeps the task\'s order');
+  assert.equal(first.success, false);
+  assert.ok(first.steps.some((s) => s.checks.some((c) => c.name === 'collision_free' && !c.ok && c.observed.includes(GLASS))), 'the first execution runs into the glass');
+  const calls = of(events, 'role_call');
+  const firstFeedback = calls.findIndex((c) => (c.role === 'retune' || c.role === 'replan') && c.messages.some((m) => m.role === 'user' && m.content.includes(`collided with ${GLASS}`)));
+  assert.ok(firstFeedback >= 0, 'a retune or replan request reports the collision');
+  const replanAt = calls.findIndex((c) => c.role === 'replan');
+  assert.ok(replanAt >= firstFeedback, 'the replan comes after the collision feedback');
+  assert.equal(result.end.archMetrics?.replans, 1);
+  assert.ok(Number(result.end.archMetrics?.retunes) >= 1, 'retunes were tried before the replan');
+  const last = view.attempts[view.attempts.length - 1]!;
+  assert.equal(last.kind, 'replan');
+  assert.equal(last.steps[0]!.label, GLASS, 'the replan puts the glass first');
+  assert.ok(last.success);
+});
+
+test('reference, blocked world with scene.spatial_relations on: the description says the glass is beside the ball, so the first plan puts it first', async () => {
+  const { result, events } = await runWith(spec({}, 'fake_clear', [], ['scene.spatial_relations']), inProcess('reference'), new FakeClearingSim({ blocked: true }));
+  assert.equal(result.reason, 'plan_validated', result.message);
+  const view = projectActctxPlan(events);
+  assert.equal(view.attempts.length, 1, 'no retune, no replan');
+  assert.equal(view.attempts[0]!.steps[0]!.label, GLASS);
 });

@@ -30,14 +30,14 @@ const sandbox: CodeSandbox = {
   close: async () => undefined,
 };
 
-/** `off`: ablation ids the variant switches off (none: the built-in `actctx` variant). */
-export function spec(limits: Record<string, number | boolean> = {}, task = 'fake_clear', off: readonly string[] = []): EpisodeSpec {
+/** `off` / `on`: ablation ids the variant switches off / on (none: the built-in `actctx` variant). */
+export function spec(limits: Record<string, number | boolean> = {}, task = 'fake_clear', off: readonly string[] = [], on: readonly string[] = []): EpisodeSpec {
   return {
     runId: 'test',
     arch,
     task,
     seed: 0,
-    variant: off.length ? resolveVariant('ablated', { active: 'ablated', variants: { ablated: { agent: 'actctx', off: [...off] } } }, arch.builtInVariants) : resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
+    variant: off.length || on.length ? resolveVariant('ablated', { active: 'ablated', variants: { ablated: { agent: 'actctx', off: [...off], on: [...on] } } }, arch.builtInVariants) : resolveVariant('actctx', { active: 'default', variants: {} }, arch.builtInVariants),
     promptPaths,
     options: { ...DEFAULT_EPISODE_OPTIONS, limits },
     model: { provider: 'replay', model: 'replay', label: 'replay' },

@@ -70,7 +70,7 @@ test('the matcher maps free text to the closest admissible action, and the paper
   assert.ok(similarity('pick up the tomato', 'pick up object Tomato_1') > similarity('pick up the tomato', 'navigate to object Tomato_1'));
 });
 
-test('module answers are read strictly: required keys, robot names of the team, lists of strings', () => {
+test('module answers are read strictly: required keys, robot names of the team, lists of strings', async () => {
   const agents = ['Alice', 'Bob'];
   assert.deepEqual(parsePlanner('{"reason": "r", "plan": ["a", "b"]}'), { ok: true, value: { reason: 'r', plan: ['a', 'b'] } });
   assert.match(JSON.stringify(parsePlanner('{"reason": "r"}')), /missing key \\"plan\\"/);
@@ -81,7 +81,7 @@ test('module answers are read strictly: required keys, robot names of the team, 
     value: { failureReason: 'far', corrections: { Alice: 'navigate to object Tomato_1' } },
   });
   assert.match(JSON.stringify(parseCorrector('{"failure reason": "x", "corrective actions": {"Carol": "explore"}}', agents)), /Carol/);
-  const a = parseActor('{"memory": "m", "reason": "r", "subtask": "s", "alice\'s action": "explore", "Bob\'s action": "stay idle"}', agents, known, { ...opts, keys: ['memory', 'reason', 'subtask'] });
+  const a = await parseActor('{"memory": "m", "reason": "r", "subtask": "s", "alice\'s action": "explore", "Bob\'s action": "stay idle"}', agents, known, { ...opts, keys: ['memory', 'reason', 'subtask'] });
   assert.equal(a.ok, true);
   assert.deepEqual(a.ok && Object.fromEntries(Object.entries(a.value.actions).map(([k, v]) => [k, v.action.name])), { Alice: 'Explore', Bob: 'Idle' });
 });

@@ -3,12 +3,14 @@
 import { architectures } from '../../../../src/architectures/registry.js';
 import { DEFAULT_EPISODE_OPTIONS, runEpisode, type EpisodeResult } from '../../../../src/core/engine/episode.js';
 import type { ModelClient, ModelRequest } from '../../../../src/core/llm/client.js';
+import type { EmbeddingClient } from '../../../../src/core/llm/embeddings.js';
 import { registerReferencePolicies } from '../../../../src/core/llm/reference/policies.js';
 import { defaultRolePolicies, roleDispatchPolicy, type ReferenceProfile } from '../../../../src/core/llm/reference/policy.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import type { CodeSandbox } from '../../../../src/core/sandbox/sandbox.js';
 import { resolveVariant } from '../../../../src/core/prompt/variants.js';
 import { createHouseholdSimulator } from '../../../../src/core/sim/household/index.js';
+import type { Simulator } from '../../../../src/core/sim/simulator.js';
 import { MemoryTraceSink } from '../../../../src/core/trace/writer.js';
 import type { TraceEvent } from '../../../../src/protocol/trace.js';
 
@@ -43,6 +45,10 @@ export function policyClient(profile: ReferenceProfile = 'reference', script?: (
   };
 }
 
+function withAblations<V extends { ablations: Record<string, boolean> }>(v: V, extra: Record<string, boolean> | undefined): V {
+  return extra ? { ...v, ablations: { ...v.ablations, ...extra } } : v;
+}
+
 export interface LlamarRun {
   result: EpisodeResult;
   events: TraceEvent[];
@@ -55,6 +61,14 @@ export async function runLlamar(o: {
   variant?: string;
   limits?: Record<string, unknown>;
   model?: ModelClient;
+  /** The run's embedding model (the action matcher's); absent: the lexical matcher. */
+  embeddings?: EmbeddingClient;
+  /** Ablation switches over the variant's (a prompt block's id → on/off). */
+  ablations?: Record<string, boolean>;
+  /** Another simulator (a remote one, one with cameras); default a fresh embedded household. */
+  sim?: Simulator;
+  /** The run's vision switch (frames as image parts). */
+  vision?: boolean;
 }): Promise<LlamarRun> {
   const arch = architectures.get('llamar');
   const sink = new MemoryTraceSink();
@@ -65,18 +79,19 @@ export async function runLlamar(o: {
       arch,
       task: o.task,
       seed: o.seed ?? 0,
-      variant: resolveVariant(o.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants),
+      variant: withAblations(resolveVariant(o.variant ?? 'default', { active: 'default', variants: {} }, arch.builtInVariants), o.ablations),
       promptPaths,
-      options: { ...DEFAULT_EPISODE_OPTIONS, limits: o.limits ?? {} },
+      options: { ...DEFAULT_EPISODE_OPTIONS, limits: o.limits ?? {}, ...(o.vision ? { vision: true } : {}) },
       model: { provider: 'reference', model: 'reference', label: 'reference (scripted, not an LLM)' },
       ...(o.agents !== undefined ? { agents: o.agents } : {}),
     },
     {
       io: nodeIO,
       clock: { nowMs: () => performance.now(), isoNow: () => '2026-11-24T00:00:00.000Z' },
-      sim: createHouseholdSimulator(),
+      sim: o.sim ?? createHouseholdSimulator(),
       sandbox: noSandbox,
       model: o.model ?? policyClient(),
+      ...(o.embeddings ? { embeddings: o.embeddings } : {}),
       sink,
     },
   );

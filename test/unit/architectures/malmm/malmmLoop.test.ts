@@ -129,7 +129,7 @@ test('SA: one agent plans and codes; SA without feedback runs once and stops', a
   assert.equal(sa.result.reason, 'task_completed');
   // The SA prompt kept its per-step feedback section, and SA gets no opening chat message (no Supervisor): its own
   // prompt ends with the task and the state, as the paper's Fig. 6 does.
-  assert.match(of(sa.events, 'role_call')[0].messages[0].content, /<CURRENT ENVIRONMENT STATE>:\nThe state is printed after every code block/);
+  assert.match(of(sa.events, 'role_call')[0].messages[0].content, /<CURRENT ENVIRONMENT STATE>:\nThis is the position, orientation and size of every object. It is printed again after every code block runs/);
   assert.deepEqual(of(sa.events, 'chat_message').map((m) => m.speaker), ['Agent', 'Executor', 'Agent', 'Executor']);
   assert.ok(!of(sa.events, 'role_call')[0].messages.some((m) => /^Supervisor:/.test(m.content)));
 
@@ -137,7 +137,7 @@ test('SA: one agent plans and codes; SA without feedback runs once and stops', a
   assert.equal(nofb.result.reason, 'single_pass_done');
   assert.equal(nofb.sim.calls.length, 2);
   const sys = of(nofb.events, 'role_call')[0].messages[0].content;
-  assert.doesNotMatch(sys, /The state is printed after every code block/, 'the feedback section is ablated away');
+  assert.doesNotMatch(sys, /printed again after every code block/, 'the feedback section is ablated away');
   assert.doesNotMatch(sys, /five times in a row|stop and wait/, 'as SA_sequential: no five-error rule, no stop-after-each-call line');
   assert.match(sys, /all the steps in one/);
   assert.deepEqual(of(nofb.events, 'episode_start')[0].ablations, { 'sa.step_feedback': false, 'sa.step_by_step_code': false });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { architectures } from '../../../../src/architectures/registry.js';
+import { openingMessage } from '../../../../src/architectures/malmm/loop.js';
 import { MALMM_API } from '../../../../src/core/apis/malmm.js';
 import { nodeIO } from '../../../../src/core/node/nodeHost.js';
 import { loadPromptFile, renderPrompt } from '../../../../src/core/prompt/render.js';
@@ -87,4 +88,35 @@ test('the waypoint variant adds our sections and lines, and only to the roles th
   const waypoint = resolveVariant('waypoint', { active: 'default', variants: {} }, arch.builtInVariants);
   assert.ok(Object.values(waypoint.ablations).every((on) => on === true));
   assert.deepEqual(resolveVariant('default', { active: 'default', variants: {} }, arch.builtInVariants).ablations, {});
+});
+
+// Drift from Fig. 8 and Fig. 6 found in the audit (issue 24): phrases of ours that the paper's prompts do not have,
+// and the paper's own lines that had been dropped.
+test("paper default: the Planner and SA prompts say what Figs. 8 and 6 say, without our drift", async () => {
+  const drift = ['exact coordinates', 'third orientation value', "destination's centre and height", "with the object's yaw", "with the destination's yaw"];
+  for (const role of ['planner', 'agent']) {
+    const text = await systemText(role, 'default');
+    assert.deepEqual(drift.filter((p) => text.includes(p)), [], role);
+    assert.match(text, /detailed, step-by-step plan for the task/, role);
+    // The whole re-plan paragraph: every object checked (moved or not), then the before/after comparison.
+    assert.match(text, /has it moved, is it where\s+it should be\?/, role);
+    assert.match(text, /before and after it; if it did not, re-plan/, role);
+  }
+  // Fig. 8 only: the fingers' starting direction.
+  assert.match(await systemText('planner', 'default'), /two fingers, which at the start lie parallel to the x axis/);
+});
+
+test("the chat opens with the Supervisor's role descriptions for MALMM (App. E) and without them for MA", () => {
+  const ctx = {
+    task: { instruction: 'stack the red block on the green block' },
+    initial: { state: { ee: { pos: [0, 0, 1.1], yawRad: 0 } } },
+    render: () => '**red block** :',
+  } as unknown as Parameters<typeof openingMessage>[0];
+  const malmm = openingMessage(ctx);
+  assert.match(malmm, /PLANNER ROLE: the Planner works out the steps/);
+  assert.match(malmm, /CODER ROLE: the Coder writes code/);
+  assert.ok(malmm.indexOf('CODER ROLE') < malmm.indexOf('stack the red block'), 'roles come before the task');
+  const ma = openingMessage(ctx, 'User');
+  assert.doesNotMatch(ma, /ROLE:|Supervisor/);
+  assert.match(ma, /"stack the red block on the green block"/);
 });

@@ -45,7 +45,7 @@ class Recording implements ModelClient {
   }
 }
 
-async function episode(variant: string, model: ModelClient, limits: Record<string, unknown>): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
+async function episode(variant: string, model: ModelClient, limits: Record<string, unknown>, simulator: Simulator = sim): Promise<{ result: EpisodeResult; events: TraceEvent[] }> {
   const sink = new MemoryTraceSink();
   const result = await runEpisode(
     {
@@ -58,7 +58,7 @@ async function episode(variant: string, model: ModelClient, limits: Record<strin
       options: { ...DEFAULT_EPISODE_OPTIONS, limits },
       model: { provider: 'replay', model: 'replay', label: 'replay' },
     },
-    { io: nodeIO, clock, sim, sandbox: noSandbox, model, sink },
+    { io: nodeIO, clock, sim: simulator, sandbox: noSandbox, model, sink },
   );
   return { result, events: sink.events };
 }
@@ -131,6 +131,39 @@ test('w/o Feedback: a failed plan ends its round without its reasons, one attemp
   assert.equal(d.result.end.archMetrics?.['rounds'], 1);
   assert.equal(d.result.end.archMetrics?.['replans'], 1);
   assert.match(promptOf(withFb.requests[2]!), /IK failed: on Alice/);
+});
+
+test("a plan that passed the checks but could not be executed: the next round shows it with the planner's reason, w/o Feedback without", async () => {
+  // The simulator's first joint step fails in the motion planner after every check passed (RoCo's "failed to execute").
+  const failingOnce = (): Simulator => {
+    let first = true;
+    // Every other member is the real simulator's, bound to it (its private fields need the real `this`).
+    const wrapped = new Proxy(sim, {
+      get: (t, k) => (k === 'act' ? act : typeof Reflect.get(t, k) === 'function' ? (Reflect.get(t, k) as (...a: unknown[]) => unknown).bind(t) : Reflect.get(t, k)),
+    });
+    const act: NonNullable<Simulator['act']> = async (actions) => {
+      if (!first) return sim.act!(actions);
+      first = false;
+      return {
+        results: actions.map((a) => ({ agent: a.agent, name: a.name, ok: false, error: 'no collision-free path within 800 iterations' })),
+        checks: [{ name: 'collision', ok: true }],
+        info: { executed: false },
+      } as Awaited<ReturnType<NonNullable<Simulator['act']>>>;
+    };
+    return wrapped;
+  };
+  const answers = () => new Recording({ 'roco/dialog': ['I am Alice. PROCEED', WAIT_BOTH, 'I am Alice. PROCEED', WAIT_BOTH] });
+  const withFb = answers();
+  const e1 = await episode('dialog', withFb, { maxRounds: 2 }, failingOnce());
+  assert.ok(withFb.requests.length > 2, `${e1.result.reason}: ${e1.result.message}`);
+  const shown = promptOf(withFb.requests[2]!);
+  assert.match(shown, /passed the checks but could not be executed/);
+  assert.match(shown, /NAME Alice ACTION WAIT[\s\S]*\(no collision-free path within 800 iterations\)/);
+  const noFb = answers();
+  await episode('no_feedback', noFb, { maxRounds: 1 }, failingOnce());
+  const bare = promptOf(noFb.requests[2]!);
+  assert.match(bare, /NAME Alice ACTION WAIT/);
+  assert.doesNotMatch(bare, /collision-free path/);
 });
 
 test('w/o Feedback: a plan that does not parse ends only its round; maxReplans unparseable plans in a row end the episode', async () => {

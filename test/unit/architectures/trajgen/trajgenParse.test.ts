@@ -2,7 +2,8 @@
 // and trajectories, verdicts, quarter-turn yaw unwrapping and the authors' track format.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectTags, parseNumericTrajectory, parseVerdict, pythonBlocks } from '../../../../src/architectures/trajgen/parse.js';
+import { detectTags, parseNumericTrajectory, parseVerdict, pythonBlocks, withoutExecutionFeedback } from '../../../../src/architectures/trajgen/parse.js';
+import { TRAJGEN_MANIFEST } from '../../../../src/architectures/trajgen/manifest.js';
 import { formatDetectorTracks, objectOfLabel, subsample, unwrapQuarterTurns } from '../../../../src/architectures/trajgen/tracks.js';
 
 test('trajgen parse: python blocks in order, numeric tags, verdicts', () => {
@@ -41,4 +42,23 @@ test('trajgen tracks: yaw unwrapped by quarter turns, subsampled with the last s
   assert.equal(objectOfLabel('red cup rim', ['cup', 'red cup']), 'red cup');
   assert.equal(objectOfLabel('plate', ['plate', 'sponge']), 'plate');
   assert.equal(objectOfLabel('unicorn', ['plate']), undefined);
+});
+
+test("trajgen: the robot API's execution notes are dropped from what the model reads, its own prints and detect_object's report kept", () => {
+  const notes = [
+    'close_gripper: nothing grasped',
+    'close_gripper: grasped bottle',
+    'close_gripper: already holding bottle',
+    'collision: panda hand <-> can at t=2.34 s, depth 1.5 mm',
+    'grasp: bottle slipped out of the gripper at t=3.10 s',
+    'execute_trajectory: 2 pose(s) were executed a half turn away in yaw (the same grasp for the symmetric gripper; the wrist cannot turn further)',
+    'execute_trajectory: pose 7 [0.0000, 0.9000, 0.8000, 0.0000] unreachable (IK residual 0.1234 m, 0.001 rad); the arm went as close as it could',
+    'execute_trajectory: stopped 0.1200 m from the last pose [0.0000, 0.9000, 0.8000], at [0.0000, 0.7800, 0.8000]',
+  ];
+  const kept = ['Position of can: [0.100, 0.200, 0.810]', 'Dimensions:', 'grasp height 0.05', 'collision avoided: yes', 'execute_trajectory: done (my own print)'];
+  assert.equal(withoutExecutionFeedback([kept[0], ...notes, ...kept.slice(1)].join('\n')), kept.join('\n'));
+  // The ablation is ours, off by default, named in the manifest and turned on by the waypoint variant only.
+  assert.ok(TRAJGEN_MANIFEST.codeAblations?.['api.execution_feedback']);
+  const turnsOn = Object.entries(TRAJGEN_MANIFEST.builtInVariants).filter(([, v]) => v.on?.includes('api.execution_feedback')).map(([id]) => id);
+  assert.deepEqual(turnsOn, ['waypoint']);
 });

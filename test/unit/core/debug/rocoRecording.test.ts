@@ -83,7 +83,10 @@ test('RoCo recording: one thread per robot beside the episode; Step Over visits 
   assert.equal(visited.length, run.end.archMetrics?.['dialogTurns']);
   const rounds = [...new Set(visited.map((v) => v.round))];
   assert.ok(rounds.length >= 2, `rounds visited: ${rounds.join(', ')}`);
-  for (const r of rounds) assert.deepEqual(visited.filter((v) => v.round === r).map((v) => v.thread), ['Alice', 'Bob', 'Chad'], `round ${r}: every robot speaks once, in the simulator's order`);
+  // Round 1: each robot knows only its own reach and goal, so Alice and Bob propose on a second turn once Chad has
+  // spoken; from round 2 on the history holds what each said, and every robot speaks once, in the simulator's order.
+  assert.deepEqual(visited.filter((v) => v.round === rounds[0]).map((v) => v.thread), ['Alice', 'Bob', 'Chad', 'Alice', 'Bob'], 'round 1: round-robin until everyone has heard everyone');
+  for (const r of rounds.slice(1)) assert.deepEqual(visited.filter((v) => v.round === r).map((v) => v.thread), ['Alice', 'Bob', 'Chad'], `round ${r}: every robot speaks once, in the simulator's order`);
   assert.equal(rt.status().modelCalls, 0);
   await rt.terminate();
 });
@@ -91,13 +94,13 @@ test('RoCo recording: one thread per robot beside the episode; Step Over visits 
 test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), each robot\'s thread at its own latest turn, the joint action split by robot, Step Back', async () => {
   const { rt, act } = await replay();
   await act(() => rt.start());
-  // To Bob's turn in round 2 (the fifth turn: Alice, Bob, Chad in round 1, then Alice).
+  // To Bob's turn in round 2 (the seventh turn: Alice, Bob, Chad, Alice, Bob in round 1, then Alice).
   let stop = await act(() => rt.next());
-  for (let k = 0; k < 4; k++) stop = await act(() => rt.next());
+  for (let k = 0; k < 6; k++) stop = await act(() => rt.next());
   const bob = rt.stack(stop.threadId);
   assert.equal(rt.threads().find((t) => t.id === stop.threadId)?.name, 'Bob');
   // RoCo stamps `step` once a plan has run, so in round 2 the turns sit under step 1 (one plan executed so far).
-  assert.deepEqual(shape(bob), ['turn: Robot dialog agent · turn 5', 'step: step 1', 'round: round 2', 'episode: episode roco · sort_cubes · seed 0']);
+  assert.deepEqual(shape(bob), ['turn: Robot dialog agent · turn 7', 'step: step 1', 'round: round 2', 'episode: episode roco · sort_cubes · seed 0']);
   const turn = bob[0]!;
   assert.equal(turn.canRestart, true, 'a dialog turn is a Restart Frame target');
   assert.ok(turn.source?.kind === 'prompt' && turn.source.path.endsWith(join('roco', 'prompts', 'dialog.prompt')), JSON.stringify(turn.source));
@@ -106,11 +109,12 @@ test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), e
   assert.match(Object.values(messages).join('\n'), /^You are robot Bob, and you work together with Alice and Chad/);
   assert.equal((await rt.evaluate('agent', turn, 'watch')).value, 'Bob');
   // The other robots' threads stand at their own latest turn; the episode thread names the speaker.
-  assert.deepEqual(shape(rt.stack(2)).slice(0, 1), ['turn: Robot dialog agent · turn 4']);
-  assert.deepEqual(shape(rt.stack(4)).slice(0, 1), ['turn: Robot dialog agent · turn 3']);
-  assert.deepEqual(shape(rt.stack(EPISODE_THREAD)).slice(0, 1), ['turn: Robot dialog agent (Bob) · turn 5']);
+  assert.deepEqual(shape(rt.stack(2)).slice(0, 1), ['turn: Robot dialog agent · turn 6']);
+  // Chad's latest event is his part of round 1's plan, run under Bob's EXECUTE of turn 5 (his own call was turn 3).
+  assert.deepEqual(shape(rt.stack(4)).slice(0, 1), ['turn: turn 5']);
+  assert.deepEqual(shape(rt.stack(EPISODE_THREAD)).slice(0, 1), ['turn: Robot dialog agent (Bob) · turn 7']);
 
-  // Step In from Chad's turn 6 (the round's EXECUTE) stops at the joint action: the episode thread shows every
+  // Step In from Chad's turn 8 (the round's EXECUTE) stops at the joint action: the episode thread shows every
   // robot's part, each robot's thread only its own.
   await act(() => rt.next());
   stop = await act(() => rt.stepIn());
@@ -124,26 +128,26 @@ test('RoCo recording: a dialog turn\'s frames (turn > step > round > episode), e
     assert.match(own[0]!.name, new RegExp(`^${name}: \\w+\\(`));
     assert.doesNotMatch(own[0]!.name, /;/, `${name}'s thread shows only its own action`);
     // Under the turn whose EXECUTE it runs (Chad's; another robot's thread names the speaker).
-    assert.equal(own[1]!.name, `Robot dialog agent${name === 'Chad' ? '' : ' (Chad)'} · turn 6`);
+    assert.equal(own[1]!.name, `Robot dialog agent${name === 'Chad' ? '' : ' (Chad)'} · turn 8`);
   }
   // Step Back walks the recording backwards: Chad's turn, then Bob's.
   stop = await act(() => rt.stepBack());
-  assert.deepEqual([rt.threads().find((t) => t.id === stop.threadId)?.name, rt.stack(stop.threadId)[0]!.turn], ['Chad', 6]);
+  assert.deepEqual([rt.threads().find((t) => t.id === stop.threadId)?.name, rt.stack(stop.threadId)[0]!.turn], ['Chad', 8]);
   stop = await act(() => rt.stepBack());
-  assert.deepEqual([rt.threads().find((t) => t.id === stop.threadId)?.name, rt.stack(stop.threadId)[0]!.turn], ['Bob', 5]);
+  assert.deepEqual([rt.threads().find((t) => t.id === stop.threadId)?.name, rt.stack(stop.threadId)[0]!.turn], ['Bob', 7]);
   await rt.terminate();
 });
 
 test('RoCo recording: Step Over stands at each role call (before its answer); Step Out of a round-1 turn stops at the first event of round 2', async () => {
   const { rt, act } = await replay();
   await act(() => rt.start());
-  for (let k = 1; k <= 3; k++) {
+  for (let k = 1; k <= 5; k++) {
     const stop = await act(() => rt.next());
     const top = rt.stack(stop.threadId)[0]!;
     assert.equal(top.turn, k);
     assert.equal(top.index, top.roleCallIndex, `turn ${k}: stopped at event ${top.index}, the role call is ${top.roleCallIndex}`);
   }
-  // From Chad's turn 3 in round 1 (the round's last speaker): Step Out runs to the end of the round.
+  // From Bob's turn 5 in round 1 (the round's last speaker): Step Out runs to the end of the round.
   const before = rt.stack(rt.currentThread);
   assert.ok(shape(before).includes('round: round 1'), shape(before).join(' | '));
   const out = await act(() => rt.stepOut());

@@ -58,7 +58,9 @@ test('openai:reference at the reference server runs as the reference model (labe
 test('a model the reference server does not serve is refused before the run, naming the ones it does', async () => {
   const r = await launchRun(base({ kind: 'openai', model: 'gpt-4o', baseUrl: reference.url }), deps);
   assert.equal(r.reason, 'invalid_input');
-  assert.equal(r.message, `the reference server at ${reference.url} has no model 'gpt-4o'; it serves reference, reference-flawed`);
+  assert.equal(r.message, `the reference server at ${reference.url} has no chat model 'gpt-4o'; it serves reference, reference-flawed`);
+  const emb = await launchRun(base({ kind: 'openai', model: 'reference-embedding', baseUrl: reference.url }), deps);
+  assert.equal(emb.message, `the reference server at ${reference.url} has no chat model 'reference-embedding'; it serves reference, reference-flawed`);
 });
 
 test('a real endpoint is left a real endpoint and never receives x-waypoint-* headers; reference pointed at it is refused', async () => {

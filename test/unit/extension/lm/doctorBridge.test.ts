@@ -33,7 +33,7 @@ test('doctor through the Language Model bridge: chat, JSON and limits pass throu
   assert.equal(line('chat')?.mark, 'ok');
   assert.equal(line('json_mode')?.mark, 'ok');
   assert.equal(line('images')?.mark, 'fail');
-  assert.match(line('images')!.detail, /invalid chat request at messages\.0\.content/);
+  assert.match(line('images')!.detail, /images cannot be sent through the VS Code Language Model API bridge/);
   assert.equal(line('embeddings')?.mark, 'fail');
   assert.equal(r.advice, undefined, 'no run advice for an endpoint only this window can reach');
   // The limit reached the chat model as maxTokens (the bridge reads either field).

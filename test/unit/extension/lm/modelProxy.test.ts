@@ -35,6 +35,16 @@ test('error kinds survive the round trip', async () => {
   }
 });
 
+test('a request with images (a run with vision on) is refused with the setting to change, before the model is called', async () => {
+  const before = seen.length;
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+  const r = await client().complete({ model: 'm', messages: [{ role: 'user', content: 'u', parts: [{ type: 'text', text: 'u' }, { type: 'image', mediaType: 'image/png', sha256: '0'.repeat(64), dataBase64: png }] }] });
+  assert.equal(r.ok, false);
+  assert.equal(!r.ok && r.error.kind, 'bad_request');
+  assert.match(!r.ok ? r.error.message : '', /images cannot be sent through the VS Code Language Model API bridge .* turn off the setting waypoint\.run\.vision/);
+  assert.equal(seen.length, before);
+});
+
 test('a wrong token is refused before the model is called', async () => {
   const before = seen.length;
   const r = await client('not-the-token').complete({ model: 'm', messages: [{ role: 'user', content: 'u' }] });

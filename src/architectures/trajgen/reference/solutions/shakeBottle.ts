@@ -6,7 +6,7 @@ import type { TrajgenSolution } from './types.js';
 export const shakeBottleSolution: TrajgenSolution = {
   task: 'shake_bottle',
   matches: (instruction) => /\bshake\b/i.test(instruction) && /\bbottle\b/i.test(instruction),
-  detect: () => ['bottle'],
+  detect: () => ['mustard bottle'],
   flaws: ['gripper_pose_error', 'close_before_lower'],
   code(_instruction, seen, flaw) {
     const b = seen.one('bottle');

@@ -2,9 +2,13 @@
 // of every matching object or part; execute_trajectory(trajectory) follows a dense list of [x, y, z, yaw] poses
 // (gripper pointing down), or [x, y, z, yaw, gripper] poses whose fifth element (1 open, 0 closed) opens or closes
 // the gripper where it changes (the paper's binary-gripper and numeric modes); open_gripper() / close_gripper()
-// take no object name; task_completed() ends the attempt (the engine handles it).
+// take no object name; task_completed() ends the attempt (the engine handles it). Poses run open loop and best
+// effort: an unreachable pose moves the arm as close as IK gets and the list goes on (the paper's position
+// controller never refused a pose). The notes each call prints (grasp results, collisions, shortfalls, yaw flips)
+// are execution feedback the paper's model never read: the trajgen loop drops them unless the
+// api.execution_feedback ablation is on (EXECUTION_FEEDBACK_LINE in the catalog names them).
 import { LMTG_API } from '../../../apis/catalog.js';
-import { fmtVec, REACH_TOL_M } from '../robot/armController.js';
+import { fmtVec, REACH_TOL_M, type ArmController } from '../robot/armController.js';
 import type { ToolTarget } from '../robot/ik.js';
 import { callShapeError, isRealNumber, pyRepr, str } from './args.js';
 import { DetectorModel, type DetectionRecord } from '../../../perception/detector.js';
@@ -51,7 +55,8 @@ function detect(ctx: RobotApiContext, query: unknown): SimCallResult {
   if (!q.ok) return q;
   const found = detectObjects(ctx.scene, ctx.state, q.value);
   if (found.length === 0) {
-    return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}; the scene has: ${ctx.scene.objects.map((o) => o.name).join(', ')}` };
+    // A detector that finds nothing says so and no more: the paper's LangSAM never listed what else the image held.
+    return { ok: true, output: `detect_object: nothing matches ${pyRepr(q.value)}` };
   }
   const records = estimate(ctx, found);
   const printed = found.map((d, i): Detection => ({ ...d, ...records[i]!.estimate }));
@@ -106,14 +111,21 @@ function follow(ctx: RobotApiContext, trajectory: unknown): SimCallResult {
   const poses = parsePoses('execute_trajectory', trajectory);
   if (!poses.ok) return poses;
   if (poses.gripper) return followWithGripper(ctx, poses.value, poses.gripper);
-  const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(poses.value, 'execute_trajectory'));
-  const out = w.value;
-  if (!out.ok) return { ok: false, error: out.error, motionFailed: true };
-  const lines = [...w.warnings];
+  const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(poses.value));
+  return okResult([...w.warnings, ...motionNotes(w.value, poses.value, 0)], w.collisions);
+}
+
+/** The follower's notes on one list: yaw flips, the first pose not reached, the distance short of the last. */
+function motionNotes(out: ReturnType<ArmController['followPoses']>, poses: ToolTarget[], offset: number): string[] {
+  const lines: string[] = [];
   if (out.yawFlips > 0) lines.push(`execute_trajectory: ${out.yawFlips} pose(s) were executed a half turn away in yaw (the same grasp for the symmetric gripper; the wrist cannot turn further)`);
-  const last = poses.value[poses.value.length - 1]!;
+  if (out.shortfall) {
+    const p = poses[out.shortfall.index]!;
+    lines.push(`execute_trajectory: pose ${offset + out.shortfall.index} [${[...p.pos, p.yawRad].map((x) => x.toFixed(4)).join(', ')}] ${out.shortfall.reason}; the arm went as close as it could`);
+  }
+  const last = poses[poses.length - 1]!;
   if (out.posErrM > REACH_TOL_M) lines.push(`execute_trajectory: stopped ${out.posErrM.toFixed(4)} m from the last pose ${fmtVec(last.pos)}, at ${fmtVec(out.reached.pos)}`);
-  return okResult(lines, w.collisions);
+  return lines;
 }
 
 /** Segments between gripper-state changes, each followed and then the gripper set to the next segment's state. */
@@ -135,9 +147,8 @@ function followWithGripper(ctx: RobotApiContext, poses: ToolTarget[], gripper: (
   for (let i = 1; i <= poses.length; i++) {
     if (i < poses.length && gripper[i] === gripper[i - 1]) continue;
     const seg = poses.slice(from, i);
-    const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(seg, 'execute_trajectory'));
-    if (!w.value.ok) return { ok: false, error: w.value.error, motionFailed: true };
-    lines.push(...w.warnings);
+    const w = watchCollisions(ctx, heldObjects(ctx), () => ctx.arms[ARM]!.followPoses(seg));
+    lines.push(...w.warnings, ...motionNotes(w.value, seg, from));
     collisions.push(...w.collisions);
     if (i < poses.length) setGripper(gripper[i]!);
     from = i;

@@ -161,22 +161,18 @@ export class ArmController {
   }
 
   /**
-   * Follows dense top-down poses (LMTG). Every pose is solved before anything moves; the first unreachable pose
-   * fails the call without moving. Returns the final tool error against the last pose.
+   * Follows dense top-down poses (LMTG) open loop, best effort (denseFollower.ts): an unreachable pose moves the
+   * arm as close as IK gets. Returns the final tool error against the last pose and the first shortfall.
    */
-  followPoses(poses: ToolTarget[], what: string): { ok: true; reached: ToolTarget; posErrM: number; yawFlips: number } | { ok: false; error: string } {
+  followPoses(poses: ToolTarget[]): { reached: ToolTarget; posErrM: number; yawFlips: number; shortfall?: { index: number; reason: string } } {
     const state = this.runner.state;
     const plan = planDense(this.ik, this.arm, state.armQ(this.armIndex), state.tcp(this.armIndex), poses);
-    if (!plan.ok) {
-      const p = poses[plan.index]!;
-      return { ok: false, error: `${what}: pose ${plan.index} [${[...p.pos, p.yawRad].map((x) => x.toFixed(4)).join(', ')}] ${plan.reason}; the arm did not move` };
-    }
     executeTimed(this.runner, this.arm, plan.knots, plan.times);
     this.settle();
     const reached = state.tcp(this.armIndex);
     const last = poses[poses.length - 1]!;
     const e = reached.pos.map((v, i) => v - last.pos[i]!);
-    return { ok: true, reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlips: plan.yawFlips };
+    return { reached, posErrM: Math.hypot(e[0]!, e[1]!, e[2]!), yawFlips: plan.yawFlips, ...(plan.shortfall ? { shortfall: plan.shortfall } : {}) };
   }
 
   open(): void {

@@ -1,6 +1,8 @@
 // Dense-pose follower for LM Trajectory Generators: a list of [x, y, z, yaw] tool poses (gripper pointing down)
-// is solved pose by pose with warm-started IK (so the arm stays on one branch), checked whole before anything
-// moves, then played back point after point. As in the paper, the number of points sets the speed: each point
+// is solved pose by pose with warm-started IK (so the arm stays on one branch), then played back point after
+// point, open loop. A pose IK cannot reach is executed best effort, as a position controller fed by the authors'
+// PyBullet IK would: the arm goes to the IK's closest configuration (or holds where it is when that would be a
+// branch jump) and the list goes on. As in the paper, the number of points sets the speed: each point
 // gets POINT_SECS, stretched where the joints or the tool would exceed their speed limits.
 import { wrapAngle } from '../math3.js';
 import type { PhysicsRunner } from '../physicsRunner.js';
@@ -14,16 +16,21 @@ const TOOL_SPEED_MPS = 0.5;
 /** Consecutive poses farther apart than this are walked in sub-steps for IK. */
 const SUBSTEP_M = 0.02;
 const SUBSTEP_RAD = 0.15;
-/** A jump between consecutive solutions larger than this means IK switched branch: the pose is rejected. */
+/** A jump between consecutive solutions larger than this means IK switched branch: the arm holds instead. */
 const MAX_POINT_JUMP_RAD = 0.6;
 
-export type DensePlan =
-  | { ok: true; knots: number[][]; times: number[]; yawFlips: number }
-  | { ok: false; index: number; reason: string };
+export interface DensePlan {
+  knots: number[][];
+  times: number[];
+  yawFlips: number;
+  /** The first pose that was not reached exactly, and why (the arm went as close as it could). */
+  shortfall?: { index: number; reason: string };
+}
 
 /**
  * Solves every pose from the current configuration. A pose whose yaw is out of the wrist's range is taken a
- * half turn away (the same for the symmetric gripper); the first pose that cannot be reached fails the plan.
+ * half turn away (the same for the symmetric gripper). A pose IK does not converge on gets IK's closest
+ * configuration; one whose solution would jump branches keeps the previous configuration. Nothing is refused.
  */
 export function planDense(ik: TopDownIk, arm: ArmIndex, qStart: number[], start: ToolTarget, poses: ToolTarget[]): DensePlan {
   const knots: number[][] = [qStart];
@@ -32,6 +39,7 @@ export function planDense(ik: TopDownIk, arm: ArmIndex, qStart: number[], start:
   let prevPose: ToolTarget = { pos: start.pos, yawRad: start.yawRad };
   let t = 0;
   let flips = 0;
+  let shortfall: DensePlan['shortfall'];
   for (let i = 0; i < poses.length; i++) {
     const p = poses[i]!;
     // Points far apart (a sparse list) are walked in small steps so IK stays on its branch.
@@ -54,9 +62,17 @@ export function planDense(ik: TopDownIk, arm: ArmIndex, qStart: number[], start:
           if (k === n) flips++;
         }
       }
-      if (!sol.converged) return { ok: false, index: i, reason: `unreachable (IK residual ${sol.posErrM.toFixed(4)} m, ${sol.rotErrRad.toFixed(3)} rad)` };
       const jump = maxAbsDiff(sol.q, q);
-      if (jump > MAX_POINT_JUMP_RAD) return { ok: false, index: i, reason: `needs a joint jump of ${jump.toFixed(2)} rad (IK changed branch: the wrist cannot follow this yaw)` };
+      if (!sol.converged || jump > MAX_POINT_JUMP_RAD) {
+        shortfall ??= {
+          index: i,
+          reason: jump > MAX_POINT_JUMP_RAD ? `needs a joint jump of ${jump.toFixed(2)} rad (IK changed branch: the wrist cannot follow this yaw)` : `unreachable (IK residual ${sol.posErrM.toFixed(4)} m, ${sol.rotErrRad.toFixed(3)} rad)`,
+        };
+        // Best effort: IK's closest configuration, unless reaching it would swing the arm to another branch.
+        if (jump <= MAX_POINT_JUMP_RAD) q = sol.q;
+        sub.push(q);
+        continue;
+      }
       sub.push(sol.q);
       q = sol.q;
     }
@@ -79,7 +95,7 @@ export function planDense(ik: TopDownIk, arm: ArmIndex, qStart: number[], start:
     prev = q;
     prevPose = p;
   }
-  return { ok: true, knots, times, yawFlips: flips };
+  return { knots, times, yawFlips: flips, ...(shortfall ? { shortfall } : {}) };
 }
 
 /** Plays knots back at their times (linear in joint space, servo lead on the segment velocity). */

@@ -8,14 +8,14 @@ import { test } from 'node:test';
 import type { Situation, Thing } from '../../../../../src/architectures/roco/reference/prompt.js';
 import { taskPolicyFor } from '../../../../../src/architectures/roco/reference/tasks.js';
 
-const TASK = 'Sort the cubes: blue_square goes on panel2, pink_polygon on panel4, yellow_trapezoid on panel6. Alice reaches panel1-3, Bob panel3-5, Chad panel5-7.';
+const TASK = 'Sort the cubes into their target panels. 7 panels on the table, ordered left to right: panel1, ..., panel7, a straight assembly line. The task is NOT done until all three cubes are sorted.';
 const CUBES = ['blue_square', 'pink_polygon', 'yellow_trapezoid'];
 const GOALS = [2, 4, 6];
 const REACH: Record<string, number[]> = { Alice: [1, 2, 3], Bob: [3, 4, 5], Chad: [5, 6, 7] };
 const ROBOTS = ['Alice', 'Bob', 'Chad'];
 const panelX = (k: number) => -0.51 + (k - 1) * 0.17;
 
-/** What `robot` reads from its prompt: itself first, then the others (as the dialog prompt names them). */
+/** What `robot` knows once everyone has spoken: itself first, then the others (as the dialog prompt names them); every robot's goal and reach. */
 function situation(robot: string, at: number[]): Situation {
   const robots = [robot, ...ROBOTS.filter((r) => r !== robot)];
   const things = new Map<string, Thing>();
@@ -25,6 +25,7 @@ function situation(robot: string, at: number[]): Situation {
     agent: robot, robots, task: TASK, things, facts: [],
     grippers: new Map(robots.map((r) => [r, { pos: [0, 0, 1.1], holding: null }])),
     reach: new Map(robots.map((r) => [r, REACH[r]!.map((k) => `panel${k}`).join(', ')])),
+    goals: new Map(robots.map((r) => [r, `place ${CUBES[ROBOTS.indexOf(r)]} on panel${GOALS[ROBOTS.indexOf(r)]}`])), stands: new Map(), positions: true, historyMentions: new Set(),
     base: new Map(), embodiment: new Map(), verbs: ['PICK', 'PLACE', 'MOVE', 'WAIT'], combinedPick: true,
     pathRequired: false, pathPoints: 4, feedback: [], history: [], previousChat: [], chat: [], lastCall: false, central: false,
   };

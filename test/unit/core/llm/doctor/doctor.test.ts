@@ -71,13 +71,15 @@ test('OpenAI: every probe, the provider from its headers, rate limits turned int
   assert.match(r.line('images')!.detail, /seen/);
   assert.match(r.line('latency')!.detail, /median 100 ms over 3 small calls/);
   assert.match(r.line('rate_limits')!.detail, /x-ratelimit-limit-requests: 500, x-ratelimit-limit-tokens: 200000/);
-  assert.equal(r.report.advice?.command, `waypoint run --model openai:gpt-4o-mini --base-url ${s.url}`);
+  assert.equal(r.report.advice?.command, `waypoint run --model openai:gpt-4o-mini --base-url ${s.url} --embedding-model text-embedding-3-small`);
+  assert.match(r.report.advice!.sweep!, /embeddingModel: text-embedding-3-small \}/);
   assert.match(r.report.advice!.sweep!, /rateLimit: \{ requestsPerMinute: 500, tokensPerMinute: 200000 \}/);
   // MALMM's ≈28k need is more than "nearly every model" and OpenAI does not say its context: a doubt, not a failure.
   assert.equal(r.arch('malmm').mark, 'unknown');
   assert.match(r.arch('malmm').reasons.join(' '), /needs ≈\d+ tokens of context/);
   assert.equal(r.arch('llamar').mark, 'ok');
-  assert.match(r.arch('llamar').reasons.join(' '), /lexical fallback matcher/);
+  assert.match(r.arch('llamar').reasons.join(' '), /action matching: this endpoint's embeddings with --embedding-model text-embedding-3-small \(the paper's matcher\)/);
+  assert.match(r.arch('llamar').reasons.join(' '), /images: this model reads images: --vision/);
   assertNoWaypointHeaders(s);
   for (const q of s.requests) assert.equal(q.headers.authorization, `Bearer ${KEY}`);
   assert.ok(!r.text.includes(KEY) && !JSON.stringify(r.report).includes(KEY), 'the key is never in the report');
@@ -92,7 +94,7 @@ test('OpenAI reasoning model: refuses max_tokens (says to pass --max-tokens-fiel
   assert.match(r.line('max_tokens')!.detail, /needs max_completion_tokens \(it refuses max_tokens: Unsupported parameter.*pass --max-tokens-field max_completion_tokens; max_completion_tokens honoured/);
   assert.equal(r.line('temperature')?.mark, 'fail');
   assert.match(r.line('temperature')!.detail, /Only the default \(1\) value is supported/);
-  assert.match(r.report.advice!.command, /--max-tokens-field max_completion_tokens$/);
+  assert.match(r.report.advice!.command, /--max-tokens-field max_completion_tokens --embedding-model text-embedding-3-small$/);
   assert.match(r.report.advice!.sweep!, /maxTokensField: max_completion_tokens/);
   for (const a of r.report.architectures) {
     assert.equal(a.mark, 'fail', a.id);
@@ -152,7 +154,7 @@ test('Ollama: tagged model names, embeddings from the embedding model it lists, 
   assert.equal(r.arch('llamar').mark, 'unknown');
   assert.deepEqual(r.arch('llamar').flags, ['--max-tokens 576']);
   assert.match(r.text, /\(llamar\) *add --max-tokens 576/);
-  assert.equal(r.report.advice!.command, `waypoint run --model openai:llama3.2 --base-url ${s.url}`);
+  assert.equal(r.report.advice!.command, `waypoint run --model openai:llama3.2 --base-url ${s.url} --embedding-model nomic-embed-text:latest`);
   assert.ok(s.requests.some((q) => q.path === '/api/ps'));
   assertNoWaypointHeaders(s);
   for (const q of s.requests) assert.equal(q.headers.authorization, undefined, 'no key, no Authorization header');
@@ -173,6 +175,9 @@ test("vLLM: max_model_len, the older top-level error shape's message, images and
   assert.equal(r.line('context')!.detail, '32768 tokens (max_model_len in /models)');
   assert.equal(r.line('images')!.detail, 'refused: HTTP 400: Qwen/Qwen2.5-7B-Instruct is not a multimodal model');
   assert.match(r.line('embeddings')!.detail, /HTTP 400: The model does not support Embeddings API; name an embedding model with --embedding-model/);
+  assert.match(r.arch('llamar').reasons.join(' '), /action matching: the lexical fallback matcher \(this endpoint serves no embeddings/);
+  assert.match(r.arch('llamar').reasons.join(' '), /images: the text stand-in \(this model refuses images: leave --vision off\)/);
+  assert.doesNotMatch(r.report.advice!.command, /--embedding-model/);
   assert.equal(r.arch('malmm').mark, 'ok');
   assert.match(r.arch('malmm').reasons.join(' '), /context 32768 ≥ the ≈\d+ it needs/);
 });
@@ -309,8 +314,9 @@ test("Waypoint's reference server: works, and is named a scripted policy, not an
     assert.equal(r.report.findings.scripted, true);
     assert.match(r.text, /Waypoint's reference server \(a scripted policy, not an LLM\)/);
     assert.match(r.line('chat')!.detail, /a scripted policy, not an LLM/);
-    assert.equal(r.line('embeddings')?.mark, 'fail');
-    assert.match(r.line('embeddings')!.detail, /^not served \(HTTP 404 on \/embeddings: no route POST \/v1\/embeddings.*\)$/);
+    // It lists its embedding fixture, which the probe picks.
+    assert.equal(r.line('embeddings')?.mark, 'ok');
+    assert.match(r.line('embeddings')!.detail, /^1024 dimensions from reference-embedding \(an embedding model it lists/);
     assert.match(r.text, /\n  The reference server is a scripted policy, not an LLM/);
     assert.equal(r.report.advice!.command, `waypoint run --model reference --base-url ${server.url}`);
     for (const a of r.report.architectures) assert.equal(a.mark, 'ok', a.id);

@@ -80,11 +80,17 @@ test('raw SSE: data lines end with [DONE]', async () => {
   assert.equal(lines.at(-1), 'data: [DONE]');
 });
 
-test('GET /v1/models via raw fetch lists reference, owned by the scripted label', async () => {
+test('GET /v1/models via raw fetch lists reference, owned by the scripted label, and the embedding fixture', async () => {
   const res = await fetch(`${server.url}/models`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('x-waypoint-model'), 'reference-scripted');
-  assert.deepEqual(await res.json(), { object: 'list', data: [{ id: 'reference', object: 'model', created: 0, owned_by: REFERENCE_LABEL }] });
+  assert.deepEqual(await res.json(), {
+    object: 'list',
+    data: [
+      { id: 'reference', object: 'model', created: 0, owned_by: REFERENCE_LABEL },
+      { id: 'reference-embedding', object: 'model', created: 0, owned_by: 'reference-embedding (hashed bag of words with a synonym table, not a learned model)' },
+    ],
+  });
   const one = await sdk.models.retrieve('reference');
   assert.equal(one.owned_by, REFERENCE_LABEL);
 });
@@ -117,11 +123,12 @@ test('unknown model -> 404 model_not_found (SDK NotFoundError; our client: bad_r
 });
 
 test('unknown route -> 404 JSON; wrong method -> 405', async () => {
-  const r = await fetch(`${server.url}/embeddings`, { method: 'POST', body: '{}' });
+  const r = await fetch(`${server.url}/completions`, { method: 'POST', body: '{}' });
   assert.equal(r.status, 404);
   assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'not_found');
   const m = await fetch(`${server.url}/chat/completions`);
   assert.equal(m.status, 405);
+  assert.equal((await fetch(`${server.url}/embeddings`)).status, 405);
 });
 
 test('no policy for the role, or no marker -> HTTP 200 with a clear message', async () => {

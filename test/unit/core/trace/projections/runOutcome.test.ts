@@ -96,11 +96,11 @@ after(() => rmSync(workspace, { recursive: true, force: true }));
 const deps = { io: nodeIO, clock: nodeClock, architectures, createSimulator: () => createTabletopSimulator(), createSandbox: () => createPyodideSandbox() };
 
 async function roco(limits: Record<string, number>) {
-  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 0, limits, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
+  const r = await launchRun({ workspace, arch: 'roco', task: 'sort_cubes', seed: 1, limits, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', profile: 'reference-flawed' } }, deps);
   return { r, events: readTrace(readFileSync(r.tracePath, 'utf8')).events };
 }
 
-test('RoCo, recorded: the unparseable plan of round 2 and the colliding one of round 3 were re-planned, so the success has no deciding error', async () => {
+test('RoCo, recorded (sort_cubes seed 1, reference-flawed): the unparseable plans were re-planned, so the success has no deciding error', async () => {
   const { r, events } = await roco({});
   assert.equal(r.reason, 'reward_positive');
   const s = projectRunSummary(events);
@@ -111,11 +111,11 @@ test('RoCo, recorded: the unparseable plan of round 2 and the colliding one of r
   assert.notEqual(s.firstError?.turn, 3);
 });
 
-test('RoCo, recorded: with one plan per round allowed, the unparseable plan of turn 6 decides the failure', async () => {
+test('RoCo, recorded: with one plan per round allowed, the unparseable plan of turn 5 (round 1\'s last, after Alice and Bob spoke again once they had heard Chad) decides the failure', async () => {
   const { r, events } = await roco({ maxReplans: 1 });
   assert.equal(r.reason, 'format_failure');
   const s = projectRunSummary(events);
-  assert.deepEqual([s.decidingError?.turn, s.decidingError?.kind], [6, 'format_error']);
+  assert.deepEqual([s.decidingError?.turn, s.decidingError?.kind], [5, 'format_error']);
 });
 
 function inProcess(profile: 'reference' | 'reference-flawed'): ModelClient {

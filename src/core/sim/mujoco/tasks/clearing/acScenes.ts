@@ -57,14 +57,13 @@ const LOCATIONS: LocationSpec[] = [
 ];
 
 /** Where each object belongs: food waste and paper in the trash, glasses in the sink (an empty one may go in the trash, as in Fig. 6a), the whole apple on the shelf. */
-export const AC_GOALS: Record<string, string | readonly string[]> = {
-  [L.paper1]: L.bin,
-  [L.paper2]: L.bin,
-  [L.eaten]: L.bin,
-  [L.empty]: [L.sink, L.bin],
-  [L.full]: L.sink,
-  [L.apple]: L.shelf,
-};
+/**
+ * Where a target may end up. The paper's instructions ("Put away the 'half-eaten apple' efficiently and quickly",
+ * "Put away the 'half-eaten apple' and the 'glass with yellowish liquid'") name no destination, and its own final plan
+ * (App. E) puts the glass into the trash can: so any of the scene's places counts, and success is decidable from
+ * what the agents are told. The full glass must still stay upright and unspilt (its IV-C failure).
+ */
+const PUT_AWAY_PLACES: readonly string[] = [L.bin, L.sink, L.shelf];
 
 type Xy = [number, number];
 const BASE: Xy = [0, -0.35];
@@ -165,7 +164,7 @@ function acTask(id: string, description: string, instruction: string, goals: str
     instruction,
     objects,
     locations: LOCATIONS,
-    goals: Object.fromEntries(goals.map((g) => [g, AC_GOALS[g]!])),
+    goals: Object.fromEntries(goals.map((g) => [g, PUT_AWAY_PLACES])),
     upright: [L.full],
     fullGlass: L.full,
     imitates,

@@ -178,7 +178,8 @@ export function arrangeCabinetTask(): TaskDefinition {
     info: {
       id: 'arrange_cabinet',
       description: 'Three arms at a cabinet whose hinged doors close on their springs: Alice and Bob each OPEN and hold one door, Chad (suction) takes the two cups out through the opening and puts each on its coaster.',
-      instruction: 'Take the cups out of the cabinet: red_cup goes on red_coaster, blue_mug on blue_coaster. Both doors must be held open while a cup is taken out; Alice reaches only the left door, Bob only the right door, Chad the right door, the cups and the coasters.',
+      // As RoCo's agent prompt (App. 10.7): the shared task; each robot hears only its own reach.
+      instruction: 'Take the cups out of the cabinet and put them on the correct coasters: red_cup goes on red_coaster, blue_mug on blue_coaster. Both doors must be OPENed and held open while anything inside is PICKed.',
       suite: 'multi-arm',
       arms: 3,
       imitates: 'RoCo / RoCoBench Arrange Cabinet',
@@ -188,9 +189,9 @@ export function arrangeCabinetTask(): TaskDefinition {
     apis: ['roco'],
     multiArm: {
       robots: [
-        { name: 'Alice', reachX: [-0.6, 0.0], reachText: 'the left door (left_door_handle) only' },
-        { name: 'Bob', reachX: [0.0, 0.6], reachText: 'the right door (right_door_handle) only' },
-        { name: 'Chad', reachX: [-0.3, 0.3], reachText: 'the right door, the cups inside the cabinet and the coasters' },
+        { name: 'Alice', reachX: [-0.6, 0.0], reachText: 'the left door (left_door_handle) only', standsText: 'on the left side of the table' },
+        { name: 'Bob', reachX: [0.0, 0.6], reachText: 'the right door (right_door_handle) only', standsText: 'on the right side of the table' },
+        { name: 'Chad', reachX: [-0.3, 0.3], reachText: 'the right door, the cups inside the cabinet and the coasters', standsText: 'in front of the cabinet' },
       ],
       observation: 'partial',
       verbs: {
@@ -200,7 +201,6 @@ export function arrangeCabinetTask(): TaskDefinition {
       },
       rules: [
         'A cup can be taken out only while both doors are open, and a door stays open only while a robot holds its handle.',
-        'Alice can only OPEN the left door, Bob only the right door; only Chad can PICK and PLACE the cups.',
         'Each cup goes on its own coaster: red_cup on red_coaster, blue_mug on blue_coaster.',
       ],
       facts(view) {

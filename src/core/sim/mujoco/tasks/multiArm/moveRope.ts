@@ -100,16 +100,16 @@ export function moveRopeTask(): TaskDefinition {
     apis: ['roco'],
     multiArm: {
       robots: [
-        { name: 'Alice', reachX: [-0.6, 0.6], reachText: 'either end of the rope and the whole groove' },
-        { name: 'Bob', reachX: [-0.6, 0.6], reachText: 'either end of the rope and the whole groove' },
+        { name: 'Alice', reachX: [-0.6, 0.6], reachText: 'either end of the rope and the whole groove', standsText: 'on the left side of the table' },
+        { name: 'Bob', reachX: [-0.6, 0.6], reachText: 'either end of the rope and the whole groove', standsText: 'on the right side of the table' },
       ],
       observation: 'shared',
       path: 'required',
       pathPoints: 4,
       pathStdMaxM: 0.3, // RoCo's task_rope.py waypoint_std_threshold
-      rules: [
+      rules: ['Every PICK and PLACE needs a PATH of exactly four (x, y, z) waypoints from your gripper to above the target; the last one is the target.'],
+      strategy: [
         'Each robot PICKs one end of the rope; then both PLACE their ends on the groove ends in the same round, carrying the rope over the wall together.',
-        'Every PICK and PLACE needs a PATH of exactly four (x, y, z) waypoints from your gripper to above the target; the last one is the target.',
         'Keep the rope high enough to clear the wall, and keep the two ends about a rope length apart (0.5 m) so it is not stretched.',
       ],
       facts(view) {

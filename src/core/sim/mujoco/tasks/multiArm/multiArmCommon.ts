@@ -16,6 +16,10 @@ export interface RobotSpec {
   reachX: [number, number];
   /** How the robot's reach is told to the agents when it is not an x interval, e.g. 'panel1, panel2, panel3'. */
   reachText?: string;
+  /** Where the robot stands, in the paper's words ('in front of panel2', 'on the left side of the table'). */
+  standsText?: string;
+  /** This robot's own goal, told only to it (RoCoBench Sort Cubes: 'put blue_square on panel2'). */
+  goalText?: string;
 }
 
 /** A task's own RoCo verb (RoCoBench's SWEEP, DUMP, OPEN): arguments, prompt text, who may use it, its stages. */
@@ -41,6 +45,16 @@ export interface MultiArmSetup {
   pathPoints?: number;
   /** The task's rules as the agents are told them (the plan rules enforce them). */
   rules?: string[];
+  /**
+   * Hints on how to solve the task that the paper's prompts do not give (pass cubes along, carry the rope
+   * together); the agents see them only when the variant turns the `task.strategy_rules` ablation on.
+   */
+  strategy?: string[];
+  /**
+   * false: the paper's observation of this task has no coordinates (RoCoBench Sort Cubes describes cubes by
+   * panel only), so the agents see positions only under the `observation.coordinates` ablation. Default true.
+   */
+  coordinates?: boolean;
   /** Allowed spread (standard deviation, metres) of a PATH's step lengths; default PATH_STD_MAX_M. */
   pathStdMaxM?: number;
   /** Task facts every robot is told beside the objects' relations ("left_door is closed", "red_cube is inside dustpan"). */

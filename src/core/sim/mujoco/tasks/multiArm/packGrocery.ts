@@ -32,8 +32,8 @@ export function packGroceryTask(): TaskDefinition {
     apis: ['roco'],
     multiArm: {
       robots: [
-        { name: 'Alice', reachX: [-0.6, 0.6], reachText: 'every item and the bin' },
-        { name: 'Bob', reachX: [-0.6, 0.6], reachText: 'every item and the bin' },
+        { name: 'Alice', reachX: [-0.6, 0.6], reachText: 'every item and the bin', standsText: 'on the left side of the table' },
+        { name: 'Bob', reachX: [-0.6, 0.6], reachText: 'every item and the bin', standsText: 'on the right side of the table' },
       ],
       observation: 'shared',
       path: 'required',

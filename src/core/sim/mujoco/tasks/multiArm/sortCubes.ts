@@ -16,15 +16,16 @@ export function sortCubesTask(): TaskDefinition {
   const cubes = [cube('blue_square', 'blue'), cube('pink_polygon', 'pink'), cube('yellow_trapezoid', 'yellow')];
   const objects = [...cubes, ...panels];
   const robots = [
-    { name: 'Alice', reachX: [panelX(1) - 0.09, panelX(3) + 0.09] as [number, number], reachText: 'panel1, panel2, panel3' },
-    { name: 'Bob', reachX: [panelX(3) - 0.09, panelX(5) + 0.09] as [number, number], reachText: 'panel3, panel4, panel5' },
-    { name: 'Chad', reachX: [panelX(5) - 0.09, panelX(7) + 0.09] as [number, number], reachText: 'panel5, panel6, panel7' },
+    { name: 'Alice', reachX: [panelX(1) - 0.09, panelX(3) + 0.09] as [number, number], reachText: 'panel1, panel2, panel3', standsText: 'in front of panel2', goalText: 'place blue_square on panel2' },
+    { name: 'Bob', reachX: [panelX(3) - 0.09, panelX(5) + 0.09] as [number, number], reachText: 'panel3, panel4, panel5', standsText: 'in front of panel4', goalText: 'place pink_polygon on panel4' },
+    { name: 'Chad', reachX: [panelX(5) - 0.09, panelX(7) + 0.09] as [number, number], reachText: 'panel5, panel6, panel7', standsText: 'in front of panel6', goalText: 'place yellow_trapezoid on panel6' },
   ];
   return {
     info: {
       id: 'sort_cubes',
       description: 'Three arms (UR5E + Robotiq gripper, Franka Panda, UR5E + suction) sort three cubes onto panels 2, 4 and 6 of seven; each reaches only three panels, so cubes are passed along.',
-      instruction: 'Sort the cubes: blue_square goes on panel2, pink_polygon on panel4, yellow_trapezoid on panel6. Alice reaches panel1-3, Bob panel3-5, Chad panel5-7.',
+      // As RoCo's agent prompt (App. 10.4): the shared context only; each robot's goal and reach reach only it.
+      instruction: 'Sort the cubes into their target panels. 7 panels on the table, ordered left to right: panel1, ..., panel7, a straight assembly line. The task is NOT done until all three cubes are sorted.',
       suite: 'multi-arm',
       arms: 3,
       imitates: 'RoCo / RoCoBench Sort Cubes',
@@ -36,10 +37,10 @@ export function sortCubesTask(): TaskDefinition {
       robots,
       observation: 'shared',
       combinedPick: true,
-      rules: [
-        'Each robot can only PICK from and PLACE on the panels it reaches; to move a cube farther, put it on a panel the next robot reaches.',
-        'PLACE a cube only on a free panel; only one cube per panel.',
-      ],
+      rules: ['You can only PICK cubes from and PLACE cubes on the panels you reach.', 'PLACE a cube only on a free panel; only one cube per panel.'],
+      strategy: ['To move a cube farther than you reach, put it on a panel the next robot reaches.'],
+      // RoCo's Sort Cubes describes the scene by panels, "no output numerical coordinates" (its describe_obs).
+      coordinates: false,
     },
     locations: panels.map((p) => ({ name: p.name, kind: 'surface' as const, single: true })),
     scene: multiArmScene('sort-cubes', armsInRow(['Alice', 'Bob', 'Chad'], 0.45, [UR5E_ROBOTIQ, PANDA, UR5E_SUCTION]), objects),

@@ -27,7 +27,7 @@ export function alignBottleTask(): TaskDefinition {
     info: {
       id: 'align_bottle',
       description: 'A bottle lies on its side roughly along x; turn it to lie along the y axis (vertical in a top-down image).',
-      instruction: 'Align the bottle vertically.',
+      instruction: 'align the bottle vertically',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: align the bottle vertically',

@@ -14,7 +14,7 @@ export function appleInBowlTask(): TaskDefinition {
     info: {
       id: 'apple_in_bowl',
       description: 'Put an apple into a 16 cm bowl.',
-      instruction: 'Place the apple in the bowl.',
+      instruction: 'place the apple in the bowl',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: place the apple in the bowl',

@@ -15,7 +15,7 @@ export function knockOverLeftBottleTask(): TaskDefinition {
     info: {
       id: 'knock_over_left_bottle',
       description: 'Two bottles stand side by side (colours swapped by the seed); knock over the left one only.',
-      instruction: 'Knock over the left bottle.',
+      instruction: 'knock over the left bottle',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: knock over the left bottle',

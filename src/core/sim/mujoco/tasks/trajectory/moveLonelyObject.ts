@@ -15,7 +15,7 @@ export function moveLonelyObjectTask(): TaskDefinition {
     info: {
       id: 'move_lonely_object',
       description: 'Three blocks stand together and one stands apart; move the lone one next to the others.',
-      instruction: 'Move the lonely object to the others.',
+      instruction: 'move the lonely object to the others',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: move the lonely object to the others',

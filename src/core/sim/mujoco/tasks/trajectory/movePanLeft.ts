@@ -40,7 +40,7 @@ export function movePanLeftTask(): TaskDefinition {
     info: {
       id: 'move_pan_left',
       description: 'Move a pan at least 10 cm to the left; only its handle fits in the gripper.',
-      instruction: 'Move the pan to the left.',
+      instruction: 'move the pan to the left',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: move the pan to the left (by its handle)',

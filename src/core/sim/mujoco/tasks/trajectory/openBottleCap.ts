@@ -41,7 +41,7 @@ export function openBottleCapTask(): TaskDefinition {
     info: {
       id: 'open_bottle_cap',
       description: 'Unscrew a cap (turn it >= 1 rad anticlockwise while seated), lift it off and put it on the table.',
-      instruction: 'Open the bottle cap and put the cap on the table.',
+      instruction: 'open the bottle cap',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: open the bottle cap',

@@ -19,7 +19,7 @@ export function pickChipBagTask(): TaskDefinition {
     info: {
       id: 'pick_chip_bag',
       description: 'Two chip bags flank a can; pick up the one to the right of the can (lift it 5 cm).',
-      instruction: 'Pick up the chip bag which is to the right of the can.',
+      instruction: 'pick up the chip bag which is to the right of the can',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: pick up the chip bag which is to the right of the can',

@@ -14,7 +14,7 @@ export function pickMiddleFruitTask(): TaskDefinition {
     info: {
       id: 'pick_middle_fruit',
       description: 'Three fruits in a row in a seeded order; pick up the one in the middle (lift it 5 cm).',
-      instruction: 'Pick the fruit in the middle.',
+      instruction: 'pick the fruit in the middle',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: pick the fruit in the middle',

@@ -1,5 +1,6 @@
-// shake_bottle (LM Trajectory Generators: "shake the mustard bottle"): pick up the bottle, shake it up and down
-// at least three times (six reversals of >= 4 cm while held), and stand it back on the table.
+// shake_bottle (LM Trajectory Generators: "shake the mustard bottle", the paper's wording): pick up the bottle,
+// shake it up and down (the check: at least three times, six reversals of >= 4 cm while held) and stand it back on
+// the table. The instruction states neither count nor ending: a human judge of the paper's would look for a shake.
 import { cylinder } from '../sceneObjects.js';
 import { atRest, find, held, onTable, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
@@ -8,6 +9,8 @@ import type { TaskDefinition, TaskMonitor } from '../taskDefinition.js';
 
 export const SHAKE_AMPLITUDE_M = 0.04;
 export const SHAKE_REVERSALS = 6;
+/** The paper's word for it: its instruction names the mustard bottle, so detect_object must find it by that name. */
+const BOTTLE = 'mustard bottle';
 
 /** Counts direction reversals of the held bottle's height whose swing since the last extreme is >= the amplitude. */
 function shakeMonitor(): TaskMonitor {
@@ -16,12 +19,12 @@ function shakeMonitor(): TaskMonitor {
   let dir = 0;
   return {
     sample(view) {
-      if (!view.grasped.includes('bottle')) {
+      if (!view.grasped.includes(BOTTLE)) {
         extreme = null;
         dir = 0;
         return;
       }
-      const z = find(view, 'bottle').pos[2];
+      const z = find(view, BOTTLE).pos[2];
       if (extreme === null) {
         extreme = z;
         return;
@@ -52,13 +55,13 @@ function shakeMonitor(): TaskMonitor {
 }
 
 export function shakeBottleTask(): TaskDefinition {
-  const bottle = cylinder('bottle', 'yellow', 0.03, 0.2, 0.3);
+  const bottle = cylinder(BOTTLE, 'yellow', 0.03, 0.2, 0.3);
   const objects = [bottle];
   return {
     info: {
       id: 'shake_bottle',
       description: 'Pick up a bottle, shake it up and down (>= 3 times, >= 4 cm), then stand it back on the table.',
-      instruction: 'Shake the bottle up and down at least three times, then put it back down upright.',
+      instruction: 'shake the mustard bottle',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: shake the mustard bottle',

@@ -58,7 +58,7 @@ export function wipePlateTask(): TaskDefinition {
     info: {
       id: 'wipe_plate',
       description: 'Grasp a sponge and wipe at least 75% of a 20 cm plate (coverage of 1 cm cells under the sponge).',
-      instruction: 'Wipe the plate with the sponge.',
+      instruction: 'wipe the plate with the sponge',
       suite: 'trajectory',
       arms: 1,
       imitates: 'LM Trajectory Generators: wipe the plate with the sponge',

@@ -2,7 +2,8 @@
 // workers' slots; one `waypoint sweep-worker` process with K slots keeps K episodes' model calls waiting at once on
 // a slow endpoint (a proxy that holds every request, in front of the reference server: it counts the most requests
 // in flight, so no wall-clock ratio is asserted); and an episode whose code loops forever fails only its own
-// record while the other episodes sharing its Pyodide interpreter succeed. Real episodes: MuJoCo, Pyodide, the
+// record while the other episodes sharing its Pyodide interpreter succeed; a cancel reaches all of a process's
+// episodes. Real episodes: MuJoCo, Pyodide, the
 // reference model over HTTP. Needs `npm run build` (the worker process and the sandbox run from dist/).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -128,5 +129,30 @@ test('an episode whose code loops forever fails only its own record; the others 
     assert.deepEqual(others.map((x) => [x.success, x.reason]), [[true, 'task_completed'], [true, 'task_completed']]);
   } finally {
     await worker.close();
+  }
+});
+
+test('a cancel reaches every episode in flight in a worker process: none is recorded, and the resume runs them', { timeout: 300_000 }, async () => {
+  const proxy = await startLatencyProxy(server.url, 500);
+  const ws = tmp();
+  const text = `name: cancel-inflight\narch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 4\nmodel: {name: reference, baseUrl: '${proxy.url}'}\ncache: false\nconcurrency: 3\nworkers: 1\n`;
+  try {
+    const p = await plan(ws, text);
+    const first = new ChildProcessWorker(CLI, process.env, 3);
+    const ac = new AbortController();
+    // Stop once three episodes are waiting on the model at once (none can have finished: each needs 8 calls).
+    const watch = setInterval(() => proxy.stats.inFlight >= 3 && ac.abort(), 20);
+    const r1 = await runSweep({ plan: p, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: root, sim: 'embedded', workers: [first], concurrency: 3, signal: ac.signal }).finally(() => clearInterval(watch));
+    await first.close();
+    assert.equal(r1.status, 'cancelled');
+    assert.equal(r1.records.length, 0, 'the three episodes in flight were cancelled, not recorded');
+    const second = new ChildProcessWorker(CLI, process.env, 3);
+    const r2 = await runSweep({ plan: await plan(ws, text), io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: root, sim: 'embedded', workers: [second], concurrency: 3 });
+    await second.close();
+    assert.equal(r2.status, 'complete');
+    assert.deepEqual([r2.ran, r2.skipped], [4, 0]);
+    assert.ok(r2.records.every((x) => x.success));
+  } finally {
+    await proxy.close();
   }
 });

@@ -3,7 +3,8 @@
 // a slow endpoint (a proxy that holds every request, in front of the reference server: it counts the most requests
 // in flight, so no wall-clock ratio is asserted); and an episode whose code loops forever fails only its own
 // record while the other episodes sharing its Pyodide interpreter succeed; a cancel reaches all of a process's
-// episodes. Real episodes: MuJoCo, Pyodide, the reference model over HTTP. Needs `npm run build` (the worker process and the sandbox run from dist/).
+// episodes. Real episodes: MuJoCo, Pyodide, the reference model over HTTP. Needs `npm run build` (the worker
+// process and the sandbox run from dist/).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

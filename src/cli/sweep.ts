@@ -19,7 +19,7 @@ import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
 import { countedRecords, paperOptionsOf, readPlanFile } from '../core/sweep/planFile.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
-import { defaultWorkers, parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError, workersProblem } from '../core/sweep/spec.js';
+import { defaultWorkers, parseShard, slotsPerWorker, parseSweepSpec, planSweep, shardOf, SweepSpecError, workersProblem } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { estimateSweep, estimateText } from '../core/sweep/estimate.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
@@ -170,12 +170,11 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   const w = plan.spec.workers ?? defaultWorkers(n, availableParallelism());
   const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
   // n episodes over w workers: the first n % w take one more (the scheduler's lanes fill them the same way).
-  const workers: EpisodeWorker[] = Array.from({ length: w }, (_, i) => {
-    const slots = Math.floor(n / w) + (i < n % w ? 1 : 0);
-    return a['in-process']
+  const workers: EpisodeWorker[] = slotsPerWorker(n, w).map((slots) =>
+    a['in-process']
       ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }, slots), undefined, slots)
-      : new ChildProcessWorker(cli, process.env, slots);
-  });
+      : new ChildProcessWorker(cli, process.env, slots),
+  );
   const tty = Boolean(process.stderr.isTTY);
   let lastLog = 0;
   // Ctrl-C, SIGTERM, SIGHUP: the episodes in flight are cancelled (they run again on resume), the matrix of what

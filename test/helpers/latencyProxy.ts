@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 export interface LatencyProxy {
   /** Base URL with /v1, to put where the target's URL would go. */
   url: string;
-  readonly stats: { requests: number; chatCalls: number; inFlight: number; maxInFlight: number };
+  /** `firstChatAt`: performance.now() when the first chat completion arrived (since the last reset). */
+  readonly stats: { requests: number; chatCalls: number; inFlight: number; maxInFlight: number; firstChatAt?: number };
   /** Zero the counters (between bench cells). */
   reset(): void;
   close(): Promise<void>;
@@ -16,7 +17,7 @@ export interface LatencyProxy {
 /** `target`: the upstream base URL including /v1 (e.g. a ReferenceServer's url). */
 export async function startLatencyProxy(target: string, delayMs: number): Promise<LatencyProxy> {
   const up = new URL(target);
-  const stats = { requests: 0, chatCalls: 0, inFlight: 0, maxInFlight: 0 };
+  const stats: LatencyProxy['stats'] = { requests: 0, chatCalls: 0, inFlight: 0, maxInFlight: 0 };
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const path = up.pathname.replace(/\/v1\/?$/, '') + (req.url ?? '/');
     const out = httpRequest({ hostname: up.hostname, port: up.port, path, method: req.method, headers: { ...req.headers, host: up.host } }, (r) => {
@@ -34,7 +35,10 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       stats.requests++;
-      if (req.method === 'POST' && /\/chat\/completions$/.test(req.url ?? '')) stats.chatCalls++;
+      if (req.method === 'POST' && /\/chat\/completions$/.test(req.url ?? '')) {
+        stats.chatCalls++;
+        stats.firstChatAt ??= performance.now();
+      }
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       res.on('close', () => stats.inFlight--);
@@ -48,7 +52,7 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
   return {
     url: `http://127.0.0.1:${port}/v1`,
     stats,
-    reset: () => Object.assign(stats, { requests: 0, chatCalls: 0, maxInFlight: stats.inFlight }),
+    reset: () => Object.assign(stats, { requests: 0, chatCalls: 0, maxInFlight: stats.inFlight, firstChatAt: undefined }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

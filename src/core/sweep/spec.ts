@@ -244,6 +244,11 @@ export function defaultWorkers(concurrency: number, cores: number): number {
   return Math.max(1, Math.min(concurrency, cores, 4));
 }
 
+/** Slots of each of `workers` processes sharing `concurrency` episodes in flight: the first ones take the remainder. */
+export function slotsPerWorker(concurrency: number, workers: number): number[] {
+  return Array.from({ length: workers }, (_, i) => Math.floor(concurrency / workers) + (i < concurrency % workers ? 1 : 0));
+}
+
 /** A column's name as the matrix shows it: a named cell's name, else its variant's id. */
 export function columnName(v: SweepSpec['variants'][number]): string {
   return typeof v === 'string' ? v : (v.name ?? v.variant);

@@ -1,7 +1,8 @@
 // Runs a planned sweep (or one shard of it): skips every episode whose record counts (resume: a killed sweep run
 // again loses nothing and repeats nothing finished; planFile.ts says what counts), keeps `concurrency` episodes in
 // flight spread over its workers (each up to its slots), meters model calls against the rate limits and the budget
-// (the budget stops scheduling; episodes in flight finish), pauses and retries when the endpoint fails, and writes each finished episode's record at once.
+// (the budget stops scheduling; episodes in flight finish), pauses and retries when the endpoint fails, and writes
+// each finished episode's record at once.
 // Two things stop it besides a cancel and the budget: an episode refused for its configuration (nothing about the
 // variant was measured, and every other episode would be refused too) and a prompt edited while it ran (the trace
 // ran other prompts than the plan's). Neither is written as a record. Statistics are computed from the records

@@ -2,8 +2,8 @@
 // record. A worker runs up to `slots` jobs at once (the model call is the wait, so one process keeps several
 // episodes going); the scheduler spreads the sweep's `concurrency` episodes in flight over its workers. In-process
 // workers share the event loop (tests, --in-process); child-process workers (src/cli/sweepWorker.ts) give real
-// parallelism on several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts) keeps a warm
-// pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
+// parallelism on several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts)
+// keeps a warm pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
 import { join, relative } from 'node:path';
 import type { HostIO } from '../host.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';

@@ -3,6 +3,7 @@
 // Indexed Job's JOB_COMPLETION_INDEX). `waypoint merge <sweep-dir>...` combines shards' folders. Both print the
 // Markdown matrix and write matrix.json / matrix.md beside the episode records.
 import { cp, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { nodeClock, nodeIO } from '../core/node/nodeHost.js';
@@ -18,7 +19,7 @@ import { RateLimiter } from '../core/sweep/rateLimit.js';
 import type { EpisodeRecord, PriceTable } from '../core/sweep/record.js';
 import { countedRecords, paperOptionsOf, readPlanFile } from '../core/sweep/planFile.js';
 import { PLAN_FILE, runSweep, type SweepProgressInfo } from '../core/sweep/scheduler.js';
-import { parseShard, parseSweepSpec, planSweep, shardOf, SweepSpecError } from '../core/sweep/spec.js';
+import { defaultWorkers, parseShard, slotsPerWorker, parseSweepSpec, planSweep, shardOf, SweepSpecError, workersProblem } from '../core/sweep/spec.js';
 import { WarmWorkerResources } from '../core/sweep/warmDeps.js';
 import { estimateSweep, estimateText } from '../core/sweep/estimate.js';
 import { REFERENCE_PROFILES } from '../core/llm/reference/policy.js';
@@ -31,7 +32,8 @@ import { defineCommand, type OptionSpecs } from './options.js';
 
 export const SWEEP_OPTIONS = {
   shard: { type: 'string', metavar: 'i/n', help: 'run slice i of n (0-based); env/n takes i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)' },
-  concurrency: { type: 'string', metavar: 'n', help: "worker processes at once (default: the sweep file's concurrency)" },
+  concurrency: { type: 'string', metavar: 'n', help: "episodes in flight at once, over all worker processes (default: the sweep file's concurrency)" },
+  workers: { type: 'string', metavar: 'n', help: "worker processes the episodes in flight are spread over (default: the sweep file's workers, else one per core up to 4, at most --concurrency)" },
   sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded (embedded:robot=iiwa,grasp=weld,... sets up the tabletop), stdio:<command line> or ws://host:port' },
   prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
   'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },
@@ -39,7 +41,7 @@ export const SWEEP_OPTIONS = {
   quiet: { type: 'boolean', help: 'no progress line' },
   ...WORKSPACE_OPTIONS,
 } as const satisfies OptionSpecs;
-export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean; plan?: boolean };
+export type SweepArgs = { workspace?: string; shard?: string; concurrency?: string; workers?: string; sim?: string; prompts?: string; 'in-process'?: boolean; quiet?: boolean; plan?: boolean };
 
 export const PRICES_FILE = '.waypoint/prices.yaml';
 
@@ -90,7 +92,7 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
 /** The command that runs this sweep again (a resume): the same file and options, as the user can paste it. */
 export function resumeCommand(file: string, a: SweepArgs, program = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? `node ${displayPath(process.argv[1])}` : 'waypoint'): string {
   const words = ['sweep', file];
-  for (const k of ['shard', 'concurrency', 'sim', 'prompts', 'workspace'] as const) if (a[k] !== undefined && !(k === 'sim' && a[k] === 'embedded')) words.push(`--${k}`, a[k]!);
+  for (const k of ['shard', 'concurrency', 'workers', 'sim', 'prompts', 'workspace'] as const) if (a[k] !== undefined && !(k === 'sim' && a[k] === 'embedded')) words.push(`--${k}`, a[k]!);
   for (const k of ['in-process', 'quiet'] as const) if (a[k]) words.push(`--${k}`);
   return `${program} ${words.map(shellWord).join(' ')}`;
 }
@@ -141,6 +143,14 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
       if (!/^\d+$/.test(a.concurrency) || Number(a.concurrency) < 1) throw new SweepSpecError(`--concurrency must be a positive integer, got '${a.concurrency}'`);
       spec.concurrency = Number(a.concurrency);
     }
+    if (a.workers !== undefined) {
+      if (!/^\d+$/.test(a.workers) || Number(a.workers) < 1 || Number(a.workers) > 64) throw new SweepSpecError(`--workers must be an integer from 1 to 64, got '${a.workers}'`);
+      spec.workers = Number(a.workers);
+    }
+    if (a.workers !== undefined || a.concurrency !== undefined) {
+      const problem = workersProblem(spec.workers, spec.concurrency, { workers: a.workers !== undefined ? '--workers' : 'workers:', concurrency: a.concurrency !== undefined ? '--concurrency' : 'concurrency:' });
+      if (problem) throw new SweepSpecError(problem);
+    }
     const simulator = architectures.find(spec.arch) ? await probeSimulator(sim, spec.arch, workspace) : undefined;
     plan = await planSweep(spec, { io: nodeIO, architectures, workspace, builtInPromptRoot: builtInPromptRoot(root), promptDir: a.prompts ? resolve(a.prompts) : undefined, file, ...(simulator ? { simulator } : {}), ...(isEmbeddedSpec(sim) && sim !== 'embedded' ? { embeddedSpec: sim } : {}) });
     shard = parseShard(a.shard ?? (process.env.JOB_COMPLETION_INDEX !== undefined && process.env.WAYPOINT_SHARDS ? `env/${process.env.WAYPOINT_SHARDS}` : undefined));
@@ -157,11 +167,13 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
   }
   const prices = { ...(await loadPrices(workspace)), ...plan.spec.prices };
   const n = plan.spec.concurrency;
+  const w = plan.spec.workers ?? defaultWorkers(n, availableParallelism());
   const cli = process.argv[1] && basename(process.argv[1]) === 'cli.mjs' ? process.argv[1] : join(root, 'dist', 'cli.mjs');
-  const workers: EpisodeWorker[] = Array.from({ length: n }, () =>
+  // n episodes over w workers: the first n % w take one more (the scheduler's lanes fill them the same way).
+  const workers: EpisodeWorker[] = slotsPerWorker(n, w).map((slots) =>
     a['in-process']
-      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }))
-      : new ChildProcessWorker(cli),
+      ? new InProcessWorker(new WarmWorkerResources({ io: nodeIO, clock: nodeClock, architectures }, { createSandbox: () => createPyodideSandbox(), connect: (spec, o) => connectSimulator(spec, o) }, slots), undefined, slots)
+      : new ChildProcessWorker(cli, process.env, slots),
   );
   const tty = Boolean(process.stderr.isTTY);
   let lastLog = 0;
@@ -179,6 +191,7 @@ export async function sweepCommand(file: string | undefined, a: SweepArgs, out: 
         sim,
         shard,
         workers,
+        concurrency: n,
         limiter: plan.spec.rateLimit ? new RateLimiter(plan.spec.rateLimit) : undefined,
         prices,
         signal,

@@ -5,7 +5,9 @@
 // when launchRun closes it; the sandbox is then reset in the background (ReusableSandbox.resetEpisode: nothing of
 // the last episode is left; what cannot be undone costs a fresh worker) and the simulator is kept as it is (every
 // episode starts with its reset(task, seed)). `size` bounds how many episodes hold resources at once; a lease
-// requested beyond it waits for one to come back.
+// requested beyond it waits for one to come back. With `sharedSandbox`, the episodes in flight share one sandbox
+// (one Pyodide interpreter), a namespace each, dropped when the episode ends; simulators stay one per episode
+// (they share the process's one MuJoCo module; each has its own compiled model and data).
 import type { Architectures } from '../architecture/registry.js';
 import type { Clock, HostIO } from '../host.js';
 import type { CodeSandbox, EpisodeResetReport, ReusableSandbox, RunCodeRequest, RunCodeResult } from '../sandbox/sandbox.js';
@@ -20,6 +22,11 @@ export interface WarmPoolOptions {
   family?: 'tabletop' | 'household';
   /** Episodes that may hold a sandbox and a simulator at once (default 1). */
   size?: number;
+  /**
+   * One sandbox for all episodes in flight, a namespace each (ReusableSandbox.namespaces), instead of one sandbox
+   * per episode. For a sweep worker with many episodes in flight: one interpreter instead of `size`.
+   */
+  sharedSandbox?: boolean;
   /** Keep simulators between episodes (default true). Off for a remote simulator whose connection should not outlive a run. */
   reuseSimulators?: boolean;
   /** One line per notable event: a reset that had to restore something, a replaced worker, a failed reset. */
@@ -128,6 +135,8 @@ export class WarmPool {
   private readonly simulators: ResourcePool<Simulator>;
   private readonly counters: WarmPoolStats = { sandboxesStarted: 0, sandboxReuses: 0, sandboxesReplaced: 0, simulatorsStarted: 0, simulatorReuses: 0 };
   private warming: Promise<void> | undefined;
+  private shared: Promise<ReusableSandbox> | undefined;
+  private nextSpace = 1;
 
   constructor(private readonly o: WarmPoolOptions) {
     const size = Math.max(1, Math.floor(o.size ?? 1));
@@ -176,6 +185,16 @@ export class WarmPool {
    */
   warmUp(prime: { task?: string; api?: string } = {}): Promise<void> {
     this.warming ??= (async () => {
+      if (this.o.sharedSandbox) {
+        const [sb, sim] = await Promise.allSettled([this.sharedSandbox(), this.simulators.acquire()]);
+        if (sim.status === 'fulfilled') {
+          if (prime.task) await sim.value.item.reset(prime.task, 0, prime.api ? { api: prime.api } : {}).catch(() => undefined);
+          this.simulators.putBack(sim.value.item, sim.value.reused);
+        }
+        if (sb.status === 'rejected') throw sb.reason;
+        if (sim.status === 'rejected') throw sim.reason;
+        return;
+      }
       const [sb, sim] = await Promise.allSettled([
         this.sandboxes.acquire().then(async (x) => {
           if (prime.task) await x.item.run({ code: 'pass', api: [], persistNamespace: false, limits: { timeoutSecs: 10, memoryMiB: 1024 }, onApiCall: async () => ({ ok: false, error: 'no API while warming up' }) }).catch(() => undefined);
@@ -202,7 +221,7 @@ export class WarmPool {
       io: host.io,
       clock: host.clock,
       architectures: host.architectures,
-      createSandbox: () => new SandboxLease(this.sandboxes, () => this.counters.sandboxReuses++),
+      createSandbox: () => (this.o.sharedSandbox ? this.namespaceLease() : new SandboxLease(this.sandboxes, () => this.counters.sandboxReuses++)),
       createSimulator: (needs) => (needs && needs.family !== (this.o.family ?? 'tabletop') ? this.o.createSimulator(needs) : this.leaseSimulator()),
     };
   }
@@ -218,7 +237,37 @@ export class WarmPool {
 
   async close(): Promise<void> {
     await this.warming?.catch(() => undefined);
-    await Promise.allSettled([this.sandboxes.close(), this.simulators.close()]);
+    const shared = this.shared;
+    this.shared = undefined;
+    await Promise.allSettled([this.sandboxes.close(), this.simulators.close(), shared?.then((s) => s.close())]);
+  }
+
+  /** The one sandbox of a pool with `sharedSandbox`, started on first use (again after a failed start). */
+  private sharedSandbox(): Promise<ReusableSandbox> {
+    if (!this.shared) {
+      let starting: Promise<ReusableSandbox> | undefined = undefined;
+      starting = (async () => {
+        this.counters.sandboxesStarted++;
+        const s = this.o.createSandbox();
+        try {
+          if (!s.namespaces) throw new Error('warm pool: sharedSandbox needs a sandbox with namespaces (Pyodide)');
+          await s.warmUp();
+        } catch (err) {
+          if (this.shared === starting) this.shared = undefined;
+          await s.close().catch(() => undefined);
+          throw err;
+        }
+        return s;
+      })();
+      this.shared = starting;
+    }
+    return this.shared;
+  }
+
+  private namespaceLease(): CodeSandbox {
+    const n = this.nextSpace++;
+    if (n > 1) this.counters.sandboxReuses++;
+    return new NamespaceLease(() => this.sharedSandbox(), `episode-${n}`);
   }
 
   private async leaseSimulator(): Promise<Simulator> {
@@ -286,5 +335,41 @@ class SandboxLease implements CodeSandbox {
     if (!leased) return;
     const s = await leased.catch(() => undefined);
     if (s) this.pool.release(s);
+  }
+}
+
+/** An episode's view of the pool's shared sandbox: its blocks run in its own namespace, dropped on close(). */
+class NamespaceLease implements CodeSandbox {
+  private closed = false;
+  private used: Promise<ReusableSandbox> | undefined;
+
+  constructor(
+    private readonly sandbox: () => Promise<ReusableSandbox>,
+    private readonly namespace: string,
+  ) {}
+
+  private get(): Promise<ReusableSandbox> {
+    if (this.closed) return Promise.reject(new Error('sandbox lease already returned to the warm pool'));
+    // Not cached: after a failed start the next call starts the shared sandbox again.
+    return (this.used = this.sandbox());
+  }
+
+  async warmUp(): Promise<void> {
+    await (await this.get()).warmUp();
+  }
+
+  async run(request: RunCodeRequest): Promise<RunCodeResult> {
+    return (await this.get()).run({ ...request, namespace: this.namespace });
+  }
+
+  async resetNamespace(): Promise<void> {
+    await (await this.get()).resetNamespace(this.namespace);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const s = await this.used?.catch(() => undefined);
+    await s?.resetNamespace(this.namespace).catch(() => undefined);
   }
 }

@@ -245,10 +245,7 @@ def _wp_differences(base):
         out.append('a codec search function was registered (codecs.register cannot be undone)')
     return out
 
-def reset_episode():
-    global _wp_context
-    report = []
-    reset_namespace()
+def _wp_restore_shared(report):
     if not _wp_same_dict(builtins.__dict__, _wp_builtins0):
         builtins.__dict__.clear()
         builtins.__dict__.update(_wp_builtins0)
@@ -257,11 +254,25 @@ def reset_episode():
     try:
         _wp_restore(_wp_base, report)
     except BaseException as e:
-        return _wp_dumps({'restored': report, 'unrestorable': [f'reset failed: {type(e).__name__}: {e}']})
+        return [f'reset failed: {type(e).__name__}: {e}']
+    return _wp_differences(_wp_base)
+
+def reset_episode():
+    global _wp_context
+    report = []
+    reset_namespace()
+    unrestorable = _wp_restore_shared(report)
     # A fresh interpreter seeds random from the OS; so does a reset one (never the last episode's stream).
     _wp_random.seed()
     _wp_context = _wp_context0.copy()
-    return _wp_dumps({'restored': report, 'unrestorable': _wp_differences(_wp_base)})
+    return _wp_dumps({'restored': report, 'unrestorable': unrestorable})
+
+# With several episodes in one interpreter (namespaces), everything but the namespaces is put back after every
+# block: an episode's only state between its blocks is its own namespace (and its own context).
+def restore_shared():
+    report = []
+    unrestorable = _wp_restore_shared(report)
+    return _wp_dumps({'restored': report, 'unrestorable': unrestorable})
 
 _wp_context0 = _wp_cv.copy_context()
 _wp_context = _wp_context0.copy()

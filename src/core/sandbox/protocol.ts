@@ -17,10 +17,16 @@ export type ToWorker =
       /** Cap on the WebAssembly heap for this block, in bytes (a failed grow is a Python MemoryError). */
       wasmCapBytes: number;
       maxOutputBytes: number;
+      /**
+       * The episode's namespace in a shared interpreter (warm pool with several episodes in flight): its persisted
+       * globals and context are its own, and everything else is put back after the block (restore_shared).
+       */
+      ns?: string;
     }
   | { t: 'api_result'; ok: true; output?: string; value?: boolean | number | string | null }
   | { t: 'api_result'; ok: false; error: string }
-  | { t: 'reset' }
+  /** Drop persisted globals: of namespace `ns`, or (without it) of every namespace. */
+  | { t: 'reset'; ns?: string }
   /** Back to the start-up state for a new episode (episodeReset.ts). */
   | { t: 'reset_episode' };
 
@@ -42,6 +48,8 @@ export type FromWorker =
       error?: BlockError;
       /** The interpreter should not run another block (fatal error, MemoryError, os._exit); respawn. */
       recycle: boolean;
+      /** Why, when a namespaced block left shared state that cannot be put back (the others' globals go with it). */
+      unrestorable?: string[];
     }
   | { t: 'reset_done' }
   /** What a reset put back, and what it could not (then the worker must be replaced). */

@@ -1,5 +1,8 @@
 // CodeSandbox on Pyodide in a separate, permission-restricted Node process (docs/security.md). One warm worker;
 // a block that hits a limit or breaks the interpreter costs a respawn, started in the background at once.
+// Several episodes may share it, one namespace each (RunCodeRequest.namespace; the warm pool does this when a
+// sweep worker keeps several episodes in flight): their blocks queue for the one interpreter, and a respawn caused
+// by one episode's block costs the others only their persisted globals, which their next block is told.
 import type { ApiCallRecord } from '../../protocol/trace.js';
 import type { Clock } from '../host.js';
 import type { ApiCallResult } from '../sim/simulator.js';
@@ -44,8 +47,11 @@ class PyodideSandbox implements ReusableSandbox {
   private closed = false;
   /** Aborted by close(): a worker still loading Pyodide is killed at once rather than after it has loaded. */
   private readonly closing = new AbortController();
-  /** The current worker holds globals persisted by an earlier block. */
+  /** The current worker holds globals persisted by an earlier block (of the default namespace). */
   private holdsGlobals = false;
+  /** Namespaces in use: whether the worker holds their globals, and why they were lost (told to their next block). */
+  private readonly spaces = new Map<string, { holdsGlobals: boolean; lost?: string }>();
+  readonly namespaces = true;
   private readonly clock: Pick<Clock, 'nowMs'>;
 
   constructor(private readonly options: PyodideSandboxOptions) {
@@ -62,14 +68,17 @@ class PyodideSandbox implements ReusableSandbox {
     return this.serial(() => this.runNow(request));
   }
 
-  resetNamespace(): Promise<void> {
+  resetNamespace(namespace?: string): Promise<void> {
     return this.serial(async () => {
       const w = this.worker;
-      this.holdsGlobals = false;
+      if (namespace === undefined) {
+        this.holdsGlobals = false;
+        this.spaces.clear();
+      } else this.spaces.delete(namespace);
       if (!w?.alive) return;
       w.setActive(true);
       try {
-        w.send({ t: 'reset' });
+        w.send(namespace === undefined ? { t: 'reset' } : { t: 'reset', ns: namespace });
         const reply = await w.next();
         if (reply.t !== 'reset_done') this.retire(w);
         if (reply.t === 'exit') throw new Error(`sandbox reset failed: ${reply.reason}`);
@@ -82,6 +91,7 @@ class PyodideSandbox implements ReusableSandbox {
   resetEpisode(): Promise<EpisodeResetReport> {
     return this.serial(async () => {
       this.holdsGlobals = false;
+      this.spaces.clear();
       const w = this.worker;
       // No worker, or one being replaced after a kill: the next one starts fresh, nothing to put back.
       if (!w?.alive) return { restored: [], replaced: false };
@@ -98,7 +108,7 @@ class PyodideSandbox implements ReusableSandbox {
         reply.t === 'episode_reset'
           ? `the last episode left what a reset cannot undo: ${reply.unrestorable.slice(0, 3).join('; ')}${reply.unrestorable.length > 3 ? '; ...' : ''}`
           : `the sandbox did not answer the reset (${reply.t === 'exit' ? reply.reason : reply.t})`;
-      this.retire(w);
+      this.retire(w, reason);
       return { restored: reply.t === 'episode_reset' ? reply.restored : [], replaced: true, reason };
     });
   }
@@ -161,11 +171,18 @@ class PyodideSandbox implements ReusableSandbox {
     return this.worker;
   }
 
-  /** Drop a worker that hit a limit or can no longer be trusted, and warm up its replacement. */
-  private retire(w: WorkerProcess): void {
+  /**
+   * Drop a worker that hit a limit or can no longer be trusted, and warm up its replacement. Every namespace but
+   * `running`'s (whose own result says what happened) that held globals is told `reason` at its next block.
+   */
+  private retire(w: WorkerProcess, reason = 'the sandbox process was replaced', running?: string): void {
     w.kill();
     if (this.worker === w) this.worker = undefined;
     this.holdsGlobals = false;
+    for (const [ns, space] of this.spaces) {
+      if (space.holdsGlobals && ns !== running) space.lost ??= reason;
+      space.holdsGlobals = false;
+    }
     if (!this.closed) void this.spawn();
   }
 
@@ -183,8 +200,17 @@ class PyodideSandbox implements ReusableSandbox {
         `invalid limits.memoryMiB ${memoryMiB}: the sandbox uses ~${Math.ceil(ready.rssBytes / MiB)} MiB after loading Pyodide; allow at least ${Math.ceil((ready.rssBytes + 2 * WASM_HEADROOM_BYTES) / MiB)}`,
       );
     }
-    const lostGlobals = this.holdsGlobals;
-    if (req.persistNamespace) this.holdsGlobals = true;
+    const ns = req.namespace;
+    let space = ns !== undefined ? this.spaces.get(ns) : undefined;
+    if (ns !== undefined && !space) this.spaces.set(ns, (space = { holdsGlobals: false }));
+    const lostGlobals = space ? space.holdsGlobals : this.holdsGlobals;
+    // Lost to another namespace's block since this one's last block: said once, with this block's result.
+    const lostElsewhere = space?.lost;
+    if (space) space.lost = undefined;
+    if (req.persistNamespace) {
+      if (space) space.holdsGlobals = true;
+      else this.holdsGlobals = true;
+    }
     const apiNames = req.api.map((a) => a.name);
     const known = new Set(apiNames);
     const apiCalls: ApiCallRecord[] = [];
@@ -223,7 +249,7 @@ class PyodideSandbox implements ReusableSandbox {
     }, this.options.memoryPollMs ?? 50);
 
     w.setActive(true);
-    w.send({ t: 'run', code: req.code, stubs, apiNames, persist: req.persistNamespace, wasmCapBytes, maxOutputBytes });
+    w.send({ t: 'run', code: req.code, stubs, apiNames, persist: req.persistNamespace, wasmCapBytes, maxOutputBytes, ...(ns !== undefined ? { ns } : {}) });
     startClock();
     try {
       for (;;) {
@@ -249,7 +275,9 @@ class PyodideSandbox implements ReusableSandbox {
         }
         const durationMs = this.clock.nowMs() - t0;
         if (e.t === 'done') {
-          if (e.recycle) this.retire(w);
+          // A block that failed says so itself; one that succeeded but left what cannot be undone costs its own
+          // namespace too, which its next block is told like the others'.
+          if (e.recycle) this.retire(w, e.unrestorable?.length ? `a block left what a reset cannot undo: ${e.unrestorable.slice(0, 2).join('; ')}` : `another episode's block broke the interpreter`, e.exitCode === 0 ? undefined : ns);
           const result: RunCodeResult = { ok: e.exitCode === 0, exitCode: e.exitCode, stdout, durationMs, apiCalls };
           if (e.error) {
             // CPython's MemoryError has no text; say which limit was hit.
@@ -258,10 +286,10 @@ class PyodideSandbox implements ReusableSandbox {
                 ? { ...e.error, message: `out of memory: the block needed more than the sandbox memory limit of ${formatNumber(memoryMiB)} MiB allows` }
                 : e.error;
           }
-          return result;
+          return withLostNote(result, lostElsewhere);
         }
         // The worker died or misbehaved: a limit kill, a crash, or a protocol violation.
-        this.retire(w);
+        this.retire(w, killedFor === 'time' ? `another episode's block hit the time limit of ${formatNumber(timeoutSecs)} s` : killedFor === 'memory' ? `another episode's block hit the memory limit of ${formatNumber(memoryMiB)} MiB` : `the sandbox process ended during another episode's block`, ns);
         const lost = lostGlobals || req.persistNamespace ? '; the sandbox restarted, so globals from earlier blocks are gone' : '';
         const error =
           killedFor === 'time'
@@ -269,7 +297,7 @@ class PyodideSandbox implements ReusableSandbox {
             : killedFor === 'memory'
               ? { type: 'MemoryError', message: `memory limit of ${formatNumber(memoryMiB)} MiB exceeded (${Math.round(peakRss / MiB)} MiB resident)${lost}` }
               : { type: 'SandboxError', message: `${e.t === 'exit' ? e.reason : `unexpected ${e.t} message from the sandbox`}${lost}` };
-        return { ok: false, exitCode: killedFor === 'time' ? 124 : 137, stdout, error, durationMs, apiCalls };
+        return withLostNote({ ok: false, exitCode: killedFor === 'time' ? 124 : 137, stdout, error, durationMs, apiCalls }, lostElsewhere);
       }
     } finally {
       clearTimeout(timer);
@@ -286,6 +314,18 @@ class PyodideSandbox implements ReusableSandbox {
       return { ok: false, error: `host error in ${fn}: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
+}
+
+/**
+ * A block of a namespace whose globals were lost to another namespace's block (the process was replaced): the
+ * block ran in a fresh namespace; its error says why names from earlier blocks are missing, and a block that
+ * succeeded all the same says it first in its output. Either way the episode's trace records it.
+ */
+function withLostNote(result: RunCodeResult, reason: string | undefined): RunCodeResult {
+  if (!reason) return result;
+  const note = `the sandbox process was restarted (${reason}), so this episode's globals from earlier blocks are gone`;
+  if (result.error) return { ...result, error: { ...result.error, message: `${result.error.message}; ${note}` } };
+  return { ...result, stdout: `[${note}]\n${result.stdout}` };
 }
 
 /** A CodeSandbox running Python in Pyodide inside a separate, permission-restricted Node process. */

@@ -134,7 +134,7 @@ def _wp_describe(e):
     return out
 `;
 
-/** Runs once per worker. Defines run_block(code, stubs, api_names, persist, host_call) -> JSON text. */
+/** Runs once per worker. Defines run_block(code, stubs, api_names, persist, host_call, space_id) -> JSON text. */
 export const HARNESS = String.raw`
 import sys, builtins, json, os, posix
 
@@ -158,27 +158,40 @@ def _wp_fresh():
     return {'__name__': '__main__', '__builtins__': builtins}
 
 ${DESCRIBE_ERROR}
-def run_block(code, stubs, api_names, persist, host_call):
+# Episodes sharing this interpreter each have a namespace id: their persisted globals and their context live here.
+_wp_spaces = {}
+
+def run_block(code, stubs, api_names, persist, host_call, space_id=None):
     global _wp_persistent
     api_ns = {'__name__': '_waypoint_api', '__builtins__': builtins, '_wp_host_call': host_call,
               '_wp_dumps': _wp_dumps, '_wp_loads': _wp_loads}
     exec(_wp_helpers, api_ns)
     exec(compile(stubs, '<waypoint-api>', 'exec'), api_ns)
-    if persist:
+    space = None
+    if space_id is not None:
+        space = _wp_spaces.get(space_id)
+        if space is None:
+            space = _wp_spaces[space_id] = {'globals': None, 'context': _wp_context0.copy()}
+    if persist and space is not None:
+        if space['globals'] is None:
+            space['globals'] = _wp_fresh()
+        ns = space['globals']
+    elif persist:
         if _wp_persistent is None:
             _wp_persistent = _wp_fresh()
         ns = _wp_persistent
     else:
         ns = _wp_fresh()
+    context = space['context'] if space is not None else _wp_context
     for name in api_names:
         ns[name] = api_ns[name]
     result = {'exitCode': 0}
     try:
         compiled = compile(code, '<code>', 'exec', dont_inherit=True)
-        if _wp_context is None:
+        if context is None:
             exec(compiled, ns)
         else:
-            _wp_context.run(exec, compiled, ns)
+            context.run(exec, compiled, ns)
     except SystemExit as e:
         if e.code is not None and e.code != 0:
             result = {'exitCode': 1, 'error': {'type': 'SystemExit', 'message': str(e.code)}}
@@ -203,9 +216,18 @@ def run_block(code, stubs, api_names, persist, host_call):
             ns.clear()
     return _wp_dumps(result)
 
-def reset_namespace():
+def reset_namespace(space_id=None):
     global _wp_persistent
+    if space_id is not None:
+        space = _wp_spaces.pop(space_id, None)
+        if space is not None and space['globals'] is not None:
+            space['globals'].clear()
+        return
     if _wp_persistent is not None:
         _wp_persistent.clear()
     _wp_persistent = None
+    for space in _wp_spaces.values():
+        if space['globals'] is not None:
+            space['globals'].clear()
+    _wp_spaces.clear()
 `;

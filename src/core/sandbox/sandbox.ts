@@ -17,6 +17,11 @@ export interface RunCodeRequest {
   persistNamespace: boolean;
   limits: SandboxLimits;
   /**
+   * The episode's namespace, when one sandbox serves several episodes at once (ReusableSandbox.namespaces): its
+   * globals are its own, and blocks of different namespaces run one after another in the one interpreter.
+   */
+  namespace?: string;
+  /**
    * Host side of a robot API call, awaited while the Python code is blocked in the call.
    * An {ok:false} result raises a RuntimeError inside Python with the error text.
    */
@@ -45,8 +50,8 @@ export interface CodeSandbox {
   /** Start the worker process ahead of the first block (Pyodide takes seconds to load). */
   warmUp(): Promise<void>;
   run(request: RunCodeRequest): Promise<RunCodeResult>;
-  /** Drop persisted globals (new episode). */
-  resetNamespace(): Promise<void>;
+  /** Drop persisted globals (new episode): of `namespace`, or of every namespace without it. */
+  resetNamespace(namespace?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,4 +72,10 @@ export interface ReusableSandbox extends CodeSandbox {
    * (episodeReset.ts). Anything it cannot put back costs a fresh worker instead.
    */
   resetEpisode(): Promise<EpisodeResetReport>;
+  /**
+   * It serves several episodes at once, one namespace each (RunCodeRequest.namespace): everything but the
+   * namespaces is put back after every block, and a block that must cost the process (a time or memory limit, a
+   * state it cannot put back) costs the other namespaces their globals, which their next block says.
+   */
+  readonly namespaces?: boolean;
 }

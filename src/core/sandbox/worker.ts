@@ -63,6 +63,7 @@ async function main(): Promise<void> {
   // Last, so the baseline it records is the state every block starts from.
   pyodide.runPython(EPISODE_RESET, { globals: harness });
   const resetEpisode = harness.get('reset_episode');
+  const restoreShared = harness.get('restore_shared');
 
   const reallyExit = lockDownProcess(proc);
   const jsGlobals = snapshotJsGlobals();
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     const msg = channel.receive() as ToWorker | undefined;
     if (msg === undefined) return reallyExit(0);
     if (msg.t === 'reset') {
-      resetNamespace();
+      resetNamespace(msg.ns);
       send({ t: 'reset_done' });
     } else if (msg.t === 'reset_episode') {
       // JavaScript first: a polluted Object.prototype would confuse Emscripten's file system under Python's reset.
@@ -102,13 +103,23 @@ async function main(): Promise<void> {
       capture.max = msg.maxOutputBytes;
       wasmCapBytes = msg.wasmCapBytes;
       try {
-        const out = JSON.parse(runBlock(msg.code, msg.stubs, msg.apiNames, msg.persist, hostCall) as string) as {
+        const out = JSON.parse(runBlock(msg.code, msg.stubs, msg.apiNames, msg.persist, hostCall, msg.ns) as string) as {
           exitCode: 0 | 1;
           error?: { type: string; message: string; line?: number };
           recycle?: boolean;
         };
         appendOutput(decoder.decode());
-        send({ t: 'done', exitCode: out.exitCode, error: out.error, recycle: out.recycle === true });
+        // A shared interpreter: the next block may be another episode's, so nothing but this namespace stays.
+        let unrestorable: string[] = [];
+        if (msg.ns !== undefined) {
+          const js = jsGlobals.restore();
+          try {
+            unrestorable = [...(JSON.parse(restoreShared() as string) as { unrestorable: string[] }).unrestorable, ...js.unrestorable];
+          } catch (e) {
+            unrestorable = [`Python reset failed: ${runtimeFailure(e).message}`];
+          }
+        }
+        send({ t: 'done', exitCode: out.exitCode, error: out.error, recycle: out.recycle === true || unrestorable.length > 0, ...(unrestorable.length > 0 ? { unrestorable } : {}) });
       } catch (e) {
         // The harness itself failed (Pyodide fatal error, os._exit, a block that broke the harness): not reusable.
         appendOutput(decoder.decode());

@@ -18,6 +18,7 @@ const FromWorkerSchema = z.discriminatedUnion('t', [
     exitCode: z.union([z.literal(0), z.literal(1)]),
     error: BlockErrorSchema.optional(),
     recycle: z.boolean(),
+    unrestorable: z.array(z.string()).optional(),
   }),
   z.object({ t: z.literal('reset_done') }),
   z.object({ t: z.literal('episode_reset'), restored: z.array(z.string()), unrestorable: z.array(z.string()) }),

@@ -1,7 +1,8 @@
 // Runs a planned sweep (or one shard of it): skips every episode whose record counts (resume: a killed sweep run
-// again loses nothing and repeats nothing finished; planFile.ts says what counts), keeps `workers.length` episodes
-// in flight, meters model calls against the rate limits and the budget (the budget stops scheduling; episodes in
-// flight finish), pauses and retries when the endpoint fails, and writes each finished episode's record at once.
+// again loses nothing and repeats nothing finished; planFile.ts says what counts), keeps `concurrency` episodes in
+// flight spread over its workers (each up to its slots), meters model calls against the rate limits and the budget
+// (the budget stops scheduling; episodes in flight finish), pauses and retries when the endpoint fails, and writes
+// each finished episode's record at once.
 // Two things stop it besides a cancel and the budget: an episode refused for its configuration (nothing about the
 // variant was measured, and every other episode would be refused too) and a prompt edited while it ran (the trace
 // ran other prompts than the plan's). Neither is written as a record. Statistics are computed from the records
@@ -42,8 +43,10 @@ export interface RunSweepOptions {
   /** Episode options besides the limits, for every episode. */
   options?: EpisodeJob['options'];
   shard?: { index: number; count: number };
-  /** One per concurrent episode. */
+  /** Where episodes run; each takes up to its `slots` at once. */
   workers: EpisodeWorker[];
+  /** Episodes in flight over all workers (default, and at most, the sum of their slots), spread round-robin. */
+  concurrency?: number;
   limiter?: RateLimiter;
   prices?: PriceTable;
   signal?: AbortSignal;
@@ -80,6 +83,20 @@ export { isInfrastructureFailure, PLAN_FILE } from './planFile.js';
 /** The plan as written into the sweep folder (the spec and every key), so `merge` and views need no YAML. */
 export function planFileOf(plan: PlannedSweep): unknown {
   return { schemaVersion: 2, name: plan.name, spec: plan.spec, cells: plan.cells, seeds: plan.seeds, baseline: plan.baseline, model: { ...plan.model, apiKey: undefined }, ...(plan.simulator ? { simulator: plan.simulator } : {}), episodes: plan.episodes };
+}
+
+/**
+ * One worker per episode slot: round-robin over the workers, each up to its slots, `concurrency` in all (so 8 over
+ * 2 workers of 4 slots is 4 + 4, not 8 on the first).
+ */
+export function lanes(workers: readonly EpisodeWorker[], concurrency?: number): EpisodeWorker[] {
+  const cap = workers.map((w) => Math.max(1, w.slots ?? 1));
+  const total = Math.min(concurrency ?? Infinity, cap.reduce((a, b) => a + b, 0));
+  const out: EpisodeWorker[] = [];
+  for (let round = 0; out.length < total; round++) {
+    for (let i = 0; i < workers.length && out.length < total; i++) if (round < cap[i]!) out.push(workers[i]!);
+  }
+  return out;
 }
 
 export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
@@ -201,7 +218,7 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
     }
   };
   progress();
-  await Promise.all(o.workers.map((w) => loop(w)));
+  await Promise.all(lanes(o.workers, o.concurrency).map((w) => loop(w)));
   const records = mine.map((e) => finished.get(e.key)).filter((r): r is EpisodeRecord => r !== undefined);
   const status: SweepStatus = stopped ?? (records.length === mine.length ? 'complete' : 'cancelled');
   await o.io.writeText(join(dir, o.shard ? `status-${o.shard.index}-of-${o.shard.count}.json` : 'status.json'), JSON.stringify({ status, done: records.length, total: mine.length, ran, skipped, spentTokens, spentCost, endpointPauses, at: o.clock.isoNow() }, null, 2) + '\n');

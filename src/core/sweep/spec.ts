@@ -76,8 +76,10 @@ export const SweepSpecSchema = z
     limits: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
     /** Send the simulator's camera frames to the model as image parts (a vision model; `waypoint run --vision`). */
     vision: z.boolean().optional(),
-    /** Episodes at once (worker processes). */
+    /** Episodes in flight at once, over all worker processes. */
     concurrency: z.number().int().positive().max(64).default(1),
+    /** Worker processes the episodes in flight are spread over (default: defaultWorkers). */
+    workers: z.number().int().positive().max(64).optional(),
     /** Use the response cache (the reference model's answers too, so a cell that differs after turn k re-asks nothing before k). */
     cache: z.boolean().default(true),
     budget: z.object({ tokens: z.number().int().positive().optional(), cost: z.number().positive().optional() }).strict().optional(),
@@ -219,8 +221,32 @@ export function parseSweepSpec(text: string, file: string): SweepSpec {
     throw new SweepSpecError(`${file}:${line}: ${where(path)}: ${missing ? 'missing (required)' : issue.message}`);
   }
   checkPaper(r.data, (mapPath, key) => `${file}:${lineOfKey(doc, lc, mapPath, key) ?? 1}`);
+  const tooMany = workersProblem(r.data.workers, r.data.concurrency);
+  if (tooMany) throw new SweepSpecError(`${file}:${lineOfKey(doc, lc, [], 'workers') ?? 1}: ${tooMany}`);
   LINES.set(r.data, { file, lineOf: (path) => lineOfNode(doc, lc, path) });
   return r.data;
+}
+
+/** Why `workers` processes cannot share `concurrency` episodes in flight (each process needs one), or undefined. */
+export function workersProblem(workers: number | undefined, concurrency: number, names = { workers: 'workers', concurrency: 'concurrency' }): string | undefined {
+  if (workers === undefined || workers <= concurrency) return undefined;
+  return `${names.workers} ${workers} is more than ${names.concurrency} ${concurrency} (the episodes in flight, spread over the worker processes): a process would have no episode to run; lower ${names.workers} or raise ${names.concurrency}`;
+}
+
+/**
+ * Worker processes when the sweep names none: one per core up to 4, never more than the episodes in flight. A
+ * process keeps many episodes going while their model calls wait, but its episodes' code blocks take turns in its
+ * one Pyodide interpreter and its engine in its one event loop, so it uses about one core: processes beyond the
+ * cores add memory (a Pyodide sandbox and a MuJoCo module each) and no speed. The cap keeps a big machine's default
+ * tree small; `workers:` (or --workers) raises it for a sweep whose episodes are CPU-bound (a fast local model).
+ */
+export function defaultWorkers(concurrency: number, cores: number): number {
+  return Math.max(1, Math.min(concurrency, cores, 4));
+}
+
+/** Slots of each of `workers` processes sharing `concurrency` episodes in flight: the first ones take the remainder. */
+export function slotsPerWorker(concurrency: number, workers: number): number[] {
+  return Array.from({ length: workers }, (_, i) => Math.floor(concurrency / workers) + (i < concurrency % workers ? 1 : 0));
 }
 
 /** A column's name as the matrix shows it: a named cell's name, else its variant's id. */

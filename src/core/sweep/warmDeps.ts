@@ -3,7 +3,9 @@
 // simulator, MuJoCo's module load and scene compile. The sandbox is reset between episodes by the pool (nothing of
 // one episode reaches the next; test/unit/core/sweep/sweepWarm.test.ts checks it on whole sweep episodes); a
 // protocol simulator's connection is not kept (it belongs to one episode), the embedded one is (every episode
-// starts with its reset(task, seed)).
+// starts with its reset(task, seed)). With `slots` > 1 (a worker keeping several episodes in flight), the pool
+// holds that many simulators (separate MuJoCo model and data per episode, one wasm module per process) and ONE
+// sandbox, a Python namespace per episode (warmPool.ts: sharedSandbox).
 import type { Architectures } from '../architecture/registry.js';
 import type { Clock, HostIO } from '../host.js';
 import type { LaunchDeps } from '../runs/launch.js';
@@ -34,6 +36,8 @@ export class WarmWorkerResources implements DepsSource {
   constructor(
     private readonly host: { io: HostIO; clock: Clock; architectures: Architectures },
     private readonly factories: WarmResourceFactories,
+    /** Episodes this worker runs at once (default 1). */
+    private readonly slots = 1,
   ) {}
 
   depsFor(job: EpisodeJob): LaunchDeps {
@@ -46,6 +50,8 @@ export class WarmWorkerResources implements DepsSource {
         createSandbox: () => f.createSandbox(),
         createSimulator: (needs) => f.connect(job.sim, { cwd: job.workspace, family: needs?.family ?? family }),
         family,
+        size: this.slots,
+        sharedSandbox: this.slots > 1,
         reuseSimulators: isEmbeddedSpec(job.sim),
         log: f.log,
       });

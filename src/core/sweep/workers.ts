@@ -1,8 +1,9 @@
 // Where a sweep's episodes run. `runJob` is one episode through launchRun, named by its key, read back into a
-// record. A worker runs one job at a time; the scheduler keeps `concurrency` of them busy. In-process workers share
-// the event loop (tests, one worker); child-process workers (src/cli/sweepWorker.ts) give real parallelism on
-// several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts) keeps a warm
-// pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
+// record. A worker runs up to `slots` jobs at once (the model call is the wait, so one process keeps several
+// episodes going); the scheduler spreads the sweep's `concurrency` episodes in flight over its workers. In-process
+// workers share the event loop (tests, --in-process); child-process workers (src/cli/sweepWorker.ts) give real
+// parallelism on several cores. A worker gets its LaunchDeps from a DepsSource: WarmWorkerResources (warmDeps.ts)
+// keeps a warm pool of sandboxes and simulators (sandboxes reset between episodes) without the scheduler knowing.
 import { join, relative } from 'node:path';
 import type { HostIO } from '../host.js';
 import { launchRun, type LaunchDeps, type LaunchOptions, type LaunchResult, type ModelSpec } from '../runs/launch.js';
@@ -30,6 +31,8 @@ export interface EpisodeJob {
 }
 
 export interface EpisodeWorker {
+  /** Jobs it runs at once (default 1); the scheduler gives it no more. */
+  readonly slots?: number;
   run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord>;
   close(): Promise<void>;
 }
@@ -93,15 +96,16 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
 }
 
 /**
- * Runs jobs in this process (one at a time per worker). `deps`: a factory called once (fresh resources per
- * episode, as its deps create them) or a DepsSource such as WarmWorkerResources (warm between episodes; closed
- * with the worker).
+ * Runs jobs in this process (up to `slots` at once). `deps`: a factory called once (fresh resources per episode,
+ * as its deps create them) or a DepsSource such as WarmWorkerResources (warm between episodes, built with the same
+ * number of slots; closed with the worker).
  */
 export class InProcessWorker implements EpisodeWorker {
   #deps: LaunchDeps | undefined;
   constructor(
     private readonly deps: (() => LaunchDeps) | DepsSource,
     private readonly launch: Launch = launchRun,
+    readonly slots = 1,
   ) {}
   run(job: EpisodeJob, meter: Meter | undefined, signal?: AbortSignal): Promise<EpisodeRecord> {
     const d = this.deps;

@@ -107,6 +107,28 @@ test('a misspelt limit, an unknown key or a task the architecture cannot run exi
   assert.match(typo.stderr, /unknown task 'sort_cube' \(did you mean 'sort_cubes'\?\); roco's tasks on waypoint-tabletop: sort_cubes, pack_grocery, make_sandwich, move_rope, sweep_floor, arrange_cabinet, handover\n$/);
 });
 
+test('--workers and --concurrency: bad values and more processes than episodes in flight exit 2 with one line, before any episode', () => {
+  const ws = fresh('workers');
+  writeFileSync(join(ws, 'w.yaml'), 'arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 1\nconcurrency: 4\n');
+  for (const [args, line] of [
+    [['--workers', '0'], "waypoint sweep: --workers must be an integer from 1 to 64, got '0'\n"],
+    [['--workers', 'two'], "waypoint sweep: --workers must be an integer from 1 to 64, got 'two'\n"],
+    [['--workers', '5'], 'waypoint sweep: --workers 5 is more than concurrency: 4 (the episodes in flight, spread over the worker processes): a process would have no episode to run; lower --workers or raise concurrency:\n'],
+    [['--workers', '3', '--concurrency', '2'], 'waypoint sweep: --workers 3 is more than --concurrency 2 (the episodes in flight, spread over the worker processes): a process would have no episode to run; lower --workers or raise --concurrency\n'],
+  ] as const) {
+    const r = run(ws, 'sweep', 'w.yaml', ...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.equal(r.stderr, line);
+  }
+  writeFileSync(join(ws, 'f.yaml'), 'arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 1\nconcurrency: 2\nworkers: 3\n');
+  const f = run(ws, 'sweep', 'f.yaml');
+  assert.equal(f.status, 2);
+  assert.equal(f.stderr, 'waypoint sweep: f.yaml:6: workers 3 is more than concurrency 2 (the episodes in flight, spread over the worker processes): a process would have no episode to run; lower workers or raise concurrency\n');
+  // A file's workers within its concurrency is accepted (--plan checks everything and runs nothing).
+  assert.equal(run(ws, 'sweep', 'w.yaml', '--workers', '2', '--plan').status, 0);
+  assert.deepEqual(runsIn(ws), [], 'nothing ran');
+});
+
 test('Ctrl-C: the sweep stops, keeps what finished, and prints the command that resumes it', { timeout: 240_000 }, async () => {
   const ws = fresh('sigint');
   writeFileSync(join(ws, 'long.yaml'), 'name: long\narch: llamar\ntasks: [put_bread_lettuce_tomato_fridge]\nvariants: [llamar]\nseeds: 200\nmodel: {name: reference}\n');

@@ -96,6 +96,38 @@ test('keys are deterministic, name run folders, and include the repeat index', a
   for (const c of calls) assert.ok(existsSync(tracePath(ws, c.runId!)), 'the key names the run folder');
 });
 
+test('one worker with 3 slots runs 3 episodes at once; an episode whose launch throws is its own engine_error record', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  const bad = p.episodes[1]!.key;
+  let now = 0;
+  let most = 0;
+  const inner = fakeLaunch([]);
+  const launch: typeof inner = async (o, deps) => {
+    most = Math.max(most, ++now);
+    try {
+      // Long enough for the scheduler to hand this worker its other slots before any episode ends.
+      await new Promise((r) => setTimeout(r, 30));
+      if (o.runId === bad) throw new Error('the engine broke on this one');
+      return await inner(o, deps);
+    } finally {
+      now--;
+    }
+  };
+  const worker = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), launch, 3);
+  const r = await runSweep({ ...base(ws, p), workers: [worker], concurrency: 3 });
+  assert.equal(r.status, 'complete');
+  assert.equal(most, 3, 'three episodes in flight in the one worker');
+  assert.equal(r.records.length, p.episodes.length);
+  const failed = r.records.filter((x) => x.reason === 'engine_error');
+  assert.deepEqual(failed.map((x) => [x.key, x.message]), [[bad, 'the engine broke on this one']]);
+  // Asking for more than the worker's slots keeps it at its slots.
+  most = 0;
+  const ws2 = newWs();
+  await runSweep({ ...base(ws2, await plan(ws2)), workers: [worker], concurrency: 8 });
+  assert.equal(most, 3);
+});
+
 test('a sweep interrupted midway and resumed gives the same records as an uninterrupted one, rerunning nothing finished', async () => {
   const wsA = newWs();
   const full = await runSweep({ ...base(wsA, await plan(wsA)), workers: workers(2, fakeLaunch([])) });

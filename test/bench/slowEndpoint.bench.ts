@@ -1,0 +1,171 @@
+// Sweep throughput against a slow model endpoint (issue 28): a proxy holds every request for a fixed delay before
+// passing it to the reference server (test/helpers/latencyProxy.ts), and real sweeps run through the product path
+// (runSweep + `waypoint sweep-worker` children with several episodes in flight each, cache off) at 8 / 32 / 64
+// episodes in flight, beside the old way (8 worker processes, one episode each). Per cell it prints the episodes,
+// the model calls, the wall time (whole, and from the first model call, i.e. without the workers' cold start), the
+// ideal (calls x latency / in flight), their ratio, the peak RSS of the whole process tree (this process, which
+// also serves the model and the proxy, and every descendant, summed from /proc), the most requests in flight at
+// the proxy, and the CPU seconds per episode of the tree (the work outside the model call: when episodes x that /
+// cores approaches the ideal, the CPU is what limits the ratio). Goals on a 2-core machine: ratio <= 1.3 at 64 in
+// flight, tree < 3 GB.
+// MALMM runs its SA topology on stack_blocks (the full MALMM topology makes ~80 calls an episode); RoCo its dialog
+// on sort_cubes.
+// Run: npm run bench:slow-endpoint [-- --latency 0.5,2 --inflight 8,32,64 --arch malmm,roco --waves 1 --baseline 8]
+//   --waves w: w x in-flight episodes per cell (1: one wave; more measures warm steady state); --baseline 0: skip it.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { architectures } from '../../src/architectures/registry.js';
+import { registerReferencePolicies } from '../../src/core/llm/reference/policies.js';
+import { startReferenceServer } from '../../src/core/llm/reference/server.js';
+import { nodeClock, nodeIO } from '../../src/core/node/nodeHost.js';
+import { ChildProcessWorker } from '../../src/core/sweep/childWorker.js';
+import { runSweep } from '../../src/core/sweep/scheduler.js';
+import { defaultWorkers, parseSweepSpec, planSweep, slotsPerWorker } from '../../src/core/sweep/spec.js';
+import { freshCli } from '../helpers/dist.js';
+import { startLatencyProxy, type LatencyProxy } from '../helpers/latencyProxy.js';
+
+const CASES: Record<string, { task: string; variant: string }> = {
+  malmm: { task: 'stack_blocks', variant: 'sa' },
+  roco: { task: 'sort_cubes', variant: 'dialog' },
+};
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+const list = (name: string, fallback: string) => flag(name, fallback).split(',').map((x) => x.trim()).filter(Boolean);
+const numbers = (name: string, fallback: string) =>
+  list(name, fallback).map((x) => {
+    const n = Number(x);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`slowEndpoint.bench: --${name} takes positive numbers separated by commas, got '${x}'`);
+    return n;
+  });
+
+const LATENCIES = numbers('latency', '0.5,2');
+const INFLIGHT = numbers('inflight', '8,32,64').map(Math.round);
+const ARCHS = list('arch', 'malmm,roco');
+const WAVES = Math.max(1, Math.round(Number(flag('waves', '1'))));
+const BASELINE = Math.round(Number(flag('baseline', '8')));
+for (const a of ARCHS) if (!CASES[a]) throw new Error(`slowEndpoint.bench: --arch ${a}: one of ${Object.keys(CASES).join(', ')}`);
+const CLI = freshCli();
+const ROOT = join(process.cwd(), 'src', 'architectures');
+const CORES = availableParallelism();
+
+/** This process and its live descendants, from /proc: summed RSS (bytes) and CPU seconds (utime + stime). */
+function tree(): { rss: number; cpu: number } {
+  const procs = new Map<number, { ppid: number; cpu: number }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      procs.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // ended while the list was read
+    }
+  }
+  let rss = 0;
+  let cpu = 0;
+  for (const [pid, p] of procs) {
+    let q: number | undefined = pid;
+    while (q && q !== process.pid) q = procs.get(q)?.ppid;
+    if (q !== process.pid) continue;
+    cpu += p.cpu;
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      rss += kb ? Number(kb[1]) * 1024 : 0;
+    } catch {
+      // ended
+    }
+  }
+  return { rss, cpu };
+}
+
+interface Cell {
+  arch: string;
+  latency: number;
+  label: string;
+  inflight: number;
+  workers: number;
+  episodes: number;
+  successes: number;
+  calls: number;
+  wall: number;
+  wallFromFirstCall: number;
+  ideal: number;
+  peakRss: number;
+  maxInFlight: number;
+  cpuPerEpisode: number;
+}
+
+async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight: number, workers: number, label: string): Promise<Cell> {
+  const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-slow-'));
+  const { task, variant } = CASES[arch]!;
+  const episodes = inflight * WAVES;
+  const pool = slotsPerWorker(inflight, workers).map((slots) => new ChildProcessWorker(CLI, process.env, slots));
+  let peakRss = 0;
+  const sample = setInterval(() => (peakRss = Math.max(peakRss, tree().rss)), 200);
+  try {
+    const text = `name: slow\narch: ${arch}\ntasks: [${task}]\nvariants: [${variant}]\nseeds: ${episodes}\nmodel: {name: reference, baseUrl: '${proxy.url}'}\ncache: false\nconcurrency: ${inflight}\nworkers: ${workers}\n`;
+    const plan = await planSweep(parseSweepSpec(text, 'slow.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: ROOT, file: 'slow.yaml' });
+    proxy.reset();
+    const cpu0 = tree().cpu;
+    const t0 = performance.now();
+    const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: ROOT, sim: 'embedded', workers: pool, concurrency: inflight });
+    const t1 = performance.now();
+    const cpu = tree().cpu - cpu0;
+    peakRss = Math.max(peakRss, tree().rss);
+    if (r.status !== 'complete') throw new Error(`${arch} ${label}: sweep ${r.status}`);
+    const calls = proxy.stats.chatCalls;
+    return {
+      arch,
+      latency,
+      label,
+      inflight,
+      workers,
+      episodes: r.records.length,
+      successes: r.records.filter((x) => x.success).length,
+      calls,
+      wall: (t1 - t0) / 1000,
+      wallFromFirstCall: (t1 - (proxy.stats.firstChatAt ?? t0)) / 1000,
+      ideal: (calls * latency) / inflight,
+      peakRss,
+      maxInFlight: proxy.stats.maxInFlight,
+      cpuPerEpisode: cpu / r.records.length,
+    };
+  } finally {
+    clearInterval(sample);
+    await Promise.all(pool.map((w) => w.close()));
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
+function line(c: Cell): string {
+  const goal = c.inflight === 64 && c.label.startsWith('new') ? ` · goals ${c.wallFromFirstCall / c.ideal <= 1.3 ? 'ratio met' : 'ratio NOT met'}, ${c.peakRss < 3 * 1024 ** 3 ? 'memory met' : 'memory NOT met'}` : '';
+  return `${c.arch} ${c.latency} s ${c.label.padEnd(22)} episodes ${c.episodes} (${c.successes} ok) · calls ${c.calls} · wall ${c.wall.toFixed(1)} s (${c.wallFromFirstCall.toFixed(1)} s from the first call) · ideal ${c.ideal.toFixed(1)} s · ratio ${(c.wall / c.ideal).toFixed(2)} (${(c.wallFromFirstCall / c.ideal).toFixed(2)} from the first call) · tree peak ${gb(c.peakRss)} · max in flight at the proxy ${c.maxInFlight} · CPU ${c.cpuPerEpisode.toFixed(2)} s/episode${goal}`;
+}
+
+registerReferencePolicies(architectures);
+const server = await startReferenceServer({ port: 0 });
+const load0 = loadavg()[0]!.toFixed(1);
+console.log(`slowEndpoint.bench: ${CORES} cores, load average ${load0}; ${WAVES} wave(s) of episodes per cell; cache off`);
+try {
+  for (const latency of LATENCIES) {
+    const proxy = await startLatencyProxy(server.url, latency * 1000);
+    try {
+      for (const arch of ARCHS) {
+        if (BASELINE > 0) console.log(line(await cell(proxy, arch, latency, BASELINE, BASELINE, `old: ${BASELINE} proc x 1`)));
+        for (const n of INFLIGHT) {
+          const w = defaultWorkers(n, CORES);
+          console.log(line(await cell(proxy, arch, latency, n, w, `new: ${w} proc, ${n} in flight`)));
+        }
+      }
+    } finally {
+      await proxy.close();
+    }
+  }
+} finally {
+  await server.close();
+}
+console.log(`load average ${load0} -> ${loadavg()[0]!.toFixed(1)} (a shared machine's timings say more about the other load than about the sweep)`);

@@ -116,6 +116,10 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
     const cpu = tree().cpu - cpu0;
     peakRss = Math.max(peakRss, tree().rss);
     if (r.status !== 'complete') throw new Error(`${arch} ${label}: sweep ${r.status}`);
+    // Failed episodes make a ratio meaningless: say why they failed.
+    const why = new Map<string, number>();
+    for (const x of r.records) if (!x.success) why.set(`${x.reason}${x.message ? `: ${x.message.slice(0, 160)}` : ''}`, (why.get(`${x.reason}${x.message ? `: ${x.message.slice(0, 160)}` : ''}`) ?? 0) + 1);
+    for (const [k, n] of why) process.stderr.write(`  ${arch} ${label}: ${n} episode(s) ${k}\n`);
     const calls = proxy.stats.chatCalls;
     return {
       arch,

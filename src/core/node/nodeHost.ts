@@ -5,34 +5,49 @@ import { dirname } from 'node:path';
 import type { Clock, HostIO } from '../host.js';
 
 // Traces are appended line by line; reopening the file for every event cost more than the engine itself.
-// A few handles stay open (opened in append mode; every write reaches the OS before the next event), the
-// least recently used is closed when more are needed.
-const MAX_OPEN_APPENDERS = 8;
-const appenders = new Map<string, Promise<FileHandle>>();
+// Handles stay open (append mode; every write reaches the OS before the next event), up to one per trace a sweep
+// worker has in flight; past that the least recently used is closed, but only once its writes have finished (a
+// worker with many episodes in flight evicts handles other episodes are writing through).
+const MAX_OPEN_APPENDERS = 128;
+interface Appender {
+  handle: Promise<FileHandle>;
+  writing: number;
+  evicted: boolean;
+}
+const appenders = new Map<string, Appender>();
 
-async function appender(path: string): Promise<FileHandle> {
-  let h = appenders.get(path);
-  if (h) {
+function closeWhenIdle(a: Appender): Promise<void> {
+  return a.writing === 0 ? a.handle.then((fh) => fh.close()).catch(() => undefined) : Promise.resolve();
+}
+
+function appender(path: string): Appender {
+  let a = appenders.get(path);
+  if (a) {
     appenders.delete(path);
-    appenders.set(path, h);
-    return h;
+    appenders.set(path, a);
+    return a;
   }
-  h = open(path, 'a');
-  appenders.set(path, h);
-  h.catch(() => appenders.delete(path));
+  a = { handle: open(path, 'a'), writing: 0, evicted: false };
+  appenders.set(path, a);
+  const opened = a;
+  a.handle.catch(() => {
+    if (appenders.get(path) === opened) appenders.delete(path);
+  });
   if (appenders.size > MAX_OPEN_APPENDERS) {
-    const [oldest, handle] = appenders.entries().next().value as [string, Promise<FileHandle>];
+    const [oldest, old] = appenders.entries().next().value as [string, Appender];
     appenders.delete(oldest);
-    void handle.then((fh) => fh.close()).catch(() => undefined);
+    old.evicted = true;
+    void closeWhenIdle(old);
   }
-  return h;
+  return a;
 }
 
 async function dropAppender(path: string): Promise<void> {
-  const h = appenders.get(path);
-  if (!h) return;
+  const a = appenders.get(path);
+  if (!a) return;
   appenders.delete(path);
-  await h.then((fh) => fh.close()).catch(() => undefined);
+  a.evicted = true;
+  await closeWhenIdle(a);
 }
 
 export const nodeIO: HostIO = {
@@ -43,8 +58,14 @@ export const nodeIO: HostIO = {
     await writeFile(path, text, 'utf8');
   },
   async appendText(path, text) {
-    const fh = await appender(path);
-    await fh.write(text, null, 'utf8');
+    const a = appender(path);
+    a.writing++;
+    try {
+      await (await a.handle).write(text, null, 'utf8');
+    } finally {
+      a.writing--;
+      if (a.evicted) void closeWhenIdle(a);
+    }
   },
   async exists(path) {
     try {

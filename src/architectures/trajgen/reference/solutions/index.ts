@@ -6,6 +6,7 @@ import { shakeBottleSolution } from './shakeBottle.js';
 import { alignBottle } from './alignBottle.js';
 import { appleInBowl } from './appleInBowl.js';
 import { drawStar } from './drawStar.js';
+import { drawCircle } from './drawCircle.js';
 import { graspBowlRim } from './graspBowlRim.js';
 import { knockOverLeftBottle } from './knockOverLeftBottle.js';
 import { moveLonelyObject } from './moveLonelyObject.js';
@@ -36,6 +37,8 @@ export const TRAJGEN_SOLUTIONS: TrajgenSolution[] = [
   drawStar,
   openBottleCap,
   toasterSlot,
+  // Issue 25: the rest of the tasks the paper or its authors' repository word.
+  drawCircle,
 ];
 
 export function solutionFor(instruction: string): TrajgenSolution | undefined {

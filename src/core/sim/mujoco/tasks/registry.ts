@@ -40,6 +40,7 @@ import { openBottleCapTask } from './trajectory/openBottleCap.js';
 import { pickChipBagTask } from './trajectory/pickChipBag.js';
 import { pickMiddleFruitTask } from './trajectory/pickMiddleFruit.js';
 import { toasterSlotTask } from './trajectory/toasterSlot.js';
+import { drawCircleTask } from './trajectory/drawCircle.js';
 import type { TaskDefinition } from './taskDefinition.js';
 
 const DEFINITIONS: TaskDefinition[] = [
@@ -76,6 +77,8 @@ const DEFINITIONS: TaskDefinition[] = [
   alignBottleTask(),
   graspBowlRimTask(),
   toasterSlotTask(),
+  // The rest of LMTG's tasks whose wording the paper or its authors' repository give (issue 25).
+  drawCircleTask(),
   clearTableBinTask(),
   clearTableSinkTask(),
   clearTableShelfTask(),

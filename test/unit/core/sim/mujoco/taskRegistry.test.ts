@@ -40,6 +40,7 @@ export const CANONICAL_TASK_IDS = [
   'align_bottle',
   'grasp_bowl_rim',
   'toaster_slot',
+  'draw_circle',
   'clear_table_bin',
   'clear_table_sink',
   'clear_table_shelf',

@@ -41,6 +41,9 @@ import { pickChipBagTask } from './trajectory/pickChipBag.js';
 import { pickMiddleFruitTask } from './trajectory/pickMiddleFruit.js';
 import { toasterSlotTask } from './trajectory/toasterSlot.js';
 import { drawCircleTask } from './trajectory/drawCircle.js';
+import { pickRightmostCanTask } from './trajectory/pickRightmostCan.js';
+import { dropBallIntoCupTask } from './trajectory/dropBallIntoCup.js';
+import { moveBananaNearPearTask } from './trajectory/moveBananaNearPear.js';
 import type { TaskDefinition } from './taskDefinition.js';
 
 const DEFINITIONS: TaskDefinition[] = [
@@ -79,6 +82,9 @@ const DEFINITIONS: TaskDefinition[] = [
   toasterSlotTask(),
   // The rest of LMTG's tasks whose wording the paper or its authors' repository give (issue 25).
   drawCircleTask(),
+  pickRightmostCanTask(),
+  dropBallIntoCupTask(),
+  moveBananaNearPearTask(),
   clearTableBinTask(),
   clearTableSinkTask(),
   clearTableShelfTask(),

@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
 import type { Simulator } from '../../../../../src/core/sim/simulator.js';
-import { detect, lcall, run, through, type Pose } from './scripted/lmtgScript.js';
+import { detect, grasp, lcall, run, through, type Pose } from './scripted/lmtgScript.js';
+import { LMTG_TASK_SOLUTIONS } from './scripted/lmtgTaskSolutions.js';
 import { TRAJECTORY_SOLUTIONS } from './scripted/trajectorySolutions.js';
 
 let sim: Simulator;
@@ -76,4 +77,53 @@ test('push_can: the paper\'s words; pushed right succeeds (seeds 0..2 in traject
   await through(sim, [[right - 0.08, c2.pos[1], 0.87, Math.PI]]);
   const left = await sim.check();
   assert.equal(left.success, false, left.detail);
+});
+
+/** Lowers what is held to (x, y, z), opens, rises. */
+async function putDown(x: number, y: number, z: number, yaw = 0): Promise<void> {
+  await through(sim, [[x, y, 0.95, yaw], [x, y, z, yaw]]);
+  await lcall(sim, 'open_gripper', []);
+  await through(sim, [[x, y, z + 0.1, yaw]]);
+}
+
+test('the authors\' simulated tasks keep their words; the wrong can, the ball beside the cup, the banana left far off fail', async () => {
+  const words: Record<string, string> = { pick_rightmost_can: 'pick the rightmost can', drop_ball_into_cup: 'drop the ball into the cup', move_banana_near_pear: 'move the banana near the pear' };
+  for (const [id, text] of Object.entries(words)) {
+    const { task } = await sim.reset(id, 1);
+    assert.equal(task.instruction, text);
+    await LMTG_TASK_SOLUTIONS[id]!(sim, task.instruction);
+    assert.equal((await sim.check()).success, true, id);
+  }
+
+  // The middle can picked instead of the rightmost.
+  await sim.reset('pick_rightmost_can', 1);
+  const cans = await Promise.all(['red can', 'green can', 'blue can'].map((n) => detect(sim, n)));
+  const mid = [...cans].sort((a, b) => a.pos[0] - b.pos[0])[1]!;
+  await grasp(sim, [mid.pos[0], mid.pos[1], mid.pos[2] + 0.02], 0, 0.95);
+  const wrongCan = await sim.check();
+  assert.equal(wrongCan.success, false, wrongCan.detail);
+  assert.match(wrongCan.detail, /rightmost\) is not held/);
+
+  // The ball put down on the table 12 cm beside the cup.
+  await sim.reset('drop_ball_into_cup', 1);
+  const ball = await detect(sim, 'ball');
+  const cup = await detect(sim, 'cup');
+  await grasp(sim, ball.pos, 0, 0.95);
+  const side = cup.pos[0] > 0 ? -1 : 1;
+  await putDown(cup.pos[0] + side * 0.12, cup.pos[1], ball.pos[2] + 0.003);
+  const beside = await sim.check();
+  assert.equal(beside.success, false, beside.detail);
+  assert.match(beside.detail, /not in the cup/);
+
+  // The banana lifted and put back down 5 cm from where it was: moved, not near the pear.
+  await sim.reset('move_banana_near_pear', 1);
+  const banana = await detect(sim, 'banana');
+  const pear = await detect(sim, 'pear');
+  const yaw = Math.atan2(Math.sin(2 * banana.yawWidth), Math.cos(2 * banana.yawWidth)) / 2;
+  await grasp(sim, banana.pos, yaw, 0.9);
+  const away = Math.sign(banana.pos[0] - pear.pos[0]);
+  await putDown(banana.pos[0] + away * 0.02, banana.pos[1] - 0.05, banana.pos[2] + 0.004, yaw);
+  const far = await sim.check();
+  assert.equal(far.success, false, far.detail);
+  assert.match(far.detail, /from the pear/);
 });

@@ -68,6 +68,20 @@ async function shakeBottle(sim: Simulator): Promise<void> {
   await through(sim, [[grip[0], grip[1], grip[2] + 0.12, 0]]);
 }
 
+async function drawCircle(sim: Simulator, instruction: string): Promise<void> {
+  const m = /with its centre at \[(-?[\d.]+),(-?[\d.]+),(-?[\d.]+)\] with the gripper closed/.exec(instruction)!;
+  const [cx, cy, cz] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // The closed fingertips reach 1.2 cm below the tool centre: 3 mm above the table.
+  const z = cz + 0.015;
+  await lcall(sim, 'close_gripper', []);
+  await through(sim, [
+    [cx + 0.05, cy, z + 0.08, 0],
+    [cx + 0.05, cy, z, 0],
+  ]);
+  await run(sim, Array.from({ length: 100 }, (_, i): Pose => [cx + 0.05 * Math.cos((2 * Math.PI * (i + 1)) / 100), cy + 0.05 * Math.sin((2 * Math.PI * (i + 1)) / 100), z, 0]));
+  await through(sim, [[cx + 0.05, cy, z + 0.08, 0]]);
+}
+
 async function pushCan(sim: Simulator): Promise<void> {
   const can = await detect(sim, 'can');
   await lcall(sim, 'close_gripper', []);
@@ -107,4 +121,5 @@ export const TRAJECTORY_SOLUTIONS: Record<string, (sim: Simulator, instruction: 
   shake_bottle: shakeBottle,
   push_can: pushCan,
   knock_over_can: knockOverCan,
+  draw_circle: drawCircle,
 };

@@ -55,6 +55,10 @@ export function strokes(z: number[], amp: number): number {
 function judge(task: string, tracks: TrackRead[]): { expect: string; observed: string; ok: boolean } {
   const find = (word: string) => tracks.find((t) => t.query.toLowerCase().includes(word));
   const t = task.toLowerCase();
+  // A figure drawn with the closed gripper moves no object: no track can contradict it, none can confirm it.
+  if (tracks.length === 0 && /\bdraw\b/.test(t) && /with the gripper closed/.test(t)) {
+    return { expect: 'No object should move: the gripper itself draws the figure.', observed: 'No object was tracked, and none moved.', ok: true };
+  }
   if (tracks.length === 0 || tracks.every((x) => x.pos.length === 0)) return { expect: 'The objects should have moved as the command says.', observed: 'No object track was given.', ok: false };
   const knock = /knock over the (\w+ \w+)/.exec(t);
   if (knock) {
@@ -69,16 +73,18 @@ function judge(task: string, tracks: TrackRead[]): { expect: string; observed: s
     return { expect: `The ${o.query} should fall over: its centre drops towards the table and it ends up lying down.`, observed: `Its height went from ${z[0]!.toFixed(3)} to ${z[z.length - 1]!.toFixed(3)} (a drop of ${drop.toFixed(3)} m).`, ok: drop > 0.01 };
   }
   if (/\bpush\b/.test(t)) {
+    // "towards the right" / "to the left": x is the left-right axis.
+    const sign = /\bleft\b/.test(t) ? -1 : 1;
+    const side = sign > 0 ? 'right' : 'left';
     const o = find('can') ?? tracks[0]!;
-    const line = find('line');
     const a = o.pos[0]!;
     const b = o.pos[o.pos.length - 1]!;
+    const along = sign * (b[0] - a[0]);
     const lifted = Math.max(...o.pos.map((p) => p[2])) - a[2];
-    const toLine = line ? Math.abs(b[1] - line.pos[line.pos.length - 1]![1]) : undefined;
-    const ok = b[1] - a[1] > 0.05 && lifted < 0.015 && Math.abs(b[2] - a[2]) < 0.01 && (toLine === undefined || toLine < 0.025);
+    const ok = along > 0.05 && Math.abs(b[1] - a[1]) < along && lifted < 0.015 && Math.abs(b[2] - a[2]) < 0.01;
     return {
-      expect: 'The can should slide away from the robot along the table (y increases, z stays the same) and stop on the line.',
-      observed: `The can moved ${(b[1] - a[1]).toFixed(3)} m in y, rose at most ${lifted.toFixed(3)} m, and ended ${toLine === undefined ? 'at an unknown distance from the line' : `${toLine.toFixed(3)} m from the line`}.`,
+      expect: `The can should slide to the ${side} along the table (x ${sign > 0 ? 'increases' : 'decreases'}, z stays the same).`,
+      observed: `The can moved ${along.toFixed(3)} m to the ${side} and ${Math.abs(b[1] - a[1]).toFixed(3)} m in y, and rose at most ${lifted.toFixed(3)} m.`,
       ok,
     };
   }

@@ -61,8 +61,9 @@ export function trajgenMain(messages: ChatMessage[], ctx: PolicyContext): string
     return `${resolution}INITIAL PLANNING 1:\nI do not have a plan for "${s.task}" (the reference model is a scripted policy that knows the built-in trajectory tasks only), so I stop here.\n${s.numeric ? '[task_completed]' : '```python\ntask_completed()\n```'}`;
   }
 
-  // Nothing detected yet: INITIAL PLANNING 1, then stop for the print-out.
-  if (seen.all.length === 0) {
+  // Nothing detected yet: INITIAL PLANNING 1, then stop for the print-out (a task with nothing to detect, such as
+  // the paper's circle drawn with the closed gripper, goes straight to its code).
+  if (seen.all.length === 0 && solution.detect(s.task).length > 0) {
     const queries = solution.detect(s.task);
     const head = `${resolution}INITIAL PLANNING 1:\nThe task concerns ${queries.map((q) => `the ${q}`).join(' and ')}; I interact with ${queries.length > 1 ? 'them' : 'it'} as a whole. I detect ${queries.length > 1 ? 'them' : 'it'} first and stop to read the printed outputs.\n`;
     if (s.numeric) return `${head}${queries.map((q) => `<detect_object>${q}</detect_object>`).join('\n')}`;
@@ -99,7 +100,7 @@ export function trajgenMain(messages: ChatMessage[], ctx: PolicyContext): string
 
 /** The numeric mode: a straight path above the first detected object and back, as numbers (5-element poses). */
 function numericAnswer(s: MainSituation, seen: Readout): string {
-  const target = seen.all[0]!;
+  const target = seen.all[0] ?? { pos: s.start };
   const up = s.start[2];
   const a: number[] = [...s.start, 0, 1];
   const b: number[] = [target.pos[0], target.pos[1], up, 0, 1];

@@ -94,13 +94,13 @@ test('trajgen: the detector reads the tracks and fails attempt 1, the summary go
   const verdicts = of(events, 'check').filter((c) => c.name === 'success_detection') as (Extract<TraceEvent, { type: 'check' }> & { verdict: string; tracks: { query: string; pos: number[][] }[] })[];
   assert.deepEqual(verdicts.map((v) => [v.ok, v.verdict]), [[false, 'failed'], [true, 'completed']]);
   // The detector read the detected objects' tracks (the query text the model used), in the authors' format.
-  assert.deepEqual(verdicts[0]!.tracks.map((t) => t.query).sort(), ['can', 'line']);
+  assert.deepEqual(verdicts[0]!.tracks.map((t) => t.query).sort(), ['can']);
   const detectorRequests = model.requests.filter((r) => r.meta?.role === 'detector');
   assert.match(detectorRequests[0]!.messages.map((x) => x.content).join('\n'), /^can trajectory positions and orientations:\nPositions:\n\[\[/m);
-  // The can did not move in attempt 1; it moved in attempt 2.
-  const spanY = (t: { pos: number[][] }) => t.pos[t.pos.length - 1]![1]! - t.pos[0]![1]!;
-  assert.ok(Math.abs(spanY(verdicts[0]!.tracks.find((t) => t.query === 'can')!)) < 0.005);
-  assert.ok(spanY(verdicts[1]!.tracks.find((t) => t.query === 'can')!) > 0.05);
+  // The can did not move in attempt 1; it slid to the right (+x) in attempt 2.
+  const spanX = (t: { pos: number[][] }) => t.pos[t.pos.length - 1]![0]! - t.pos[0]![0]!;
+  assert.ok(Math.abs(spanX(verdicts[0]!.tracks.find((t) => t.query === 'can')!)) < 0.005);
+  assert.ok(spanX(verdicts[1]!.tracks.find((t) => t.query === 'can')!) > 0.05);
 
   // The summary was asked in the main conversation (its system prompt and answers), and reached the new instance.
   const summaryReq = model.requests.find((r) => r.meta?.role === 'summary')!;

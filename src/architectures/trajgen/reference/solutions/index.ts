@@ -6,6 +6,10 @@ import { shakeBottleSolution } from './shakeBottle.js';
 import { alignBottle } from './alignBottle.js';
 import { appleInBowl } from './appleInBowl.js';
 import { drawStar } from './drawStar.js';
+import { drawCircle } from './drawCircle.js';
+import { pickRightmostCan } from './pickRightmostCan.js';
+import { dropBallIntoCup } from './dropBallIntoCup.js';
+import { moveBananaNearPear } from './moveBananaNearPear.js';
 import { graspBowlRim } from './graspBowlRim.js';
 import { knockOverLeftBottle } from './knockOverLeftBottle.js';
 import { moveLonelyObject } from './moveLonelyObject.js';
@@ -36,6 +40,11 @@ export const TRAJGEN_SOLUTIONS: TrajgenSolution[] = [
   drawStar,
   openBottleCap,
   toasterSlot,
+  // Issue 25: the rest of the tasks the paper or its authors' repository word.
+  drawCircle,
+  pickRightmostCan,
+  dropBallIntoCup,
+  moveBananaNearPear,
 ];
 
 export function solutionFor(instruction: string): TrajgenSolution | undefined {

@@ -40,6 +40,10 @@ import { openBottleCapTask } from './trajectory/openBottleCap.js';
 import { pickChipBagTask } from './trajectory/pickChipBag.js';
 import { pickMiddleFruitTask } from './trajectory/pickMiddleFruit.js';
 import { toasterSlotTask } from './trajectory/toasterSlot.js';
+import { drawCircleTask } from './trajectory/drawCircle.js';
+import { pickRightmostCanTask } from './trajectory/pickRightmostCan.js';
+import { dropBallIntoCupTask } from './trajectory/dropBallIntoCup.js';
+import { moveBananaNearPearTask } from './trajectory/moveBananaNearPear.js';
 import type { TaskDefinition } from './taskDefinition.js';
 
 const DEFINITIONS: TaskDefinition[] = [
@@ -76,6 +80,11 @@ const DEFINITIONS: TaskDefinition[] = [
   alignBottleTask(),
   graspBowlRimTask(),
   toasterSlotTask(),
+  // The rest of LMTG's tasks whose wording the paper or its authors' repository give (issue 25).
+  drawCircleTask(),
+  pickRightmostCanTask(),
+  dropBallIntoCupTask(),
+  moveBananaNearPearTask(),
   clearTableBinTask(),
   clearTableSinkTask(),
   clearTableShelfTask(),

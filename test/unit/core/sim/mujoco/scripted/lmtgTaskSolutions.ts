@@ -170,6 +170,32 @@ async function toasterSlot(sim: Simulator): Promise<void> {
   await place(sim, slot.pos[0], slot.pos[1], floor + 0.005 + bread.height - grip, target, 0.96);
 }
 
+async function pickRightmostCan(sim: Simulator): Promise<void> {
+  const cans = (await detectAll(sim, 'can')).sort((a, b) => a.pos[0] - b.pos[0]);
+  assert.equal(cans.length, 3);
+  const c = cans[2]!;
+  await grasp(sim, [c.pos[0], c.pos[1], c.pos[2] + 0.02], 0, 0.95);
+}
+
+async function dropBallIntoCup(sim: Simulator): Promise<void> {
+  const ball = await detect(sim, 'ball');
+  const cup = await detect(sim, 'cup');
+  await grasp(sim, ball.pos, 0, 0.95);
+  await place(sim, cup.pos[0], cup.pos[1], cup.pos[2] + cup.height / 2 + ball.height / 2 + 0.03, 0);
+}
+
+async function moveBananaNearPear(sim: Simulator): Promise<void> {
+  const banana = await detect(sim, 'banana');
+  const pear = await detect(sim, 'pear');
+  const grip = nearestYaw(banana.yawWidth, 0);
+  await grasp(sim, banana.pos, grip, 0.9);
+  const dx = banana.pos[0] - pear.pos[0];
+  const dy = banana.pos[1] - pear.pos[1];
+  const d = Math.hypot(dx, dy);
+  // Put down side-on to the pear, 8 cm from its centre on the side the banana came from.
+  await place(sim, pear.pos[0] + (0.08 * dx) / d, pear.pos[1] + (0.08 * dy) / d, banana.pos[2] + 0.004, nearestYaw(Math.atan2(dy, dx) + Math.PI / 2, grip), 0.9);
+}
+
 export const LMTG_TASK_SOLUTIONS: Record<string, (sim: Simulator, instruction: string) => Promise<void>> = {
   pick_chip_bag: pickChipBag,
   pick_middle_fruit: pickMiddleFruit,
@@ -182,4 +208,7 @@ export const LMTG_TASK_SOLUTIONS: Record<string, (sim: Simulator, instruction: s
   draw_star: drawStar,
   open_bottle_cap: openBottleCap,
   toaster_slot: toasterSlot,
+  pick_rightmost_can: pickRightmostCan,
+  drop_ball_into_cup: dropBallIntoCup,
+  move_banana_near_pear: moveBananaNearPear,
 };

@@ -68,24 +68,36 @@ async function shakeBottle(sim: Simulator): Promise<void> {
   await through(sim, [[grip[0], grip[1], grip[2] + 0.12, 0]]);
 }
 
+async function drawCircle(sim: Simulator, instruction: string): Promise<void> {
+  const m = /with its centre at \[(-?[\d.]+),(-?[\d.]+),(-?[\d.]+)\] with the gripper closed/.exec(instruction)!;
+  const [cx, cy, cz] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // The closed fingertips reach 1.2 cm below the tool centre: 3 mm above the table.
+  const z = cz + 0.015;
+  await lcall(sim, 'close_gripper', []);
+  await through(sim, [
+    [cx + 0.05, cy, z + 0.08, 0],
+    [cx + 0.05, cy, z, 0],
+  ]);
+  await run(sim, Array.from({ length: 100 }, (_, i): Pose => [cx + 0.05 * Math.cos((2 * Math.PI * (i + 1)) / 100), cy + 0.05 * Math.sin((2 * Math.PI * (i + 1)) / 100), z, 0]));
+  await through(sim, [[cx + 0.05, cy, z + 0.08, 0]]);
+}
+
 async function pushCan(sim: Simulator): Promise<void> {
   const can = await detect(sim, 'can');
-  const mark = await detect(sim, 'line');
   await lcall(sim, 'close_gripper', []);
-  // Low on the can (pad tips 6 mm above the table) so it slides rather than tips; yaw pi/2 puts the pads' ends
-  // (11 mm ahead of the tool) in front and keeps the palm's short side over the can.
+  // Low on the can (pad tips 6 mm above the table) so it slides rather than tips; yaw 0 puts the pads' ends
+  // (11 mm ahead of the tool) towards +x, the push's direction.
   const z = TABLE_Z + 0.02;
-  const yaw = Math.PI / 2;
-  const behind = can.pos[1] - can.width / 2 - 0.011 - 0.02;
+  const left = can.pos[0] - can.width / 2 - 0.011 - 0.02;
   await through(sim, [
-    [can.pos[0], behind, z + 0.1, yaw],
-    [can.pos[0], behind, z, yaw],
+    [left, can.pos[1], z + 0.1, 0],
+    [left, can.pos[1], z, 0],
   ]);
-  await through(sim, [[can.pos[0], mark.pos[1] - 0.011 - can.width / 2, z, yaw]], 100);
+  await through(sim, [[left + 0.15, can.pos[1], z, 0]], 100);
   const here = await eePose(sim);
   await through(sim, [
-    [here[0], here[1] - 0.04, z, yaw],
-    [here[0], here[1] - 0.04, z + 0.1, yaw],
+    [here[0] - 0.04, here[1], z, 0],
+    [here[0] - 0.04, here[1], z + 0.1, 0],
   ]);
 }
 
@@ -109,4 +121,5 @@ export const TRAJECTORY_SOLUTIONS: Record<string, (sim: Simulator, instruction: 
   shake_bottle: shakeBottle,
   push_can: pushCan,
   knock_over_can: knockOverCan,
+  draw_circle: drawCircle,
 };

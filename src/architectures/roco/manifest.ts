@@ -75,7 +75,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     topdown_waypoints: { description: 'Hard-coded top-down waypoints instead of the agents\' PATHs', agent: 'dialog_topdown_paths' },
     no_waypoints: { description: 'No waypoints: the planner searches unseeded', agent: 'dialog_no_paths' },
     waypoint: {
-      description: "RoCo dialog with Waypoint's additions on (each robot told every robot's goal and reach, the tasks' strategy rules, coordinates and base positions everywhere, and asked to say what it can reach and what it needs)",
+      description: "RoCo dialog with Waypoint's additions on (each robot told every robot's goal and reach, the tasks' strategy rules, coordinates and base positions everywhere, every robot's gripper, and asked to say what it can reach and what it needs)",
       agent: 'dialog',
       on: [...ROCO_WAYPOINT_ADDITIONS],
     },

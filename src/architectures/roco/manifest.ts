@@ -23,7 +23,7 @@ const SHARED_VARS: Picoschema = {
  * Our additions to the paper's RoCo, each off unless a variant turns it on (`waypoint` turns on all). The first three
  * are prompt blocks; the observation ones change text the renderer builds in code. docs/roco.md's ledger says why.
  */
-export const ROCO_WAYPOINT_ADDITIONS = ['dialog.share_reach', 'task.others_goals_reach', 'task.strategy_rules', 'observation.coordinates', 'observation.base_positions'] as const;
+export const ROCO_WAYPOINT_ADDITIONS = ['dialog.share_reach', 'task.others_goals_reach', 'task.strategy_rules', 'observation.coordinates', 'observation.base_positions', 'observation.others_grippers'] as const;
 
 export const ROCO_MANIFEST: ArchitectureManifest = {
   id: 'roco',
@@ -62,7 +62,8 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   },
   defaultTopology: 'dialog',
   codeAblations: {
-    'observation.coordinates': "Positions in the scene text of tasks whose paper observation has none (sort_cubes: the paper names each cube's panel only)",
+    'observation.coordinates': "Positions in the scene text where the paper's observation has none (sort_cubes: each cube's panel only; make_sandwich: food by side and stack; sweep_floor: the cubes' states and the grippers only)",
+    'observation.others_grippers': "Every robot's gripper in each robot's scene (sort_cubes: the paper tells each robot its own goal and the cubes only)",
     'observation.base_positions': "Each robot's base position in its capability line (the paper gives none)",
   },
   builtInVariants: {
@@ -74,7 +75,7 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
     topdown_waypoints: { description: 'Hard-coded top-down waypoints instead of the agents\' PATHs', agent: 'dialog_topdown_paths' },
     no_waypoints: { description: 'No waypoints: the planner searches unseeded', agent: 'dialog_no_paths' },
     waypoint: {
-      description: "RoCo dialog with Waypoint's additions on (each robot told every robot's goal and reach, the tasks' strategy rules, coordinates and base positions everywhere, and asked to say what it can reach and what it needs)",
+      description: "RoCo dialog with Waypoint's additions on (each robot told every robot's goal and reach, the tasks' strategy rules, coordinates and base positions everywhere, every robot's gripper, and asked to say what it can reach and what it needs)",
       agent: 'dialog',
       on: [...ROCO_WAYPOINT_ADDITIONS],
     },

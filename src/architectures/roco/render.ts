@@ -18,6 +18,8 @@ export interface RobotInfo {
   /** Where the robot stands on the table (x, y of its base). */
   base?: [number, number];
   holding?: string | null;
+  /** The task's words after the gripper line ("in front of red_cube"). */
+  note?: string;
 }
 
 export interface MultiArmState {
@@ -32,8 +34,13 @@ export interface MultiArmState {
   rules: string[];
   /** Solving hints the paper's prompts lack (shown under `task.strategy_rules`). */
   strategy: string[];
-  /** false: the paper's observation of this task has no coordinates (shown under `observation.coordinates`). */
-  coordinates: boolean;
+  /**
+   * Positions the paper's observation of this task gives: true all, 'grippers' the robots' grippers only, false
+   * none; the rest are shown under `observation.coordinates`.
+   */
+  coordinates: boolean | 'grippers';
+  /** 'own': the paper tells each robot only its own gripper (the others' under `observation.others_grippers`). */
+  grippers: 'all' | 'own';
 }
 
 /** Waypoint's additions to the observation and capability texts, read in code (manifest `codeAblations`). */
@@ -42,10 +49,16 @@ export interface RenderSwitches {
   coordinates?: boolean;
   /** Each robot's base position in its capability line (the paper gives none). */
   basePositions?: boolean;
+  /** Every robot's gripper in each robot's scene, where the paper tells each robot only its own. */
+  othersGrippers?: boolean;
 }
 
 export function renderSwitches(ablations: Readonly<Record<string, boolean>> | undefined): RenderSwitches {
-  return { coordinates: ablations?.['observation.coordinates'] === true, basePositions: ablations?.['observation.base_positions'] === true };
+  return {
+    coordinates: ablations?.['observation.coordinates'] === true,
+    basePositions: ablations?.['observation.base_positions'] === true,
+    othersGrippers: ablations?.['observation.others_grippers'] === true,
+  };
 }
 
 /** The multi-robot structure of an observation, when the simulator provides it. */
@@ -54,7 +67,7 @@ export function multiArmOf(state: WorldState): MultiArmState | undefined {
   if (!m || typeof m !== 'object') return undefined;
   const x = m as Partial<MultiArmState>;
   if (!Array.isArray(x.robots) || !Array.isArray(x.actions)) return undefined;
-  return { observation: x.observation ?? 'shared', relations: x.relations ?? [], facts: x.facts ?? [], path: x.path ?? 'optional', rules: x.rules ?? [], strategy: x.strategy ?? [], coordinates: x.coordinates ?? true, ...x } as MultiArmState;
+  return { observation: x.observation ?? 'shared', relations: x.relations ?? [], facts: x.facts ?? [], path: x.path ?? 'optional', rules: x.rules ?? [], strategy: x.strategy ?? [], coordinates: x.coordinates ?? true, grippers: x.grippers ?? 'all', ...x } as MultiArmState;
 }
 
 const p3 = (v: readonly number[]) => `(${v.map((x) => x.toFixed(2)).join(', ')})`;
@@ -66,14 +79,17 @@ function size(o: ObjectState): string {
 
 /**
  * RoCo's scene description for one agent (or the whole scene): relations, places, task facts, grippers. Positions
- * are given where the paper's observation of the task has them (Pack Grocery, Move Rope, Arrange Cabinet, ...);
- * a task whose paper observation has none (Sort Cubes) is described by relations and names only, unless the
- * `observation.coordinates` ablation asks for positions.
+ * are given where the paper's observation of the task has them (Pack Grocery, Move Rope, Arrange Cabinet; Sweep
+ * Floor's grippers only); a task whose paper observation has none (Sort Cubes, Make Sandwich) is described by
+ * relations and names only, unless the `observation.coordinates` ablation asks for positions. Where the paper tells
+ * each robot only its own gripper (Sort Cubes), the others' appear under `observation.others_grippers`; the whole
+ * scene (no agent: the Central Plan) always has every gripper.
  */
 export function renderScene(observation: Observation, agent?: string, switches: RenderSwitches = {}): string {
   const m = multiArmOf(observation.state);
   if (!m) return observation.text;
-  const at = m.coordinates || switches.coordinates === true;
+  const at = m.coordinates === true || switches.coordinates === true;
+  const gripperAt = at || m.coordinates === 'grippers';
   const byName = new Map(observation.state.objects.map((o) => [o.name, o]));
   const described = new Set<string>();
   const lines = ['[Scene]'];
@@ -92,10 +108,12 @@ export function renderScene(observation: Observation, agent?: string, switches: 
   lines.push('[Robots]');
   const self = agent ?? m.self;
   const robots: RobotState[] = observation.state.robots ?? [];
+  const notes = new Map(m.robots.map((r) => [r.name, r.note]));
   for (const r of robots) {
+    if (self !== undefined && r.name !== self && m.grippers === 'own' && switches.othersGrippers !== true) continue;
     const who = r.name === self ? 'Your gripper' : `${r.name}'s gripper`;
-    const holds = r.holding ? `holding ${r.holding}` : 'holding nothing';
-    lines.push(at ? `${who} is at ${p3(r.pos)}, ${holds}` : `${who} is ${holds}`);
+    const holds = (r.holding ? `holding ${r.holding}` : 'holding nothing') + (notes.get(r.name) ? `, ${notes.get(r.name)}` : '');
+    lines.push(gripperAt ? `${who} is at ${p3(r.pos)}, ${holds}` : `${who} is ${holds}`);
   }
   return lines.join('\n');
 }

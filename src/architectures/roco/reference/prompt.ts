@@ -28,7 +28,8 @@ export interface Situation {
   /** Free objects and places of the scene this agent sees. */
   things: Map<string, Thing>;
   facts: string[];
-  grippers: Map<string, { pos: V3; holding: string | null }>;
+  /** Each gripper told: its position (UNKNOWN when the scene gives none), what it holds, the task's note ("in front of red_cube"). */
+  grippers: Map<string, { pos: V3; holding: string | null; note?: string }>;
   /**
    * Reach of each robot as written ("panel1, panel2, panel3", "x from -0.60 to 0.10"): its own from the prompt, the
    * others' from what they said in the dialog ("I can reach ..."), or from the prompt where a variant tells them.
@@ -131,7 +132,7 @@ export function readSituation(messages: ChatMessage[]): Situation {
   const pathPoints = Number(/PATH of exactly (\d+)/.exec(system)?.[1] ?? 4);
   const things = new Map<string, Thing>();
   const facts: string[] = [];
-  const grippers = new Map<string, { pos: V3; holding: string | null }>();
+  const grippers = new Map<string, { pos: V3; holding: string | null; note?: string }>();
   const obs = section(system, 'Current Observation') ?? '';
   let inRobots = false;
   let positions = false;
@@ -145,8 +146,8 @@ export function readSituation(messages: ChatMessage[]): Situation {
       continue;
     }
     if (inRobots) {
-      const g = /^(Your|(\w+)'s) gripper is (?:at (\([^)]*\)), )?holding (.+)$/.exec(line);
-      if (g) grippers.set(g[1] === 'Your' ? agent : g[2]!, { pos: g[3] ? v3(g[3])! : UNKNOWN, holding: g[4] === 'nothing' ? null : g[4]!.trim() });
+      const g = /^(Your|(\w+)'s) gripper is (?:at (\([^)]*\)), )?holding ([^,]+)(?:, (.+))?$/.exec(line);
+      if (g) grippers.set(g[1] === 'Your' ? agent : g[2]!, { pos: g[3] ? v3(g[3])! : UNKNOWN, holding: g[4] === 'nothing' ? null : g[4]!.trim(), ...(g[5] ? { note: g[5] } : {}) });
       continue;
     }
     const names = /^Places: (.+)$/.exec(line);

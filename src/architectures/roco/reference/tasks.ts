@@ -288,8 +288,11 @@ const packGrocery: TaskPolicy = {
 // Make Sandwich: the recipe's items stacked in order on the cutting board; each robot sees only its side.
 
 function recipeOf(task: string): string[] {
-  return (/stack (.+?) from the bottom up/.exec(task)?.[1] ?? '').split(/,\s*/).filter(Boolean);
+  return (/stacked following this order: (.+?), where/.exec(task)?.[1] ?? /stack (.+?) from the bottom up/.exec(task)?.[1] ?? '').split(/,\s*/).filter(Boolean);
 }
+
+/** 'left' / 'right': the side of the table a robot stands on, as its prompt says it ("on the left side of the table"). */
+const standSide = (s: Situation, robot: string) => /\b(left|right) side\b/.exec(s.stands.get(robot) ?? '')?.[1];
 
 function stacked(s: Situation, recipe: string[]): number {
   let below = 'cutting_board';
@@ -304,7 +307,7 @@ function stacked(s: Situation, recipe: string[]): number {
 
 const makeSandwich: TaskPolicy = {
   id: 'make_sandwich',
-  matches: (t) => /make a sandwich/i.test(t),
+  matches: (t) => /make a (\w+_)?sandwich/i.test(t),
   decide(s, robot) {
     const recipe = recipeOf(s.task);
     const n = stacked(s, recipe);
@@ -318,10 +321,26 @@ const makeSandwich: TaskPolicy = {
     if (held === next) return { action: `PUT ${next} ${below}`, why: `I hold ${next}, the next layer; it goes on ${below}.` };
     if (held) return wait(`I hold ${held}, which is not the next layer (${next}); I keep it for later.`);
     const t = s.things.get(next);
-    // Central planner: the item is this robot's if it lies on this robot's side of the board.
-    const mine = t && /is on the table/.test(t.relation ?? '') && (!s.central || !knownPos(t.pos) || Math.sign(t.pos[0]) === sideOf(s, robot));
+    // The item is this robot's if it lies on this robot's side ("tomato is on the right side"; a robot sees only its
+    // own side, the Central Plan both). Told with positions, the side of the board its x is on.
+    const side = /is on the (left|right) side/.exec(t?.relation ?? '')?.[1];
+    const mine = t && (side ? side === (standSide(s, robot) ?? side) : /is on the table/.test(t.relation ?? '') && (!s.central || !knownPos(t.pos) || Math.sign(t.pos[0]) === sideOf(s, robot)));
     if (mine) return { action: `PICK ${next}`, why: `The next layer is ${next} and it is on my side, so I pick it.` };
-    return rest(s, robot, restPoint, `The next layer is ${next}; it is not on my side, so the other robot must bring it.`);
+    // The layer after it, if it lies on my side, I pick now, while the other robot brings the next one (the plan
+    // checks, like RoCo's, only refuse picking what is already stacked).
+    const after = recipe[n + 1];
+    const afterSide = /is on the (left|right) side/.exec(s.things.get(after ?? '')?.relation ?? '')?.[1];
+    if (after && afterSide && afterSide === standSide(s, robot)) return { action: `PICK ${after}`, why: `The next layer is ${next}, from the other side; the one after, ${after}, is on my side, so I pick it now.` };
+    const why = `The next layer is ${next}; it is not on my side, so the other robot must bring it.`;
+    if (!knownPos(gripperOf(s, robot))) {
+      // Told no positions (App. 10.3): after my PUT my gripper is over the board, so I move back over an item on my
+      // side, out of the other robot's way; otherwise I stay.
+      const mySide = standSide(s, robot);
+      const spot = [...s.things.values()].find((x) => mySide && x.relation === `is on the ${mySide} side`);
+      const justPut = new RegExp(`NAME ${robot} ACTION (PUT|PLACE)`).test(s.history.at(-1) ?? '') || s.feedback.some((f) => new RegExp(`Collision detected.*\\b${robot}\\b`).test(f));
+      return justPut && spot && s.verbs.includes('MOVE') ? { action: `MOVE ${spot.name}`, why: `${why} I move back over ${spot.name}, on my side, out of the way.` } : wait(why);
+    }
+    return rest(s, robot, restPoint, why);
   },
 };
 
@@ -350,20 +369,22 @@ const sweepFloor: TaskPolicy = {
     const inPan = cubes.filter((c) => s.things.get(c)?.relation === 'is inside dustpan');
     const next = onTable[0] ? s.things.get(onTable[0])! : null;
     if (next) {
-      const c = next.pos;
-      // Both tools at the cube already (the pan's mouth before it, the broom just behind it, both down): sweep.
-      const panThere = Math.abs(pan.pos[1] - c[1]) < 0.066 && pan.pos[0] < c[0] && c[0] - pan.pos[0] < 0.19 && pan.pos[2] < c[2] + 0.01;
-      const broomThere = Math.abs(broom.pos[1] - c[1]) < 0.04 && broom.pos[0] > c[0] && broom.pos[0] - c[0] < 0.11 && broom.pos[2] < c[2] + 0.03;
-      const toldToMove = s.feedback.some((f) => /must MOVE to it before Bob SWEEPs/.test(f));
-      if (panThere && broomThere && !toldToMove) {
-        if (robot === broomHolder) return { action: `SWEEP ${next.name}`, why: `The dustpan and my broom are both at ${next.name}; I sweep it in.` };
-        return wait(`Both tools are at ${next.name}; I hold the dustpan still while ${broomHolder ?? 'the broom'} sweeps.`);
+      // Each robot is told which cube its own tool is in front of (App. 10.2 gives no tool positions): at the cube,
+      // the broom sweeps and the dustpan holds still; if the other tool was not there, the plan check says so.
+      const mineThere = s.grippers.get(robot)?.note === `in front of ${next.name}`;
+      const toldToMove = s.feedback.some((f) => /must MOVE to it before Bob SWEEPs|must WAIT while Bob SWEEPs/.test(f));
+      if (mineThere && !toldToMove) {
+        if (robot === broomHolder) return { action: `SWEEP ${next.name}`, why: `My broom is behind ${next.name}; I sweep it into the dustpan.` };
+        return wait(`My dustpan is in front of ${next.name}; I hold it still while ${broomHolder ?? 'the broom'} sweeps.`);
       }
       const tool = robot === panHolder ? 'the dustpan' : robot === broomHolder ? 'the broom' : 'my gripper';
       return { action: `MOVE ${next.name}`, why: `${next.name} is the next cube on the table; I bring ${tool} to it.` };
     }
     if (inPan.length === 0) return wait('No cube is left to sweep or dump.');
-    const broomAside = dist(broom.pos, pan.pos) > 0.25;
+    // The broom holder knows its own gripper; the dustpan holder knows the broom went aside from the last executed plan.
+    const own = s.grippers.get(robot)?.pos;
+    const lastPlan = s.history.at(-1) ?? '';
+    const broomAside = robot === broomHolder ? !!own && knownPos(own) && dist(own, BROOM_ASIDE) < 0.08 : new RegExp(`${broomHolder ?? 'Bob'}\\b.*(MOVE \\(|WAIT)`).test(lastPlan) || s.history.length === 0;
     if (robot === broomHolder) {
       if (broomAside) return wait('The cubes are in the dustpan; I keep the broom out of the way of the dump.');
       return { action: `MOVE (${BROOM_ASIDE.join(', ')})`, why: 'Every cube is in the dustpan; I lift the broom aside so the dustpan can reach the trash_bin.' };

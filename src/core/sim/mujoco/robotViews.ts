@@ -127,6 +127,7 @@ export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiAr
       gripperAt: state.tcp(a).pos.map((v) => Math.round(v * 1000) / 1000),
       holding: state.graspedName(a),
       gripperOpen: gripperCommandedOpen(state, a),
+      ...(setup.robotNote?.(view, a) ? { note: setup.robotNote(view, a) } : {}),
     }))
     .filter((r) => setup.observation === 'shared' || self === undefined || r.name === self);
   const shown = visible ? new Set(visible) : null;
@@ -149,6 +150,7 @@ export function multiArmExtra(scene: SceneModel, state: SimState, setup: MultiAr
       rules: setup.rules ?? [],
       strategy: setup.strategy ?? [],
       coordinates: setup.coordinates ?? true,
+      grippers: setup.grippers ?? 'all',
     },
   };
 }

@@ -43,13 +43,13 @@ for (const [taskId, solve] of Object.entries(ROCO_SOLUTIONS)) {
 
 test('per-robot observations: partial views show only a robot\'s side; the shared text names every robot', async () => {
   const r = await sim.reset('make_sandwich', 0);
-  assert.match(r.observation.text, /^\[Scene\]\n(.+ is on (the table|cutting_board)\n)+\[Robots\]\nDave: gripper at \(-0\.30, -?0\.00, 1\.10\), holding nothing; reaches x from -0\.60 to 0\.10\nChad: /);
+  assert.match(r.observation.text, /^\[Scene\]\n(.+ is on (the (left|right) side|cutting_board)\n)+\[Robots\]\nDave: gripper at \(-0\.30, -?0\.00, 1\.10\), holding nothing; reaches x from -0\.60 to 0\.10\nChad: /);
   const views = sim.robotObservations();
   assert.deepEqual(views.map((v) => v.robot), ['Dave', 'Chad']);
   const dave = views[0]!;
   const chad = views[1]!;
-  assert.deepEqual([...dave.visible].sort(), ['bread_slice1', 'cutting_board', 'ham', 'lettuce']);
-  assert.deepEqual([...chad.visible].sort(), ['bread_slice2', 'cheese', 'cutting_board', 'tomato']);
+  assert.deepEqual([...dave.visible].sort(), ['bacon', 'bread_slice1', 'bread_slice2', 'cheese', 'cutting_board']);
+  assert.deepEqual([...chad.visible].sort(), ['beef_patty', 'cucumber', 'cutting_board', 'ham', 'tomato']);
   assert.match(dave.text, /^You are Dave\. Your gripper is at .* and is empty\. You can reach x from -0\.60 to 0\.10\./);
   await sim.reset('sort_cubes', 0);
   const shared = sim.robotObservations();

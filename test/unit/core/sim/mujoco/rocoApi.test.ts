@@ -107,9 +107,9 @@ test('PATH lengths are compared as written: a four-point PATH that starts at the
 
 test('make_sandwich adds its own plan rules: one PUT per round, the recipe\'s next item', async () => {
   const r = await sim.reset('make_sandwich', 0);
-  const first = /stack (\w+),/.exec(r.task.instruction)![1]!;
+  const first = /following this order: (\w+),/.exec(r.task.instruction)![1]!;
   const wrong = first === 'bread_slice1' ? 'bread_slice2' : 'bread_slice1';
-  const robotOf = (item: string) => (['bread_slice1', 'lettuce', 'ham'].includes(item) ? 'Dave' : 'Chad');
+  const robotOf = (item: string) => (['bread_slice1', 'bread_slice2', 'bacon', 'cheese'].includes(item) ? 'Dave' : 'Chad');
   const other = (robot: string) => (robot === 'Dave' ? 'Chad' : 'Dave');
   await sim.call('execute_plan', [plan(`NAME ${robotOf(wrong)} ACTION PICK ${wrong}`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);
   const bad = await sim.call('check_plan', [plan(`NAME ${robotOf(wrong)} ACTION PUT ${wrong} cutting_board`, `NAME ${other(robotOf(wrong))} ACTION WAIT`)]);

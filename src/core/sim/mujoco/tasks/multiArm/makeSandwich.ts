@@ -1,6 +1,8 @@
 // make_sandwich (RoCoBench Make Sandwich): Dave reaches the left side, Chad the right; the cutting board in
-// the middle is reachable by both. The seed picks a recipe; the ingredients must be stacked on the board in
-// its order, bottom first, one PUT per round (plan rules). Each robot sees only its side and the board.
+// the middle is reachable by both. Eight food items, four on each side as RoCo's code lays them out; the seed
+// picks one of the code's recipes (bacon, vegetarian, beef_patty, ham) and shuffles its middle items, as the code
+// does; the items must be stacked on the board in that order, bottom first, one PUT per round (plan rules). Each
+// robot sees only its side and the board, without coordinates (App. 10.3).
 import { cube, targetArea } from '../sceneObjects.js';
 import { atRest, find, held, verdict } from '../checks.js';
 import { LayoutBuilder } from '../layout.js';
@@ -8,18 +10,26 @@ import type { TaskDefinition, TaskView } from '../taskDefinition.js';
 import { armsInRow, HUMANOID_SUCTION, MULTI_ARM_WORKSPACE, multiArmScene, UR5E_SUCTION } from './multiArmCommon.js';
 
 const H = 0.035;
+/** RoCo's code's SANDWICH_RECIPES (task_sandwich.py): five items each, the ham sandwich six. */
 export const RECIPES: Record<string, string[]> = {
-  vegetarian: ['bread_slice1', 'lettuce', 'tomato', 'bread_slice2'],
-  ham: ['bread_slice1', 'ham', 'cheese', 'bread_slice2'],
-  cheese: ['bread_slice2', 'cheese', 'tomato', 'bread_slice1'],
+  bacon: ['bread_slice1', 'bacon', 'cheese', 'tomato', 'bread_slice2'],
+  vegetarian: ['bread_slice1', 'cheese', 'tomato', 'cucumber', 'bread_slice2'],
+  beef_patty: ['bread_slice1', 'beef_patty', 'cheese', 'tomato', 'bread_slice2'],
+  ham: ['bread_slice1', 'ham', 'cheese', 'tomato', 'cucumber', 'bread_slice2'],
 };
-const LEFT = ['bread_slice1', 'lettuce', 'ham'];
-const RIGHT = ['bread_slice2', 'cheese', 'tomato'];
-const COLORS: Record<string, string> = { bread_slice1: 'brown', bread_slice2: 'brown', lettuce: 'green', ham: 'pink', cheese: 'yellow', tomato: 'red' };
+// The code's food list split in half: the first four on the left (Dave's) side, the rest on the right.
+const LEFT = ['bread_slice1', 'bread_slice2', 'bacon', 'cheese'];
+const RIGHT = ['tomato', 'cucumber', 'ham', 'beef_patty'];
+const COLORS: Record<string, string> = { bread_slice1: 'brown', bread_slice2: 'brown', bacon: 'red', cheese: 'yellow', tomato: 'red', cucumber: 'green', ham: 'pink', beef_patty: 'brown' };
 
 function recipeOf(view: TaskView): string[] {
-  return RECIPES[String(view.goal?.params['recipe'] ?? 'vegetarian')]!;
+  const order = view.goal?.params['order'];
+  return Array.isArray(order) ? (order as string[]) : RECIPES[String(view.goal?.params['recipe'] ?? 'vegetarian')]!;
 }
+
+/** The task sentence as RoCo's code gives it (describe_task_context). */
+const instructionOf = (recipe: string, order: string[]) =>
+  `Make a ${recipe}_sandwich. Food items must be stacked following this order: ${order.join(', ')}, where bread_slice1 must be PUT on cutting_board.`;
 
 /** How many recipe items already stand on the board in order (from the bottom). */
 export function stackedSoFar(view: TaskView, recipe: string[]): number {
@@ -41,8 +51,8 @@ export function makeSandwichTask(): TaskDefinition {
   return {
     info: {
       id: 'make_sandwich',
-      description: 'Two robots with suction grippers (left: Dave, a humanoid; right: Chad, a UR5E) stack four ingredients on a shared cutting board in the recipe\'s order, one PUT per round.',
-      instruction: 'Make a sandwich on the cutting_board: stack bread_slice1, lettuce, tomato, bread_slice2 from the bottom up.',
+      description: 'Two robots with suction grippers (left: Dave, a humanoid; right: Chad, a UR5E) stack a recipe\'s five or six items (of eight on the table) on a shared cutting board in its order, one PUT per round.',
+      instruction: instructionOf('vegetarian', RECIPES['vegetarian']!),
       suite: 'multi-arm',
       arms: 2,
       imitates: 'RoCo / RoCoBench Make Sandwich',
@@ -52,10 +62,20 @@ export function makeSandwichTask(): TaskDefinition {
     apis: ['roco'],
     multiArm: {
       robots: [
-        { name: 'Dave', reachX: [-0.6, 0.1] },
-        { name: 'Chad', reachX: [-0.1, 0.6] },
+        { name: 'Dave', reachX: [-0.6, 0.1], reachText: 'food on the left side of the table and the cutting_board', standsText: 'on the left side of the table' },
+        { name: 'Chad', reachX: [-0.1, 0.6], reachText: 'food on the right side of the table and the cutting_board', standsText: 'on the right side of the table' },
       ],
       observation: 'partial',
+      // App. 10.3: the robot's own gripper state and the food on its side and on the board, no positions.
+      coordinates: false,
+      relation(view, name) {
+        if (!COLORS[name]) return undefined;
+        const o = find(view, name);
+        const b = find(view, 'cutting_board');
+        const onBoard = Math.abs(o.pos[0] - b.pos[0]) < b.size[0] / 2 + 0.02 && Math.abs(o.pos[1] - b.pos[1]) < b.size[1] / 2 + 0.02;
+        // On the table: by side, as RoCo's code says it ("bacon: on left side").
+        return !onBoard && Math.abs(o.pos[2] - H / 2 - view.tableTopZ) < 0.012 ? `${name} is on the ${o.pos[0] < 0 ? 'left' : 'right'} side` : undefined;
+      },
       rules: ['PICK only the next item of the recipe, and only with an empty gripper.', 'Only one robot can PUT each round.', 'PUT each item on the one below it (the first on cutting_board).'],
     },
     locations: [{ name: 'cutting_board', kind: 'surface', single: true }],
@@ -69,7 +89,14 @@ export function makeSandwichTask(): TaskDefinition {
     goal(rng) {
       const names = Object.keys(RECIPES);
       const recipe = names[Math.floor(rng.next() * names.length)]!;
-      return { instruction: `Make a sandwich on the cutting_board: stack ${RECIPES[recipe]!.join(', ')} from the bottom up.`, params: { recipe } };
+      // The code shuffles the items between the two bread slices.
+      const middle = RECIPES[recipe]!.slice(1, -1);
+      for (let i = middle.length - 1; i > 0; i--) {
+        const j = Math.floor(rng.next() * (i + 1));
+        [middle[i], middle[j]] = [middle[j]!, middle[i]!];
+      }
+      const order = ['bread_slice1', ...middle, 'bread_slice2'];
+      return { instruction: instructionOf(recipe, order), params: { recipe, order } };
     },
     planRules(plan, view) {
       const puts = plan.filter((a) => a.verb === 'PLACE');

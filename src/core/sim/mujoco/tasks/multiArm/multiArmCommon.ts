@@ -51,10 +51,18 @@ export interface MultiArmSetup {
    */
   strategy?: string[];
   /**
-   * false: the paper's observation of this task has no coordinates (RoCoBench Sort Cubes describes cubes by
-   * panel only), so the agents see positions only under the `observation.coordinates` ablation. Default true.
+   * Which positions the paper's observation of this task gives: true all (Pack Grocery, Move Rope); 'grippers' the
+   * robots' 3D gripper locations only (Sweep Floor, App. 10.2); false none (Sort Cubes, Make Sandwich, App. 10.3-10.4).
+   * The agents see the others only under the `observation.coordinates` ablation. Default true.
    */
-  coordinates?: boolean;
+  coordinates?: boolean | 'grippers';
+  /**
+   * Whose gripper a robot is told about: 'all' (default), or 'own' where the paper's observation has no other
+   * robot's gripper (Sort Cubes, App. 10.4); the others' come back under `observation.others_grippers`.
+   */
+  grippers?: 'all' | 'own';
+  /** A task's words after a robot's gripper line ("in front of red_cube", as RoCo's Sweep Floor code says it). */
+  robotNote?(view: TaskView, robot: number): string | undefined;
   /** Allowed spread (standard deviation, metres) of a PATH's step lengths; default PATH_STD_MAX_M. */
   pathStdMaxM?: number;
   /** Task facts every robot is told beside the objects' relations ("left_door is closed", "red_cube is inside dustpan"). */

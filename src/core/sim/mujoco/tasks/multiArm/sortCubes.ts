@@ -41,6 +41,8 @@ export function sortCubesTask(): TaskDefinition {
       strategy: ['To move a cube farther than you reach, put it on a panel the next robot reaches.'],
       // RoCo's Sort Cubes describes the scene by panels, "no output numerical coordinates" (its describe_obs).
       coordinates: false,
+      // App. 10.4: the robot's own goal and the cubes' locations; the code adds the robot's own gripper state only.
+      grippers: 'own',
     },
     locations: panels.map((p) => ({ name: p.name, kind: 'surface' as const, single: true })),
     scene: multiArmScene('sort-cubes', armsInRow(['Alice', 'Bob', 'Chad'], 0.45, [UR5E_ROBOTIQ, PANDA, UR5E_SUCTION]), objects),

@@ -2,8 +2,9 @@
 // broom, from the start; they face each other across the table. For each cube both MOVE to it (the dustpan's
 // mouth on Alice's side, the broom behind it on Bob's), then Bob SWEEPs it into the dustpan while Alice WAITs;
 // Alice DUMPs the dustpan's cubes into the trash bin. The dustpan's floor lies flush with the table (it touches
-// objects, not the table), so a pushed cube slides onto it. Each robot sees the cubes and its own gripper
-// (asymmetric observation). Success: every cube inside the trash bin.
+// objects, not the table), so a pushed cube slides onto it. Each robot sees the cubes' states (on the table, inside
+// dustpan, inside trash_bin) and its own gripper's position (App. 10.2; asymmetric observation), and, as RoCo's
+// code says it, which cube its tool is in front of. Success: every cube inside the trash bin.
 import { quatMul, yawQuat } from '../../math3.js';
 import type { ToolTarget } from '../../robot/ik.js';
 import { mjcfSafe, type ObjectSpec, type Vec3 } from '../../scene/sceneSpec.js';
@@ -156,6 +157,18 @@ function inPan(view: TaskView, c: TaskView['objects'][number]): boolean {
   return Math.abs(l[0]) <= PAN.depthM / 2 + 0.005 && Math.abs(l[1]) <= PAN.widthM / 2 && l[2] > -0.01 && l[2] < PAN.wallHM + 0.02;
 }
 
+/** The dustpan lies before the cube, its mouth toward it, flat on the table (where a SWEEP pushes the cube in). */
+function panAt(view: TaskView, c: TaskView['objects'][number]): boolean {
+  const p = find(view, 'dustpan').pos;
+  return Math.abs(p[1] - c.pos[1]) <= PAN.widthM / 2 - CUBE_M / 2 - 0.01 && p[0] <= c.pos[0] && c.pos[0] - p[0] <= 0.2 && p[2] <= view.tableTopZ + 0.02;
+}
+
+/** The broom stands just behind the cube, low enough to push it. */
+function broomAt(view: TaskView, c: TaskView['objects'][number]): boolean {
+  const b = find(view, 'broom').pos;
+  return Math.abs(b[1] - c.pos[1]) <= 0.05 && b[0] >= c.pos[0] && b[0] - c.pos[0] <= 0.12 && b[2] <= view.tableTopZ + 0.04;
+}
+
 export function sweepFloorTask(): TaskDefinition {
   const pan = dustpan();
   const brm = broom();
@@ -200,7 +213,16 @@ export function sweepFloorTask(): TaskDefinition {
         const c = find(view, name);
         if (inside(c, find(view, 'trash_bin'), 0.01)) return `${name} is inside trash_bin`;
         if (inPan(view, c)) return `${name} is inside dustpan`;
-        return Math.abs(c.pos[2] - CUBE_M / 2 - view.tableTopZ) < 0.01 ? `${name} is on the table` : `${name} is at (${c.pos.map((v) => v.toFixed(2)).join(', ')})`;
+        // RoCo's code: anything not in the dustpan or the bin is "on the table".
+        return `${name} is on the table`;
+      },
+      // App. 10.2: cube states and the robots' 3D gripper locations; the cubes' and tools' positions only under
+      // the `observation.coordinates` ablation.
+      coordinates: 'grippers',
+      robotNote(view, robot) {
+        const tool = view.grasped[robot];
+        const c = CUBES.map((n) => find(view, n)).find((cube) => !inPan(view, cube) && !inside(cube, find(view, 'trash_bin'), 0.01) && (tool === 'dustpan' ? panAt(view, cube) : tool === 'broom' ? broomAt(view, cube) : false));
+        return c ? `in front of ${c.name}` : undefined;
       },
     },
     planRules(plan, view) {
@@ -215,10 +237,8 @@ export function sweepFloorTask(): TaskDefinition {
       if (bob?.verb === 'SWEEP') {
         if (alice?.verb !== 'WAIT') return 'Alice must WAIT while Bob SWEEPs';
         const c = find(view, bob.object!);
-        const panPos = find(view, 'dustpan').pos;
-        const broomPos = find(view, 'broom').pos;
-        if (Math.abs(panPos[1] - c.pos[1]) > PAN.widthM / 2 - CUBE_M / 2 - 0.01 || panPos[0] > c.pos[0] || c.pos[0] - panPos[0] > 0.2 || panPos[2] > view.tableTopZ + 0.02) return `Alice's dustpan is not at ${bob.object}: both must MOVE to it before Bob SWEEPs`;
-        if (Math.abs(broomPos[1] - c.pos[1]) > 0.05 || broomPos[0] < c.pos[0] || broomPos[0] - c.pos[0] > 0.12 || broomPos[2] > view.tableTopZ + 0.04) return `Bob's broom is not behind ${bob.object}: both must MOVE to it before Bob SWEEPs`;
+        if (!panAt(view, c)) return `Alice's dustpan is not at ${bob.object}: both must MOVE to it before Bob SWEEPs`;
+        if (!broomAt(view, c)) return `Bob's broom is not behind ${bob.object}: both must MOVE to it before Bob SWEEPs`;
       }
       if (alice?.verb === 'DUMP' && !CUBES.some((n) => inPan(view, find(view, n)))) return 'there is no cube in the dustpan to DUMP';
       return null;

@@ -100,7 +100,7 @@ export async function packGrocery(sim: Simulator): Promise<void> {
 
 /** make_sandwich: the recipe in the instruction, each layer by the robot on whose side the item lies. */
 export async function makeSandwich(sim: Simulator, instruction: string): Promise<void> {
-  const recipe = /stack (.+) from the bottom up/.exec(instruction)![1]!.split(', ');
+  const recipe = /stacked following this order: (.+?), where/.exec(instruction)![1]!.split(', ');
   const homes: Record<string, [number, number, number]> = { Dave: [-0.3, 0.0, 1.0], Chad: [0.3, 0.0, 1.0] };
   let below = 'cutting_board';
   for (const item of recipe) {

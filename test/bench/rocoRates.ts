@@ -1,7 +1,7 @@
 // The RoCo reference model's FIXTURE rates (scripted policies, not a language model): every task, both profiles,
 // seeds 0..N-1, dialog variant, default limits, through launchRun as `waypoint run` does. Prints one markdown row
 // per task and profile for docs/roco.md. `npx tsx test/bench/rocoRates.ts [--seeds 10] [--only task,...] [--profiles reference,reference-flawed]`.
-// move_rope runs with weld grasps, as in rocoReference.test.ts (its rope ends slip out of a friction grip).
+// move_rope runs with weld grasps, as in test/unit/architectures/roco/rocoReference.test.ts (its rope ends slip out of a friction grip).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -203,5 +203,5 @@ test('archs lists every architecture with its limits by the seed names; --limit 
   assert.match(malformed.stderr, /--limit takes name=value/);
   const sim = run('run', '--sim', 'tcp://localhost:9');
   assert.equal(sim.status, 2);
-  assert.match(sim.stderr, /unknown simulator 'tcp:\/\/localhost:9': expected embedded, stdio:<command line> or ws:\/\/host:port/);
+  assert.match(sim.stderr, /unknown simulator 'tcp:\/\/localhost:9': expected embedded \(or embedded:robot=iiwa,...\), stdio:<command line> or ws:\/\/host:port/);
 });

@@ -51,7 +51,7 @@ test('export --mcap of a real run: every body of the arm and the blocks has a fr
   assert.equal(counts.get('/role/coder'), events.filter((e) => e.type === 'model_response' && e.role === 'coder').length);
   const scene = JSON.parse(new TextDecoder().decode(first.get('/scene'))) as { entities: { frame_id: string }[] };
   const frames = new Set(scene.entities.map((e) => e.frame_id));
-  for (const f of ['world', 'table', 'hand', 'left_finger', 'red_block', 'green_block']) assert.ok(frames.has(f), `scene entity for ${f}: ${[...frames]}`);
+  for (const f of ['world', 'table', 'hand', 'left_finger', 'red_block_1', 'blue_block_1', 'target_area']) assert.ok(frames.has(f), `scene entity for ${f}: ${[...frames]}`);
   const staticTf = JSON.parse(new TextDecoder().decode(first.get('/tf'))) as { transforms: { child_frame_id: string }[] };
   assert.ok(staticTf.transforms.some((t) => t.child_frame_id === 'table'));
 });

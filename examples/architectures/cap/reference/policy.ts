@@ -1,7 +1,7 @@
 // The reference model's Code-as-Policies policy (scripted, NOT an LLM): from the request's last user message only
 // (the object list and the task line the prompt renders), it writes the whole program a competent model would for
-// the pick-and-place tasks it can read: stacking ("Stack the red block and the blue block on top of the green
-// block."), putting ("Put the red block in the target area.") and lifting ("Pick up the red block and lift it up to
+// the pick-and-place tasks it can read: stacking ("Stack three red blocks at the green target area.", RLBench's, or
+// "Stack the red block and the blue block on top of the green block."), putting ("Put the red block in the target area.") and lifting ("Pick up the red block and lift it up to
 // the target."). Any other task gets a program that says it cannot, so the run ends as a failure, not a crash.
 import { registerPolicy, type ChatMessage } from 'waypoint/architecture';
 
@@ -36,11 +36,16 @@ export function readObjects(text: string): Obj[] {
   return out.filter((o) => o.pos && Number.isFinite(o.height) && Number.isFinite(o.yaw));
 }
 
-type Goal = { kind: 'on'; movers: string[]; base: string } | { kind: 'lift'; mover: string; target: string };
+type Goal = { kind: 'on'; movers: string[]; base: string } | { kind: 'lift'; mover: string; target: string } | { kind: 'stack'; count: number; colour: string; base: string };
+
+const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5 };
 
 /** The goal of the task sentence, or undefined for a sentence this policy cannot read. */
 export function readGoal(task: string): Goal | undefined {
   const strip = (s: string) => s.trim().replace(/^the\s+/i, '');
+  // RLBench's wording: "Stack three red blocks at the green target area." (which blocks: any N of that colour).
+  const counted = /^stack (two|three|four|five|\d+) (\w+) blocks (?:at|on|onto) (.+?)\.?$/i.exec(task.trim());
+  if (counted) return { kind: 'stack', count: COUNTS[counted[1]!.toLowerCase()] ?? Number(counted[1]), colour: counted[2]!.toLowerCase(), base: strip(counted[3]!) };
   const stack = /^stack (.+) on top of (.+?)\.?$/i.exec(task.trim());
   if (stack) return { kind: 'on', movers: stack[1]!.split(/,\s*|\s+and\s+/).map(strip).filter(Boolean), base: strip(stack[2]!) };
   const put = /^put (.+?) (?:in|into|on|onto) (.+?)\.?$/i.exec(task.trim());
@@ -54,7 +59,12 @@ const f = (x: number) => (Math.abs(x) < 5e-5 ? 0 : x).toFixed(4);
 const at = (p: readonly number[], yaw: number) => `execute_trajectory([${p.map(f).join(', ')}], ${f(yaw)})`;
 
 /** The program: one pick and place per mover, each carried 0.1 above the highest thing on the table. */
-export function program(objects: readonly Obj[], goal: Goal): string {
+export function program(objects: readonly Obj[], wanted: Goal): string {
+  const goal: Exclude<Goal, { kind: 'stack' }> =
+    wanted.kind === 'stack'
+      ? { kind: 'on', movers: objects.filter((o) => o.name.toLowerCase().startsWith(`${wanted.colour} block`)).slice(0, wanted.count).map((o) => o.name), base: wanted.base }
+      : wanted;
+  if (wanted.kind === 'stack' && goal.kind === 'on' && goal.movers.length < wanted.count) return `print("only ${goal.movers.length} ${wanted.colour} blocks among the objects")\ntask_failed()\n`;
   const byName = new Map(objects.map((o) => [o.name, o]));
   const find = (n: string) => byName.get(n) ?? objects.find((o) => o.name.includes(n) || n.includes(o.name));
   const names = goal.kind === 'on' ? [...goal.movers, goal.base] : [goal.mover, goal.target];

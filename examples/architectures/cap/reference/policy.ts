@@ -2,7 +2,7 @@
 // (the object list and the task line the prompt renders), it writes the whole program a competent model would for
 // the pick-and-place tasks it can read: stacking ("Stack three red blocks at the green target area.", RLBench's, or
 // "Stack the red block and the blue block on top of the green block."), putting ("Put the red block in the target area.") and lifting ("Pick up the red block and lift it up to
-// the target."). Any other task gets a program that says it cannot, so the run ends as a failure, not a crash.
+// the target."). Any other task gets a program that only prints that it cannot (the MALMM API has no task_failed), so the run ends as a failure, not a crash.
 import { registerPolicy, type ChatMessage } from 'waypoint/architecture';
 
 interface Obj {
@@ -64,12 +64,12 @@ export function program(objects: readonly Obj[], wanted: Goal): string {
     wanted.kind === 'stack'
       ? { kind: 'on', movers: objects.filter((o) => o.name.toLowerCase().startsWith(`${wanted.colour} block`)).slice(0, wanted.count).map((o) => o.name), base: wanted.base }
       : wanted;
-  if (wanted.kind === 'stack' && goal.kind === 'on' && goal.movers.length < wanted.count) return `print("only ${goal.movers.length} ${wanted.colour} blocks among the objects")\ntask_failed()\n`;
+  if (wanted.kind === 'stack' && goal.kind === 'on' && goal.movers.length < wanted.count) return `print("only ${goal.movers.length} ${wanted.colour} blocks among the objects")\n`;
   const byName = new Map(objects.map((o) => [o.name, o]));
   const find = (n: string) => byName.get(n) ?? objects.find((o) => o.name.includes(n) || n.includes(o.name));
   const names = goal.kind === 'on' ? [...goal.movers, goal.base] : [goal.mover, goal.target];
   const missing = names.filter((n) => !find(n));
-  if (missing.length > 0) return `print("cannot find ${missing.join(', ')} among the objects")\ntask_failed()\n`;
+  if (missing.length > 0) return `print("cannot find ${missing.join(', ')} among the objects")\n`;
   const lines: string[] = [];
   const tops = objects.map((o) => o.pos[2] + o.height / 2);
   let highest = Math.max(...tops);
@@ -104,7 +104,7 @@ export function capPolicyAnswer(messages: ChatMessage[]): string {
   const text = user?.content ?? '';
   const task = /^#\s*task:\s*(.+)$/m.exec(text)?.[1] ?? '';
   const goal = readGoal(task);
-  if (!goal) return '```python\nprint("this policy cannot read the task: ' + task.replace(/["\\]/g, '') + '")\ntask_failed()\n```\n';
+  if (!goal) return '```python\nprint("this policy cannot read the task: ' + task.replace(/["\\]/g, '') + '")\n```\n';
   return '```python\n' + program(readObjects(text), goal) + '```\n';
 }
 

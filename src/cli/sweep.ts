@@ -33,7 +33,7 @@ import { defineCommand, type OptionSpecs } from './options.js';
 export const SWEEP_OPTIONS = {
   shard: { type: 'string', metavar: 'i/n', help: 'run slice i of n (0-based); env/n takes i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)' },
   concurrency: { type: 'string', metavar: 'n', help: "episodes in flight at once, over all worker processes (default: the sweep file's concurrency)" },
-  workers: { type: 'string', metavar: 'n', help: "worker processes the episodes in flight are spread over (default: the sweep file's workers, else one per core up to 4, at most --concurrency)" },
+  workers: { type: 'string', metavar: 'n', help: "worker processes the episodes in flight are spread over (default: the sweep file's workers, else one per core up to 4 and at least one per 16 episodes in flight, at most --concurrency)" },
   sim: { type: 'string', default: 'embedded', metavar: 'spec', help: 'simulator: embedded (embedded:robot=iiwa,grasp=weld,... sets up the tabletop), stdio:<command line> or ws://host:port' },
   prompts: { type: 'string', metavar: 'dir', help: 'folder with the role .prompt files (default: ./prompts/<arch> if present, else built-in)' },
   'in-process': { type: 'boolean', help: 'run episodes in this process instead of worker processes' },

@@ -241,8 +241,15 @@ export function workersProblem(workers: number | undefined, concurrency: number,
  * tree small; `workers:` (or --workers) raises it for a sweep whose episodes are CPU-bound (a fast local model).
  */
 export function defaultWorkers(concurrency: number, cores: number): number {
-  return Math.max(1, Math.min(concurrency, cores, 4));
+  return Math.max(1, Math.min(concurrency, cores, 4), Math.ceil(concurrency / MAX_DEFAULT_SLOTS));
 }
+
+/**
+ * Episodes in flight one process takes by default. Each holds its own MuJoCo model and data in the process's one
+ * WebAssembly module: 32 RoCo scenes in one module aborted inside MuJoCo (`native code called abort()`, measured
+ * with bench:slow-endpoint), 16 ran.
+ */
+export const MAX_DEFAULT_SLOTS = 16;
 
 /** Slots of each of `workers` processes sharing `concurrency` episodes in flight: the first ones take the remainder. */
 export function slotsPerWorker(concurrency: number, workers: number): number[] {

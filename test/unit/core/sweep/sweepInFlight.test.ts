@@ -57,7 +57,10 @@ test('lanes: the episodes in flight are spread round-robin over the workers, eac
 });
 
 test('defaultWorkers: one per core up to 4, never more than the episodes in flight', () => {
-  assert.equal(defaultWorkers(64, 2), 2);
+  // At most 16 episodes per process by default (MuJoCo's WebAssembly module aborted with 32 RoCo scenes).
+  assert.equal(defaultWorkers(64, 2), 4);
+  assert.equal(defaultWorkers(32, 2), 2);
+  assert.equal(defaultWorkers(33, 2), 3);
   assert.equal(defaultWorkers(64, 32), 4);
   assert.equal(defaultWorkers(3, 32), 3);
   assert.equal(defaultWorkers(1, 8), 1);

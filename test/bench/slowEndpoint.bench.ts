@@ -12,7 +12,7 @@
 // on sort_cubes.
 // Run: npm run bench:slow-endpoint [-- --latency 0.5,2 --inflight 8,32,64 --arch malmm,roco --waves 1 --baseline 8]
 //   --waves w: w x in-flight episodes per cell (1: one wave; more measures warm steady state); --baseline 0: skip it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { architectures } from '../../src/architectures/registry.js';
@@ -24,6 +24,7 @@ import { runSweep } from '../../src/core/sweep/scheduler.js';
 import { defaultWorkers, parseSweepSpec, planSweep, slotsPerWorker } from '../../src/core/sweep/spec.js';
 import { freshCli } from '../helpers/dist.js';
 import { startLatencyProxy, type LatencyProxy } from '../helpers/latencyProxy.js';
+import { processTree } from './processTree.js';
 
 const CASES: Record<string, { task: string; variant: string }> = {
   malmm: { task: 'stack_blocks', variant: 'sa' },
@@ -52,34 +53,7 @@ const CLI = freshCli();
 const ROOT = join(process.cwd(), 'src', 'architectures');
 const CORES = availableParallelism();
 
-/** This process and its live descendants, from /proc: summed RSS (bytes) and CPU seconds (utime + stime). */
-function tree(): { rss: number; cpu: number } {
-  const procs = new Map<number, { ppid: number; cpu: number }>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-      procs.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch {
-      // ended while the list was read
-    }
-  }
-  let rss = 0;
-  let cpu = 0;
-  for (const [pid, p] of procs) {
-    let q: number | undefined = pid;
-    while (q && q !== process.pid) q = procs.get(q)?.ppid;
-    if (q !== process.pid) continue;
-    cpu += p.cpu;
-    try {
-      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      rss += kb ? Number(kb[1]) * 1024 : 0;
-    } catch {
-      // ended
-    }
-  }
-  return { rss, cpu };
-}
+const tree = () => processTree({ rss: true });
 
 interface Cell {
   arch: string;

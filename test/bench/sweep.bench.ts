@@ -6,7 +6,7 @@
 // cores, which the whole-sweep ratio includes) and episodes/s per core. On a shared, loaded machine the ratio says
 // more about the other load than about the sweep: the load average is printed beside it.
 // Run: npm run bench:sweep [-- seeds]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { architectures } from '../../src/architectures/registry.js';
@@ -15,38 +15,17 @@ import { ChildProcessWorker } from '../../src/core/sweep/childWorker.js';
 import { runSweep } from '../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep } from '../../src/core/sweep/spec.js';
 import { freshCli } from '../helpers/dist.js';
+import { processTree } from './processTree.js';
 
 // 80 episodes: a warm episode takes about 0.1-0.2 s, a worker's cold start (Pyodide, MuJoCo) about 2-4 s, so with
 // a handful of episodes the figure measures cold starts, not a sweep's throughput.
 const SEEDS = Number(process.argv[2] ?? 80);
 const CLI = freshCli();
 
-/**
- * CPU seconds used so far by this process and every live descendant (sweep workers, their Pyodide sandbox
- * processes), from /proc/<pid>/stat (utime + stime in USER_HZ ticks, 100 per second on Linux); undefined elsewhere.
- * Live processes are read directly: a worker's time would reach cutime only after it is reaped.
- */
+/** CPU seconds used so far by this process and every live descendant (processTree.ts); undefined without /proc. */
 function treeCpuSeconds(): number | undefined {
   try {
-    const procs = new Map<number, { ppid: number; cpu: number }>();
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue;
-      try {
-        // After the command name: state, ppid, ..., utime and stime are fields 12-13 (0-based 11-12) from there.
-        const f = readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-        procs.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
-      } catch {
-        // the process ended while the list was read
-      }
-    }
-    let sum = 0;
-    for (const [pid, p] of procs) {
-      let q: number | undefined = pid;
-      while (q && q !== process.pid) q = procs.get(q)?.ppid;
-      if (q === process.pid && pid !== process.pid) sum += p.cpu;
-    }
-    const me = process.cpuUsage();
-    return sum + (me.user + me.system) / 1e6;
+    return processTree().cpu;
   } catch {
     return undefined;
   }

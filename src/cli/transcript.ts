@@ -3,6 +3,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { architectureManifests } from '../architectures/manifests.js';
 import { endReasonText } from '../core/trace/endReasons.js';
+import { imagePartCount } from '../core/trace/projections/runSummary.js';
 import type { TraceEvent } from '../protocol/trace.js';
 import { formatArchMetrics, formatStructuredEvent } from './transcriptSteps.js';
 
@@ -22,7 +23,7 @@ export const visionTally = (): VisionTally => ({ on: false, images: 0 });
 /** Counts what the tally needs from one event (formatEvent does it; a quiet transcript that skips events calls it). */
 export function noteVision(t: VisionTally, e: TraceEvent): void {
   if (e.type === 'episode_start') t.on = e.options['vision'] === true;
-  else if (e.type === 'role_call') t.images += e.messages.reduce((n, msg) => n + (msg.parts ?? []).filter((p) => p.type === 'image').length, 0);
+  else if (e.type === 'role_call') t.images += imagePartCount(e.messages);
 }
 
 /** The closing line's account of what ended the episode; the claim flag alone for a reason nobody describes. */

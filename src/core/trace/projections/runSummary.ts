@@ -1,7 +1,7 @@
 // Run header, metrics (recomputed from events, so a live or truncated run has them too; the episode_end numbers
 // are kept beside them as reported), per-role cost, and the failure summary (why it ended, the error that decided
 // it and the ones the agents recovered from).
-import type { EventOf, TraceEvent } from '../../../protocol/trace.js';
+import type { ChatMessage, EventOf, TraceEvent } from '../../../protocol/trace.js';
 import { consecutiveErrorLimit } from '../../../protocol/trace.js';
 import type { ViewEvent } from '../../../protocol/webview.js';
 
@@ -128,6 +128,11 @@ export function endedBeforeStart(end: { reason: string; metrics: { modelCalls: n
 /** End reasons that can mean "refused at the start" (a limit or a cancel before the first call is not a refusal). */
 const START_FAILURES: ReadonlySet<string> = new Set(['invalid_input', 'prompt_error', 'simulator_error', 'sandbox_error', 'engine_error']);
 
+/** Image parts on a request's messages (what a vision run sent the model). */
+export function imagePartCount(messages: readonly ChatMessage[]): number {
+  return messages.reduce((n, msg) => n + (msg.parts ?? []).filter((p) => p.type === 'image').length, 0);
+}
+
 export class RunSummaryBuilder {
   private header: RunHeader | undefined;
   private end: EventOf<'episode_end'> | undefined;
@@ -188,7 +193,7 @@ export class RunSummaryBuilder {
         break;
       case 'role_call': {
         // The request as sent: a vision run whose simulator has no cameras sends none, which the header says.
-        const images = (e.messages ?? []).reduce((n, msg) => n + (msg.parts ?? []).filter((p) => p.type === 'image').length, 0);
+        const images = imagePartCount(e.messages ?? []);
         if (images > 0) { m.requestsWithImages++; m.imagesSent += images; }
         break;
       }

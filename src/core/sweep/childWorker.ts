@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Meter } from './rateLimit.js';
 import type { EpisodeRecord } from './record.js';
-import type { EpisodeJob, EpisodeWorker } from './workers.js';
+import { WorkerExitedError, type EpisodeJob, type EpisodeWorker } from './workers.js';
 
 export type ParentToChild = { type: 'job'; jobId: number; job: EpisodeJob } | { type: 'grant'; id: number } | { type: 'cancel'; jobId: number };
 export type ChildToParent =
@@ -40,17 +40,23 @@ export class ChildProcessWorker implements EpisodeWorker {
     readonly slots = 1,
   ) {}
 
+  /** The worker process's id while one runs (benches read its memory; a test kills it). */
+  get pid(): number | undefined {
+    return this.#child && this.#child.exitCode === null ? this.#child.pid : undefined;
+  }
+
   #start(): ChildProcess {
-    if (this.#child && this.#child.exitCode === null && !this.#child.killed) return this.#child;
+    // A process whose channel closed is dying (its 'exit' comes later): the next job goes to a new one.
+    if (this.#child && this.#child.connected && this.#child.exitCode === null && !this.#child.killed) return this.#child;
     const child = fork(this.cliPath, ['sweep-worker', SLOTS_FLAG, String(this.slots)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.env, serialization: 'advanced' });
     // One listener for all jobs of this process, routed by job id.
     child.on('message', (m: ChildToParent) => this.#onMessage(child, m));
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       // Every episode in flight in this process ends with it (the next job starts a new process).
       const lost = [...this.#jobs.entries()].filter(([, p]) => p.child === child);
       for (const [id, p] of lost) {
         this.#jobs.delete(id);
-        p.reject(new Error(`sweep worker exited (code ${code}) during ${p.key}`));
+        p.reject(new WorkerExitedError(p.key, code, signal));
       }
     });
     this.#child = child;
@@ -100,7 +106,14 @@ export class ChildProcessWorker implements EpisodeWorker {
         reject: (e) => (off(), reject(e)),
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      child.send({ type: 'job', jobId, job } satisfies ParentToChild);
+      try {
+        child.send({ type: 'job', jobId, job } satisfies ParentToChild);
+      } catch {
+        // The channel closed between the check above and here: the process is going, as in its 'exit' handler.
+        this.#jobs.delete(jobId);
+        off();
+        reject(new WorkerExitedError(job.episode.key, child.exitCode, child.signalCode));
+      }
     });
   }
 

@@ -13,7 +13,7 @@ import { countsFor, isInfrastructureFailure, PLAN_FILE, ranOtherPrompts, refusal
 import type { RateLimiter } from './rateLimit.js';
 import { costOf, type EpisodeRecord, type PriceTable } from './record.js';
 import { shardOf, type PlannedSweep, type SweepEpisode } from './spec.js';
-import { readRecords, sweepDirOf, type EpisodeJob, type EpisodeWorker } from './workers.js';
+import { engineErrorRecord, readRecords, sweepDirOf, WorkerExitedError, type EpisodeJob, type EpisodeWorker } from './workers.js';
 
 export interface SweepProgressInfo {
   /** Finished in this shard, including those found finished at the start. */
@@ -89,6 +89,13 @@ export function planFileOf(plan: PlannedSweep): unknown {
  * One worker per episode slot: round-robin over the workers, each up to its slots, `concurrency` in all (so 8 over
  * 2 workers of 4 slots is 4 + 4, not 8 on the first).
  */
+/**
+ * How many times an episode runs when its worker process keeps dying under it. The other episodes of a dead process
+ * run again too; one that has been in this many dead processes is recorded as an engine_error (likely its own doing,
+ * e.g. a scene that aborts MuJoCo), so one bad episode cannot stop the sweep or loop forever.
+ */
+export const WORKER_EXIT_ATTEMPTS = 3;
+
 export function lanes(workers: readonly EpisodeWorker[], concurrency?: number): EpisodeWorker[] {
   const cap = workers.map((w) => Math.max(1, w.slots ?? 1));
   const total = Math.min(concurrency ?? Infinity, cap.reduce((a, b) => a + b, 0));
@@ -166,6 +173,7 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
       running++;
       let failingSince: number | undefined;
       let delay = retry.firstDelayMs;
+      let workerExits = 0;
       try {
         for (;;) {
           let rec: EpisodeRecord;
@@ -174,7 +182,10 @@ export async function runSweep(o: RunSweepOptions): Promise<RunSweepResult> {
           } catch (err) {
             // A worker process ended by the same Ctrl-C (the terminal signals the whole process group).
             if (o.signal?.aborted) return void (stopped ??= 'cancelled');
-            throw err;
+            if (!(err instanceof WorkerExitedError)) throw err;
+            // The process died under this episode: it runs again from its start in a new process.
+            if (++workerExits < WORKER_EXIT_ATTEMPTS) continue;
+            rec = engineErrorRecord(episode, `${err.message}, ${workerExits} times; not run again (the sweep went on)`, o.prices);
           }
           if (rec.reason === 'cancelled') {
             // Cut short by the user (only a stop of the sweep cancels its episodes): not an outcome; it runs again

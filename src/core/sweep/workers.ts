@@ -84,8 +84,7 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
         : deps,
     );
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { ...recordFromTrace(ep, ep.key, '', [], job.prices), reason: 'engine_error', message, labels: [{ label: 'engine_error', evidence: message, source: 'auto' }] };
+    return engineErrorRecord(ep, err instanceof Error ? err.message : String(err), job.prices);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -93,6 +92,26 @@ export async function runJob(job: EpisodeJob, deps: LaunchDeps, meter: Meter | u
   // Without a readable trace, the launch's own end event is the record's source.
   const events = text !== undefined ? readTrace(text).events : [r.end];
   return recordFromTrace(ep, r.runId, relative(job.workspace, r.tracePath), events, job.prices);
+}
+
+/**
+ * A worker process ended while an episode ran in it (a crash, an abort inside MuJoCo's WebAssembly, the kernel's
+ * out-of-memory killer). The episode did not fail on its own account: the scheduler runs it again in a new process.
+ */
+export class WorkerExitedError extends Error {
+  constructor(
+    readonly key: string,
+    readonly code: number | null,
+    readonly signal: string | null,
+  ) {
+    super(`sweep worker process exited (${signal ? `signal ${signal}` : `code ${code}`}) during ${key}`);
+    this.name = 'WorkerExitedError';
+  }
+}
+
+/** The record of an episode that ended without a trace of its own outcome (the engine or its process failed). */
+export function engineErrorRecord(ep: SweepEpisode, message: string, prices?: PriceTable): EpisodeRecord {
+  return { ...recordFromTrace(ep, ep.key, '', [], prices), reason: 'engine_error', message, labels: [{ label: 'engine_error', evidence: message, source: 'auto' }] };
 }
 
 /**

@@ -159,3 +159,28 @@ test('a cancel reaches every episode in flight in a worker process: none is reco
     await proxy.close();
   }
 });
+
+test('a worker process killed mid-sweep: its episodes run again in a new process and the sweep completes', { timeout: 300_000 }, async () => {
+  const proxy = await startLatencyProxy(server.url, 400);
+  const ws = tmp();
+  const worker = new ChildProcessWorker(CLI, process.env, 2);
+  const pids: number[] = [];
+  try {
+    const p = await plan(ws, `name: killed-worker\narch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 2\nmodel: {name: reference, baseUrl: '${proxy.url}'}\ncache: false\nconcurrency: 2\nworkers: 1\n`);
+    // Kill the process once both episodes wait on the model (as the kernel's OOM killer would).
+    const watch = setInterval(() => {
+      if (pids.length === 0 && proxy.stats.inFlight >= 2 && worker.pid !== undefined) {
+        pids.push(worker.pid);
+        process.kill(worker.pid, 'SIGKILL');
+      }
+    }, 20);
+    const r = await runSweep({ plan: p, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: root, sim: 'embedded', workers: [worker], concurrency: 2 }).finally(() => clearInterval(watch));
+    assert.equal(pids.length, 1, 'the process was killed once');
+    assert.equal(r.status, 'complete');
+    assert.deepEqual(r.records.map((x) => [x.seed, x.success, x.reason]), [[0, true, 'task_completed'], [1, true, 'task_completed']]);
+    assert.notEqual(worker.pid, pids[0], 'a new process ran them');
+  } finally {
+    await worker.close();
+    await proxy.close();
+  }
+});

@@ -13,9 +13,9 @@ import type { LaunchDeps, LaunchOptions, LaunchResult } from '../../../../src/co
 import { tracePath } from '../../../../src/core/runs/runStore.js';
 import { preflightRun } from '../../../../src/core/runs/preflight.js';
 import { promptIdentityOf } from '../../../../src/core/sweep/promptVersion.js';
-import { isInfrastructureFailure, runSweep, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
+import { isInfrastructureFailure, runSweep, WORKER_EXIT_ATTEMPTS, type SweepProgressInfo } from '../../../../src/core/sweep/scheduler.js';
 import { parseSweepSpec, planSweep, type PlannedSweep } from '../../../../src/core/sweep/spec.js';
-import { InProcessWorker, readRecords, sweepDirOf } from '../../../../src/core/sweep/workers.js';
+import { InProcessWorker, readRecords, sweepDirOf, WorkerExitedError, type EpisodeWorker } from '../../../../src/core/sweep/workers.js';
 import type { ModelClient } from '../../../../src/core/llm/client.js';
 import { mergeCommand, progressLine } from '../../../../src/cli/sweep.js';
 
@@ -126,6 +126,38 @@ test('one worker with 3 slots runs 3 episodes at once; an episode whose launch t
   const ws2 = newWs();
   await runSweep({ ...base(ws2, await plan(ws2)), workers: [worker], concurrency: 8 });
   assert.equal(most, 3);
+});
+
+test('a worker process that dies takes its episodes with it: they run again in a new process; one that keeps killing it is an engine_error after 3 tries, and the sweep goes on', async () => {
+  const ws = newWs();
+  const p = await plan(ws);
+  const flaky = p.episodes[0]!.key;
+  const deadly = p.episodes[2]!.key;
+  const tries = new Map<string, number>();
+  const inner = new InProcessWorker(() => ({ io: nodeIO, clock: nodeClock, architectures, createSimulator: () => Promise.reject(new Error('no sim')), createSandbox: () => ({}) as never }), fakeLaunch([]), 2);
+  // What ChildProcessWorker rejects with when its process exits under a job.
+  const dying: EpisodeWorker = {
+    slots: 2,
+    run: async (job, meter, signal) => {
+      const k = job.episode.key;
+      tries.set(k, (tries.get(k) ?? 0) + 1);
+      if (k === deadly || (k === flaky && tries.get(k) === 1)) throw new WorkerExitedError(k, null, 'SIGKILL');
+      return inner.run(job, meter, signal);
+    },
+    close: () => inner.close(),
+  };
+  const r = await runSweep({ ...base(ws, p), workers: [dying], concurrency: 2 });
+  assert.equal(r.status, 'complete', 'a dead process does not end the sweep');
+  assert.equal(r.records.length, p.episodes.length);
+  assert.equal(tries.get(flaky), 2);
+  assert.notEqual(r.records.find((x) => x.key === flaky)!.reason, 'engine_error', 'the second try in a new process ran it');
+  assert.equal(tries.get(deadly), WORKER_EXIT_ATTEMPTS);
+  const dead = r.records.find((x) => x.key === deadly)!;
+  assert.equal(dead.reason, 'engine_error');
+  assert.match(dead.message!, /signal SIGKILL.*3 times/);
+  assert.ok(!isInfrastructureFailure(dead), 'counted as a finished episode, so a resume does not run it a fourth time');
+  const again = await runSweep({ ...base(ws, p), workers: [dying], concurrency: 2 });
+  assert.equal(again.ran, 0);
 });
 
 test('a sweep interrupted midway and resumed gives the same records as an uninterrupted one, rerunning nothing finished', async () => {

@@ -2,22 +2,9 @@
 // runs in this process, in TypeScript. One client per folder and process, so the episodes of a sweep worker share
 // the loaded weights and the vectors already computed (a text's vector depends on the text alone).
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { EmbeddingClient, EmbeddingResult } from '../embeddings.js';
 import { loadSentenceModel, type SentenceModel } from './model.js';
-
-export const LOCAL_PREFIX = 'local:';
-
-/**
- * The folder an `embeddingModel` value names, or undefined for a model at an endpoint: `local:<dir>`, or a value
- * that reads as a path (starts with `/`, `./` or `../`), which no endpoint's model name does. Relative folders are
- * taken from `base` (the run's workspace).
- */
-export function localModelDir(embeddingModel: string, base: string): string | undefined {
-  const path = embeddingModel.startsWith(LOCAL_PREFIX) ? embeddingModel.slice(LOCAL_PREFIX.length) : /^\.{0,2}\//.test(embeddingModel) ? embeddingModel : undefined;
-  if (path === undefined) return undefined;
-  return isAbsolute(path) ? path : resolve(base, path);
-}
 
 /** Texts embedded per forward pass; between passes the event loop runs (other episodes, a cancel). */
 const BATCH = 32;

@@ -1,6 +1,7 @@
 /**
  * A local model folder that cannot be used: one line, the cause first and the file last
- * ("unsupported tensor dtype I8 for ...: /models/x/model.safetensors"). Thrown before a run starts.
+ * ("local embedding model: unsupported tensor dtype I8 for ...: /models/x/model.safetensors"). Thrown while loading,
+ * so before a run starts.
  */
 export class LocalModelError extends Error {
   override name = 'LocalModelError';
@@ -8,6 +9,6 @@ export class LocalModelError extends Error {
     readonly reason: string,
     readonly file: string,
   ) {
-    super(`${reason}: ${file}`);
+    super(`local embedding model: ${reason}: ${file}`);
   }
 }

@@ -53,6 +53,7 @@ export function loadSentenceModel(dir: string): SentenceModel {
   let pooling: PoolingMode[] = ['mean'];
   let normalize = false;
   let poolingDim: number | undefined;
+  let poolingFile = '';
   if (modules !== undefined) {
     if (!Array.isArray(modules)) throw new LocalModelError('not a JSON list of modules', modulesFile);
     const seen = new Set<string>();
@@ -60,7 +61,10 @@ export function loadSentenceModel(dir: string): SentenceModel {
       const kind = lastName(m?.type);
       const path = typeof m?.path === 'string' ? m.path : '';
       if (kind === 'Transformer') transformerPath = path;
-      else if (kind === 'Pooling') [pooling, poolingDim] = poolingOf(join(dir, path, 'config.json'));
+      else if (kind === 'Pooling') {
+        poolingFile = join(dir, path, 'config.json');
+        [pooling, poolingDim] = poolingOf(poolingFile);
+      }
       else if (kind === 'Normalize') normalize = true;
       else throw new LocalModelError(`module ${String(m?.type)} is not supported (Transformer, Pooling and Normalize are)`, modulesFile);
       seen.add(kind);
@@ -71,7 +75,7 @@ export function loadSentenceModel(dir: string): SentenceModel {
   const root = join(dir, transformerPath);
   const configFile = join(root, 'config.json');
   const config = bertConfigOf(readJson(configFile, true), configFile);
-  if (poolingDim !== undefined && poolingDim !== config.hiddenSize) throw new LocalModelError(`pooling dimension ${poolingDim} is not the encoder's hidden_size ${config.hiddenSize}`, join(dir, 'modules.json'));
+  if (poolingDim !== undefined && poolingDim !== config.hiddenSize) throw new LocalModelError(`pooling dimension ${poolingDim} is not the encoder's hidden_size ${config.hiddenSize} (config.json)`, poolingFile);
   const sbert = readJson(join(root, 'sentence_bert_config.json'), false) as { max_seq_length?: unknown; do_lower_case?: unknown } | undefined;
   const tokConfig = readJson(join(root, 'tokenizer_config.json'), false) as { model_max_length?: unknown } | undefined;
   // sentence-transformers 2-5 keep max_seq_length in sentence_bert_config.json, 6 in the tokenizer's model_max_length.

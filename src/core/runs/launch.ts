@@ -34,8 +34,9 @@ export { resolvePromptPaths };
  * The sentence-embedding model of a run (LLaMAR's action matcher): a model name served at the chat endpoint, or at
  * `embeddingBaseUrl` (which is sent no API key: the chat key stays with the chat endpoint), or a local
  * sentence-transformers folder run in this process (`local:<dir>`, or a path starting with `/`, `./` or `../`;
- * relative to the workspace; src/core/llm/localEmbedding/README.md). 'none' turns embeddings off (the lexical matcher). Default: the reference server's `reference-embedding` fixture for the
- * reference model; none for an OpenAI-compatible model (`waypoint doctor` names the endpoint's embedding models).
+ * relative to the workspace; src/core/llm/localEmbedding/README.md). 'none' turns embeddings off (the lexical
+ * matcher). Default: the reference server's `reference-embedding` fixture for the reference model; none for an
+ * OpenAI-compatible model (`waypoint doctor` names the endpoint's embedding models).
  */
 export interface EmbeddingSpec {
   embeddingModel?: string;
@@ -173,11 +174,11 @@ const embeddingFields = (spec: EmbeddingSpec): EmbeddingSpec => ({
  * The run's embedding client and what the run header records of it; undefined when the run has none. A local
  * folder is loaded here and throws LocalModelError (file and cause) when it cannot be used.
  */
-export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock, workspace = process.cwd()): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'> } | undefined {
+export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock, workspace = process.cwd()): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'>; local?: true } | undefined {
   const model = spec.embeddingModel ?? (spec.kind === 'reference' ? REFERENCE_EMBEDDING_MODEL : undefined);
   if (model === undefined || model === 'none') return undefined;
   const dir = localModelDir(model, workspace);
-  if (dir !== undefined) return { client: localEmbeddingClient(dir, model), settings: { embeddingModel: model } };
+  if (dir !== undefined) return { client: localEmbeddingClient(dir, model), settings: { embeddingModel: model }, local: true };
   const separate = spec.embeddingBaseUrl !== undefined && spec.embeddingBaseUrl.replace(/\/+$/, '') !== chatUrl.replace(/\/+$/, '');
   const baseUrl = separate ? spec.embeddingBaseUrl! : chatUrl;
   const apiKey = !separate && spec.kind === 'openai' ? spec.apiKey : undefined;
@@ -229,7 +230,8 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   let client: ModelClient = withRetries(deps.wrapModel ? deps.wrapModel(base) : base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
   // The reference policy is deterministic and free: caching it would only cost disk writes (unless a sweep asks).
   if (cacheDir && (spec.kind !== 'reference' || extra.cacheReference)) client = withCache(client, new ResponseCache(deps.io, cacheDir));
-  const embeddingClient = embeddings ? withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep) : undefined;
+  // A local model calls no endpoint: nothing to retry, and nothing for a sweep's rate limit or token budget to count.
+  const embeddingClient = !embeddings ? undefined : embeddings.local ? embeddings.client : withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep);
   return { client, settings, ...(embeddingClient ? { embeddings: embeddingClient } : {}), close };
 }
 

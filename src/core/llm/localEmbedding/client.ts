@@ -1,6 +1,6 @@
 // The run's embedding client for a local sentence-transformers folder (`--embedding-model local:<dir>`): the model
-// runs in this process, in TypeScript. One client per folder and process, so the episodes of a sweep worker share
-// the loaded weights and the vectors already computed (a text's vector depends on the text alone).
+// runs in this process, in TypeScript. One loaded model and vector cache per folder and process, so the episodes of a
+// sweep worker share the weights and the vectors already computed (a text's vector depends on the text alone).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingClient, EmbeddingResult } from '../embeddings.js';

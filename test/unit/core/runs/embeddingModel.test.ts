@@ -115,6 +115,11 @@ test("a sweep's meter wraps the run's embedding client (under its retries), as i
   const none: string[] = [];
   await launchRun({ workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', embeddingModel: 'none' } }, { ...deps, wrapEmbeddings: (c) => (none.push(c.model), c) });
   assert.deepEqual(none, [], 'no embedding model, nothing to meter');
+  const local: string[] = [];
+  const tiny = `local:${join(process.cwd(), 'test', 'fixtures', 'tiny-sbert')}`;
+  const l = await launchRun({ workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', embeddingModel: tiny } }, { ...deps, wrapEmbeddings: (c) => (local.push(c.model), c) });
+  assert.equal(l.success, true);
+  assert.deepEqual(local, [], 'a local model calls no endpoint: not rate-limited, no tokens billed');
 });
 
 test('a local embedding folder: the run header names it; a folder that cannot be used stops the run before it starts, naming the file', async () => {

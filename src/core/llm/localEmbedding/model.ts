@@ -83,6 +83,7 @@ export function loadSentenceModel(dir: string): SentenceModel {
   const maxLength = Math.min(declared ?? config.maxPositions, config.maxPositions);
   const tokFile = join(root, 'tokenizer.json');
   const tokenizer = new WordPieceTokenizer(readJson(tokFile, true), tokFile, { maxLength, lowerCaseFirst: sbert?.do_lower_case === true });
+  if (tokenizer.maxId >= config.vocabSize) throw new LocalModelError(`token id ${tokenizer.maxId} is outside config.json's vocab_size ${config.vocabSize} (a tokenizer of another model?)`, tokFile);
   const weightsFile = join(root, 'model.safetensors');
   if (!existsSync(weightsFile)) {
     const bin = existsSync(join(root, 'pytorch_model.bin')) ? ' (pytorch_model.bin is not read: save the model with safe_serialization=True)' : '';

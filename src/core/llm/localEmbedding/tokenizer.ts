@@ -54,6 +54,14 @@ export class WordPieceTokenizer {
     this.#lowerFirst = options.lowerCaseFirst ?? false;
   }
 
+  /** The largest id the tokenizer can produce (it must be below the model's vocab_size). */
+  get maxId(): number {
+    let m = 0;
+    for (const id of this.#vocab.values()) m = Math.max(m, id);
+    for (const a of this.#added) m = Math.max(m, a.id);
+    return Math.max(m, ...this.#before, ...this.#after);
+  }
+
   /** The input ids of one text: specials included, truncated to the maximum length. */
   encode(text: string): number[] {
     const ids: number[] = [];

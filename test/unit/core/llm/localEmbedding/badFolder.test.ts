@@ -88,6 +88,11 @@ test("weights that do not fit config.json, a tensor that is missing, a module or
   assert.match(bpe.message, /tokenizer model is BPE, not WordPiece \(BERT's\): .*tokenizer\.json$/);
   const pooling = refusal((d) => writeJson(join(d, '1_Pooling', 'config.json'), { embedding_dimension: 32, pooling_mode: 'attention' }));
   assert.match(pooling.message, /pooling mode "attention" is not one of cls, max, mean, mean_sqrt_len_tokens, weightedmean, lasttoken: .*1_Pooling\/config\.json$/);
+  const vocab = refusal((d) => {
+    const t = readJson(join(d, 'tokenizer.json'));
+    writeJson(join(d, 'tokenizer.json'), { ...t, model: { ...t.model, vocab: { ...t.model.vocab, extra: 212 } } });
+  });
+  assert.match(vocab.message, /token id 212 is outside config\.json's vocab_size 212 \(a tokenizer of another model\?\): .*tokenizer\.json$/);
   const json = refusal((d) => writeFileSync(join(d, 'config.json'), '{"model_type": "bert",'));
   assert.match(json.message, /not valid JSON \(.*\): .*config\.json$/);
 });

@@ -64,8 +64,7 @@ export function loadSentenceModel(dir: string): SentenceModel {
       else if (kind === 'Pooling') {
         poolingFile = join(dir, path, 'config.json');
         [pooling, poolingDim] = poolingOf(poolingFile);
-      }
-      else if (kind === 'Normalize') normalize = true;
+      } else if (kind === 'Normalize') normalize = true;
       else throw new LocalModelError(`module ${String(m?.type)} is not supported (Transformer, Pooling and Normalize are)`, modulesFile);
       seen.add(kind);
     }

@@ -22,6 +22,7 @@ const SCHEDULER = ['test/unit/core/sweep/sweepScheduler.test.ts'];
 const RATE = ['test/unit/core/sweep/rateLimit.test.ts'];
 const DEBUG = ['test/unit/core/debug/model.test.ts', 'test/unit/core/debug/rocoRecording.test.ts'];
 const EXPR = ['test/unit/core/debug/expr.test.ts'];
+const LOCAL_EMBEDDING = ['test/unit/core/llm/localEmbedding/model.test.ts'];
 
 /** @type {{ id: string; folder: string; file: string; search: string; replace: string; tests: string[]; what: string; issue?: number }[]} */
 export const MUTANTS = [
@@ -102,6 +103,10 @@ export const MUTANTS = [
   { id: 'embedded-spec-any-value', folder: 'src/core/sim', file: 'src/core/sim/connect.ts', search: '|| !allowed.includes(v)) return', replace: ') return', tests: ['test/unit/core/sim/connectSpec.test.ts', 'test/unit/cli/sweepCli.test.ts'], what: 'an embedded setting takes any value', issue: 25 },
   { id: 'vision-tally-ignores-images', folder: 'src/cli', file: 'src/cli/transcript.ts', search: "else if (e.type === 'role_call') t.images += imagePartCount(e.messages);", replace: "else if (e.type === 'role_call') t.images += 0 * imagePartCount(e.messages);", tests: ['test/unit/cli/runVision.test.ts'], what: 'a vision run with frames is told no request carried an image', issue: 28 },
   { id: 'summary-images-not-counted', folder: 'src/core/trace', file: 'src/core/trace/projections/runSummary.ts', search: 'if (images > 0) { m.requestsWithImages++; m.imagesSent += images; }', replace: 'if (images > 0) { m.requestsWithImages++; }', tests: ['test/unit/core/trace/projections/runSummary.test.ts'], what: "the viewer's vision chip counts requests, not images", issue: 28 },
+  // ---- issue 28: the local embedding model (sentence-transformers' pooling, normalisation and tokenizer rules)
+  { id: 'local-embedding-pool-skips-cls', folder: 'src/core/llm/localEmbedding', file: 'src/core/llm/localEmbedding/model.ts', search: '        for (let i = 0; i < n; i++) s += hidden[row(i) + h]! * weight(i);', replace: '        for (let i = 1; i < n; i++) s += hidden[row(i) + h]! * weight(i);', tests: LOCAL_EMBEDDING, what: 'mean pooling leaves out [CLS] (sentence-transformers averages every token)' },
+  { id: 'local-embedding-no-normalize', folder: 'src/core/llm/localEmbedding', file: 'src/core/llm/localEmbedding/model.ts', search: 'return normalize ? unit(v) : v;', replace: 'return v;', tests: LOCAL_EMBEDDING, what: 'the Normalize module is ignored' },
+  { id: 'local-embedding-accents-kept', folder: 'src/core/llm/localEmbedding', file: 'src/core/llm/localEmbedding/tokenizer.ts', search: "const strip = typeof n.strip_accents === 'boolean' ? n.strip_accents : lowercase;", replace: "const strip = typeof n.strip_accents === 'boolean' ? n.strip_accents : false;", tests: LOCAL_EMBEDDING, what: 'strip_accents null no longer follows lowercase (accents kept)' },
   // ---- issue 24: the paper is the default (what each role sees, the protocols, independent repeats)
   { id: 'actctx-relations-by-default', folder: 'src/architectures/actctx', file: 'src/architectures/actctx/context.ts', search: 'return ablations?.[SPATIAL_RELATIONS_ABLATION] === true;', replace: 'return ablations?.[SPATIAL_RELATIONS_ABLATION] !== false;', tests: ['test/unit/architectures/actctx/sceneDescription.test.ts'], what: "the planner's scene description states spatial relations App. E's has not", issue: 24 },
   { id: 'actctx-ivb-stops-at-success', folder: 'src/architectures/actctx', file: 'src/architectures/actctx/loop.ts', search: 'if ((result.success && !lim.fixedTrials) || replans >= lim.replans) break;', replace: 'if (result.success || replans >= lim.replans) break;', tests: ['test/unit/architectures/actctx/actctxLoop.test.ts'], what: "IV-B's fixed trials stop at the first passing plan", issue: 24 },

@@ -86,7 +86,7 @@ export const MODEL_OPTIONS = {
   'embedding-model': {
     type: 'string',
     metavar: 'name',
-    help: "sentence-embedding model LLaMAR matches free-form actions with (the endpoint's /v1/embeddings; `waypoint doctor` names one); none: the lexical matcher",
+    help: "sentence-embedding model LLaMAR matches free-form actions with: a model at the endpoint's /v1/embeddings (`waypoint doctor` names one), local:<dir> (a sentence-transformers BERT folder run in-process; a path starting with /, ./ or ../ too), or none (the lexical matcher)",
     defaultText: 'reference-embedding for the reference model (a hashed-words fixture); none for openai:<name>',
     group: 'Model',
   },

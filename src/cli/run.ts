@@ -11,6 +11,7 @@ import { launchRun, type LaunchResult, type ModelSpec } from '../core/runs/launc
 import { createHostPythonSandbox, createPyodideSandbox, HOST_PYTHON_WARNING } from '../core/sandbox/index.js';
 import { architectureManifests } from '../architectures/manifests.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../core/llm/reference/policy.js';
+import { LOCAL_PREFIX, localModelDir } from '../core/llm/localEmbedding/name.js';
 import { PERCEPTION_MODES, type PerceptionMode } from '../core/perception/estimator.js';
 import { connectSimulator, isEmbeddedSpec } from '../core/sim/connect.js';
 import type { DetectorMode } from '../core/perception/detector.js';
@@ -112,7 +113,11 @@ export function modelSpecFromArgs(
   const eb = a['embedding-base-url'];
   if (eb !== undefined && !/^https?:\/\/[^/]/.test(eb)) throw new UsageError(`--embedding-base-url must be an http:// or https:// URL, got '${eb}'`);
   if (eb !== undefined && a['embedding-model'] === undefined && !(REFERENCE_PROFILES as readonly string[]).includes(m)) throw new UsageError('--embedding-base-url needs --embedding-model (the model to ask for there)');
-  const embedding = { ...(a['embedding-model'] !== undefined ? { embeddingModel: a['embedding-model'] } : {}), ...(eb !== undefined ? { embeddingBaseUrl: eb } : {}) };
+  // A local folder is named by its absolute path (the shell's current directory, whatever --workspace says).
+  const localDir = a['embedding-model'] !== undefined ? localModelDir(a['embedding-model'], process.cwd()) : undefined;
+  if (localDir !== undefined && eb !== undefined) throw new UsageError('--embedding-base-url has no use with a local embedding model (it runs in this process)');
+  const embeddingModel = localDir !== undefined ? `${LOCAL_PREFIX}${localDir}` : a['embedding-model'];
+  const embedding = { ...(embeddingModel !== undefined ? { embeddingModel } : {}), ...(eb !== undefined ? { embeddingBaseUrl: eb } : {}) };
   if ((REFERENCE_PROFILES as readonly string[]).includes(m)) return { kind: 'reference', baseUrl: a['base-url'], profile: m as ReferenceProfile, ...(a['model-seed'] !== undefined ? { seed: a['model-seed'] } : {}), ...embedding };
   if (!m.startsWith('openai:') || m.length <= 'openai:'.length) throw new UsageError(`--model must be ${REFERENCE_PROFILES.join(', ')} or openai:<model-name>, got '${m}'`);
   const baseUrl = a['base-url'] ?? 'https://api.openai.com/v1';

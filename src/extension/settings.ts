@@ -15,7 +15,10 @@ export interface ModelSettingsConfig {
   maxTokens?: number;
   /** The request field for the output limit: max_completion_tokens for OpenAI models that refuse max_tokens. */
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
-  /** Embedding model at the same endpoint for LLaMAR's action matcher (provider 'openai'); undefined: lexical matcher. */
+  /**
+   * LLaMAR's action matcher: an embedding model at the same endpoint (provider 'openai'), or `local:<folder>` (a
+   * sentence-transformers folder run in the worker, any provider); undefined: the lexical matcher.
+   */
   embeddingModel?: string;
   /** Selector for vscode.lm.selectChatModels (provider 'vscode-lm'); empty means any chat model. */
   vscodeLm: { vendor?: string; family?: string };
@@ -168,8 +171,9 @@ export function parseSettings(get: (key: SettingKey) => unknown): { settings: Wa
     maxTokensField = 'max_tokens';
   }
   let embeddingModel: string | undefined = str('model.embeddingModel').trim() || undefined;
-  if (embeddingModel && !/^[\w.:/@-]+$/.test(embeddingModel)) {
-    bad('model.embeddingModel', `must be a model name, got ${JSON.stringify(embeddingModel)}`);
+  // A model name at the endpoint, or local:<folder> (any path; relative to the workspace folder).
+  if (embeddingModel && !(/^[\w.:/@-]+$/.test(embeddingModel) || /^local:[^\p{C}]+$/u.test(embeddingModel))) {
+    bad('model.embeddingModel', `must be a model name or local:<folder>, got ${JSON.stringify(embeddingModel)}`);
     embeddingModel = undefined;
   }
   const vendor = str('model.vscodeLm.vendor');

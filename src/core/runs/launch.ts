@@ -11,6 +11,9 @@ import { seededRng, type Clock, type HostIO } from '../host.js';
 import { ResponseCache, withCache } from '../llm/cache.js';
 import type { ModelClient } from '../llm/client.js';
 import { OpenAIEmbeddingClient, withEmbeddingRetries, type EmbeddingClient } from '../llm/embeddings.js';
+import { localEmbeddingClient } from '../llm/localEmbedding/client.js';
+import { localModelDir } from '../llm/localEmbedding/name.js';
+import { LocalModelError } from '../llm/localEmbedding/errors.js';
 import { OpenAICompatibleClient } from '../llm/openai.js';
 import { REFERENCE_EMBEDDING_MODEL } from '../llm/reference/embedding.js';
 import { REFERENCE_LABEL, REFERENCE_MODEL_NAME, REFERENCE_PROFILES, referenceLabel, type ReferenceProfile } from '../llm/reference/policy.js';
@@ -29,9 +32,11 @@ export { resolvePromptPaths };
 
 /**
  * The sentence-embedding model of a run (LLaMAR's action matcher): a model name served at the chat endpoint, or at
- * `embeddingBaseUrl` (which is sent no API key: the chat key stays with the chat endpoint). 'none' turns
- * embeddings off (the lexical matcher). Default: the reference server's `reference-embedding` fixture for the
- * reference model; none for an OpenAI-compatible model (`waypoint doctor` names the endpoint's embedding models).
+ * `embeddingBaseUrl` (which is sent no API key: the chat key stays with the chat endpoint), or a local
+ * sentence-transformers folder run in this process (`local:<dir>`, or a path starting with `/`, `./` or `../`;
+ * relative to the workspace; src/core/llm/localEmbedding/README.md). 'none' turns embeddings off (the lexical
+ * matcher). Default: the reference server's `reference-embedding` fixture for the reference model; none for an
+ * OpenAI-compatible model (`waypoint doctor` names the endpoint's embedding models).
  */
 export interface EmbeddingSpec {
   embeddingModel?: string;
@@ -165,10 +170,15 @@ const embeddingFields = (spec: EmbeddingSpec): EmbeddingSpec => ({
   ...(spec.embeddingBaseUrl !== undefined ? { embeddingBaseUrl: spec.embeddingBaseUrl } : {}),
 });
 
-/** The run's embedding client and what the run header records of it; undefined when the run has none. */
-export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'> } | undefined {
+/**
+ * The run's embedding client and what the run header records of it; undefined when the run has none. A local
+ * folder is loaded here and throws LocalModelError (file and cause) when it cannot be used.
+ */
+export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock, workspace = process.cwd()): { client: EmbeddingClient; settings: Pick<ModelSettings, 'embeddingModel' | 'embeddingBaseUrl'>; local?: true } | undefined {
   const model = spec.embeddingModel ?? (spec.kind === 'reference' ? REFERENCE_EMBEDDING_MODEL : undefined);
   if (model === undefined || model === 'none') return undefined;
+  const dir = localModelDir(model, workspace);
+  if (dir !== undefined) return { client: localEmbeddingClient(dir, model), settings: { embeddingModel: model }, local: true };
   const separate = spec.embeddingBaseUrl !== undefined && spec.embeddingBaseUrl.replace(/\/+$/, '') !== chatUrl.replace(/\/+$/, '');
   const baseUrl = separate ? spec.embeddingBaseUrl! : chatUrl;
   const apiKey = !separate && spec.kind === 'openai' ? spec.apiKey : undefined;
@@ -178,7 +188,7 @@ export function makeEmbeddings(spec: ModelSpec, chatUrl: string, clock: Clock): 
   };
 }
 
-async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number; embeddings?: boolean } = {}): Promise<{ client: ModelClient; settings: ModelSettings; embeddings?: EmbeddingClient; close(): Promise<void> }> {
+async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | undefined, maxAttempts: number | undefined, extra: { cacheReference?: boolean; repeatIndex?: number; embeddings?: boolean; workspace?: string } = {}): Promise<{ client: ModelClient; settings: ModelSettings; embeddings?: EmbeddingClient; close(): Promise<void> }> {
   let base: OpenAICompatibleClient;
   let settings: ModelSettings;
   let close = async () => {};
@@ -208,12 +218,20 @@ async function makeModel(spec: ModelSpec, deps: LaunchDeps, cacheDir: string | u
   }
   if (extra.repeatIndex !== undefined && extra.repeatIndex > 0) settings = { ...settings, repeatIndex: extra.repeatIndex };
   // Only an architecture that matches with embeddings (its modelNeeds say so) gets a client and a header entry.
-  const embeddings = extra.embeddings ? makeEmbeddings(spec, base.baseUrl, deps.clock) : undefined;
+  let embeddings: ReturnType<typeof makeEmbeddings>;
+  try {
+    embeddings = extra.embeddings ? makeEmbeddings(spec, base.baseUrl, deps.clock, extra.workspace) : undefined;
+  } catch (err) {
+    // A local embedding folder that cannot be used: the run does not start, and the reference server goes.
+    await close();
+    throw err;
+  }
   if (embeddings) settings = { ...settings, ...embeddings.settings };
   let client: ModelClient = withRetries(deps.wrapModel ? deps.wrapModel(base) : base, maxAttempts ? { maxAttempts } : {}, seededRng(0x5eed), timerSleep);
   // The reference policy is deterministic and free: caching it would only cost disk writes (unless a sweep asks).
   if (cacheDir && (spec.kind !== 'reference' || extra.cacheReference)) client = withCache(client, new ResponseCache(deps.io, cacheDir));
-  const embeddingClient = embeddings ? withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep) : undefined;
+  // A local model calls no endpoint: nothing to retry, and nothing for a sweep's rate limit or token budget to count.
+  const embeddingClient = !embeddings ? undefined : embeddings.local ? embeddings.client : withEmbeddingRetries(deps.wrapEmbeddings ? deps.wrapEmbeddings(embeddings.client) : embeddings.client, maxAttempts ? { maxAttempts } : {}, seededRng(0xe3bed), timerSleep);
   return { client, settings, ...(embeddingClient ? { embeddings: embeddingClient } : {}), close };
 }
 
@@ -242,8 +260,9 @@ export async function launchRun(options: LaunchOptions, deps: LaunchDeps): Promi
     return recordFailedStart(options, deps, runId, path, 'invalid_input', messageOf(err));
   }
   try {
-    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex, embeddings: arch.modelNeeds?.embeddings !== undefined });
+    model = await makeModel(spec, deps, options.cache === false ? undefined : join(options.workspace, '.waypoint', 'cache'), options.maxModelAttempts, { cacheReference: options.cacheReference, repeatIndex: options.repeatIndex, embeddings: arch.modelNeeds?.embeddings !== undefined, workspace: options.workspace });
   } catch (err) {
+    if (err instanceof LocalModelError) return recordFailedStart(options, deps, runId, path, 'invalid_input', `local embedding model: ${err.reason}`, err.file);
     return recordFailedStart(options, deps, runId, path, 'invalid_input', `cannot set up the model client: ${messageOf(err)}`);
   }
   let sim: Simulator | undefined;

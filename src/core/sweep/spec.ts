@@ -15,6 +15,9 @@ import { closestName } from '../closest.js';
 import { ENGINE_BEHAVIOUR_VERSION } from '../engine/behaviourVersion.js';
 import type { HostIO } from '../host.js';
 import { canonicalJson } from '../llm/cache.js';
+import { localEmbeddingClient } from '../llm/localEmbedding/client.js';
+import { localModelDir } from '../llm/localEmbedding/name.js';
+import { LocalModelError } from '../llm/localEmbedding/errors.js';
 import { REFERENCE_PROFILES, type ReferenceProfile } from '../llm/reference/policy.js';
 import type { ModelSpec } from '../runs/launch.js';
 import { preflightRun, StartError } from '../runs/preflight.js';
@@ -55,7 +58,10 @@ const Model = z
     /** max_completion_tokens for OpenAI models that refuse max_tokens (`waypoint doctor` says which). */
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     seed: z.number().int().optional(),
-    /** LLaMAR's action matcher: an embedding model at the endpoint (or at embeddingBaseUrl); 'none' for the lexical one. */
+    /**
+     * LLaMAR's action matcher: an embedding model at the endpoint (or at embeddingBaseUrl), a local
+     * sentence-transformers folder (`local:<dir>`, relative to the workspace), or 'none' for the lexical matcher.
+     */
     embeddingModel: z.string().min(1).optional(),
     embeddingBaseUrl: z.string().regex(/^https?:\/\/[^/]/, 'an http:// or https:// URL').optional(),
   })
@@ -396,6 +402,16 @@ export async function planSweep(spec: SweepSpec, ctx: PlanContext): Promise<Plan
     model = modelSpecOf(spec.model, ctx.env ?? process.env);
   } catch (err) {
     throw new SweepSpecError(`${at(['model', 'name'])}: ${(err as Error).message}`);
+  }
+  // A local embedding folder is loaded now (once per process): one that cannot be used stops the sweep before it starts.
+  const localDir = arch.modelNeeds?.embeddings && model.embeddingModel ? localModelDir(model.embeddingModel, ctx.workspace) : undefined;
+  if (localDir !== undefined) {
+    try {
+      localEmbeddingClient(localDir, model.embeddingModel!);
+    } catch (err) {
+      if (err instanceof LocalModelError) throw new SweepSpecError(`${at(['model', 'embeddingModel'])}: ${err.message}`);
+      throw err;
+    }
   }
   const simulator: SimulatorIdentity = { spec: ctx.simulator?.spec ?? ctx.embeddedSpec ?? 'embedded', name: catalog.simulator, ...(catalog.version !== undefined ? { version: catalog.version } : {}) };
   const name = spec.name ?? (ctx.file.split('/').pop() ?? 'sweep').replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');

@@ -5,7 +5,13 @@ import * as z from 'zod';
 import { REFERENCE_PROFILES } from '../../core/llm/reference/policy.js';
 
 const ModelSpecWire = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('reference'), baseUrl: z.string().optional(), profile: z.enum(REFERENCE_PROFILES).optional() }),
+  z.object({
+    kind: z.literal('reference'),
+    baseUrl: z.string().optional(),
+    profile: z.enum(REFERENCE_PROFILES).optional(),
+    /** A local embedding folder (`local:<dir>`) in place of the reference server's fixture. */
+    embeddingModel: z.string().min(1).optional(),
+  }),
   z.object({
     kind: z.literal('openai'),
     model: z.string().min(1),
@@ -15,7 +21,7 @@ const ModelSpecWire = z.discriminatedUnion('kind', [
     temperature: z.number().optional(),
     maxTokens: z.number().int().optional(),
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
-    /** LLaMAR's action matcher: an embedding model at the same endpoint. */
+    /** LLaMAR's action matcher: an embedding model at the same endpoint, or a local folder (`local:<dir>`). */
     embeddingModel: z.string().min(1).optional(),
     seed: z.number().int().optional(),
     provider: z.string().optional(),

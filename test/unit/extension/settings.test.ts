@@ -107,9 +107,11 @@ test('architectures.paths: an array of folders (blank entries dropped); anything
   assert.ok(RESTRICTED_KEYS.includes('architectures.paths'), 'a workspace cannot point an untrusted window at code');
 });
 
-test('model.embeddingModel: a model name for the LLaMAR matcher, empty for none; a malformed one is reported and ignored', () => {
+test('model.embeddingModel: a model name or local:<folder> for the LLaMAR matcher, empty for none; a malformed one is reported and ignored', () => {
   assert.equal(from({}).settings.model.embeddingModel, undefined);
   assert.equal(from({ 'model.embeddingModel': ' text-embedding-3-small ' }).settings.model.embeddingModel, 'text-embedding-3-small');
+  // A local folder may have spaces in its path.
+  assert.equal(from({ 'model.embeddingModel': 'local:/home/me/my models/all-MiniLM-L6-v2' }).settings.model.embeddingModel, 'local:/home/me/my models/all-MiniLM-L6-v2');
   const bad = from({ 'model.embeddingModel': 'two words' });
   assert.equal(bad.settings.model.embeddingModel, undefined);
   assert.ok(bad.issues.some((i) => i.key === 'waypoint.model.embeddingModel'), JSON.stringify(bad.issues));

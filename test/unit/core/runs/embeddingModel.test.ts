@@ -115,4 +115,28 @@ test("a sweep's meter wraps the run's embedding client (under its retries), as i
   const none: string[] = [];
   await launchRun({ workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', embeddingModel: 'none' } }, { ...deps, wrapEmbeddings: (c) => (none.push(c.model), c) });
   assert.deepEqual(none, [], 'no embedding model, nothing to meter');
+  const local: string[] = [];
+  const tiny = `local:${join(process.cwd(), 'test', 'fixtures', 'tiny-sbert')}`;
+  const l = await launchRun({ workspace, arch: 'llamar', task: 'put_bread_lettuce_tomato_fridge', seed: 0, agents: 2, builtInPromptRoot: join(process.cwd(), 'src', 'architectures'), model: { kind: 'reference', embeddingModel: tiny } }, { ...deps, wrapEmbeddings: (c) => (local.push(c.model), c) });
+  assert.equal(l.success, true);
+  assert.deepEqual(local, [], 'a local model calls no endpoint: not rate-limited, no tokens billed');
+});
+
+test('a local embedding folder: the run header names it; a folder that cannot be used stops the run before it starts, naming the file', async () => {
+  const tiny = join(process.cwd(), 'test', 'fixtures', 'tiny-sbert');
+  const r = await run({ kind: 'reference', embeddingModel: `local:${tiny}` });
+  assert.equal(r.success, true, `${r.reason}: ${r.message ?? ''}`);
+  assert.equal(header(r.tracePath).model.embeddingModel, `local:${tiny}`);
+  const missing = join(workspace, 'no-model');
+  const bad = await run({ kind: 'reference', embeddingModel: `local:${missing}` });
+  assert.equal(bad.reason, 'invalid_input');
+  assert.equal(bad.message, `local embedding model: no such folder (${missing})`);
+  assert.equal(bad.end.metrics.modelCalls, 0);
+});
+
+test('--embedding-model local:<dir> or ./<dir> becomes the absolute folder; --embedding-base-url beside it is refused', () => {
+  const args = { model: 'reference', 'base-url': undefined, 'api-key-env': 'NO_SUCH_KEY_VAR', temperature: undefined, 'max-tokens': undefined, 'model-seed': undefined };
+  assert.equal(modelSpecFromArgs({ ...args, 'embedding-model': 'local:test/fixtures/tiny-sbert' }, {}).embeddingModel, `local:${join(process.cwd(), 'test/fixtures/tiny-sbert')}`);
+  assert.equal(modelSpecFromArgs({ ...args, 'embedding-model': './models/m' }, {}).embeddingModel, `local:${join(process.cwd(), 'models/m')}`);
+  assert.throws(() => modelSpecFromArgs({ ...args, 'embedding-model': 'local:m', 'embedding-base-url': 'http://127.0.0.1:1/v1' }, {}), /--embedding-base-url has no use with a local embedding model/);
 });

@@ -116,7 +116,10 @@ export const ACTCTX_MANIFEST: ArchitectureManifest = {
   },
   // Measured on 27 Nov 2026: the largest usage.promptTokens in the trace of `waypoint run --quiet` (run named in measuredOn).
   modelNeeds: {
-    typicalEpisode: { calls: 7, tokens: 18835, measuredOn: 'ac_sequential, the paper default (no spatial relations), seeds 0-1, 28 Nov 2026: 3 retunes and 1 replan from the collision feedback', scalesWith: 'planRuns' },
+    typicalEpisode: { calls: 7, tokens: 18835, measuredOn: 'ac_sequential, the paper default (no spatial relations), seeds 0-1, 28 Nov 2026: 3 retunes and 1 replan from the collision feedback', scalesWith: 'planRuns',
+      // IV-B's protocol: P0 and 3 retunes, P1 and 3 retunes whatever each result (examples/papers/actctx-iv-b.yaml).
+      whenOn: { fixedTrials: { calls: 10, tokens: 30208, measuredOn: 'ac_single_whole_apple and ac_single_full_glass, retunesPerAction 3, maxReplans 1, seed 0, 28 Nov 2026 (29,591 and 30,825 tokens)' } },
+    },
     longestRequest: { tokens: 4084, measuredOn: 'reference-flawed, ac_single_full_glass, seed 0 (1658 on clear_table_sink with the reference model)', grows: 'one conversation, longer with each retune and replan' },
   },
 };

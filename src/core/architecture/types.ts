@@ -60,9 +60,11 @@ export interface ModelNeeds {
   /**
    * Model calls and tokens (prompt + completion, counted by the client's usage) of one typical episode, measured
    * with the reference model, for `waypoint sweep --plan`'s estimate. `scalesWith` names a limit the calls grow in
-   * proportion to (Action Contextualization's planRuns: each run is a conversation of its own).
+   * proportion to (Action Contextualization's planRuns: each run is a conversation of its own). `whenOn`: the typical
+   * episode when a switch limit changes the protocol (ActCtx's fixedTrials runs every retune and replan whatever the
+   * results), used instead of the default one when that limit is on.
    */
-  typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string };
+  typicalEpisode?: { calls: number; tokens: number; measuredOn: string; scalesWith?: string; whenOn?: Record<string, { calls: number; tokens: number; measuredOn: string }> };
   /** What the paper's model saw as images and what Waypoint sends it instead. */
   vision?: string;
   /** Where the paper matches with a sentence-embedding model and what Waypoint matches with. */

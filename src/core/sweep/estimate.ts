@@ -31,7 +31,10 @@ export function estimateSweep(plan: PlannedSweep, arch: ArchitectureManifest): S
     c.episodes++;
   }
   const caps: SweepEstimate['caps'] = Object.fromEntries(arch.limits.map((l) => [l.id, (plan.spec.limits?.[l.id] as number | boolean | string | undefined) ?? l.default]));
-  const typical = arch.modelNeeds?.typicalEpisode;
+  const declared = arch.modelNeeds?.typicalEpisode;
+  // A switch that changes the protocol has its own typical episode (the first one on, in the manifest's order).
+  const switched = Object.entries(declared?.whenOn ?? {}).find(([limit]) => caps[limit] === true);
+  const typical = declared && switched ? { ...declared, ...switched[1] } : declared;
   const episodes = plan.episodes.length;
   if (!typical) return { episodes, cells: [...count.values()], basis: `${arch.id} declares no typical episode (modelNeeds.typicalEpisode), so calls and tokens are not estimated`, caps };
   let scale = 1;
@@ -48,7 +51,7 @@ export function estimateSweep(plan: PlannedSweep, arch: ArchitectureManifest): S
     cells: [...count.values()],
     calls: Math.round(episodes * typical.calls * scale),
     tokens: Math.round(episodes * typical.tokens * scale),
-    basis: `${episodes} episodes x a typical ${arch.id} episode of ${typical.calls} calls and ${typical.tokens} tokens (the reference model on ${typical.measuredOn}${scaled}); a language model usually takes more turns than the scripted policy, up to the limits below`,
+    basis: `${episodes} episodes x a typical ${arch.id} episode of ${typical.calls} calls and ${typical.tokens} tokens (the reference model on ${typical.measuredOn}${switched ? `, the episode with ${switched[0]} on` : ''}${scaled}); a language model usually takes more turns than the scripted policy, up to the limits below`,
     caps,
   };
 }

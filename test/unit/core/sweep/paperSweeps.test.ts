@@ -131,6 +131,14 @@ test('--plan estimate: episodes per cell, calls and tokens from the typical epis
   assert.equal(fourteen.calls, 3 * typical.calls * 14);
   assert.match(fourteen.basis, /times 14 for planRuns=14 \(measured at 1\)/);
   assert.equal(fourteen.caps.planRuns, 14);
+  // IV-B's fixed protocol runs every retune and replan: its own typical episode, still scaled by planRuns.
+  const fixed = typical.whenOn!.fixedTrials!;
+  assert.ok(fixed.calls > typical.calls, 'the fixed protocol makes more calls than a typical episode that stops at success');
+  const ivb = estimateSweep(plan({ fixedTrials: true } as never), actctx);
+  assert.deepEqual([ivb.calls, ivb.tokens], [3 * fixed.calls, 3 * fixed.tokens]);
+  assert.match(ivb.basis, /with fixedTrials on/);
+  assert.equal(estimateSweep(plan({ fixedTrials: false } as never), actctx).calls, 3 * typical.calls);
+  assert.equal(estimateSweep(plan({ fixedTrials: true, planRuns: 2 } as never), actctx).calls, 3 * fixed.calls * 2);
   // Every built-in architecture declares its typical episode, so every paper sweep gets an estimate.
   for (const id of architectures.ids()) assert.ok(architectures.get(id).modelNeeds?.typicalEpisode, id);
 });

@@ -57,6 +57,7 @@ test('a poor grasp drops one: the half-eaten apple taken short of its side grasp
     const w = await carry(weld, 'ac_single_half_eaten_apple', poor);
     assert.deepEqual(w.slipped, [], show(w));
     assert.equal(w.weldWhileHeld, true, show(w));
+    assert.equal(w.success, true, show(w));
   } finally {
     await weld.close();
   }

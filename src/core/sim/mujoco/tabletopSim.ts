@@ -93,12 +93,13 @@ export function sceneWithRobot(task: TaskDefinition, requested: RobotId | undefi
 }
 
 /**
- * Friction grasps for every API (issue 25): a poor grasp can drop the object whatever architecture drives the arm.
- * The iiwa's multi-finger hand holds by a weld with a slip limit (its Fig. 6 cases are measured so, docs/actctx.md);
- * friction grasps for it are not built yet.
+ * Friction grasps for every API and every robot (issue 25): a poor grasp can drop the object whatever architecture
+ * drives the arm. The iiwa's multi-finger hand holds by friction too: its fingers close under torque-limited
+ * position servos until they meet the object, and contact forces alone carry it (allegroHand.ts; measured per
+ * dining object in docs/actctx.md, "The iiwa embodiment"). `grasp: 'weld'` keeps the weld for any robot.
  */
 function defaultGrasp(o: TabletopSimulatorOptions): GraspMode {
-  return o.grasp ?? (o.robot === 'iiwa' ? 'weld' : 'friction');
+  return o.grasp ?? 'friction';
 }
 
 /** How the simulator line of a trace names each embodiment. */

@@ -7,6 +7,10 @@
 // Simplifications: the fingers' spread joints (URDF joint_0/4/8, +-0.47 rad) are left out (the fingers stay
 // straight ahead); every other joint is a position servo driven to one pose for "open" and one for "closed", as the
 // authors' hand controller does ("a joint position controller controls the hand to achieve open and close poses").
+// Grasps hold by friction by default (robot/gripper.ts, as the parallel grippers'): the servos drive the curls toward
+// their closed targets, stop where the links meet the object and press on with up to FORCE_NM per joint; the links
+// and tips have friction 1.5 against the objects' condim 4 or 6 contacts, under the scene's elliptic cones and
+// impratio 10 (the same options for every robot). The grasp counts while the thumb and the fingers both touch it.
 // Hand frame: z out of the flange; the fingers extend along +z and curl toward +x (the palm's front); y across the
 // palm (index at -y, ring at +y, thumb at -y behind the palm, swinging round to face the fingers).
 import type { CollisionBits } from './collisionGroups.js';

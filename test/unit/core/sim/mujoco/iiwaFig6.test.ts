@@ -1,7 +1,8 @@
 // Action Contextualization's Fig. 6 cases and Appendix E's first plan on the KUKA iiwa 7 R800 with its Allegro-class
-// hand (--robot iiwa), executed as the loop executes a plan (iiwaFig6Cases.ts). Where the iiwa reproduces the paper,
-// the test says: the initial plan fails, the tuned one passes. Where it does not yet, the test records the measured
-// shortfall (where and why), so a change that closes it, or moves it, shows here; docs/actctx.md has the numbers.
+// hand (--robot iiwa), under its default friction grasps, executed as the loop executes a plan (iiwaFig6Cases.ts).
+// Where the iiwa reproduces the paper, the test says: the initial plan fails, the tuned one passes. Where it does not
+// yet, the test records the measured shortfall (where and why), so a change that closes it, or moves it, shows here;
+// docs/actctx.md has the numbers.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTabletopSimulator } from '../../../../../src/core/sim/mujoco/index.js';
@@ -45,23 +46,34 @@ test('(a) empty glass, shortfall: the paper\'s side approach at clearance 0.07 t
   assert.match(tuned.outputs[0]!, /timed out after 40 s, 0\.1\d\d m from the goal/);
   const initial = await executePlan(sim, c.task, c.initial);
   assert.equal(initial.passed, false, show(initial));
+  // Held by friction all the way (nothing slips); let go over the trash can, the tall glass does not end inside.
+  assert.match(initial.outputs[1]!, /grasped empty glass 1/, show(initial));
+  assert.doesNotMatch(initial.outputs.join('\n'), /slipped out/, show(initial));
+  assert.match(initial.outputs[2]!, /let go of empty glass 1 over large red trash can/, show(initial));
 });
 
-test('(b) full glass, shortfall: the side picks at 0.02 and at the paper\'s 0.05 both hold; both places stop 5 cm over the sink and the hand hits it', { timeout: 600_000 }, async () => {
+test('(b) full glass, shortfall: the side picks at 0.02 and at the paper\'s 0.05 both hold; both places let go 5 cm over the sink and the glass falls over', { timeout: 600_000 }, async () => {
   const c = byId('(b)');
   for (const steps of [c.initial, c.tuned]) {
     const o = await executePlan(sim, c.task, steps);
-    assert.equal(o.failedAt, 2, show(o));
-    assert.deepEqual(o.failedChecks, ['collision_free="large white sink"'], show(o));
+    // Every action's checks pass (the hand no longer touches the sink: its thumb stays in when it opens); the task's
+    // own check fails.
+    assert.equal(o.failedAt, null, show(o));
+    assert.equal(o.passed, false, show(o));
+    assert.match(o.taskDetail, /the glass with yellowish liquid spilled: tilted/, show(o));
     assert.match(o.outputs[1]!, /grasped glass with yellowish liquid/);
-    assert.match(o.outputs[2]!, /stopped 0\.0[4-6]\d m from the goal/);
+    assert.doesNotMatch(o.outputs.join('\n'), /slipped out/, show(o));
+    assert.match(o.outputs[2]!, /released glass with yellowish liquid 0\.0[4-6]\d m from the release pose in large white sink/, show(o));
   }
 });
 
-test('App. E first plan: fails at the place (index 2) with a collision, approach and pick passing, as the paper\'s did', { timeout: 600_000 }, async () => {
+test('App. E first plan: approach and pick pass; at the place the held apple meets the trash can\'s rim and slips out of the hand, so the plan fails (caught by the task\'s check, not a collision as in the paper)', { timeout: 600_000 }, async () => {
   const o = await executePlan(sim, 'ac_sequential', APP_E_FIRST_PLAN);
-  assert.equal(o.failedAt, 2, show(o));
-  assert.match(o.failedChecks.join(' '), /collision_free="[^"]+"/, show(o));
-  // The shortfall: the paper's place hit the full glass; ours steers past it and hits the trash can.
-  assert.match(o.outputs[2]!, /steered around glass with yellowish liquid/);
+  assert.equal(o.failedAt, null, show(o));
+  assert.equal(o.passed, false, show(o));
+  assert.match(o.outputs[1]!, /grasped half-eaten apple/, show(o));
+  // The place steers past the full glass, stops short over the trash can, and the friction grip loses the apple there.
+  assert.match(o.outputs[2]!, /steered around glass with yellowish liquid/, show(o));
+  assert.match(o.outputs[2]!, /^grasp: half-eaten apple slipped out of the gripper at t=/m, show(o));
+  assert.match(o.taskDetail, /half-eaten apple is not in the large red trash can/, show(o));
 });

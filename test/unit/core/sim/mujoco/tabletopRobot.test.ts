@@ -29,8 +29,8 @@ test('robot iiwa: the clearing task runs in its iiwa scene with a multi-finger h
     assert.match(sceneKey(sim), /\+iiwa$/);
     assert.equal(gripperKind(sim), 'hand');
     assert.match(sim.version!, /robot: KUKA iiwa 7 R800 with an Allegro-class hand/);
-    // The hand holds by a weld with a slip limit unless a grasp model is asked for; the trace's line says which.
-    assert.match(sim.version!, /, weld grasps,/);
+    // The hand holds by friction by default, as every robot does; the trace's line says which.
+    assert.match(sim.version!, /, friction grasps,/);
     // A task without an iiwa scene refuses it as the caller's parameter, naming what it offers.
     await assert.rejects(sim.reset('stack_blocks', 0), (e: unknown) => e instanceof SimParamError && e.param === 'robot' && /has no iiwa robot.*--robot panda/.test(e.message));
   } finally {
@@ -38,10 +38,10 @@ test('robot iiwa: the clearing task runs in its iiwa scene with a multi-finger h
   }
 });
 
-test('a grasp model asked for wins over the iiwa hand\'s weld default', async () => {
-  const sim = await createTabletopSimulator({ robot: 'iiwa', grasp: 'friction' });
+test('weld asked for wins over the iiwa hand\'s friction default', async () => {
+  const sim = await createTabletopSimulator({ robot: 'iiwa', grasp: 'weld' });
   try {
-    assert.match(sim.version!, /, friction grasps,.*robot: KUKA iiwa/);
+    assert.match(sim.version!, /, weld grasps,.*robot: KUKA iiwa/);
   } finally {
     await sim.close();
   }

@@ -1,10 +1,10 @@
 // What a fast motion does to a held object, for Action Contextualization's skills. The paper's hand holds gently
-// and its `speed` parameter warns that fast motions are "jerky and less precise"; our pads (friction grasps) or the
-// weld (`grasp: 'weld'`) hold far more firmly. This monitor puts the paper's limit back: while the arm holds an
-// object, the force the grip must supply, m |a - g| (a the object's acceleration, filtered over 20 ms), is compared
-// with GRIP_FORCE_N; above it the object slips out: the grasp ends and the fingers spring open (the closed pads
-// would otherwise keep squeezing it), so it falls. Light things (paper) never slip; a full glass slips when a fast
-// motion starts or stops.
+// and its `speed` parameter warns that fast motions are "jerky and less precise"; our pads and the iiwa's fingers
+// (friction grasps) or the weld (`grasp: 'weld'`) hold far more firmly. This monitor puts the paper's limit back:
+// while the arm holds an object, the force the grip must supply, m |a - g| (a the object's acceleration, filtered
+// over 20 ms), is compared with GRIP_FORCE_N; above it the object slips out: the grasp ends and the fingers spring
+// open (the closed pads would otherwise keep squeezing it), so it falls. Light things (paper) never slip; a full
+// glass slips when a fast motion starts or stops.
 import { detach } from '../../robot/gripper.js';
 import type { SimState } from '../../simState.js';
 

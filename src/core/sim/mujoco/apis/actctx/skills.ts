@@ -220,10 +220,13 @@ function turnToSide(ctx: RobotApiContext, run: SkillRun, object: number, call: s
 /**
  * Opens the hand on what it holds: the fingers first, the object let go once they are off it. Letting go first
  * leaves the pads squeezed into the object with nothing holding it, and they shoot an object held off their centre
- * out sideways (a side-grasped apple, gripped 2.5 cm above its centre, rolled off a shelf).
+ * out sideways (a side-grasped apple, gripped 2.5 cm above its centre, rolled off a shelf). A multi-finger hand opens
+ * to the authors' open pose, its thumb left swung round where the grasp put it (only the curls open): swinging the
+ * thumb out as well swept a friction-held paper ball sideways off the trash can (Fig. 6 d's tuned plan missed it).
  */
 function letGo(ctx: RobotApiContext): void {
-  moveFingers(ctx.arms[ARM]!.runner, ARM, true);
+  if (hasHand(ctx)) preshapeHand(ctx.arms[ARM]!.runner, ARM, true);
+  else moveFingers(ctx.arms[ARM]!.runner, ARM, true);
   detach(ctx.state, ARM);
   settleObjects(ctx, ARM);
 }

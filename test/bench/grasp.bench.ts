@@ -1,14 +1,16 @@
 // npm run bench:grasp — the scripted (non-LLM) solutions of every task of every tabletop architecture, seeds
 // 0..N-1 per task, under both grasp models: friction grasps (the default for every robot API; objects can slip and
 // drop) against weld grasps (held until opened). MALMM's API (its tasks and the single-arm suite), LMTG (the
-// trajectory suite), Action Contextualization (the table-clearing scenes) and RoCo (the multi-arm tasks). Prints a
-// markdown table for docs/simulator.md: successes, Wilson 95% interval, how many grasps slipped, and the failures.
+// trajectory suite), Action Contextualization (the table-clearing scenes) and RoCo (the multi-arm tasks): every task
+// of the task registry, under its default API. Prints a markdown table for docs/simulator.md: successes, Wilson 95%
+// interval, how many grasps slipped, and the failures.
 // Options: --seeds 20 --only <task,...> --arch <malmm,lmtg,actctx,roco>. Hours for every task at 20 seeds on a
 // shared 2-core machine; issue 25's table was measured at fewer seeds (see the docs).
 import { parseArgs } from 'node:util';
 import { createTabletopSimulator } from '../../src/core/sim/mujoco/index.js';
 import type { GraspMode } from '../../src/core/sim/mujoco/simState.js';
 import type { ApiCallResult, Simulator } from '../../src/core/sim/simulator.js';
+import { taskCatalog } from '../../src/core/sim/mujoco/tasks/registry.js';
 import { wilson95 } from '../../src/core/sweep/stats.js';
 import { act, AC_SOLUTIONS, CLEARING_SOLUTIONS } from '../unit/core/sim/mujoco/scripted/actctxSolutions.js';
 import { LMTG_TASK_SOLUTIONS } from '../unit/core/sim/mujoco/scripted/lmtgTaskSolutions.js';
@@ -30,17 +32,23 @@ const acPlan =
   async (sim) => {
     for (const [fn, ...args] of steps) await act(sim, fn, ...args);
   };
-const SOLUTIONS: { arch: string; tasks: Record<string, Solve> }[] = [
-  { arch: 'malmm', tasks: { stack_blocks_2: stack, stack_blocks: stack, stack_blocks_4: stack, ...SINGLE_ARM_SOLUTIONS, ...MALMM_TASK_SOLUTIONS } },
-  { arch: 'lmtg', tasks: { ...TRAJECTORY_SOLUTIONS, ...LMTG_TASK_SOLUTIONS } },
-  { arch: 'actctx', tasks: { ...CLEARING_SOLUTIONS, ...Object.fromEntries(Object.entries(AC_SOLUTIONS).map(([t, steps]) => [t, acPlan(steps)])) } },
-  { arch: 'roco', tasks: ROCO_SOLUTIONS },
-];
-const rows = SOLUTIONS.filter((s) => !a.arch || a.arch.split(',').includes(s.arch)).flatMap((s) =>
-  Object.entries(s.tasks)
-    .filter(([t]) => !a.only || a.only.split(',').includes(t))
-    .map(([task, solve]) => ({ arch: s.arch, task, solve })),
-);
+// Scripted solutions by architecture; which tasks run comes from the task registry (each task under its default
+// API), so a task added there without a solution here stops the bench instead of dropping out of the table.
+const SOLUTIONS: Record<string, Record<string, Solve>> = {
+  malmm: { stack_blocks_2: stack, stack_blocks: stack, stack_blocks_4: stack, ...SINGLE_ARM_SOLUTIONS, ...MALMM_TASK_SOLUTIONS },
+  lmtg: { ...TRAJECTORY_SOLUTIONS, ...LMTG_TASK_SOLUTIONS },
+  actctx: { ...CLEARING_SOLUTIONS, ...Object.fromEntries(Object.entries(AC_SOLUTIONS).map(([t, steps]) => [t, acPlan(steps)])) },
+  roco: ROCO_SOLUTIONS,
+};
+const catalog = taskCatalog();
+const unsolved = catalog.filter((t) => !SOLUTIONS[t.defaultApi]?.[t.id]).map((t) => `${t.defaultApi}/${t.id}`);
+if (unsolved.length) throw new Error(`grasp bench: no scripted solution for ${unsolved.join(', ')} (add one to SOLUTIONS)`);
+const ARCH_ORDER = ['malmm', 'lmtg', 'actctx', 'roco'];
+const rows = catalog
+  .filter((t) => !a.arch || a.arch.split(',').includes(t.defaultApi))
+  .filter((t) => !a.only || a.only.split(',').includes(t.id))
+  .map((t) => ({ arch: t.defaultApi, task: t.id, solve: SOLUTIONS[t.defaultApi]![t.id]! }))
+  .sort((x, y) => ARCH_ORDER.indexOf(x.arch) - ARCH_ORDER.indexOf(y.arch));
 
 /** Counts the simulator's "grasp: ... slipped" lines by wrapping call(). */
 function counting(sim: Simulator): { sim: Simulator; slips: () => number } {

@@ -42,8 +42,12 @@ const rows: Row[] = ['malmm', 'ma', 'sa', 'sa_nofeedback'].map((v) => ({ label: 
 const baseOn = a.base === 'waypoint' ? Object.keys(MALMM_WAYPOINT_ADDITIONS) : [];
 if (!a['topologies-only']) {
   const dir = join(process.cwd(), 'src', 'architectures', 'malmm', 'prompts');
+  // An id that several prompt files carry (api.motion_notes) is one switch: one row.
+  const seen = new Set<string>();
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.prompt')).sort()) {
     for (const id of listAblationIds(readFileSync(join(dir, f), 'utf8'))) {
+      if (seen.has(id)) continue;
+      seen.add(id);
       // The single agent's ablations act on SA; the others on the full MALMM team.
       rows.push({ label: `${id} off`, variant: id.startsWith('sa.') ? 'sa' : 'malmm', off: [id] });
     }

@@ -226,6 +226,9 @@ export async function runTrajgen(ctx: EpisodeContext): Promise<ArchOutcome> {
     const names = detected.size > 0 ? [...detected.keys()] : objectNames;
     const raw = ctx.tracks(mark, names);
     const tracks: DetectorTrack[] = raw.map((t) => subsample(t, every, detected.get(t.name) ?? t.name));
+    // A scene with no objects (a figure drawn with the closed gripper) leaves the detector the gripper's own track
+    // to judge, instead of nothing: without it no track could confirm or contradict the command.
+    if (names.length === 0) tracks.push(subsample(ctx.toolTrack(mark), every, 'gripper'));
     const tracksText = formatDetectorTracks(tracks);
     const dTurn = ctx.nextTurn();
     c.detectorCalls++;

@@ -251,6 +251,8 @@ export interface EpisodeContext {
   markTracks(): number;
   /** Pose histories of objects since a mark (all objects, or the named ones). */
   tracks(mark: number, objects?: readonly string[]): ObjectTrack[];
+  /** The (first) arm's tool-centre pose history since a mark, named `tool centre` (its orientation is the yaw). */
+  toolTrack(mark: number): ObjectTrack;
 
   /** Saves the simulator's state; returns its id. Traced. */
   snapshot(label?: string): Promise<string>;

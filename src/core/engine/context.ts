@@ -77,6 +77,7 @@ export function makeContext(p: ContextParts): EpisodeContext {
     tracks(mark, objects) {
       return s.tracks.since(mark, objects);
     },
+    toolTrack: (mark) => s.tracks.toolSince(mark),
     snapshot: (label?: string) => snapshot(s, label),
     restore: (id: string) => restore(s, id),
     checkSuccess: () => checkSuccess(s),

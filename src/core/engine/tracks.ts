@@ -9,7 +9,12 @@ interface Point {
   t: number;
   /** Per tracked object: [x, y, z, qw, qx, qy, qz], or undefined where the sample lacked it. */
   poses: (number[] | undefined)[];
+  /** The (first) arm's tool centre: [x, y, z, yaw]. */
+  tool?: readonly number[];
 }
+
+/** The name of the tool-centre track (`toolSince`). */
+export const TOOL_TRACK = 'tool centre';
 
 export class TrackStore {
   private names: string[] = [];
@@ -38,6 +43,7 @@ export class TrackStore {
       const b = s.bodies;
       this.points.push({
         t: s.tSecs,
+        tool: s.ee,
         poses: this.bodyIndex.map((i) => (i === undefined || b.length < 7 * (i + 1) ? undefined : b.slice(7 * i, 7 * i + 7))),
       });
     }
@@ -49,6 +55,7 @@ export class TrackStore {
     const byName = new Map(state.objects.map((o) => [o.name, o]));
     this.points.push({
       t: tSecs,
+      tool: [...state.ee.pos, state.ee.yawRad],
       poses: this.names.map((n) => {
         const o = byName.get(n);
         return o ? [...o.pos, ...eulerToQuat(o.euler)] : undefined;
@@ -78,6 +85,18 @@ export class TrackStore {
       }
       return track;
     });
+  }
+
+  /** The tool centre's pose history since a mark (for motions that move no object: a figure drawn with the gripper). */
+  toolSince(mark: number): ObjectTrack {
+    const track: ObjectTrack = { name: TOOL_TRACK, tSecs: [], pos: [], quat: [] };
+    for (const p of this.points) {
+      if (p.t < mark - 1e-9 || !p.tool) continue;
+      track.tSecs.push(p.t);
+      track.pos.push([p.tool[0]!, p.tool[1]!, p.tool[2]!]);
+      track.quat.push(eulerToQuat([0, 0, p.tool[3]!]));
+    }
+    return track;
   }
 }
 

@@ -1,7 +1,8 @@
 // The reference model's success detector (scripted, NOT an LLM): it reads only the object tracks in its prompt
 // (the authors' format) and the user command, states what should have changed, and judges from the numbers:
 // a knocked-over object's height drops, a pushed object slides without lifting, a shaken one moves up and down,
-// a wiping tool sweeps over the plate, a drawing tool goes round a figure near the table. It never sees the
+// a wiping tool sweeps over the plate, a drawing tool goes round a figure near the table (for a figure drawn with
+// the closed gripper, the gripper's own track, which the loop gives when no object is tracked). It never sees the
 // simulator's own success check. Both profiles judge alike (the flawed profile's mistakes are in the main policy).
 import type { ChatMessage } from '../../../protocol/trace.js';
 import type { PolicyContext } from '../../../core/llm/reference/policy.js';
@@ -52,13 +53,46 @@ export function strokes(z: number[], amp: number): number {
   return n;
 }
 
+/**
+ * A figure drawn with the closed gripper, from the gripper's track: the samples near its lowest height (which must
+ * be near the table, the height the command gives) should go round the circle the command names (radius from its
+ * width, at its centre), or, for another figure, spread over several centimetres.
+ */
+function judgeGripperFigure(t: string, g: TrackRead): { expect: string; observed: string; ok: boolean } {
+  const centre = /centre at \[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]/.exec(t);
+  const widthCm = /(\d+(?:\.\d+)?)\s*cm wide/.exec(t);
+  const zs = g.pos.map((p) => p[2]);
+  const low = Math.min(...zs);
+  // The command's centre height is the table; without one, the lowest point is taken as drawing height.
+  const table = centre ? Number(centre[3]) : low;
+  const down = low - table < 0.03;
+  const drawn = g.pos.filter((p) => p[2] < low + 0.01);
+  if (/\bcircle\b/.test(t) && centre && widthCm) {
+    const [cx, cy] = [Number(centre[1]), Number(centre[2])];
+    const r = Number(widthCm[1]) / 200;
+    const on = drawn.filter((p) => Math.abs(Math.hypot(p[0] - cx, p[1] - cy) - r) < 0.015);
+    // Which of twelve 30-degree sectors of the circle the track passes through.
+    const sectors = new Set(on.map((p) => Math.floor(((Math.atan2(p[1] - cy, p[0] - cx) + 2 * Math.PI) % (2 * Math.PI)) / (Math.PI / 6))));
+    return {
+      expect: `The gripper should come down to the table (height ${table.toFixed(3)}) and go once round a circle of radius ${r.toFixed(3)} m centred at [${cx.toFixed(3)}, ${cy.toFixed(3)}].`,
+      observed: `Its lowest height was ${low.toFixed(3)}; at that height ${on.length} of ${drawn.length} samples lie on the circle, in ${sectors.size} of 12 sectors round it.`,
+      ok: down && sectors.size >= 11 && on.length >= 0.8 * drawn.length,
+    };
+  }
+  const cover = drawn.length > 1 ? Math.min(span(drawn.map((p) => p[0])), span(drawn.map((p) => p[1]))) : 0;
+  return {
+    expect: 'The gripper should come down to the table and trace the figure there, several centimetres across.',
+    observed: `Its lowest height was ${low.toFixed(3)}; at that height it spans ${cover.toFixed(3)} m in the shorter direction.`,
+    ok: down && cover > 0.06,
+  };
+}
+
 function judge(task: string, tracks: TrackRead[]): { expect: string; observed: string; ok: boolean } {
   const find = (word: string) => tracks.find((t) => t.query.toLowerCase().includes(word));
   const t = task.toLowerCase();
-  // A figure drawn with the closed gripper moves no object: no track can contradict it, none can confirm it.
-  if (tracks.length === 0 && /\bdraw\b/.test(t) && /with the gripper closed/.test(t)) {
-    return { expect: 'No object should move: the gripper itself draws the figure.', observed: 'No object was tracked, and none moved.', ok: true };
-  }
+  // A figure drawn with the closed gripper moves no object: the loop gives the gripper's own track instead.
+  const gripper = /\bdraw\b/.test(t) && /with the gripper closed/.test(t) ? find('gripper') : undefined;
+  if (gripper && gripper.pos.length > 0) return judgeGripperFigure(t, gripper);
   if (tracks.length === 0 || tracks.every((x) => x.pos.length === 0)) return { expect: 'The objects should have moved as the command says.', observed: 'No object track was given.', ok: false };
   const knock = /knock over the (\w+ \w+)/.exec(t);
   if (knock) {

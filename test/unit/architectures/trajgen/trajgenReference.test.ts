@@ -32,8 +32,7 @@ after(async () => {
   await sim.close();
 });
 
-async function run(task: string, profile: 'reference' | 'reference-flawed', seed: number) {
-  const sink = new MemoryTraceSink();
+async function run(task: string, profile: 'reference' | 'reference-flawed', seed: number, sink = new MemoryTraceSink()) {
   return runEpisode(
     {
       runId: `trajgen-${task}`,
@@ -73,4 +72,19 @@ test('trajgen reference-flawed: every task at seeds 0-3 ends with a verdict, a c
     }
   }
   assert.ok(corrections > 0 && replans > 0, `corrections ${corrections}, replans ${replans}`);
+});
+
+test('trajgen reference-flawed draw_circle: the detector judges the gripper\'s track, so an episode it calls completed is one the simulator scores a success', async () => {
+  let failedVerdicts = 0;
+  for (let seed = 0; seed < 3; seed++) {
+    const sink = new MemoryTraceSink();
+    const r = await run('draw_circle', 'reference-flawed', seed, sink);
+    const verdicts = sink.events.filter((e) => e.type === 'check' && e.name === 'success_detection') as unknown as { verdict: string; tracks: { query: string }[] }[];
+    assert.ok(verdicts.length > 0, `seed ${seed}: ${r.reason}`);
+    for (const v of verdicts) assert.deepEqual(v.tracks.map((t) => t.query), ['gripper'], 'the scene has no object: the detector reads the gripper');
+    failedVerdicts += verdicts.filter((v) => v.verdict === 'failed').length;
+    if (r.reason === 'detector_completed') assert.equal(r.success, true, `seed ${seed}: the detector said completed but ${r.message ?? r.reason}`);
+  }
+  // The flaw (a circle at a hard-coded 0.9 m) is drawn in the air; the detector must catch it at least once.
+  assert.ok(failedVerdicts > 0, 'no failed verdict over seeds 0-2');
 });

@@ -1,5 +1,5 @@
 // npm run bench:iiwa-grasp — how the iiwa's Allegro-class hand holds each Action Contextualization dining object:
-// the plans of iiwaFriction.test.ts (one per ac_single_* task, seed 0) under friction (the default) and weld grasps.
+// the plans of test/unit/core/sim/mujoco/iiwaFriction.test.ts (one per ac_single_* task, seed 0) under friction (the default) and weld grasps.
 // Per object: whether holding() was true after the pick, what slipped, the summed normal force of the hand's
 // contacts on the object after the pick against its weight, how far the lift turned and shifted it in the hand, and
 // the task's check. Prints a markdown table for

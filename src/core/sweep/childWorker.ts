@@ -38,11 +38,16 @@ export class ChildProcessWorker implements EpisodeWorker {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** Episodes this process runs at once (the scheduler sends no more). */
     readonly slots = 1,
+    /**
+     * Node flags of the worker process; default: this process's own (as fork does). A harness that runs under a
+     * TypeScript loader passes [] (the CLI bundle needs none, and the loader costs each worker ~280 MB).
+     */
+    private readonly execArgv: string[] = process.execArgv,
   ) {}
 
   #start(): ChildProcess {
     if (this.#child && this.#child.exitCode === null && !this.#child.killed) return this.#child;
-    const child = fork(this.cliPath, ['sweep-worker', SLOTS_FLAG, String(this.slots)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.env, serialization: 'advanced' });
+    const child = fork(this.cliPath, ['sweep-worker', SLOTS_FLAG, String(this.slots)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.env, execArgv: this.execArgv, serialization: 'advanced' });
     // One listener for all jobs of this process, routed by job id.
     child.on('message', (m: ChildToParent) => this.#onMessage(child, m));
     child.once('exit', (code) => {

@@ -76,7 +76,9 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
   const ws = mkdtempSync(join(tmpdir(), 'waypoint-bench-slow-'));
   const { task, variant } = CASES[arch]!;
   const episodes = inflight * WAVES;
-  const pool = slotsPerWorker(inflight, workers).map((slots) => new ChildProcessWorker(CLI, process.env, slots));
+  // Workers as `waypoint sweep` starts them: without this bench's TypeScript loader (inherited, it added ~280 MB
+  // and start-up CPU to every worker process).
+  const pool = slotsPerWorker(inflight, workers).map((slots) => new ChildProcessWorker(CLI, process.env, slots, []));
   let peakRss = 0;
   const sample = setInterval(() => (peakRss = Math.max(peakRss, tree().rss)), 200);
   try {

@@ -32,6 +32,9 @@ export const ROCO_MANIFEST: ArchitectureManifest = {
   paper: 'RoCo: Dialectic Multi-Robot Collaboration with Large Language Models',
   api: 'roco',
   simulator: 'tabletop',
+  // Plans are EXECUTE text checked and run by the simulator; no Python runs, so no sandbox is started (in a sweep
+  // worker that saves a Pyodide process: ~3 CPU s and ~170 MB each).
+  runsCode: false,
   roles: [
     {
       id: 'dialog', label: 'Robot dialog agent', promptFile: 'dialog.prompt', description: 'Speaks for one robot: discusses with the others, ends with PROCEED or the final EXECUTE plan.',

@@ -23,6 +23,8 @@
 export const EPISODE_RESET = String.raw`
 import contextvars as _wp_cv, copyreg as _wp_copyreg, gc as _wp_gc, logging as _wp_logging, random as _wp_random
 import warnings as _wp_warnings, codecs as _wp_codecs, _codecs as _wp__codecs
+# Loaded at start-up already (importing them here changes no baseline).
+from operator import getitem as _wp_getitem, is_ as _wp_is
 
 _wp_IMMUTABLE_TYPE = 1 << 8
 # Bindings that change by themselves as the runtime works (counters, caches rebound rather than mutated).
@@ -84,7 +86,10 @@ def _wp_capture():
     return {
         'modules': mods,
         'moddicts': moddicts,
+        'moddicts_unchanged': _wp_unchanged_check([(d, saved, name) for name, (d, saved) in moddicts.items()]),
         'classes': classes,
+        # A class's __dict__ is a live read-only view of the class's own dict, so one taken now stays current.
+        'classes_unchanged': _wp_unchanged_check([(cls.__dict__, saved, None) for cls, saved in classes.values()]),
         'path': list(sys.path), 'meta_path': list(sys.meta_path), 'path_hooks': list(sys.path_hooks),
         'importer_cache': dict(sys.path_importer_cache), 'argv': list(sys.argv), 'warnoptions': list(sys.warnoptions),
         'filters': list(_wp_warnings.filters),
@@ -109,6 +114,35 @@ def _wp_same_dict(current, saved, module=None):
             return False
     return True
 
+_wp_ABSENT = object()
+
+def _wp_unchanged_check(pairs):
+    # Why: restore_shared runs after every block of a shared interpreter and checks ~900 module and class dicts;
+    # _wp_same_dict called once per dict cost ~14 ms a block, most of a MALMM episode's sandbox CPU. This returns a
+    # check that is True exactly when _wp_same_dict(current, saved, module) holds for every pair (same lengths,
+    # every saved key but the volatile ones bound to the identical object), run as one pass in C (map/all; a key
+    # that is gone raises KeyError). The per-dict loops then run only when something changed, so what they restore
+    # and report is unchanged.
+    currents = tuple(c for c, _, _ in pairs)
+    lens = [len(saved) for _, saved, _ in pairs]
+    owners, keys, vals = [], [], []
+    for current, saved, module in pairs:
+        for k, v in saved.items():
+            if (module, k) in _wp_VOLATILE:
+                continue
+            owners.append(current)
+            keys.append(k)
+            vals.append(v)
+    owners, keys, vals = tuple(owners), tuple(keys), tuple(vals)
+    def unchanged():
+        if list(map(len, currents)) != lens:
+            return False
+        try:
+            return all(map(_wp_is, map(_wp_getitem, owners, keys), vals))
+        except KeyError:
+            return False
+    return unchanged
+
 def _wp_restore_list(target, saved):
     if len(target) != len(saved) or any(a is not b for a, b in zip(target, saved)):
         target[:] = saved
@@ -129,7 +163,8 @@ def _wp_restore(base, report):
         report.append(f"sys.modules: {', '.join(sorted(replaced)[:5])} put back")
     # Module bindings (sys's own included: excepthook, displayhook, ...).
     changed = []
-    for name, (d, saved) in base['moddicts'].items():
+    modules_same = base['moddicts_unchanged']()
+    for name, (d, saved) in ([] if modules_same else base['moddicts'].items()):
         if not _wp_same_dict(d, saved, name):
             keep = {k: d[k] for k in saved if (name, k) in _wp_VOLATILE and k in d}
             d.clear()
@@ -139,7 +174,8 @@ def _wp_restore(base, report):
     if changed:
         report.append(f"module attributes restored in {', '.join(sorted(changed)[:5])}{', ...' if len(changed) > 5 else ''}")
     patched = []
-    for cls, saved in base['classes'].values():
+    classes_same = base['classes_unchanged']()
+    for cls, saved in ([] if classes_same else base['classes'].values()):
         d = cls.__dict__
         if _wp_same_dict(d, saved):
             continue
@@ -223,13 +259,21 @@ def _wp_restore(base, report):
             report.append(f'could not remove {p}: {e}')
     if created:
         report.append(f"{len(created)} file(s)/folder(s) created by the episode removed ({', '.join(created[:3])}{', ...' if len(created) > 3 else ''})")
+    # Whether every module and class binding was found as at start-up (nothing above rebinds one then).
+    return modules_same and classes_same
 
-def _wp_differences(base):
+def _wp_differences(base, bindings_same=False):
     out = []
     if set(sys.modules) != set(base['modules']) or any(sys.modules[n] is not m for n, m in base['modules'].items()):
         out.append('sys.modules')
-    out += [f'module {n}' for n, (d, saved) in base['moddicts'].items() if not _wp_same_dict(d, saved, n)]
-    out += [f'class {c.__qualname__}' for c, saved in base['classes'].values() if not _wp_same_dict(c.__dict__, saved)]
+    # Why bindings_same: the restore just found every binding as at start-up and changed none, so checking them all
+    # again (half of a block's restore time) could only find what a finalizer did in between, which it can as well
+    # just after this check.
+    if not bindings_same:
+        if not base['moddicts_unchanged']():
+            out += [f'module {n}' for n, (d, saved) in base['moddicts'].items() if not _wp_same_dict(d, saved, n)]
+        if not base['classes_unchanged']():
+            out += [f'class {c.__qualname__}' for c, saved in base['classes'].values() if not _wp_same_dict(c.__dict__, saved)]
     if not _wp_same_dict(builtins.__dict__, _wp_builtins0):
         out.append('builtins')
     fs = _wp_fs_state()
@@ -252,10 +296,10 @@ def _wp_restore_shared(report):
         report.append('builtins restored')
     sys.stdout, sys.stderr, sys.stdin = _wp_streams0
     try:
-        _wp_restore(_wp_base, report)
+        bindings_same = _wp_restore(_wp_base, report)
     except BaseException as e:
         return [f'reset failed: {type(e).__name__}: {e}']
-    return _wp_differences(_wp_base)
+    return _wp_differences(_wp_base, bindings_same)
 
 def reset_episode():
     global _wp_context

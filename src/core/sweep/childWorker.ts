@@ -38,6 +38,11 @@ export class ChildProcessWorker implements EpisodeWorker {
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** Episodes this process runs at once (the scheduler sends no more). */
     readonly slots = 1,
+    /**
+     * Node flags of the worker process; default: this process's own (as fork does). A harness that runs under a
+     * TypeScript loader passes [] (the CLI bundle needs none, and the loader costs each worker ~280 MB).
+     */
+    private readonly execArgv: string[] = process.execArgv,
   ) {}
 
   /** The worker process's id while one runs (benches read its memory; a test kills it). */
@@ -48,7 +53,7 @@ export class ChildProcessWorker implements EpisodeWorker {
   #start(): ChildProcess {
     // A process whose channel closed is dying (its 'exit' comes later): the next job goes to a new one.
     if (this.#child && this.#child.connected && this.#child.exitCode === null && !this.#child.killed) return this.#child;
-    const child = fork(this.cliPath, ['sweep-worker', SLOTS_FLAG, String(this.slots)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.env, serialization: 'advanced' });
+    const child = fork(this.cliPath, ['sweep-worker', SLOTS_FLAG, String(this.slots)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: this.env, execArgv: this.execArgv, serialization: 'advanced' });
     // One listener for all jobs of this process, routed by job id.
     child.on('message', (m: ChildToParent) => this.#onMessage(child, m));
     child.once('exit', (code, signal) => {

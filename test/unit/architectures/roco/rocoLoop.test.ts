@@ -19,7 +19,13 @@ import type { AgentAction, TraceEvent } from '../../../../src/protocol/trace.js'
 const clock = { nowMs: () => performance.now(), isoNow: () => '2026-11-25T00:00:00.000Z' };
 const arch = architectures.get('roco');
 const promptPaths = Object.fromEntries(arch.roles.map((r) => [r.id, join(process.cwd(), 'src', 'architectures', 'roco', 'prompts', r.promptFile)]));
-const noSandbox: CodeSandbox = { warmUp: async () => {}, resetNamespace: async () => {}, close: async () => {}, run: async () => assert.fail('RoCo runs no code') };
+// RoCo runs no code, so the engine must not even start a sandbox (the manifest's runsCode: false).
+const noSandbox: CodeSandbox = {
+  warmUp: async () => assert.fail('RoCo must not start a code sandbox'),
+  resetNamespace: async () => assert.fail('RoCo must not start a code sandbox'),
+  close: async () => {},
+  run: async () => assert.fail('RoCo runs no code'),
+};
 let sim: Simulator;
 before(async () => {
   sim = await createTabletopSimulator();

@@ -36,6 +36,37 @@ describe('Pyodide sandbox namespaces', () => {
     assert.equal(other.stdout, '[1] 2\n');
   });
 
+  it('finds every changed binding: an attribute swapped for another (same count), an equal but new object, a class method renamed', async () => {
+    // The per-block check compares all module and class dicts in one pass (episodeReset.ts _wp_unchanged_check);
+    // a check that compared only sizes, or values by equality, would miss each of these.
+    const before = await persist('import string\nprint(id(string.digits))', 'J');
+    const r = await persist(
+      [
+        'import json, string',
+        'v = json.loads',
+        'del json.loads',
+        'json.loads2 = v',
+        "string.digits = ''.join(list(string.digits))",
+        'f = string.Template.substitute',
+        'del string.Template.substitute',
+        'string.Template.substitute2 = f',
+      ].join('\n'),
+      'K',
+    );
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    const after = await persist("import json, string\nprint(id(string.digits))\nprint(json.loads('[1]'), string.Template('$a').substitute(a=2), hasattr(json, 'loads2'), hasattr(string.Template, 'substitute2'))", 'J');
+    assert.equal(after.stdout, `${before.stdout}[1] 2 False False\n`);
+  });
+
+  it('a binding the restore cannot put back (an enum member set past its metaclass) costs a fresh process, said to the others', async () => {
+    await persist('w = 1', 'L');
+    const r = await persist('import re\ntype.__setattr__(re.RegexFlag, "IGNORECASE", 5)', 'M');
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    const other = await persist('print(w)', 'L');
+    assert.equal(other.error?.type, 'NameError');
+    assert.match(other.error?.message ?? '', /a block left what a reset cannot undo: class RegexFlag/);
+  });
+
   it('drops a namespace on resetNamespace(id) and leaves the others', async () => {
     await Promise.all([persist('y = 1', 'D'), persist('y = 2', 'E')]);
     await sandbox.resetNamespace('D');

@@ -6,7 +6,7 @@
 // episodes. Real episodes: MuJoCo, Pyodide, the reference model over HTTP. Needs `npm run build` (the worker
 // process and the sandbox run from dist/).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -78,7 +78,8 @@ test('the sweep file takes workers, and refuses more workers than episodes in fl
 test('one worker process with 4 slots keeps 4 episodes\' model calls in flight at once on a slow endpoint', { timeout: 300_000 }, async () => {
   const proxy = await startLatencyProxy(server.url, 800);
   const ws = tmp();
-  const worker = new ChildProcessWorker(CLI, process.env, 4);
+  // Without this test's TypeScript loader: the worker is the CLI bundle (the bench starts workers so too).
+  const worker = new ChildProcessWorker(CLI, process.env, 4, []);
   try {
     const p = await plan(ws, `arch: malmm\ntasks: [stack_blocks_2]\nvariants: [sa]\nseeds: 4\nmodel: {name: reference, baseUrl: '${proxy.url}'}\ncache: false\nconcurrency: 4\nworkers: 1\n`);
     proxy.reset();
@@ -89,11 +90,31 @@ test('one worker process with 4 slots keeps 4 episodes\' model calls in flight a
     assert.equal(proxy.stats.chatCalls, calls, 'every model call went through the slow endpoint');
     // One episode at a time would never have more than one request waiting at the proxy.
     assert.equal(proxy.stats.maxInFlight, 4, `most requests in flight at the proxy: ${proxy.stats.maxInFlight}`);
+    // The node flags given reached the process (this test runs under tsx; its flags did not).
+    const lines = workerCommandLines();
+    assert.equal(lines.length, 1, `sweep-worker processes of this test: ${lines.length}`);
+    assert.deepEqual(lines[0]!.slice(1, lines[0]!.indexOf(CLI)), []);
   } finally {
     await worker.close();
     await proxy.close();
   }
 });
+
+/** Command lines (argv) of this process's `sweep-worker` children, read from /proc. */
+function workerCommandLines(): string[][] {
+  const out: string[][] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (ppid === process.pid && argv.includes('sweep-worker')) out.push(argv);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
 
 /** The model's every code block replaced by one that never ends. */
 const loopingModel = (c: ModelClient): ModelClient => ({

@@ -7,7 +7,9 @@
 // also serves the model and the proxy, and every descendant, summed from /proc), the most requests in flight at
 // the proxy, and the CPU seconds per episode of the tree (the work outside the model call: when episodes x that /
 // cores approaches the ideal, the CPU is what limits the ratio). Goals on a 2-core machine: ratio <= 1.3 at 64 in
-// flight, tree < 3 GB.
+// flight, tree < 3 GB. A second line gives the two other bounds on the wall time: the longest episode's calls x the
+// latency (its calls wait one after another, so one wave of episodes of unequal length cannot end sooner) and
+// episodes x CPU per episode / cores.
 // MALMM runs its SA topology on stack_blocks (the full MALMM topology makes ~80 calls an episode); RoCo its dialog
 // on sort_cubes.
 // Run: npm run bench:slow-endpoint [-- --latency 0.5,2 --inflight 8,32,64 --arch malmm,roco --waves 1 --baseline 8]
@@ -70,6 +72,8 @@ interface Cell {
   peakRss: number;
   maxInFlight: number;
   cpuPerEpisode: number;
+  /** The most model calls one episode made: its calls wait in turn, so no schedule ends before longest x latency. */
+  longestCalls: number;
 }
 
 async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight: number, workers: number, label: string): Promise<Cell> {
@@ -112,6 +116,7 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
       peakRss,
       maxInFlight: proxy.stats.maxInFlight,
       cpuPerEpisode: cpu / r.records.length,
+      longestCalls: Math.max(...r.records.map((x) => x.modelCalls)),
     };
   } finally {
     clearInterval(sample);
@@ -123,7 +128,7 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
 function line(c: Cell): string {
   const goal = c.inflight === 64 && c.label.startsWith('new') ? ` · goals ${c.wallFromFirstCall / c.ideal <= 1.3 ? 'ratio met' : 'ratio NOT met'}, ${c.peakRss < 3 * 1024 ** 3 ? 'memory met' : 'memory NOT met'}` : '';
-  return `${c.arch} ${c.latency} s ${c.label.padEnd(22)} episodes ${c.episodes} (${c.successes} ok) · calls ${c.calls} · wall ${c.wall.toFixed(1)} s (${c.wallFromFirstCall.toFixed(1)} s from the first call) · ideal ${c.ideal.toFixed(1)} s · ratio ${(c.wall / c.ideal).toFixed(2)} (${(c.wallFromFirstCall / c.ideal).toFixed(2)} from the first call) · tree peak ${gb(c.peakRss)} · max in flight at the proxy ${c.maxInFlight} · CPU ${c.cpuPerEpisode.toFixed(2)} s/episode${goal}`;
+  return `${c.arch} ${c.latency} s ${c.label.padEnd(22)} episodes ${c.episodes} (${c.successes} ok) · calls ${c.calls} · wall ${c.wall.toFixed(1)} s (${c.wallFromFirstCall.toFixed(1)} s from the first call) · ideal ${c.ideal.toFixed(1)} s · ratio ${(c.wall / c.ideal).toFixed(2)} (${(c.wallFromFirstCall / c.ideal).toFixed(2)} from the first call) · tree peak ${gb(c.peakRss)} · max in flight at the proxy ${c.maxInFlight} · CPU ${c.cpuPerEpisode.toFixed(2)} s/episode${goal}\n    bounds: longest episode ${c.longestCalls} calls x ${c.latency} s = ${(c.longestCalls * c.latency).toFixed(1)} s of waiting; CPU ${c.episodes} x ${c.cpuPerEpisode.toFixed(2)} s / ${CORES} cores = ${((c.episodes * c.cpuPerEpisode) / CORES).toFixed(1)} s; wall / the largest of ideal, longest and CPU: ${(c.wall / Math.max(c.ideal, c.longestCalls * c.latency, (c.episodes * c.cpuPerEpisode) / CORES)).toFixed(2)}`;
 }
 
 registerReferencePolicies(architectures);

@@ -64,12 +64,15 @@ async function pickMiddleFruit(sim: Simulator): Promise<void> {
   await grasp(sim, fruits[1]!.pos, 0, 0.9);
 }
 
-async function appleInBowl(sim: Simulator): Promise<void> {
-  const apple = await detect(sim, 'apple');
-  const bowl = await detect(sim, 'bowl');
-  await grasp(sim, apple.pos, 0, 0.95);
-  await place(sim, bowl.pos[0], bowl.pos[1], bowl.pos[2] + bowl.height / 2 + apple.height / 2 + 0.01, 0);
+/** Grasp `item` at its centre, carry it over `container` and open with its bottom `aboveRimM` over the rim. */
+async function carryInto(sim: Simulator, item: string, container: string, aboveRimM: number): Promise<void> {
+  const it = await detect(sim, item);
+  const c = await detect(sim, container);
+  await grasp(sim, it.pos, 0, 0.95);
+  await place(sim, c.pos[0], c.pos[1], c.pos[2] + c.height / 2 + it.height / 2 + aboveRimM, 0);
 }
+
+const appleInBowl = (sim: Simulator) => carryInto(sim, 'apple', 'bowl', 0.01);
 
 async function graspBowlRim(sim: Simulator): Promise<void> {
   const rim = await detect(sim, 'bowl rim');
@@ -177,12 +180,7 @@ async function pickRightmostCan(sim: Simulator): Promise<void> {
   await grasp(sim, [c.pos[0], c.pos[1], c.pos[2] + 0.02], 0, 0.95);
 }
 
-async function dropBallIntoCup(sim: Simulator): Promise<void> {
-  const ball = await detect(sim, 'ball');
-  const cup = await detect(sim, 'cup');
-  await grasp(sim, ball.pos, 0, 0.95);
-  await place(sim, cup.pos[0], cup.pos[1], cup.pos[2] + cup.height / 2 + ball.height / 2 + 0.03, 0);
-}
+const dropBallIntoCup = (sim: Simulator) => carryInto(sim, 'ball', 'cup', 0.03);
 
 async function moveBananaNearPear(sim: Simulator): Promise<void> {
   const banana = await detect(sim, 'banana');

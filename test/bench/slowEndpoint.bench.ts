@@ -72,6 +72,9 @@ interface Cell {
   peakRss: number;
   maxInFlight: number;
   cpuPerEpisode: number;
+  /** Of cpuPerEpisode, this process's share: the reference server, the proxy and the scheduler (a remote endpoint's
+   * work would not compete for these cores). */
+  benchCpuPerEpisode: number;
   /** The most model calls one episode made: its calls wait in turn, so no schedule ends before longest x latency. */
   longestCalls: number;
 }
@@ -90,10 +93,12 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
     const plan = await planSweep(parseSweepSpec(text, 'slow.yaml'), { io: nodeIO, architectures, workspace: ws, builtInPromptRoot: ROOT, file: 'slow.yaml' });
     proxy.reset();
     const cpu0 = tree().cpu;
+    const own0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await runSweep({ plan, io: nodeIO, clock: nodeClock, workspace: ws, builtInPromptRoot: ROOT, sim: 'embedded', workers: pool, concurrency: inflight });
     const t1 = performance.now();
     const cpu = tree().cpu - cpu0;
+    const own = process.cpuUsage(own0);
     peakRss = Math.max(peakRss, tree().rss);
     if (r.status !== 'complete') throw new Error(`${arch} ${label}: sweep ${r.status}`);
     // Failed episodes make a ratio meaningless: say why they failed.
@@ -116,6 +121,7 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
       peakRss,
       maxInFlight: proxy.stats.maxInFlight,
       cpuPerEpisode: cpu / r.records.length,
+      benchCpuPerEpisode: (own.user + own.system) / 1e6 / r.records.length,
       longestCalls: Math.max(...r.records.map((x) => x.modelCalls)),
     };
   } finally {
@@ -128,7 +134,7 @@ async function cell(proxy: LatencyProxy, arch: string, latency: number, inflight
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
 function line(c: Cell): string {
   const goal = c.inflight === 64 && c.label.startsWith('new') ? ` · goals ${c.wallFromFirstCall / c.ideal <= 1.3 ? 'ratio met' : 'ratio NOT met'}, ${c.peakRss < 3 * 1024 ** 3 ? 'memory met' : 'memory NOT met'}` : '';
-  return `${c.arch} ${c.latency} s ${c.label.padEnd(22)} episodes ${c.episodes} (${c.successes} ok) · calls ${c.calls} · wall ${c.wall.toFixed(1)} s (${c.wallFromFirstCall.toFixed(1)} s from the first call) · ideal ${c.ideal.toFixed(1)} s · ratio ${(c.wall / c.ideal).toFixed(2)} (${(c.wallFromFirstCall / c.ideal).toFixed(2)} from the first call) · tree peak ${gb(c.peakRss)} · max in flight at the proxy ${c.maxInFlight} · CPU ${c.cpuPerEpisode.toFixed(2)} s/episode${goal}\n    bounds: longest episode ${c.longestCalls} calls x ${c.latency} s = ${(c.longestCalls * c.latency).toFixed(1)} s of waiting; CPU ${c.episodes} x ${c.cpuPerEpisode.toFixed(2)} s / ${CORES} cores = ${((c.episodes * c.cpuPerEpisode) / CORES).toFixed(1)} s; wall / the largest of ideal, longest and CPU: ${(c.wall / Math.max(c.ideal, c.longestCalls * c.latency, (c.episodes * c.cpuPerEpisode) / CORES)).toFixed(2)}`;
+  return `${c.arch} ${c.latency} s ${c.label.padEnd(22)} episodes ${c.episodes} (${c.successes} ok) · calls ${c.calls} · wall ${c.wall.toFixed(1)} s (${c.wallFromFirstCall.toFixed(1)} s from the first call) · ideal ${c.ideal.toFixed(1)} s · ratio ${(c.wall / c.ideal).toFixed(2)} (${(c.wallFromFirstCall / c.ideal).toFixed(2)} from the first call) · tree peak ${gb(c.peakRss)} · max in flight at the proxy ${c.maxInFlight} · CPU ${c.cpuPerEpisode.toFixed(2)} s/episode (${c.benchCpuPerEpisode.toFixed(2)} of it this process: reference server, proxy, scheduler)${goal}\n    bounds: longest episode ${c.longestCalls} calls x ${c.latency} s = ${(c.longestCalls * c.latency).toFixed(1)} s of waiting; CPU ${c.episodes} x ${c.cpuPerEpisode.toFixed(2)} s / ${CORES} cores = ${((c.episodes * c.cpuPerEpisode) / CORES).toFixed(1)} s; wall / the largest of ideal, longest and CPU: ${(c.wall / Math.max(c.ideal, c.longestCalls * c.latency, (c.episodes * c.cpuPerEpisode) / CORES)).toFixed(2)}`;
 }
 
 registerReferencePolicies(architectures);

@@ -18,6 +18,7 @@ import type { TraceSink } from '../trace/writer.js';
 import { EpisodeCaps } from './caps.js';
 import { persistNamespaceOf } from './codeExecution.js';
 import { makeContext } from './context.js';
+import { startingSandbox } from './startingSandbox.js';
 import { EpisodeController } from './controller.js';
 import { makeEmitter, newMetrics, perceived, rendered, type Metrics } from './emit.js';
 import { CancelledWhileStarting, CapReached, EpisodeAbort, isDeclaredReason, messageOf, simStep, untilAborted } from './endReasons.js';
@@ -231,23 +232,16 @@ async function startAndRun(run: Run, start: PendingEvent, promptSources: Record<
   run.task = reset.task;
   const agents = await seatAgents(run, start, reset);
   const prompts = await loadPrompts({ io: deps.io, arch: spec.arch, roleIds: run.roleIds, promptPaths: spec.promptPaths, sources: promptSources, epoch: controller.promptEpoch });
-  // Prompts are valid: start the sandbox now (Pyodide takes seconds) while the scene is recorded.
+  // Prompts are valid: start the sandbox now (Pyodide takes seconds). The loop does not wait for it: the first
+  // model calls go out while it loads, and only the first code block waits (startingSandbox). With a slow endpoint
+  // and a sweep worker starting many episodes at once, that overlaps seconds of start-up with the model's answer.
   // (Not for an architecture that runs no code: a slow start-up would fail a run that never needs it.)
   const runsCode = spec.arch.runsCode !== false;
-  const warm = runsCode ? deps.sandbox.warmUp() : Promise.resolve();
-  warm.catch(() => undefined);
+  const sandbox = runsCode ? startingSandbox(deps.sandbox, run.runSignal) : deps.sandbox;
   const tracks = await recordScene(run, reset);
-  try {
-    // Loading the sandbox takes seconds (more on a busy machine): a cancel meanwhile ends the episode now.
-    await untilAborted(warm, run.runSignal);
-  } catch (err) {
-    if (err instanceof CancelledWhileStarting) throw err;
-    throw new EpisodeAbort('sandbox_error', `code sandbox failed to start: ${messageOf(err)}`);
-  }
-  if (runsCode) await deps.sandbox.resetNamespace();
 
   const { emit, caps, runSignal, metrics, stamp, perceive } = run;
-  const ctx = makeContext({ spec, deps, emit, controller, caps, runSignal, prompts, reset, task: reset.task, agent: run.agent, agents, metrics, stamp, limits: run.limitValues, tracks, perceive });
+  const ctx = makeContext({ spec, deps: { ...deps, sandbox }, emit, controller, caps, runSignal, prompts, reset, task: reset.task, agent: run.agent, agents, metrics, stamp, limits: run.limitValues, tracks, perceive });
   const result = await spec.arch.run(ctx);
   run.disarm();
   stamp.agent = undefined;

@@ -311,18 +311,71 @@ test('cancel from the controller stops the episode and marks it cancelled', asyn
   assert.equal(result.success, false);
 });
 
-test('cancel while the sandbox is still starting ends the episode at once as cancelled, with no error event', { timeout: 30_000 }, async () => {
+// The sandbox starts with the loop, and only the first code block waits for it (src/core/engine/startingSandbox.ts):
+// the model's first answers are not held behind Pyodide's seconds of start-up.
+const codeFirst = () =>
+  new ReplayClient({ 'malmm/supervisor': ['Next speaker: Coder', 'Next speaker: Executor', 'Next speaker: Coder', 'Next speaker: Executor'], 'malmm/coder': [py('execute_trajectory([0.0, 0.1, 0.9], 0.0)'), py('task_completed()')] });
+
+test('the model is called while the sandbox is still starting; the first block waits for it and runs in a fresh namespace', { timeout: 20_000 }, async () => {
+  const order: string[] = [];
+  let ready!: () => void;
+  const started = new Promise<void>((r) => (ready = r));
+  const starting: CodeSandbox = {
+    warmUp: () => (order.push('warmUp'), started.then(() => void order.push('started'))),
+    resetNamespace: async (ns) => (order.push('resetNamespace'), sandbox.resetNamespace(ns)),
+    run: (r) => (order.push('run'), sandbox.run(r)),
+    close: async () => undefined,
+  };
+  const model = codeFirst();
+  const complete = model.complete.bind(model);
+  model.complete = (req, o) => {
+    order.push('model');
+    // The start finishes only after the loop has made the three calls before its first block (Supervisor, Coder,
+    // Supervisor), so that block must wait for it.
+    if (order.filter((x) => x === 'model').length === 3) setTimeout(ready, 50);
+    return complete(req, o);
+  };
+  const sink = new MemoryTraceSink();
+  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox: starting, model, sink, controller: new EpisodeController() });
+  assert.equal(result.reason, 'task_completed', result.message);
+  assert.deepEqual(order.slice(0, 7), ['warmUp', 'model', 'model', 'model', 'started', 'resetNamespace', 'run']);
+});
+
+test('a sandbox that fails to start ends the episode as sandbox_error at the first block, naming the cause', async () => {
+  const broken: CodeSandbox = { warmUp: async () => { throw new Error('cannot start python3: spawn python3 ENOENT'); }, resetNamespace: async () => undefined, run: async () => assert.fail('no block may run'), close: async () => undefined };
+  const sink = new MemoryTraceSink();
+  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox: broken, model: codeFirst(), sink, controller: new EpisodeController() });
+  assert.equal(result.reason, 'sandbox_error');
+  assert.equal(result.message, 'code sandbox failed to start: cannot start python3: spawn python3 ENOENT');
+  assert.deepEqual(of(sink.events, 'code_execution'), []);
+  assert.equal(of(sink.events, 'error')[0]?.kind, 'sandbox_error');
+  // Supervisor, Coder, Supervisor (to the Executor): the calls before the first block were made.
+  assert.equal(result.end.metrics.modelCalls, 3);
+});
+
+test('a sandbox that fails to start is not an error for an episode that ends before its first block', async () => {
+  const broken: CodeSandbox = { warmUp: async () => { throw new Error('no interpreter'); }, resetNamespace: async () => undefined, run: async () => assert.fail('no block may run'), close: async () => undefined };
+  const sink = new MemoryTraceSink();
+  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Planner', 'Next speaker: Planner'], 'malmm/planner': ['Step 1: go.', 'Step 1: go.'] });
+  const result = await runEpisode(spec('default', { options: { ...DEFAULT_EPISODE_OPTIONS, limits: { maxTurns: 2 } } }), { io: nodeIO, clock, sim: new FakeSim(), sandbox: broken, model, sink, controller: new EpisodeController() });
+  assert.equal(result.reason, 'turn_cap', result.message);
+  assert.deepEqual(of(sink.events, 'error'), []);
+});
+
+test('cancel while the first block waits for a sandbox that never starts ends the episode at once as cancelled, with no error event', { timeout: 30_000 }, async () => {
   const controller = new EpisodeController();
   // A sandbox whose start-up never finishes (Pyodide loading on a very busy machine).
   const starting: CodeSandbox = { warmUp: () => new Promise<void>(() => undefined), resetNamespace: () => sandbox.resetNamespace(), run: (r) => sandbox.run(r), close: async () => undefined };
   controller.on((e) => {
-    if (e.type === 'trace_event' && e.event.type === 'observation') setTimeout(() => controller.cancel(), 50);
+    if (e.type === 'trace_event' && e.event.type === 'chat_message' && e.event.speaker === 'Coder') setTimeout(() => controller.cancel(), 50);
   });
   const sink = new MemoryTraceSink();
-  const model = new ReplayClient({ 'malmm/supervisor': ['Next speaker: Planner'] });
-  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox: starting, model, sink, controller });
+  const t = performance.now();
+  const result = await runEpisode(spec('default'), { io: nodeIO, clock, sim: new FakeSim(), sandbox: starting, model: codeFirst(), sink, controller });
   assert.equal(result.reason, 'cancelled');
-  assert.equal(result.end.metrics.modelCalls, 0);
+  assert.ok(performance.now() - t < 10_000);
+  assert.ok(result.end.metrics.modelCalls >= 2);
+  assert.deepEqual(of(sink.events, 'code_execution'), []);
   assert.deepEqual(of(sink.events, 'error'), []);
 });
 

@@ -21,7 +21,7 @@ import { makeContext } from './context.js';
 import { startingSandbox } from './startingSandbox.js';
 import { EpisodeController } from './controller.js';
 import { makeEmitter, newMetrics, perceived, rendered, type Metrics } from './emit.js';
-import { CancelledWhileStarting, CapReached, EpisodeAbort, isDeclaredReason, messageOf, simStep, untilAborted } from './endReasons.js';
+import { CancelledWhileStarting, CapReached, EpisodeAbort, isDeclaredReason, messageOf, simStep } from './endReasons.js';
 import { hashPromptFiles, loadPrompts } from './prompts.js';
 import { TrackStore } from './tracks.js';
 import type { HumanSeat } from './human.js';

@@ -114,8 +114,6 @@ def _wp_same_dict(current, saved, module=None):
             return False
     return True
 
-_wp_ABSENT = object()
-
 def _wp_unchanged_check(pairs):
     # Why: restore_shared runs after every block of a shared interpreter and checks ~900 module and class dicts;
     # _wp_same_dict called once per dict cost ~14 ms a block, most of a MALMM episode's sandbox CPU. This returns a
